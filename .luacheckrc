@@ -1,0 +1,6 @@
+std = "max"
+max_line_length = 130
+files["spec"] = { std = "+busted" }
+files["examples/love"] = { globals = { "love" } }
+files["spec/love"] = { globals = { "love" } }
+exclude_files = { "build", "doc" }

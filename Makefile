@@ -1,0 +1,118 @@
+# sinew: `make demo` runs the main example, `make test` runs the tests. Both install missing
+# Debian packages first (tools/deps.sh). See README.md, "Development".
+
+LUA     ?= lua5.4
+LUAS    := lua5.4 lua5.3 lua5.1 luajit
+BUILD   ?= build/$(LUA)
+CC      ?= cc
+OPT     ?= -O3 -fno-math-errno
+WARN    := -std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
+CFLAGS  ?=
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
+
+# Lua headers: pkg-config, else Debian's include folders.
+LUA_PC_luajit := luajit
+LUA_PC_lua5.4 := lua5.4
+LUA_PC_lua5.3 := lua5.3
+LUA_PC_lua5.1 := lua5.1
+LUA_CFLAGS ?= $(shell pkg-config --cflags $(LUA_PC_$(LUA)) 2>/dev/null || \
+                echo -I/usr/include/$(if $(filter luajit,$(LUA)),luajit-2.1,$(LUA)))
+
+CORE_SRC    := $(wildcard src/core/*.c)
+BINDING_SRC := $(wildcard src/binding/*.c)
+CORE_OBJ    := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
+BINDING_OBJ := $(BINDING_SRC:src/%.c=$(BUILD)/obj/%.o)
+HEADERS     := $(wildcard src/core/*.h src/binding/*.h)
+CTESTS      := $(patsubst spec/c/%.c,$(BUILD)/c/%,$(wildcard spec/c/test_*.c))
+CBENCHES    := $(patsubst bench/c/%.c,$(BUILD)/bench/%,$(wildcard bench/c/bench_*.c))
+
+PKGS_BUILD := gcc make pkg-config
+PKGS_lua5.4 := lua5.4 liblua5.4-dev
+PKGS_lua5.3 := lua5.3 liblua5.3-dev
+PKGS_lua5.1 := lua5.1 liblua5.1-0-dev
+PKGS_luajit := luajit libluajit-5.1-dev
+PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted
+PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted love xvfb xauth
+
+.PHONY: all build ctests test test-all test-love sanitize lint bench demo docs rock clean deps-test
+
+all: build
+build: $(BUILD)/sinew/core.so
+
+$(BUILD)/obj/core/%.o: src/core/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(OPT) -fPIC $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/binding/%.o: src/binding/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(OPT) -fPIC $(LUA_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/sinew/core.so: $(CORE_OBJ) $(BINDING_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared $(CFLAGS) -o $@ $^ -lm
+
+# C-only tests of the core: no Lua header, no Lua library.
+$(BUILD)/c/%: spec/c/%.c spec/c/ensure.h $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(OPT) $(CFLAGS) -Isrc/core -o $@ $< $(CORE_OBJ) -lm
+
+ctests: $(CTESTS)
+
+$(BUILD)/bench/%: bench/c/%.c $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(OPT) $(CFLAGS) -Isrc/core -o $@ $< $(CORE_OBJ) -lm
+
+deps-test:
+	@sh tools/deps.sh $(PKGS_TEST)
+
+# The C tests, then every busted spec under $(LUA); ends with "N passed, M failed".
+test: deps-test
+	@$(MAKE) -s build ctests
+	@sh tools/test.sh c $(LUA)
+
+# Every spec under Lua 5.4, 5.3, 5.1 and LuaJIT (each against its own build), and LÖVE 11.
+test-all:
+	@sh tools/deps.sh $(PKGS_ALL)
+	@for l in $(LUAS); do $(MAKE) -s LUA=$$l build || exit 1; done
+	@$(MAKE) -s ctests
+	@sh tools/test.sh c $(LUAS) love
+
+test-love:
+	@sh tools/deps.sh $(PKGS_BUILD) love xvfb xauth
+	@$(MAKE) -s LUA=luajit build
+	@sh tools/test.sh love
+
+# Core, C tests and specs built with AddressSanitizer and UndefinedBehaviorSanitizer.
+sanitize: deps-test
+	@$(MAKE) -s BUILD=build/sanitize OPT="$(SANFLAGS)" build ctests
+	@SINEW_BUILD=build/sanitize SINEW_SANITIZE=1 sh tools/test.sh c $(LUA)
+
+lint:
+	@sh tools/deps.sh lua-check
+	luacheck -q lua spec examples bench
+
+bench: deps-test
+	@sh tools/deps.sh $(PKGS_luajit)
+	@$(MAKE) -s build $(CBENCHES)
+	@$(MAKE) -s LUA=luajit build
+	@sh tools/bench.sh
+
+demo: deps-test
+	@$(MAKE) -s build
+	@LUA_CPATH="$(BUILD)/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" $(LUA) examples/quat_blend.lua
+
+docs:
+	@sh tools/deps.sh lua-ldoc
+	ldoc -q .
+
+# Installs the rock into build/rocktree with luarocks (offline) and requires it from there.
+rock:
+	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_lua5.4) luarocks
+	luarocks lint sinew-scm-1.rockspec
+	luarocks --lua-version 5.4 --tree build/rocktree make sinew-scm-1.rockspec
+	LUA_PATH="build/rocktree/share/lua/5.4/?.lua;build/rocktree/share/lua/5.4/?/init.lua" \
+	LUA_CPATH="build/rocktree/lib/lua/5.4/?.so" \
+	lua5.4 -e 'local s = require "sinew"; print("rock: sinew " .. s._VERSION .. " loads from build/rocktree")'
+
+clean:
+	rm -rf build doc

@@ -1,0 +1,21 @@
+/* Shared by the C benchmarks: a monotonic clock and the figure line format. */
+#ifndef SN_BENCH_H
+#define SN_BENCH_H
+
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <time.h>
+
+/* seconds on a monotonic clock */
+static double bench_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* one figure line, in the format of bench/common.lua */
+static void bench_report(const char *what, double value, const char *unit) {
+    printf("%-7s %-58s %10.1f %s\n", "c", what, value, unit);
+}
+
+#endif

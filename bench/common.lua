@@ -1,0 +1,38 @@
+-- Shared helpers of the Lua benchmarks: time a function, measure its garbage.
+local M = {}
+
+M.interpreter = rawget(_G, "jit") and "luajit" or (_VERSION:gsub("Lua ", "lua"))
+
+--- Nanoseconds per call of fn (CPU time, best of 3 rounds of `n` calls after a warm-up round).
+function M.ns_per_call(fn, n)
+  for _ = 1, n do fn() end
+  local best = math.huge
+  for _ = 1, 3 do
+    local t0 = os.clock()
+    for _ = 1, n do fn() end
+    best = math.min(best, os.clock() - t0)
+  end
+  return best / n * 1e9
+end
+
+--- Bytes of garbage per call (least of 3 rounds; see spec/helper.lua for why).
+function M.garbage_per_call(fn, n)
+  for _ = 1, n do fn() end
+  local least = math.huge
+  for _ = 1, 3 do
+    collectgarbage("collect")
+    collectgarbage("stop")
+    local before = collectgarbage("count")
+    for _ = 1, n do fn() end
+    least = math.min(least, (collectgarbage("count") - before) * 1024 / n)
+    collectgarbage("restart")
+  end
+  return least
+end
+
+--- Prints one figure line: "<interpreter>  <what>  <value> <unit>".
+function M.report(what, value, unit)
+  print(("%-7s %-58s %10.1f %s"):format(M.interpreter, what, value, unit))
+end
+
+return M

@@ -1,0 +1,17 @@
+--- sinew: animation blending for Lua.
+--
+-- `require "sinew"` returns this table: the C core's entries (`sinew.quat`, `sinew.blendspace`,
+-- `sinew.skeleton`, ...) and the Lua modules built on them.
+-- @module sinew
+local core = require "sinew.core"
+
+local M = {}
+
+--- The version of sinew, a string.
+M._VERSION = "0.1.0"
+
+for name, value in pairs(core) do
+  M[name] = value
+end
+
+return M

@@ -1,0 +1,60 @@
+-- Loaded by busted before the specs (see .busted) and required by specs for shared utilities.
+-- Points package.cpath at build/<interpreter>/ (or $SINEW_CPATH) so the specs test this tree's build.
+local M = {}
+
+M.interpreter = rawget(_G, "jit") and "luajit" or (_VERSION:gsub("Lua ", "lua"))
+
+local cpath = os.getenv("SINEW_CPATH") or ("build/" .. M.interpreter .. "/?.so")
+if not package.cpath:find(cpath, 1, true) then
+  package.cpath = cpath .. ";" .. package.cpath
+end
+
+--- A small deterministic generator (the same sequence on every Lua version), so that random
+-- inputs are reproducible: `local rng = helper.rng(42); rng() -> [0, 1)`.
+function M.rng(seed)
+  local s = seed % 2147483647
+  if s <= 0 then s = s + 2147483646 end
+  return function(lo, hi)
+    s = (s * 16807) % 2147483647 -- Park-Miller, exact in doubles
+    local u = (s - 1) / 2147483646
+    if lo then return lo + (hi - lo) * u end
+    return u
+  end
+end
+
+--- A random unit quaternion from `rng` (uniform on the sphere, Shoemake's method).
+function M.random_quat(rng)
+  local u1, u2, u3 = rng(), rng(), rng()
+  local a, b = math.sqrt(1 - u1), math.sqrt(u1)
+  return a * math.sin(2 * math.pi * u2), a * math.cos(2 * math.pi * u2),
+         b * math.sin(2 * math.pi * u3), b * math.cos(2 * math.pi * u3)
+end
+
+--- Bytes of Lua garbage per call of fn: the least of three rounds of n calls, after n warm-up
+-- calls, with the collector stopped so nothing is hidden by a collection in between. Garbage made
+-- by every call shows in every round; LuaJIT's compiled traces (GC objects, made now and then
+-- while the JIT records) do not, which is why the least round is taken.
+function M.garbage_per_call(fn, n)
+  n = n or 1000
+  for _ = 1, n do fn() end
+  local least = math.huge
+  for _ = 1, 3 do
+    collectgarbage("collect")
+    collectgarbage("stop")
+    local before = collectgarbage("count")
+    for _ = 1, n do fn() end
+    local after = collectgarbage("count")
+    collectgarbage("restart")
+    least = math.min(least, (after - before) * 1024 / n)
+  end
+  return least
+end
+
+--- The message of the error raised by fn(...), or nil when fn did not raise.
+function M.error_of(fn, ...)
+  local ok, err = pcall(fn, ...)
+  if ok then return nil end
+  return tostring(err)
+end
+
+return M

@@ -1,0 +1,7 @@
+/* Placeholder: the blendspace binding is being written (see the open issue). Registers nothing yet. */
+#include "binding.h"
+
+void sn_open_blendspace(lua_State *L, int module) {
+    (void)L;
+    (void)module;
+}

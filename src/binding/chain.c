@@ -1,0 +1,7 @@
+/* Placeholder: the chain binding is being written (see the open issue). Registers nothing yet. */
+#include "binding.h"
+
+void sn_open_chain(lua_State *L, int module) {
+    (void)L;
+    (void)module;
+}

@@ -1,0 +1,350 @@
+/***
+ * Quaternions as plain numbers: `sinew.quat`.
+ *
+ * A quaternion is passed and returned as four numbers `x, y, z, w` (w is the scalar part),
+ * never as a table, so per-frame use makes no garbage. Rotations are right-handed, angles in
+ * radians. Functions that need a rotation refuse a zero quaternion and normalise their inputs.
+ * @module sinew.quat
+ */
+#include "../core/quat.h"
+
+#include <string.h>
+
+#include "binding.h"
+
+static sn_quat check_quat(lua_State *L, int arg) {
+    sn_quat q;
+    q.x = sn_lua_checkfinite(L, arg);
+    q.y = sn_lua_checkfinite(L, arg + 1);
+    q.z = sn_lua_checkfinite(L, arg + 2);
+    q.w = sn_lua_checkfinite(L, arg + 3);
+    return q;
+}
+
+static sn_vec3 check_vec3(lua_State *L, int arg) {
+    sn_vec3 v;
+    v.x = sn_lua_checkfinite(L, arg);
+    v.y = sn_lua_checkfinite(L, arg + 1);
+    v.z = sn_lua_checkfinite(L, arg + 2);
+    return v;
+}
+
+static int push_quat(lua_State *L, const sn_quat *q) {
+    lua_pushnumber(L, q->x);
+    lua_pushnumber(L, q->y);
+    lua_pushnumber(L, q->z);
+    lua_pushnumber(L, q->w);
+    return 4;
+}
+
+static int zero_quat(lua_State *L, int arg) { return luaL_argerror(L, arg, "zero quaternion"); }
+
+/***
+ * The identity rotation.
+ * @function identity
+ * @return 0, 0, 0, 1
+ */
+static int l_identity(lua_State *L) {
+    sn_quat q = {0, 0, 0, 1};
+    return push_quat(L, &q);
+}
+
+/***
+ * Hamilton product a * b (b is applied first, then a).
+ * @function mul
+ * @tparam number ax,ay,az,aw
+ * @tparam number bx,by,bz,bw
+ * @return x, y, z, w
+ */
+static int l_mul(lua_State *L) {
+    sn_quat a = check_quat(L, 1), b = check_quat(L, 5), r;
+    sn_quat_mul(&a, &b, &r);
+    return push_quat(L, &r);
+}
+
+/***
+ * Conjugate (-x, -y, -z, w): the inverse of a unit quaternion.
+ * @function conj
+ */
+static int l_conj(lua_State *L) {
+    sn_quat q = check_quat(L, 1), r;
+    sn_quat_conj(&q, &r);
+    return push_quat(L, &r);
+}
+
+/***
+ * Inverse conj(q) / |q|^2; raises for a zero quaternion.
+ * @function inverse
+ */
+static int l_inverse(lua_State *L) {
+    sn_quat q = check_quat(L, 1), r;
+    if (sn_quat_inverse(&q, &r) != SN_OK) return zero_quat(L, 1);
+    return push_quat(L, &r);
+}
+
+/***
+ * q / |q|; raises for a zero quaternion.
+ * @function normalize
+ */
+static int l_normalize(lua_State *L) {
+    sn_quat q = check_quat(L, 1), r;
+    if (sn_quat_normalize(&q, &r) != SN_OK) return zero_quat(L, 1);
+    return push_quat(L, &r);
+}
+
+/***
+ * 4-D dot product.
+ * @function dot
+ * @return number
+ */
+static int l_dot(lua_State *L) {
+    sn_quat a = check_quat(L, 1), b = check_quat(L, 5);
+    lua_pushnumber(L, sn_quat_dot(&a, &b));
+    return 1;
+}
+
+/***
+ * Length |q|.
+ * @function length
+ * @return number
+ */
+static int l_length(lua_State *L) {
+    sn_quat q = check_quat(L, 1);
+    lua_pushnumber(L, sn_quat_length(&q));
+    return 1;
+}
+
+/***
+ * Rotates the vector (vx, vy, vz) by q (normalised first); raises for a zero quaternion.
+ * @function rotate
+ * @tparam number x,y,z,w the rotation
+ * @tparam number vx,vy,vz the vector
+ * @return x, y, z
+ */
+static int l_rotate(lua_State *L) {
+    sn_quat q = check_quat(L, 1);
+    sn_vec3 v = check_vec3(L, 5), r;
+    if (sn_quat_rotate(&q, &v, &r) != SN_OK) return zero_quat(L, 1);
+    lua_pushnumber(L, r.x);
+    lua_pushnumber(L, r.y);
+    lua_pushnumber(L, r.z);
+    return 3;
+}
+
+/***
+ * Rotation of `angle` radians about an axis (need not be unit); raises for a zero axis.
+ * @function from_axis_angle
+ * @tparam number ax,ay,az the axis
+ * @tparam number angle radians
+ */
+static int l_from_axis_angle(lua_State *L) {
+    sn_vec3 a = check_vec3(L, 1);
+    sn_quat r;
+    if (sn_quat_from_axis_angle(&a, sn_lua_checkfinite(L, 4), &r) != SN_OK)
+        return luaL_argerror(L, 1, "zero axis");
+    return push_quat(L, &r);
+}
+
+/***
+ * Unit axis and angle in [0, pi]; the identity gives the axis (1, 0, 0).
+ * @function to_axis_angle
+ * @return ax, ay, az, angle
+ */
+static int l_to_axis_angle(lua_State *L) {
+    sn_quat q = check_quat(L, 1);
+    sn_vec3 a;
+    double angle;
+    if (sn_quat_to_axis_angle(&q, &a, &angle) != SN_OK) return zero_quat(L, 1);
+    lua_pushnumber(L, a.x);
+    lua_pushnumber(L, a.y);
+    lua_pushnumber(L, a.z);
+    lua_pushnumber(L, angle);
+    return 4;
+}
+
+/***
+ * Rotation from Tait-Bryan angles. `x`, `y`, `z` are the angles about the X, Y and Z axes;
+ * `order` (default "XYZ") is the order in which these rotations are applied about the fixed
+ * (extrinsic, world) axes: "XYZ" rotates about X first, then Y, then Z, so q = qz * qy * qx.
+ * The same rotation read as intrinsic (body-axis) rotations goes in reverse order: Z, Y', X''.
+ * @function from_euler
+ * @tparam number x,y,z radians
+ * @tparam[opt="XYZ"] string order one of XYZ, XZY, YXZ, YZX, ZXY, ZYX
+ */
+static int l_from_euler(lua_State *L) {
+    static const char *const orders[] = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
+    double x = sn_lua_checkfinite(L, 1), y = sn_lua_checkfinite(L, 2), z = sn_lua_checkfinite(L, 3);
+    const char *o = luaL_optstring(L, 4, "XYZ");
+    int i;
+    sn_quat r;
+    for (i = 0; i < 6; i++)
+        if (strcmp(o, orders[i]) == 0) break;
+    if (i == 6) return luaL_argerror(L, 4, lua_pushfstring(L, "unknown order '%s'", o));
+    sn_quat_from_euler(x, y, z, (sn_euler_order)i, &r);
+    return push_quat(L, &r);
+}
+
+/***
+ * Shortest-arc rotation turning the direction u onto v; antiparallel vectors give a half turn
+ * about an axis perpendicular to u. Raises for a zero vector.
+ * @function from_to
+ * @tparam number ux,uy,uz
+ * @tparam number vx,vy,vz
+ */
+static int l_from_to(lua_State *L) {
+    sn_vec3 u = check_vec3(L, 1), v = check_vec3(L, 4);
+    sn_quat r;
+    if (sn_quat_from_to(&u, &v, &r) != SN_OK)
+        return luaL_argerror(L, (u.x == 0 && u.y == 0 && u.z == 0) ? 1 : 4, "zero vector");
+    return push_quat(L, &r);
+}
+
+/***
+ * Rotation angle in [0, pi] between two orientations (q and -q are the same orientation).
+ * @function angle
+ * @return number radians
+ */
+static int l_angle(lua_State *L) {
+    sn_quat a = check_quat(L, 1), b = check_quat(L, 5);
+    double r;
+    if (sn_quat_angle(&a, &b, &r) != SN_OK) return zero_quat(L, sn_quat_length(&a) == 0 ? 1 : 5);
+    lua_pushnumber(L, r);
+    return 1;
+}
+
+/***
+ * q^e = |q|^e (cos(e t), n sin(e t)) for q = |q| (cos t, n sin t). For a unit quaternion this is
+ * the rotation about the same axis by e times the angle (q^0.5 is half of the rotation).
+ * @function pow
+ * @tparam number x,y,z,w
+ * @tparam number e exponent
+ */
+static int l_pow(lua_State *L) {
+    sn_quat q = check_quat(L, 1), r;
+    if (sn_quat_pow(&q, sn_lua_checkfinite(L, 5), &r) != SN_OK) return zero_quat(L, 1);
+    return push_quat(L, &r);
+}
+
+/***
+ * Natural logarithm: vector part n * t in x, y, z and ln |q| in w.
+ * @function log
+ */
+static int l_log(lua_State *L) {
+    sn_quat q = check_quat(L, 1), r;
+    if (sn_quat_log(&q, &r) != SN_OK) return zero_quat(L, 1);
+    return push_quat(L, &r);
+}
+
+/***
+ * Exponential of any quaternion (vector part x, y, z; scalar part w).
+ * @function exp
+ */
+static int l_exp(lua_State *L) {
+    sn_quat q = check_quat(L, 1), r;
+    sn_quat_exp(&q, &r);
+    return push_quat(L, &r);
+}
+
+/***
+ * Spherical linear interpolation along the shortest path, exact for nearly equal inputs;
+ * t outside [0, 1] extrapolates.
+ * @function slerp
+ * @tparam number ax,ay,az,aw
+ * @tparam number bx,by,bz,bw
+ * @tparam number t
+ */
+static int l_slerp(lua_State *L) {
+    sn_quat a = check_quat(L, 1), b = check_quat(L, 5), r;
+    if (sn_quat_slerp(&a, &b, sn_lua_checkfinite(L, 9), &r) != SN_OK)
+        return zero_quat(L, sn_quat_length(&a) == 0 ? 1 : 5);
+    return push_quat(L, &r);
+}
+
+/***
+ * Normalised linear interpolation along the shortest path: cheaper than slerp, not constant speed.
+ * @function nlerp
+ */
+static int l_nlerp(lua_State *L) {
+    sn_quat a = check_quat(L, 1), b = check_quat(L, 5), r;
+    double t = sn_lua_checkfinite(L, 9);
+    if (sn_quat_length(&a) == 0) return zero_quat(L, 1);
+    if (sn_quat_length(&b) == 0) return zero_quat(L, 5);
+    if (sn_quat_nlerp(&a, &b, t, &r) != SN_OK)
+        return luaL_error(L, "interpolated quaternion is zero at t = %f", t);
+    return push_quat(L, &r);
+}
+
+/***
+ * Weighted blend of n rotations.
+ *
+ * `qs` is a flat array `{x1,y1,z1,w1, x2,...}` of n quaternions, `ws` n weights, non-negative and
+ * not all zero (normalised internally). The result is unit length. Methods:
+ *
+ * - "nlerp" (default): align every input to the hemisphere of the highest-weight one, weighted
+ *   sum, normalise. Fast; close to the geodesic mean for nearby inputs.
+ * - "karcher": the weighted geodesic (Karcher) mean, iterated until the step is below 1e-12 rad;
+ *   does not depend on input order.
+ * - "markley": eigenvector of the largest eigenvalue of sum(w_i q_i q_i^T) (Markley et al. 2007);
+ *   the sign chosen on the side of the highest-weight input.
+ * - "power": the product q1^w1 * q2^w2 * ... in the given order, each input first taken on its
+ *   shortest arc (w >= 0). Order dependent, and it drifts from the mean for wide spreads.
+ * @function blend
+ * @tparam table qs 4n numbers
+ * @tparam table ws n weights
+ * @tparam[opt="nlerp"] string method
+ * @return x, y, z, w
+ */
+static int l_blend(lua_State *L) {
+    static const char *const methods[] = {"nlerp", "karcher", "markley", "power"};
+    size_t nq, nw, i;
+    int m;
+    const char *mname;
+    sn_quat *qs, r;
+    double *ws;
+    sn_error err;
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    mname = luaL_optstring(L, 3, "nlerp");
+    for (m = 0; m < 4; m++)
+        if (strcmp(mname, methods[m]) == 0) break;
+    if (m == 4) return luaL_argerror(L, 3, lua_pushfstring(L, "unknown method '%s'", mname));
+    nq = sn_lua_rawlen(L, 1);
+    nw = sn_lua_rawlen(L, 2);
+    if (nw == 0) return luaL_argerror(L, 2, "no weights");
+    if (nq != 4 * nw)
+        return luaL_argerror(L, 1, lua_pushfstring(L, "'qs' has %d numbers, expected 4 per weight (%d)",
+                                                   (int)nq, (int)(4 * nw)));
+    if (nw > ((size_t)-1) / (sizeof(sn_quat) + sizeof(double)) / 2) return luaL_argerror(L, 2, "too many weights");
+    qs = (sn_quat *)sn_lua_scratch(L, 1, nw * (sizeof(sn_quat) + sizeof(double)));
+    ws = (double *)(qs + nw);
+    for (i = 0; i < nw; i++) {
+        int b = (int)(4 * i);
+        qs[i].x = sn_lua_finite_at(L, 1, b + 1, 1, "qs");
+        qs[i].y = sn_lua_finite_at(L, 1, b + 2, 1, "qs");
+        qs[i].z = sn_lua_finite_at(L, 1, b + 3, 1, "qs");
+        qs[i].w = sn_lua_finite_at(L, 1, b + 4, 1, "qs");
+        ws[i] = sn_lua_finite_at(L, 2, (int)i + 1, 2, "ws");
+    }
+    if (sn_quat_blend(qs, ws, nw, (sn_blend_method)m, &r, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+    return push_quat(L, &r);
+}
+
+void sn_open_quat(lua_State *L, int module) {
+    static const luaL_Reg fns[] = {
+        {"identity", l_identity},   {"mul", l_mul},
+        {"conj", l_conj},           {"inverse", l_inverse},
+        {"normalize", l_normalize}, {"dot", l_dot},
+        {"length", l_length},       {"rotate", l_rotate},
+        {"from_axis_angle", l_from_axis_angle}, {"to_axis_angle", l_to_axis_angle},
+        {"from_euler", l_from_euler}, {"from_to", l_from_to},
+        {"angle", l_angle},         {"pow", l_pow},
+        {"log", l_log},             {"exp", l_exp},
+        {"slerp", l_slerp},         {"nlerp", l_nlerp},
+        {NULL, NULL}};
+    lua_newtable(L);
+    sn_lua_setfuncs(L, fns, 0);
+    lua_pushboolean(L, 0); /* upvalue 1 of blend: its scratch block, made on first use */
+    lua_pushcclosure(L, l_blend, 1);
+    lua_setfield(L, -2, "blend");
+    lua_setfield(L, module, "quat");
+}

@@ -1,0 +1,54 @@
+/*
+ * sinew core: shared definitions.
+ *
+ * CONVENTIONS (every header of src/core follows them)
+ *   - Plain C99, no Lua header; the core never allocates in per-frame functions, never prints,
+ *     never calls exit or abort. Failures return an sn_status and, where an sn_error is given,
+ *     a lowercase message naming what is wrong (the binding raises it as a Lua error).
+ *   - Quaternions are stored x, y, z, w (w is the scalar part); rotations are right-handed;
+ *     angles are radians; vectors are x, y, z.
+ *   - Inputs come first, outputs are passed last.
+ *   - Objects that live across frames are sized once: a `*_size` function says how many bytes
+ *     they need, an `*_init` function builds them inside caller-owned memory of that size.
+ */
+#ifndef SN_COMMON_H
+#define SN_COMMON_H
+
+#include <stddef.h>
+
+/// Result of a core call. SN_OK is zero; every failure is non-zero.
+typedef enum sn_status {
+    SN_OK = 0,      ///< success
+    SN_EINVAL = 1,  ///< an argument or a definition is invalid
+    SN_ERANGE = 2,  ///< an index or a count is out of range
+    SN_ENOMEM = 3   ///< caller-provided memory is too small (or a construction-time scratch failed)
+} sn_status;
+
+/// Room for a failure message. Pass NULL where no message is wanted.
+typedef struct sn_error {
+    sn_status code;  ///< the status of the failure, SN_OK while none happened
+    int arg;         ///< which parameter of the failing call is at fault (1-based), 0 if unknown
+    char msg[200];   ///< lowercase message without final period, names in single quotes
+} sn_error;
+
+/// Records a failure in `err` (which may be NULL), printf-style; returns `code`.
+sn_status sn_fail(sn_error *err, sn_status code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/// Like sn_fail, and records that parameter `arg` (1-based) of the failing call is at fault.
+sn_status sn_fail_arg(sn_error *err, int arg, sn_status code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/// 1 when x is neither NaN nor infinite.
+int sn_isfinite(double x);
+
+/// Rounds `n` up to a multiple of 16, the alignment of every block the core lays out.
+#define SN_ALIGN16(n) (((size_t)(n) + 15u) & ~(size_t)15u)
+
+#endif

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Runs test steps and adds up their "name: N passed, M failed" lines into the closing line
+# "N passed, M failed". A step that exits non-zero without reporting a failure counts as one.
+#   tools/test.sh [--build DIR] STEP...     STEP: c | lua5.4 | lua5.3 | lua5.1 | luajit | love
+# c runs DIR/c/test_* (DIR defaults to build/lua5.4); a Lua step runs every busted spec under that
+# interpreter against build/<interpreter>/sinew/core.so, or against $SINEW_BUILD when it is set
+# (with the sanitizer runtimes preloaded when $SINEW_SANITIZE is set).
+set -u
+build=${SINEW_BUILD:-build/lua5.4}
+log=$(mktemp)
+trap 'rm -f "$log" "$log.step"' EXIT
+bad=0
+
+run_step() { # name command...
+    name=$1
+    shift
+    before=$(grep -cE '^[A-Za-z0-9_./-]+: [0-9]+ passed, [0-9]+ failed' "$log")
+    { "$@"; echo "rc=$?" >"$log.step"; } 2>&1 | tee -a "$log"
+    rc=$(sed 's/rc=//' "$log.step")
+    after=$(grep -cE '^[A-Za-z0-9_./-]+: [0-9]+ passed, [0-9]+ failed' "$log")
+    if [ "$rc" != 0 ]; then
+        bad=1
+        if [ "$before" = "$after" ]; then echo "$name: 0 passed, 1 failed (exit status $rc)" | tee -a "$log"; fi
+    fi
+}
+
+lua_step() { # interpreter
+    if [ -n "${SINEW_BUILD:-}" ]; then
+        export SINEW_CPATH="$SINEW_BUILD/?.so"
+    else
+        unset SINEW_CPATH
+    fi
+    if [ -n "${SINEW_SANITIZE:-}" ]; then
+        asan=$(${CC:-cc} -print-file-name=libasan.so)
+        ubsan=$(${CC:-cc} -print-file-name=libubsan.so)
+        LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 "$1" spec/run.lua
+    else
+        "$1" spec/run.lua
+    fi
+}
+
+c_step() {
+    found=0
+    for t in "$build"/c/test_*; do
+        [ -x "$t" ] || continue
+        found=1
+        run_step "$(basename "$t")" "$t"
+    done
+    [ "$found" = 1 ] || { echo "c: 0 passed, 1 failed (no C tests built in $build/c)" | tee -a "$log"; bad=1; }
+}
+
+for step in "$@"; do
+    case $step in
+    c) c_step ;;
+    love) run_step love xvfb-run -a -s "-screen 0 320x240x24" love spec/love ;;
+    *) run_step "$step" lua_step "$step" ;;
+    esac
+done
+
+grep -E '^[A-Za-z0-9_./-]+: [0-9]+ passed, [0-9]+ failed' "$log" |
+    sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/' |
+    awk -v bad="$bad" '{ p += $1; f += $2 } END { printf "%d passed, %d failed\n", p, f; exit (f > 0 || bad) ? 1 : 0 }'
