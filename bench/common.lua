@@ -15,20 +15,8 @@ function M.ns_per_call(fn, n)
   return best / n * 1e9
 end
 
---- Bytes of garbage per call (least of 3 rounds; see spec/helper.lua for why).
-function M.garbage_per_call(fn, n)
-  for _ = 1, n do fn() end
-  local least = math.huge
-  for _ = 1, 3 do
-    collectgarbage("collect")
-    collectgarbage("stop")
-    local before = collectgarbage("count")
-    for _ = 1, n do fn() end
-    least = math.min(least, (collectgarbage("count") - before) * 1024 / n)
-    collectgarbage("restart")
-  end
-  return least
-end
+--- Bytes of garbage per call: the same measure the specs use (spec/helper.lua).
+M.garbage_per_call = require("helper").garbage_per_call
 
 --- Prints one figure line: "<interpreter>  <what>  <value> <unit>".
 function M.report(what, value, unit)

@@ -9,6 +9,6 @@ done
 for lua in lua5.4 luajit; do
     for f in bench/*.lua; do
         [ "$(basename "$f")" = common.lua ] && continue
-        LUA_CPATH="build/$lua/?.so;;" LUA_PATH="bench/?.lua;lua/?.lua;lua/?/init.lua;;" "$lua" "$f"
+        LUA_CPATH="build/$lua/?.so;;" LUA_PATH="bench/?.lua;spec/?.lua;lua/?.lua;lua/?/init.lua;;" "$lua" "$f"
     done
 done

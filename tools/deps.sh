@@ -14,7 +14,6 @@ for p in "$@"; do
 done
 [ -z "$missing" ] && exit 0
 
-echo "sinew: installing missing Debian packages:$missing"
 if [ "$(id -u)" -eq 0 ]; then
     run=""
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
@@ -24,6 +23,7 @@ else
     echo "    sudo apt-get update && sudo apt-get install -y$missing" >&2
     exit 1
 fi
+echo "sinew: installing missing Debian packages:$missing"
 export DEBIAN_FRONTEND=noninteractive
 # shellcheck disable=SC2086
 if ! $run apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1; then
