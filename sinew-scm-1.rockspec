@@ -23,6 +23,8 @@ build = {
       sources = {
         "src/core/common.c",
         "src/core/quat.c",
+        "src/core/blendspace.c",
+        "src/core/delaunay.c",
         "src/binding/module.c",
         "src/binding/quat.c",
         "src/binding/blendspace.c",

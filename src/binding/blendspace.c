@@ -1,7 +1,339 @@
-/* Placeholder: the blendspace binding is being written (see the open issue). Registers nothing yet. */
+/***
+ * Blend spaces: `sinew.blendspace`.
+ *
+ * A blend space turns a parameter point (speed, direction, aim angles, ...) into one weight per
+ * sample point. Build one with `sinew.blendspace{ mode = ..., points = {...}, ... }`, then call
+ * `space:weights(x, y, out)` every frame: it fills `out` and makes no garbage. Weights are never
+ * negative and sum to 1, except in mode "direct" without normalisation. The modes and their
+ * formulas are in manual/blendspaces.md.
+ * @module sinew.blendspace
+ */
+#include "../core/blendspace.h"
+
+#include <math.h>
+#include <string.h>
+
 #include "binding.h"
 
+#define TNAME "sinew.BlendSpace"
+
+/* The userdata: this header, the core block, then the output and input buffers of weights(). */
+typedef struct space {
+    sn_blendspace *bs; /* the core object, inside this userdata */
+    double *out;       /* n weights, written by every weights() call */
+    double *in;        /* the inputs of the current weights() call */
+    int n, inputs;     /* number of points, numbers weights() takes */
+} space;
+
+/* Every mode has its own metatable, whose __index table holds the methods and the field `mode`
+   (a plain table lookup, the fastest Lua offers); each carries this address as a private key. */
+static const char class_key = 0;
+
+static space *check_space(lua_State *L) {
+    void *p = lua_touserdata(L, 1);
+    int ok = 0;
+    if (p != NULL && lua_getmetatable(L, 1)) {
+        lua_pushlightuserdata(L, (void *)&class_key);
+        lua_rawget(L, -2);
+        ok = lua_toboolean(L, -1);
+        lua_pop(L, 2);
+    }
+    if (!ok) luaL_argerror(L, 1, lua_pushfstring(L, TNAME " expected, got %s", luaL_typename(L, 1)));
+    return (space *)p;
+}
+
+static const char *const option_names[] = {"mode", "points", "alpha", "power", "normalize_axes", "normalize",
+                                           "grid", NULL};
+
+static void check_keys(lua_State *L) {
+    lua_pushnil(L);
+    while (lua_next(L, 1) != 0) {
+        int i;
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            luaL_argerror(L, 1, lua_pushfstring(L, "unknown option (a %s key)", luaL_typename(L, -1)));
+        for (i = 0; option_names[i] != NULL; i++)
+            if (strcmp(lua_tostring(L, -1), option_names[i]) == 0) break;
+        if (option_names[i] == NULL)
+            luaL_argerror(L, 1, lua_pushfstring(L, "unknown option '%s'", lua_tostring(L, -1)));
+    }
+}
+
+static double opt_number(lua_State *L, const char *name, double def) {
+    double v = def;
+    lua_getfield(L, 1, name);
+    if (lua_type(L, -1) == LUA_TNUMBER) v = lua_tonumber(L, -1);
+    else if (!lua_isnil(L, -1))
+        luaL_argerror(L, 1, lua_pushfstring(L, "option '%s' must be a number (got %s)", name, luaL_typename(L, -1)));
+    lua_pop(L, 1);
+    return v;
+}
+
+static int opt_boolean(lua_State *L, const char *name, int def) {
+    int v = def;
+    lua_getfield(L, 1, name);
+    if (lua_type(L, -1) == LUA_TBOOLEAN) v = lua_toboolean(L, -1);
+    else if (!lua_isnil(L, -1))
+        luaL_argerror(L, 1, lua_pushfstring(L, "option '%s' must be a boolean (got %s)", name, luaL_typename(L, -1)));
+    lua_pop(L, 1);
+    return v;
+}
+
+/* element i of the table on top as a grid size, or raises */
+static int grid_size(lua_State *L, int i) {
+    double v;
+    lua_rawgeti(L, -1, i);
+    v = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v))
+        luaL_argerror(L, 1, "option 'grid' must be {cols, rows}, two integers");
+    lua_pop(L, 1);
+    return v > 1e6 ? 1000000 : v < -1 ? -1 : (int)v;
+}
+
+static void opt_grid(lua_State *L, sn_blendspace_def *def) {
+    lua_getfield(L, 1, "grid");
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        if (sn_lua_rawlen(L, -1) != 2) luaL_argerror(L, 1, "option 'grid' must be {cols, rows}, two integers");
+        def->grid_cols = grid_size(L, 1);
+        def->grid_rows = grid_size(L, 2);
+    } else if (!lua_isnil(L, -1)) {
+        luaL_argerror(L, 1, lua_pushfstring(L, "option 'grid' must be {cols, rows} (got %s)", luaL_typename(L, -1)));
+    }
+    lua_pop(L, 1);
+}
+
+static sn_blendspace_mode check_mode(lua_State *L) {
+    sn_blendspace_mode mode = SN_BLENDSPACE_1D;
+    lua_getfield(L, 1, "mode");
+    if (lua_type(L, -1) != LUA_TSTRING)
+        luaL_argerror(L, 1, lua_pushfstring(L, "'mode' must be a string (got %s)", luaL_typename(L, -1)));
+    if (sn_blendspace_mode_parse(lua_tostring(L, -1), &mode) != SN_OK)
+        luaL_argerror(L, 1, lua_pushfstring(L, "unknown mode '%s'", lua_tostring(L, -1)));
+    lua_pop(L, 1);
+    return mode;
+}
+
+/* the number of coordinates of the point on top of the stack; raises when it is not a point */
+static int point_dims(lua_State *L, int i) {
+    int t = lua_type(L, -1);
+    if (t == LUA_TNUMBER) return 1;
+    if (t != LUA_TTABLE)
+        luaL_argerror(L, 1, lua_pushfstring(L, "point %d must be a number or a list of numbers (got %s)", i,
+                                            luaL_typename(L, -1)));
+    return (int)sn_lua_rawlen(L, -1);
+}
+
+/* reads def.points into a new userdata left on the stack; sets count and dims */
+static void read_points(lua_State *L, sn_blendspace_def *def) {
+    int n, dims = 0, i, k;
+    double *xs;
+    lua_getfield(L, 1, "points");
+    if (lua_type(L, -1) != LUA_TTABLE)
+        luaL_argerror(L, 1, lua_pushfstring(L, "'points' must be a table (got %s)", luaL_typename(L, -1)));
+    n = (int)sn_lua_rawlen(L, -1);
+    if (n == 0) luaL_argerror(L, 1, "no points");
+    if (n > SN_BLENDSPACE_MAX_POINTS)
+        luaL_argerror(L, 1, lua_pushfstring(L, "too many points (%d, at most %d)", n, SN_BLENDSPACE_MAX_POINTS));
+    for (i = 1; i <= n; i++) {
+        int d;
+        lua_rawgeti(L, -1, i);
+        d = point_dims(L, i);
+        if (d == 0) luaL_argerror(L, 1, lua_pushfstring(L, "point %d has no coordinates", i));
+        if (i == 1) dims = d;
+        else if (d != dims)
+            luaL_argerror(L, 1, lua_pushfstring(L, "point %d has %d coordinates, point 1 has %d", i, d, dims));
+        lua_pop(L, 1);
+    }
+    xs = (double *)sn_lua_newuserdata(L, (size_t)n * (size_t)dims * sizeof(double));
+    for (i = 1; i <= n; i++) {
+        lua_rawgeti(L, -2, i);
+        if (lua_type(L, -1) == LUA_TNUMBER) {
+            xs[i - 1] = lua_tonumber(L, -1);
+        } else {
+            for (k = 1; k <= dims; k++) {
+                lua_rawgeti(L, -1, k);
+                if (lua_type(L, -1) != LUA_TNUMBER)
+                    luaL_argerror(L, 1, lua_pushfstring(L, "coordinate %d of point %d is not a number (got %s)", k, i,
+                                                        luaL_typename(L, -1)));
+                xs[(size_t)(i - 1) * dims + k - 1] = lua_tonumber(L, -1);
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+    }
+    lua_remove(L, -2);
+    def->count = n;
+    def->dims = dims;
+    def->points = xs;
+}
+
+/***
+ * Builds a blend space.
+ *
+ * `def.mode` is one of "1d", "simple_directional", "freeform_cartesian", "freeform_directional",
+ * "triangulated", "grid", "idw", "direct"; `def.points` a list of points, each a list of numbers
+ * (1-D points may be plain numbers), all of the same dimension. Options: `alpha` (2,
+ * freeform_directional), `power` (4, idw), `normalize_axes` (true, triangulated and grid),
+ * `grid = {cols, rows}` ({5, 5}, grid), `normalize` (false, direct). Raises on an unknown mode
+ * or option, too few points, duplicate points, mixed or unsupported dimensions, non-finite
+ * coordinates and bad option values.
+ * @function blendspace
+ * @tparam table def
+ * @treturn BlendSpace
+ * @usage local space = sinew.blendspace{ mode = "freeform_cartesian", points = { {0,0}, {1,0}, {0,1} } }
+ */
+static int l_new(lua_State *L) {
+    sn_blendspace_def def;
+    sn_error err;
+    size_t size, head = SN_ALIGN16(sizeof(space));
+    space *s;
+    int inputs;
+    luaL_checktype(L, 1, LUA_TTABLE);
+    check_keys(L);
+    sn_blendspace_def_defaults(&def);
+    def.mode = check_mode(L);
+    def.alpha = opt_number(L, "alpha", def.alpha);
+    def.power = opt_number(L, "power", def.power);
+    def.normalize_axes = opt_boolean(L, "normalize_axes", def.normalize_axes);
+    def.normalize = opt_boolean(L, "normalize", def.normalize);
+    opt_grid(L, &def);
+    read_points(L, &def);
+    if (sn_blendspace_validate(&def, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+    size = SN_ALIGN16(sn_blendspace_size(&def));
+    inputs = def.mode == SN_BLENDSPACE_DIRECT ? def.count : def.dims;
+    s = (space *)sn_lua_newuserdata(L, head + size + (size_t)(def.count + inputs) * sizeof(double));
+    s->n = def.count;
+    s->inputs = inputs;
+    s->out = (double *)((char *)s + head + size);
+    s->in = s->out + def.count;
+    if (sn_blendspace_init((char *)s + head, size, &def, &s->bs, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+    lua_rawgeti(L, lua_upvalueindex(1), (int)def.mode + 1);
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+/***
+ * The weights at an input point: one per sample, in the order of `points`.
+ *
+ * Takes `space:dims()` coordinates (for mode "direct", one input per point) and an optional
+ * table `out`, which is filled (entries 1 to #space) and returned: no garbage. Without `out` a
+ * new table is returned.
+ * @function BlendSpace:weights
+ * @tparam number ... the coordinates x1, ..., xdims
+ * @tparam[opt] table out
+ * @treturn table the weights
+ */
+static int l_weights(lua_State *L) {
+    space *s = check_space(L);
+    int top = lua_gettop(L), out = 0, ncoords = top - 1, i;
+    if (top == s->inputs + 2 && lua_type(L, top) != LUA_TNUMBER) {
+        if (lua_type(L, top) == LUA_TTABLE) out = top;
+        else if (!lua_isnil(L, top))
+            return luaL_argerror(L, top, lua_pushfstring(L, "'out' must be a table (got %s)", luaL_typename(L, top)));
+        ncoords = s->inputs;
+    } else if (top >= 2 && lua_type(L, top) == LUA_TTABLE) {
+        ncoords = top - 2;
+    }
+    if (ncoords != s->inputs)
+        return luaL_error(L, "wrong number of coordinates: expected %d, got %d", s->inputs, ncoords);
+    for (i = 0; i < s->inputs; i++) s->in[i] = sn_lua_checkfinite(L, i + 2);
+    sn_blendspace_weights(s->bs, s->in, s->inputs, s->out, NULL);
+    if (out == 0) {
+        lua_createtable(L, s->n, 0);
+        out = lua_gettop(L);
+    }
+    for (i = 0; i < s->n; i++) {
+        lua_pushnumber(L, s->out[i]);
+        lua_rawseti(L, out, i + 1);
+    }
+    lua_pushvalue(L, out);
+    return 1;
+}
+
+/***
+ * The number of coordinates `weights` takes: the points' dimension, or `#space` in mode "direct".
+ * @function BlendSpace:dims
+ * @treturn integer
+ */
+static int l_dims(lua_State *L) {
+    lua_pushinteger(L, check_space(L)->inputs);
+    return 1;
+}
+
+/***
+ * The coordinates of point i (1 to `#space`), as several numbers. Raises for another index.
+ * @function BlendSpace:point
+ * @tparam integer i
+ * @return x1, ..., xd
+ */
+static int l_point(lua_State *L) {
+    space *s = check_space(L);
+    double v = luaL_checknumber(L, 2);
+    const double *p;
+    int k, d = sn_blendspace_dims(s->bs);
+    if (!(v >= 1 && v <= s->n && v == floor(v)))
+        return luaL_argerror(L, 2, lua_pushfstring(L, "point index %s out of range (1 to %d)", lua_tostring(L, 2), s->n));
+    p = sn_blendspace_point(s->bs, (int)v - 1);
+    luaL_checkstack(L, d, "too many coordinates");
+    for (k = 0; k < d; k++) lua_pushnumber(L, p[k]);
+    return d;
+}
+
+/***
+ * The triangles of a "triangulated" or "grid" space, as a list of `{i, j, k}` point indices in
+ * counter-clockwise order; an empty list for other modes and for points on a line.
+ * @function BlendSpace:triangles
+ * @treturn table
+ */
+static int l_triangles(lua_State *L) {
+    space *s = check_space(L);
+    const int *tv;
+    int nt = sn_blendspace_triangles(s->bs, &tv), t, k;
+    lua_createtable(L, nt, 0);
+    for (t = 0; t < nt; t++) {
+        lua_createtable(L, 3, 0);
+        for (k = 0; k < 3; k++) {
+            lua_pushinteger(L, tv[3 * t + k] + 1);
+            lua_rawseti(L, -2, k + 1);
+        }
+        lua_rawseti(L, -2, t + 1);
+    }
+    return 1;
+}
+
+static int l_len(lua_State *L) {
+    lua_pushinteger(L, check_space(L)->n);
+    return 1;
+}
+
+static int l_tostring(lua_State *L) {
+    space *s = check_space(L);
+    lua_pushfstring(L, TNAME "(%s, %d points, %d-D)", sn_blendspace_mode_name(sn_blendspace_mode_of(s->bs)), s->n,
+                    sn_blendspace_dims(s->bs));
+    return 1;
+}
+
 void sn_open_blendspace(lua_State *L, int module) {
-    (void)L;
-    (void)module;
+    static const luaL_Reg methods[] = {
+        {"weights", l_weights}, {"dims", l_dims}, {"point", l_point}, {"triangles", l_triangles}, {NULL, NULL}};
+    static const luaL_Reg meta[] = {{"__len", l_len}, {"__tostring", l_tostring}, {NULL, NULL}};
+    int m;
+    lua_createtable(L, (int)SN_BLENDSPACE_MODES, 0); /* the metatables by mode, upvalue of the constructor */
+    for (m = 0; m < (int)SN_BLENDSPACE_MODES; m++) {
+        lua_createtable(L, 0, 5);
+        sn_lua_setfuncs(L, meta, 0);
+        lua_createtable(L, 0, 5);
+        sn_lua_setfuncs(L, methods, 0);
+        lua_pushstring(L, sn_blendspace_mode_name((sn_blendspace_mode)m));
+        lua_setfield(L, -2, "mode");
+        lua_setfield(L, -2, "__index");
+        lua_pushstring(L, TNAME);
+        lua_setfield(L, -2, "__name");
+        lua_pushlightuserdata(L, (void *)&class_key);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+        lua_rawseti(L, -2, m + 1);
+    }
+    lua_pushcclosure(L, l_new, 1);
+    lua_setfield(L, module, "blendspace");
 }

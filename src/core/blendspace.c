@@ -1,0 +1,778 @@
+#include "blendspace.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "delaunay.h"
+
+#define PI 3.14159265358979323846
+#define MAX_COORD 1e150
+#define INSIDE_TOL 1e-12  /* barycentric slack that still counts as inside a triangle */
+#define LINE_TOL 1e-10    /* points this close to a line (relative to its length) count as on it */
+
+/* The block: this header, then arrays at the byte offsets below (0 when unused). */
+struct sn_blendspace {
+    sn_blendspace_mode mode;
+    int n, dims, inputs;
+    int centre;          /* directional modes: the point at the origin, -1 when none */
+    int ndir;            /* simple_directional: number of other points (directions) */
+    int ntri, nhull;     /* triangulated, grid: triangles and hull edges, 0 triangles on a line */
+    int normalize;       /* direct */
+    int cols, rows;      /* grid */
+    double alpha, power;
+    double lo[2], scale[2];              /* triangulated, grid: u = (x - lo) * scale */
+    double glo[2], ghi[2], gscale[2];    /* grid: bounding box, cells per unit */
+    size_t points;                       /* n * dims: the points as given */
+    size_t norm;                         /* triangulated, grid: n * dims normalised points */
+    size_t lorg, ldir, lt, lorder;       /* line: origin, direction / |d|^2, sorted t, order */
+    size_t dang, didx;                   /* simple_directional: sorted angles, their points */
+    size_t pairs;                        /* freeform_cartesian: n * (n - 1) * dims */
+    size_t flen, fpair;                  /* freeform_directional: 2n, then 3 n^2 */
+    size_t tv, tnb, tmap, hv, hmap;      /* triangles, neighbours, maps; hull edges, their maps */
+    size_t table;                        /* grid: cols * rows * n weights */
+    size_t scratch;                      /* triangulation scratch (construction only) */
+    size_t size;                         /* bytes of the whole block */
+};
+
+#define ARR(bs, off, type) ((type *)((char *)(bs) + (bs)->off))
+#define CARR(bs, off, type) ((const type *)((const char *)(bs) + (bs)->off))
+
+static const char *const mode_names[SN_BLENDSPACE_MODES] = {
+    "1d", "simple_directional", "freeform_cartesian", "freeform_directional",
+    "triangulated", "grid", "idw", "direct"};
+
+void sn_blendspace_def_defaults(sn_blendspace_def *def) {
+    def->alpha = 2.0;
+    def->power = 4.0;
+    def->normalize_axes = 1;
+    def->normalize = 0;
+    def->grid_cols = 5;
+    def->grid_rows = 5;
+}
+
+const char *sn_blendspace_mode_name(sn_blendspace_mode mode) {
+    if ((unsigned)mode >= (unsigned)SN_BLENDSPACE_MODES) return NULL;
+    return mode_names[mode];
+}
+
+sn_status sn_blendspace_mode_parse(const char *name, sn_blendspace_mode *mode) {
+    int m;
+    for (m = 0; m < (int)SN_BLENDSPACE_MODES; m++)
+        if (strcmp(name, mode_names[m]) == 0) {
+            *mode = (sn_blendspace_mode)m;
+            return SN_OK;
+        }
+    return SN_EINVAL;
+}
+
+/* ---- validation ---- */
+
+static const double *pt(const sn_blendspace_def *def, int i) { return def->points + (size_t)i * def->dims; }
+
+static int is_origin(const double *p) { return p[0] == 0.0 && p[1] == 0.0; }
+
+static double dist2(const double *a, const double *b, int dims) {
+    double s = 0.0;
+    int k;
+    for (k = 0; k < dims; k++) s += (a[k] - b[k]) * (a[k] - b[k]);
+    return s;
+}
+
+static sn_status bad(sn_error *err, const char *fmt, int a, int b) {
+    return sn_fail_arg(err, 1, SN_EINVAL, fmt, a, b);
+}
+
+static sn_status check_shape(const sn_blendspace_def *def, sn_error *err) {
+    static const int lo[SN_BLENDSPACE_MODES] = {1, 2, 1, 2, 1, 2, 1, 1};
+    static const int hi[SN_BLENDSPACE_MODES] = {1, 2, 8, 2, 2, 2, 8, 8};
+    const char *name = sn_blendspace_mode_name(def->mode);
+    int m = (int)def->mode, least;
+    if (name == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "unknown mode %d", m);
+    if (def->count < 1 || def->points == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no points");
+    if (def->count > SN_BLENDSPACE_MAX_POINTS)
+        return bad(err, "too many points (%d, at most %d)", def->count, SN_BLENDSPACE_MAX_POINTS);
+    least = (def->mode == SN_BLENDSPACE_1D || def->mode == SN_BLENDSPACE_TRIANGULATED ||
+             def->mode == SN_BLENDSPACE_GRID) ? 2 : 1;
+    if (def->count < least)
+        return sn_fail_arg(err, 1, SN_EINVAL, "mode '%s' needs at least %d points (got %d)", name, least,
+                           def->count);
+    if (def->dims < lo[m] || def->dims > hi[m]) {
+        if (lo[m] == hi[m])
+            return sn_fail_arg(err, 1, SN_EINVAL, "mode '%s' needs %d-D points (got %d-D)", name, lo[m], def->dims);
+        return sn_fail_arg(err, 1, SN_EINVAL, "mode '%s' takes 1-D to %d-D points (got %d-D)", name, hi[m],
+                           def->dims);
+    }
+    return SN_OK;
+}
+
+static sn_status check_options(const sn_blendspace_def *def, sn_error *err) {
+    if (!sn_isfinite(def->alpha) || def->alpha <= 0.0)
+        return sn_fail_arg(err, 1, SN_EINVAL, "option 'alpha' must be positive and finite (got %g)", def->alpha);
+    if (!sn_isfinite(def->power) || def->power <= 0.0)
+        return sn_fail_arg(err, 1, SN_EINVAL, "option 'power' must be positive and finite (got %g)", def->power);
+    if (def->grid_cols < 2 || def->grid_rows < 2)
+        return bad(err, "option 'grid' must be at least 2x2 (got %dx%d)", def->grid_cols, def->grid_rows);
+    if (def->grid_cols > SN_BLENDSPACE_MAX_GRID || def->grid_rows > SN_BLENDSPACE_MAX_GRID)
+        return sn_fail_arg(err, 1, SN_EINVAL, "option 'grid' must be at most %dx%d (got %dx%d)",
+                           SN_BLENDSPACE_MAX_GRID, SN_BLENDSPACE_MAX_GRID, def->grid_cols, def->grid_rows);
+    return SN_OK;
+}
+
+static sn_status check_points(const sn_blendspace_def *def, sn_error *err) {
+    int i, j, k;
+    for (i = 0; i < def->count; i++)
+        for (k = 0; k < def->dims; k++) {
+            double x = pt(def, i)[k];
+            if (!sn_isfinite(x)) return bad(err, "coordinate %d of point %d is not finite", k + 1, i + 1);
+            if (fabs(x) > MAX_COORD)
+                return bad(err, "coordinate %d of point %d is too large (more than 1e150 in magnitude)", k + 1, i + 1);
+        }
+    for (j = 1; j < def->count; j++)
+        for (i = 0; i < j; i++) {
+            double d = dist2(pt(def, i), pt(def, j), def->dims);
+            if (d == 0.0) return bad(err, "duplicate points %d and %d", i + 1, j + 1);
+            if (d < DBL_MIN && def->mode != SN_BLENDSPACE_DIRECT)
+                return bad(err, "points %d and %d are too close together", i + 1, j + 1);
+        }
+    return SN_OK;
+}
+
+/* the counter-clockwise angle from direction a to direction b, in [0, 2 pi) */
+static double ccw_angle(const double *a, const double *b) {
+    double t = atan2(a[0] * b[1] - a[1] * b[0], a[0] * b[0] + a[1] * b[1]);
+    return t < 0.0 ? t + 2.0 * PI : t;
+}
+
+static sn_status check_directions(const sn_blendspace_def *def, sn_error *err) {
+    int i, j, ndir = 0;
+    for (i = 0; i < def->count; i++) ndir += !is_origin(pt(def, i));
+    if (ndir < 3)
+        return sn_fail_arg(err, 1, SN_EINVAL, "mode 'simple_directional' needs at least 3 directions (got %d)", ndir);
+    for (i = 0; i < def->count; i++) {
+        double gap = 2.0 * PI;
+        int next = -1;
+        if (is_origin(pt(def, i))) continue;
+        for (j = 0; j < def->count; j++) {
+            double a;
+            if (j == i || is_origin(pt(def, j))) continue;
+            a = ccw_angle(pt(def, i), pt(def, j));
+            if (a < 2.0 * PI / 180.0 || 2.0 * PI - a < 2.0 * PI / 180.0) {
+                int lo = i < j ? i : j, hi = i < j ? j : i;
+                return sn_fail_arg(err, 1, SN_EINVAL,
+                                   "points %d and %d are less than 2 degrees apart in direction", lo + 1, hi + 1);
+            }
+            if (a < gap) {
+                gap = a;
+                next = j;
+            }
+        }
+        if (gap >= PI)
+            return sn_fail_arg(err, 1, SN_EINVAL,
+                               "a gap of %.1f degrees between the directions of points %d and %d "
+                               "(less than 180 needed)", gap * 180.0 / PI, i + 1, next + 1);
+    }
+    return SN_OK;
+}
+
+/* the bounding box of the first `dims` (at most 2) coordinates, and the normalising map */
+static void box_of(const sn_blendspace_def *def, int normalize, double *lo, double *hi, double *scale) {
+    int i, k;
+    for (k = 0; k < def->dims; k++) {
+        lo[k] = hi[k] = pt(def, 0)[k];
+        for (i = 1; i < def->count; i++) {
+            double x = pt(def, i)[k];
+            if (x < lo[k]) lo[k] = x;
+            if (x > hi[k]) hi[k] = x;
+        }
+        scale[k] = (normalize && hi[k] > lo[k]) ? 1.0 / (hi[k] - lo[k]) : 1.0;
+    }
+}
+
+static void normalise(const double *lo, const double *scale, int dims, const double *x, double *u) {
+    int k;
+    for (k = 0; k < dims; k++) u[k] = (x[k] - lo[k]) * scale[k];
+}
+
+static sn_status check_normalised(const sn_blendspace_def *def, sn_error *err) {
+    double lo[2], hi[2], scale[2], a[2], b[2];
+    int i, j;
+    if (!def->normalize_axes) return SN_OK;
+    box_of(def, 1, lo, hi, scale);
+    for (j = 1; j < def->count; j++)
+        for (i = 0; i < j; i++) {
+            normalise(lo, scale, def->dims, pt(def, i), a);
+            normalise(lo, scale, def->dims, pt(def, j), b);
+            if (dist2(a, b, def->dims) < DBL_MIN)
+                return bad(err, "points %d and %d coincide once the axes are normalised", i + 1, j + 1);
+        }
+    return SN_OK;
+}
+
+sn_status sn_blendspace_validate(const sn_blendspace_def *def, sn_error *err) {
+    sn_status s;
+    if (def == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no definition");
+    if ((s = check_shape(def, err)) != SN_OK) return s;
+    if ((s = check_options(def, err)) != SN_OK) return s;
+    if ((s = check_points(def, err)) != SN_OK) return s;
+    if (def->mode == SN_BLENDSPACE_SIMPLE_DIRECTIONAL) return check_directions(def, err);
+    if (def->mode == SN_BLENDSPACE_TRIANGULATED || def->mode == SN_BLENDSPACE_GRID)
+        return check_normalised(def, err);
+    return SN_OK;
+}
+
+/* ---- layout ---- */
+
+static size_t take(size_t *at, size_t bytes) {
+    size_t off = *at;
+    *at += SN_ALIGN16(bytes);
+    return off;
+}
+
+/* sets the offsets of every array for `def` (already validated); returns the block size */
+static size_t layout(sn_blendspace *bs, const sn_blendspace_def *def) {
+    size_t at = 0, n = (size_t)def->count, d = (size_t)def->dims, D = sizeof(double), I = sizeof(int);
+    size_t t = (size_t)sn_delaunay_max_triangles(def->count);
+    memset(bs, 0, sizeof *bs);
+    take(&at, sizeof *bs);
+    bs->points = take(&at, n * d * D);
+    switch (def->mode) {
+    case SN_BLENDSPACE_SIMPLE_DIRECTIONAL:
+        bs->dang = take(&at, n * D);
+        bs->didx = take(&at, n * I);
+        break;
+    case SN_BLENDSPACE_FREEFORM_CARTESIAN:
+        bs->pairs = take(&at, n * (n - 1) * d * D);
+        break;
+    case SN_BLENDSPACE_FREEFORM_DIRECTIONAL:
+        bs->flen = take(&at, 2 * n * D);
+        bs->fpair = take(&at, 3 * n * n * D);
+        break;
+    case SN_BLENDSPACE_1D:
+    case SN_BLENDSPACE_TRIANGULATED:
+    case SN_BLENDSPACE_GRID:
+        bs->lorg = take(&at, d * D);
+        bs->ldir = take(&at, d * D);
+        bs->lt = take(&at, n * D);
+        bs->lorder = take(&at, n * I);
+        if (def->mode == SN_BLENDSPACE_1D) break;
+        bs->norm = take(&at, n * d * D);
+        bs->tv = take(&at, 3 * t * I);
+        bs->tnb = take(&at, 3 * t * I);
+        bs->tmap = take(&at, 6 * t * D);
+        bs->hv = take(&at, 2 * n * I);
+        bs->hmap = take(&at, 5 * n * D);
+        bs->scratch = take(&at, sn_delaunay_scratch_size(def->count));
+        if (def->mode == SN_BLENDSPACE_GRID)
+            bs->table = take(&at, (size_t)def->grid_cols * (size_t)def->grid_rows * n * D);
+        break;
+    default:
+        break;
+    }
+    bs->size = at;
+    return at;
+}
+
+size_t sn_blendspace_size(const sn_blendspace_def *def) {
+    sn_blendspace hdr;
+    if (sn_blendspace_validate(def, NULL) != SN_OK) return 0;
+    return layout(&hdr, def);
+}
+
+/* ---- builders ---- */
+
+/* points (n of them, `dims` coordinates each) sorted along the line through the
+   lexicographically smallest and largest: the piecewise-linear evaluator */
+static void build_line(sn_blendspace *bs, const double *pts) {
+    int n = bs->n, dims = bs->dims, i, k, lo = 0, hi = 0;
+    double *org = ARR(bs, lorg, double), *dir = ARR(bs, ldir, double), *lt = ARR(bs, lt, double), dd = 0.0;
+    int *order = ARR(bs, lorder, int);
+    for (i = 1; i < n; i++) {
+        for (k = 0; k < dims && pts[i * dims + k] == pts[lo * dims + k]; k++) {}
+        if (k < dims && pts[i * dims + k] < pts[lo * dims + k]) lo = i;
+        for (k = 0; k < dims && pts[i * dims + k] == pts[hi * dims + k]; k++) {}
+        if (k < dims && pts[i * dims + k] > pts[hi * dims + k]) hi = i;
+    }
+    for (k = 0; k < dims; k++) {
+        org[k] = pts[lo * dims + k];
+        dir[k] = pts[hi * dims + k] - org[k];
+        dd += dir[k] * dir[k];
+    }
+    for (k = 0; k < dims; k++) dir[k] /= dd;
+    for (i = 0; i < n; i++) {
+        double t = 0.0;
+        int j;
+        for (k = 0; k < dims; k++) t += (pts[i * dims + k] - org[k]) * dir[k];
+        for (j = i; j > 0 && lt[j - 1] > t; j--) { /* insertion sort by t */
+            lt[j] = lt[j - 1];
+            order[j] = order[j - 1];
+        }
+        lt[j] = t;
+        order[j] = i;
+    }
+}
+
+static int on_line(const double *pts, int n) {
+    int i, lo = 0, hi = 0;
+    double dx, dy, len;
+    for (i = 1; i < n; i++) {
+        if (pts[2 * i] < pts[2 * lo] || (pts[2 * i] == pts[2 * lo] && pts[2 * i + 1] < pts[2 * lo + 1])) lo = i;
+        if (pts[2 * i] > pts[2 * hi] || (pts[2 * i] == pts[2 * hi] && pts[2 * i + 1] > pts[2 * hi + 1])) hi = i;
+    }
+    dx = pts[2 * hi] - pts[2 * lo];
+    dy = pts[2 * hi + 1] - pts[2 * lo + 1];
+    len = sqrt(dx * dx + dy * dy);
+    for (i = 0; i < n; i++) {
+        double cross = dx * (pts[2 * i + 1] - pts[2 * lo + 1]) - dy * (pts[2 * i] - pts[2 * lo]);
+        if (fabs(cross) > LINE_TOL * len * len) return 0;
+    }
+    return 1;
+}
+
+static void build_triangulated(sn_blendspace *bs, const sn_blendspace_def *def) {
+    double hi[2], *u = ARR(bs, norm, double), *map = ARR(bs, tmap, double), *hmap = ARR(bs, hmap, double);
+    int *tv = ARR(bs, tv, int), *tnb = ARR(bs, tnb, int), *hv = ARR(bs, hv, int), i, k;
+    box_of(def, def->normalize_axes, bs->lo, hi, bs->scale);
+    for (i = 0; i < bs->n; i++) normalise(bs->lo, bs->scale, bs->dims, pt(def, i), u + i * bs->dims);
+    build_line(bs, u);
+    if (bs->dims == 1 || on_line(u, bs->n)) return;
+    bs->ntri = sn_delaunay_build(u, bs->n, ARR(bs, scratch, char), tv, tnb);
+    for (i = 0; i < bs->ntri; i++) {
+        const double *a = u + 2 * tv[3 * i], *b = u + 2 * tv[3 * i + 1], *c = u + 2 * tv[3 * i + 2];
+        double e1x = b[0] - a[0], e1y = b[1] - a[1], e2x = c[0] - a[0], e2y = c[1] - a[1];
+        double det = e1x * e2y - e1y * e2x, *m = map + 6 * i;
+        m[0] = a[0]; m[1] = a[1];
+        m[2] = e2y / det; m[3] = -e2x / det; m[4] = -e1y / det; m[5] = e1x / det;
+        if (det == 0.0 || !sn_isfinite(m[2] + m[3] + m[4] + m[5])) m[0] = m[1] = NAN; /* never inside */
+        for (k = 0; k < 3; k++)
+            if (tnb[3 * i + k] < 0) {
+                int ea = tv[3 * i + (k + 1) % 3], eb = tv[3 * i + (k + 2) % 3], h = bs->nhull++;
+                double dx = u[2 * eb] - u[2 * ea], dy = u[2 * eb + 1] - u[2 * ea + 1];
+                hv[2 * h] = ea; hv[2 * h + 1] = eb;
+                hmap[5 * h] = u[2 * ea]; hmap[5 * h + 1] = u[2 * ea + 1];
+                hmap[5 * h + 2] = dx; hmap[5 * h + 3] = dy; hmap[5 * h + 4] = 1.0 / (dx * dx + dy * dy);
+            }
+    }
+}
+
+static void build_directional(sn_blendspace *bs) {
+    const double *p = ARR(bs, points, double);
+    double *ang = ARR(bs, dang, double);
+    int *idx = ARR(bs, didx, int), i, j;
+    for (i = 0; i < bs->n; i++) {
+        double a;
+        if (is_origin(p + 2 * i)) {
+            bs->centre = i;
+            continue;
+        }
+        a = atan2(p[2 * i + 1], p[2 * i]);
+        for (j = bs->ndir++; j > 0 && ang[j - 1] > a; j--) {
+            ang[j] = ang[j - 1];
+            idx[j] = idx[j - 1];
+        }
+        ang[j] = a;
+        idx[j] = i;
+    }
+}
+
+static void build_cartesian(sn_blendspace *bs) {
+    const double *p = ARR(bs, points, double);
+    double *v = ARR(bs, pairs, double);
+    int n = bs->n, d = bs->dims, i, j, k;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            double dd;
+            if (j == i) continue;
+            dd = dist2(p + j * d, p + i * d, d);
+            for (k = 0; k < d; k++) *v++ = (p[j * d + k] - p[i * d + k]) / dd;
+        }
+}
+
+/* signed angle from direction a to direction b in (-pi, pi]; 0 when either is zero */
+static double signed_angle(double ax, double ay, double bx, double by) {
+    double t;
+    if ((ax == 0.0 && ay == 0.0) || (bx == 0.0 && by == 0.0)) return 0.0;
+    t = atan2(ax * by - ay * bx, ax * bx + ay * by);
+    return t == -PI ? PI : t;
+}
+
+static void build_freeform_directional(sn_blendspace *bs) {
+    const double *p = ARR(bs, points, double);
+    double *len = ARR(bs, flen, double), *pair = ARR(bs, fpair, double);
+    int n = bs->n, i, j;
+    for (i = 0; i < n; i++) {
+        len[2 * i] = sqrt(p[2 * i] * p[2 * i] + p[2 * i + 1] * p[2 * i + 1]);
+        len[2 * i + 1] = len[2 * i] > 0.0 ? 1.0 / len[2 * i] : 0.0;
+        if (len[2 * i] == 0.0) bs->centre = i;
+    }
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            double *c = pair + 3 * ((size_t)i * n + j), th, m, vr, nsq;
+            c[0] = c[1] = c[2] = 0.0;
+            if (i == j || len[2 * i] == 0.0 || len[2 * j] == 0.0) continue;
+            th = signed_angle(p[2 * i], p[2 * i + 1], p[2 * j], p[2 * j + 1]);
+            m = 0.5 * (len[2 * i] + len[2 * j]);
+            vr = (len[2 * j] - len[2 * i]) / m;
+            nsq = bs->alpha * bs->alpha * th * th + vr * vr;
+            c[0] = th;                                   /* theta_ij */
+            c[1] = bs->alpha * bs->alpha * th / nsq;     /* term = 1 - theta_ip c1 - (|p| - |p_i|) c2 */
+            c[2] = vr / (m * nsq);
+        }
+}
+
+static void grid_node(const sn_blendspace *bs, int c, int r, double *x) {
+    x[0] = c == bs->cols - 1 ? bs->ghi[0] : bs->glo[0] + c * (bs->ghi[0] - bs->glo[0]) / (bs->cols - 1);
+    x[1] = r == bs->rows - 1 ? bs->ghi[1] : bs->glo[1] + r * (bs->ghi[1] - bs->glo[1]) / (bs->rows - 1);
+}
+
+static void triangulated_weights(const sn_blendspace *bs, const double *x, double *w);
+
+static void build_grid(sn_blendspace *bs, const sn_blendspace_def *def) {
+    double *table = ARR(bs, table, double), unused[2];
+    int c, r, k;
+    bs->cols = def->grid_cols;
+    bs->rows = def->grid_rows;
+    box_of(def, 1, bs->glo, bs->ghi, unused);
+    for (k = 0; k < 2; k++)
+        bs->gscale[k] = bs->ghi[k] > bs->glo[k] ? ((k == 0 ? bs->cols : bs->rows) - 1) / (bs->ghi[k] - bs->glo[k]) : 0.0;
+    for (r = 0; r < bs->rows; r++)
+        for (c = 0; c < bs->cols; c++) {
+            double x[2];
+            grid_node(bs, c, r, x);
+            triangulated_weights(bs, x, table + ((size_t)r * bs->cols + c) * bs->n);
+        }
+}
+
+sn_status sn_blendspace_init(void *mem, size_t size, const sn_blendspace_def *def, sn_blendspace **out,
+                             sn_error *err) {
+    sn_blendspace hdr, *bs = (sn_blendspace *)mem;
+    sn_status s = sn_blendspace_validate(def, err);
+    size_t need;
+    if (s != SN_OK) return s;
+    need = layout(&hdr, def);
+    if (mem == NULL || size < need || ((uintptr_t)mem % sizeof(double)) != 0)
+        return sn_fail(err, SN_ENOMEM, "blend space block too small or misaligned (%lu bytes needed)",
+                       (unsigned long)need);
+    memcpy(bs, &hdr, sizeof hdr);
+    bs->mode = def->mode;
+    bs->n = def->count;
+    bs->dims = def->dims;
+    bs->inputs = def->mode == SN_BLENDSPACE_DIRECT ? def->count : def->dims;
+    bs->centre = -1;
+    bs->alpha = def->alpha;
+    bs->power = def->power;
+    bs->normalize = def->normalize != 0;
+    memcpy(ARR(bs, points, double), def->points, (size_t)def->count * def->dims * sizeof(double));
+    switch (def->mode) {
+    case SN_BLENDSPACE_1D: build_line(bs, def->points); break;
+    case SN_BLENDSPACE_SIMPLE_DIRECTIONAL: build_directional(bs); break;
+    case SN_BLENDSPACE_FREEFORM_CARTESIAN: build_cartesian(bs); break;
+    case SN_BLENDSPACE_FREEFORM_DIRECTIONAL: build_freeform_directional(bs); break;
+    case SN_BLENDSPACE_TRIANGULATED: build_triangulated(bs, def); break;
+    case SN_BLENDSPACE_GRID:
+        build_triangulated(bs, def);
+        build_grid(bs, def);
+        break;
+    default: break;
+    }
+    *out = bs;
+    return SN_OK;
+}
+
+/* ---- evaluation ---- */
+
+static void zero(double *w, int n) {
+    int i;
+    for (i = 0; i < n; i++) w[i] = 0.0;
+}
+
+/* divides by the sum, or spreads evenly when everything is zero */
+static void normalise_weights(double *w, int n, double sum) {
+    int i;
+    if (sum > 0.0) {
+        double inv = 1.0 / sum;
+        for (i = 0; i < n; i++) w[i] *= inv;
+    } else {
+        for (i = 0; i < n; i++) w[i] = 1.0 / n;
+    }
+}
+
+static void line_weights(const sn_blendspace *bs, const double *u, double *w) {
+    const double *org = CARR(bs, lorg, double), *dir = CARR(bs, ldir, double), *lt = CARR(bs, lt, double);
+    const int *order = CARR(bs, lorder, int);
+    double t = 0.0, f;
+    int k, lo = 0, hi = bs->n - 1;
+    for (k = 0; k < bs->dims; k++) t += (u[k] - org[k]) * dir[k];
+    zero(w, bs->n);
+    if (!(t > lt[0])) {
+        w[order[0]] = 1.0;
+        return;
+    }
+    if (t >= lt[hi]) {
+        w[order[hi]] = 1.0;
+        return;
+    }
+    while (hi - lo > 1) { /* lt[lo] < t < lt[hi] */
+        int mid = (lo + hi) / 2;
+        if (lt[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    f = (t - lt[lo]) / (lt[hi] - lt[lo]);
+    w[order[lo]] = 1.0 - f;
+    w[order[hi]] = f;
+}
+
+static void simple_directional_weights(const sn_blendspace *bs, const double *p, double *w) {
+    const double *pts = CARR(bs, points, double), *ang = CARR(bs, dang, double), *a, *b;
+    const int *idx = CARR(bs, didx, int);
+    double th, det, wa, wb, c;
+    int n = bs->n, lo = 0, hi = bs->ndir, ia, ib, i;
+    zero(w, n);
+    if (p[0] == 0.0 && p[1] == 0.0) {
+        if (bs->centre >= 0) w[bs->centre] = 1.0;
+        else normalise_weights(w, n, 0.0);
+        return;
+    }
+    th = atan2(p[1], p[0]);
+    if (th < ang[0]) {
+        lo = bs->ndir - 1;
+    } else {
+        while (hi - lo > 1) { /* ang[lo] <= th < ang[hi] */
+            int mid = (lo + hi) / 2;
+            if (ang[mid] <= th) lo = mid;
+            else hi = mid;
+        }
+    }
+    ia = idx[lo];
+    ib = idx[(lo + 1) % bs->ndir];
+    a = pts + 2 * ia;
+    b = pts + 2 * ib;
+    det = a[0] * b[1] - a[1] * b[0];
+    wa = (b[1] * p[0] - b[0] * p[1]) / det;
+    wb = (a[0] * p[1] - a[1] * p[0]) / det;
+    if (wa < 0.0) wa = 0.0; /* only rounding makes these negative inside the wedge */
+    if (wb < 0.0) wb = 0.0;
+    c = 1.0 - wa - wb;
+    if (c < 0.0) {
+        double s = wa + wb;
+        wa /= s;
+        wb /= s;
+        c = 0.0;
+    } else if (c > 1.0) {
+        c = 1.0;
+        wa = wb = 0.0;
+    }
+    w[ia] += wa;
+    w[ib] += wb;
+    if (bs->centre >= 0) {
+        w[bs->centre] += c;
+    } else {
+        for (i = 0; i < n; i++) w[i] += c / n;
+    }
+}
+
+static void cartesian_weights(const sn_blendspace *bs, const double *p, double *w) {
+    const double *pts = CARR(bs, points, double), *v = CARR(bs, pairs, double);
+    int n = bs->n, d = bs->dims, i, j, k;
+    double sum = 0.0;
+    for (i = 0; i < n; i++) {
+        const double *row = v + (size_t)i * (n - 1) * d;
+        double r[SN_BLENDSPACE_MAX_DIMS], h = 1.0;
+        for (k = 0; k < d; k++) r[k] = p[k] - pts[i * d + k];
+        if (d == 2) {
+            for (j = 0; j < n - 1 && h > 0.0; j++) {
+                double t = 1.0 - (r[0] * row[2 * j] + r[1] * row[2 * j + 1]);
+                if (t < h) h = t;
+            }
+        } else {
+            for (j = 0; j < n - 1 && h > 0.0; j++) {
+                double t = 1.0;
+                for (k = 0; k < d; k++) t -= r[k] * row[j * d + k];
+                if (t < h) h = t;
+            }
+        }
+        w[i] = h > 0.0 ? h : 0.0;
+        sum += w[i];
+    }
+    normalise_weights(w, n, sum);
+}
+
+static void freeform_directional_weights(const sn_blendspace *bs, const double *p, double *w) {
+    const double *pts = CARR(bs, points, double), *len = CARR(bs, flen, double), *pair = CARR(bs, fpair, double);
+    int n = bs->n, c = bs->centre, i, j;
+    double plen = sqrt(p[0] * p[0] + p[1] * p[1]), hc = 1.0, sum = 0.0;
+    int at_origin = plen == 0.0;
+    for (i = 0; i < n; i++) /* first pass: w holds theta_ip, the angle from p_i to p */
+        w[i] = signed_angle(pts[2 * i], pts[2 * i + 1], p[0], p[1]);
+    if (c >= 0 && !at_origin) {
+        for (j = 0; j < n && hc > 0.0; j++) {
+            double t;
+            if (j == c) continue;
+            t = 1.0 - 4.0 * plen * len[2 * j + 1] / (w[j] * w[j] + 4.0);
+            if (t < hc) hc = t;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        const double *row = pair + 3 * (size_t)i * n;
+        double th = w[i], h = 1.0, dr = plen - len[2 * i];
+        if (i == c) {
+            w[i] = hc > 0.0 ? hc : 0.0;
+            sum += w[i];
+            continue;
+        }
+        for (j = 0; j < n && h > 0.0; j++) {
+            double t;
+            if (j == i) continue;
+            if (j == c) t = 4.0 * plen * len[2 * i + 1] / (th * th + 4.0);
+            else t = 1.0 - (at_origin ? row[3 * j] : th) * row[3 * j + 1] - dr * row[3 * j + 2];
+            if (t < h) h = t;
+        }
+        w[i] = h > 0.0 ? h : 0.0;
+        sum += w[i];
+    }
+    normalise_weights(w, n, sum);
+}
+
+static void triangulated_weights(const sn_blendspace *bs, const double *x, double *w) {
+    const double *map = CARR(bs, tmap, double), *hmap = CARR(bs, hmap, double);
+    const int *tv = CARR(bs, tv, int), *hv = CARR(bs, hv, int);
+    double u[2], best = INFINITY, bestf = 0.0;
+    int t, h, besth = 0;
+    normalise(bs->lo, bs->scale, bs->dims, x, u);
+    if (bs->ntri == 0) {
+        line_weights(bs, u, w);
+        return;
+    }
+    zero(w, bs->n);
+    for (t = 0; t < bs->ntri; t++) {
+        const double *m = map + 6 * t;
+        double rx = u[0] - m[0], ry = u[1] - m[1];
+        double l1 = rx * m[2] + ry * m[3], l2 = rx * m[4] + ry * m[5], l0 = 1.0 - l1 - l2;
+        if (l0 >= -INSIDE_TOL && l1 >= -INSIDE_TOL && l2 >= -INSIDE_TOL) {
+            double s;
+            if (l0 < 0.0) l0 = 0.0;
+            if (l1 < 0.0) l1 = 0.0;
+            if (l2 < 0.0) l2 = 0.0;
+            s = l0 + l1 + l2;
+            w[tv[3 * t]] = l0 / s;
+            w[tv[3 * t + 1]] = l1 / s;
+            w[tv[3 * t + 2]] = l2 / s;
+            return;
+        }
+    }
+    for (h = 0; h < bs->nhull; h++) { /* outside: the nearest point of the hull boundary */
+        const double *m = hmap + 5 * h;
+        double rx = u[0] - m[0], ry = u[1] - m[1], f = (rx * m[2] + ry * m[3]) * m[4], dx, dy, d2;
+        if (f < 0.0) f = 0.0;
+        if (f > 1.0) f = 1.0;
+        dx = rx - f * m[2];
+        dy = ry - f * m[3];
+        d2 = dx * dx + dy * dy;
+        if (d2 < best) {
+            best = d2;
+            besth = h;
+            bestf = f;
+        }
+    }
+    w[hv[2 * besth]] = 1.0 - bestf;
+    w[hv[2 * besth + 1]] = bestf;
+}
+
+static void grid_weights(const sn_blendspace *bs, const double *x, double *w) {
+    const double *table = CARR(bs, table, double);
+    double f[2];
+    int cell[2], k, i, n = bs->n;
+    const double *r00, *r10, *r01, *r11;
+    for (k = 0; k < 2; k++) {
+        int last = (k == 0 ? bs->cols : bs->rows) - 2;
+        double v = x[k] < bs->glo[k] ? bs->glo[k] : x[k] > bs->ghi[k] ? bs->ghi[k] : x[k];
+        double g = (v - bs->glo[k]) * bs->gscale[k];
+        cell[k] = (int)g;
+        if (cell[k] > last) cell[k] = last;
+        f[k] = g - cell[k];
+    }
+    r00 = table + ((size_t)cell[1] * bs->cols + cell[0]) * n;
+    r10 = r00 + n;
+    r01 = r00 + (size_t)bs->cols * n;
+    r11 = r01 + n;
+    for (i = 0; i < n; i++) {
+        double a = r00[i] + f[0] * (r10[i] - r00[i]), b = r01[i] + f[0] * (r11[i] - r01[i]);
+        double v = a + f[1] * (b - a);
+        w[i] = v > 0.0 ? v : 0.0;
+    }
+}
+
+static void idw_weights(const sn_blendspace *bs, const double *p, double *w) {
+    const double *pts = CARR(bs, points, double);
+    int n = bs->n, d = bs->dims, i, nearest = 0;
+    double sum = 0.0, e = 0.5 * bs->power, least;
+    for (i = 0; i < n; i++) {
+        w[i] = dist2(p, pts + i * d, d);
+        if (w[i] < w[nearest]) nearest = i;
+    }
+    least = w[nearest];
+    if (least == 0.0) {
+        zero(w, n);
+        w[nearest] = 1.0;
+        return;
+    }
+    for (i = 0; i < n; i++) { /* (d_min / d_i)^power: 1 for the nearest, no overflow */
+        double r = least / w[i];
+        w[i] = e == 2.0 ? r * r : e == 1.0 ? r : pow(r, e);
+        sum += w[i];
+    }
+    normalise_weights(w, n, sum);
+}
+
+static void direct_weights(const sn_blendspace *bs, const double *in, double *w) {
+    int i;
+    double sum = 0.0;
+    for (i = 0; i < bs->n; i++) {
+        w[i] = in[i] > 0.0 ? in[i] : 0.0;
+        sum += w[i];
+    }
+    if (bs->normalize && sum > 0.0) normalise_weights(w, bs->n, sum);
+}
+
+sn_status sn_blendspace_weights(const sn_blendspace *bs, const double *in, int nin, double *out,
+                                sn_error *err) {
+    double p[SN_BLENDSPACE_MAX_DIMS];
+    int k;
+    if (nin != bs->inputs)
+        return sn_fail(err, SN_EINVAL, "wrong number of coordinates: expected %d, got %d", bs->inputs, nin);
+    for (k = 0; k < nin; k++)
+        if (!sn_isfinite(in[k])) return sn_fail_arg(err, k + 1, SN_EINVAL, "input %d is not finite", k + 1);
+    if (bs->mode == SN_BLENDSPACE_DIRECT) {
+        direct_weights(bs, in, out);
+        return SN_OK;
+    }
+    for (k = 0; k < nin; k++) p[k] = in[k] < -MAX_COORD ? -MAX_COORD : in[k] > MAX_COORD ? MAX_COORD : in[k];
+    switch (bs->mode) {
+    case SN_BLENDSPACE_1D: line_weights(bs, p, out); break;
+    case SN_BLENDSPACE_SIMPLE_DIRECTIONAL: simple_directional_weights(bs, p, out); break;
+    case SN_BLENDSPACE_FREEFORM_CARTESIAN: cartesian_weights(bs, p, out); break;
+    case SN_BLENDSPACE_FREEFORM_DIRECTIONAL: freeform_directional_weights(bs, p, out); break;
+    case SN_BLENDSPACE_TRIANGULATED: triangulated_weights(bs, p, out); break;
+    case SN_BLENDSPACE_GRID: grid_weights(bs, p, out); break;
+    default: idw_weights(bs, p, out); break;
+    }
+    return SN_OK;
+}
+
+/* ---- accessors ---- */
+
+sn_blendspace_mode sn_blendspace_mode_of(const sn_blendspace *bs) { return bs->mode; }
+int sn_blendspace_count(const sn_blendspace *bs) { return bs->n; }
+int sn_blendspace_dims(const sn_blendspace *bs) { return bs->dims; }
+int sn_blendspace_inputs(const sn_blendspace *bs) { return bs->inputs; }
+
+const double *sn_blendspace_point(const sn_blendspace *bs, int i) {
+    if (i < 0 || i >= bs->n) return NULL;
+    return CARR(bs, points, double) + (size_t)i * bs->dims;
+}
+
+int sn_blendspace_triangles(const sn_blendspace *bs, const int **tris) {
+    *tris = bs->ntri > 0 ? CARR(bs, tv, int) : NULL;
+    return bs->ntri;
+}
