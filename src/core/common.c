@@ -1,6 +1,5 @@
 #include "common.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -28,8 +27,4 @@ sn_status sn_fail_arg(sn_error *err, int arg, sn_status code, const char *fmt, .
         va_end(ap);
     }
     return code;
-}
-
-int sn_isfinite(double x) {
-    return x - x == 0.0;  /* NaN - NaN and inf - inf are NaN; avoids isfinite() under -ffast-math */
 }

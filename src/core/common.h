@@ -45,8 +45,9 @@ sn_status sn_fail_arg(sn_error *err, int arg, sn_status code, const char *fmt, .
 #endif
     ;
 
-/// 1 when x is neither NaN nor infinite.
-int sn_isfinite(double x);
+/// 1 when x is neither NaN nor infinite (NaN - NaN and inf - inf are NaN; this also holds
+/// where isfinite() would be folded away by -ffast-math).
+static inline int sn_isfinite(double x) { return x - x == 0.0; }
 
 /// Rounds `n` up to a multiple of 16, the alignment of every block the core lays out.
 #define SN_ALIGN16(n) (((size_t)(n) + 15u) & ~(size_t)15u)
