@@ -1,0 +1,317 @@
+local helper = require "helper"
+local sinew = require "sinew"
+
+local function near(a, b, tol) return math.abs(a - b) <= tol * math.max(1, math.abs(b)) end
+
+local PATH_AT = { translation = 1, rotation = 4, scale = 8 }
+
+-- The value of track `tr` at local time t, computed independently here in double precision.
+local function reference(tr, t)
+  local w = tr.path == "rotation" and 4 or 3
+  local cubic = tr.interpolation == "cubicspline"
+  local times, n = tr.times, #tr.times
+  local function val(k, part) -- part: 0 in-tangent, 1 value, 2 out-tangent (cubic)
+    local v = {}
+    for c = 1, w do v[c] = cubic and tr.values[(k - 1) * 3 * w + part * w + c] or tr.values[(k - 1) * w + c] end
+    if w == 4 and not cubic then
+      local l = math.sqrt(v[1] ^ 2 + v[2] ^ 2 + v[3] ^ 2 + v[4] ^ 2)
+      for c = 1, 4 do v[c] = v[c] / l end
+    end
+    return v
+  end
+  local r
+  if t <= times[1] then
+    r = val(1, 1)
+  elseif t >= times[n] then
+    r = val(n, 1)
+  else
+    local k = 1
+    while times[k + 1] <= t do k = k + 1 end
+    local dt = times[k + 1] - times[k]
+    local s = (t - times[k]) / dt
+    local v0, v1 = val(k, 1), val(k + 1, 1)
+    r = {}
+    if tr.interpolation == "step" then
+      r = v0
+    elseif cubic then
+      local b0, a1 = val(k, 2), val(k + 1, 0)
+      local h00, h10, h01, h11 = 2 * s ^ 3 - 3 * s ^ 2 + 1, s ^ 3 - 2 * s ^ 2 + s, -2 * s ^ 3 + 3 * s ^ 2, s ^ 3 - s ^ 2
+      for c = 1, w do r[c] = h00 * v0[c] + h10 * dt * b0[c] + h01 * v1[c] + h11 * dt * a1[c] end
+    else
+      if w == 4 and v0[1] * v1[1] + v0[2] * v1[2] + v0[3] * v1[3] + v0[4] * v1[4] < 0 then
+        for c = 1, 4 do v1[c] = -v1[c] end
+      end
+      for c = 1, w do r[c] = v0[c] + s * (v1[c] - v0[c]) end
+    end
+  end
+  if w == 4 then
+    local l = math.sqrt(r[1] ^ 2 + r[2] ^ 2 + r[3] ^ 2 + r[4] ^ 2)
+    for c = 1, 4 do r[c] = r[c] / l end
+  end
+  return r
+end
+
+-- checks every joint of `pose` against the reference at local time t (rest pose where no track)
+local function check_pose(skel, def, pose, t, tol, what)
+  local got = {}
+  for j = 1, #skel do got[j] = { pose:get(j) } end
+  local want = {}
+  for j = 1, #skel do want[j] = { skel:rest(j) } end
+  for _, tr in ipairs(def.tracks) do
+    local j = type(tr.joint) == "string" and skel:find(tr.joint) or tr.joint
+    local v, at = reference(tr, t), PATH_AT[tr.path]
+    if tr.path == "rotation" then
+      local g = got[j]
+      if g[4] * v[1] + g[5] * v[2] + g[6] * v[3] + g[7] * v[4] < 0 then
+        for c = 1, 4 do v[c] = -v[c] end
+      end
+    end
+    for c = 1, #v do want[j][at + c - 1] = v[c] end
+  end
+  for j = 1, #skel do
+    for c = 1, 10 do
+      assert(near(got[j][c], want[j][c], tol),
+        ("%s: t %.9g joint %d component %d is %.9g, expected %.9g"):format(what, t, j, c, got[j][c], want[j][c]))
+    end
+  end
+end
+
+-- a random skeleton with a random rest pose
+local function random_skeleton(rng, n)
+  local names, parents, rest = {}, {}, {}
+  for j = 1, n do
+    names[j], parents[j] = "j" .. j, j == 1 and 0 or math.floor(rng(1, j))
+    local x, y, z, w = helper.random_quat(rng)
+    rest[j] = { rng(-1, 1), rng(-1, 1), rng(-1, 1), x, y, z, w, rng(0.5, 2), rng(0.5, 2), rng(0.5, 2) }
+  end
+  return sinew.skeleton { names = names, parents = parents, rest = rest }
+end
+
+-- random key times: multiples of 1/64 (exact in float32), increasing, within [0, duration]
+local function random_times(rng, keys, duration, shared)
+  if shared then return shared end
+  local times, t = {}, math.floor(rng() * 8) / 64
+  for k = 1, keys do
+    times[k] = t
+    t = t + (1 + math.floor(rng() * 12)) / 64
+  end
+  while times[#times] > duration do table.remove(times) end
+  if #times == 0 then times[1] = 0 end
+  return times
+end
+
+-- a random clip definition: random joints, paths and interpolations, uniform or varied times
+local function random_def(rng, skel, uniform)
+  local duration = 2
+  local shared = uniform and random_times(rng, 1 + math.floor(rng() * 20), duration) or nil
+  local interps = { "linear", "step", "cubicspline" }
+  local tracks = {}
+  for j = 1, #skel do
+    for _, path in ipairs { "translation", "rotation", "scale" } do
+      if rng() < 0.7 then
+        local interp = interps[1 + math.floor(rng() * 3)]
+        if uniform then interp = interps[1 + (j + #path) % 2] end
+        local times = random_times(rng, 1 + math.floor(rng() * 20), duration, shared)
+        local w = path == "rotation" and 4 or 3
+        local values = {}
+        for _ = 1, #times * w * (interp == "cubicspline" and 3 or 1) do values[#values + 1] = rng(-1, 1) end
+        tracks[#tracks + 1] = { joint = rng() < 0.5 and skel:name(j) or j, path = path, interpolation = interp,
+          times = times, values = values }
+      end
+    end
+  end
+  return { skeleton = skel, duration = duration, tracks = tracks }
+end
+
+describe("sinew.clip", function()
+  local err = helper.error_of
+  local skel = sinew.skeleton { names = { "hips", "spine", "head" }, parents = { 0, 1, 2 },
+    rest = { { 0, 1, 0, 0, 0, 0, 1, 1, 1, 1 }, { 0, 0.5, 0, 0, 0, 0.6, 0.8, 1, 1, 1 }, { 0, 0.3, 0, 0, 0, 0, 1, 2, 2, 2 } } }
+  local h = math.sqrt(0.5)
+
+  describe("sampling", function()
+    it("hits keyframes exactly and interpolates linearly between them", function()
+      local clip = sinew.clip { skeleton = skel, duration = 1, tracks = {
+        { joint = "hips", path = "translation", times = { 0, 0.5, 1 }, values = { 0, 0, 0, 1, 2, 3, 0.5, 0.25, 0.125 } },
+        { joint = "spine", path = "rotation", times = { 0, 1 }, values = { 0, 0, 0, 1, 0, 0, h, h } } } }
+      local pose = sinew.pose(skel)
+      assert.equal(pose, clip:sample(0.5, pose))
+      assert.same({ 1, 2, 3 }, { pose:get_translation(1) })
+      clip:sample(1, pose, false)
+      assert.same({ 0.5, 0.25, 0.125 }, { pose:get_translation(1) })
+      clip:sample(0.25, pose)
+      assert.same({ 0.5, 1, 1.5 }, { pose:get_translation(1) })
+      -- nlerp halfway between the identity and 90 degrees about z is 45 degrees about z
+      clip:sample(0.5, pose)
+      local x, y, z, w = pose:get_rotation(2)
+      assert.is_true(x == 0 and y == 0 and near(z, math.sin(math.pi / 8), 1e-6) and near(w, math.cos(math.pi / 8), 1e-6))
+    end)
+
+    it("holds step keys and matches the glTF cubic spline formula", function()
+      local def = { skeleton = skel, duration = 2, tracks = {
+        { joint = 1, path = "scale", interpolation = "step", times = { 0, 1 }, values = { 1, 1, 1, 2, 3, 4 } },
+        { joint = 2, path = "translation", interpolation = "cubicspline", times = { 0.5, 1.5 },
+          values = { 9, 9, 9, 0, 0, 0, 1, -1, 2, 3, 0.5, -2, 1, 1, 1, 7, 7, 7 } },
+        { joint = 3, path = "rotation", interpolation = "cubicspline", times = { 0, 2 },
+          values = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0.5, 0, 0, 0, 0.5, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0 } } } }
+      local clip, pose = sinew.clip(def), sinew.pose(skel)
+      for _, t in ipairs { 0, 0.25, 0.5, 0.75, 0.999, 1, 1.2, 1.5, 1.7, 1.999 } do
+        clip:sample(t, pose)
+        check_pose(skel, def, pose, t, 1e-5, "step and cubic")
+      end
+      clip:sample(0.999, pose)
+      assert.same({ 1, 1, 1 }, { pose:get_scale(1) })
+      clip:sample(1, pose)
+      assert.same({ 2, 3, 4 }, { pose:get_scale(1) })
+    end)
+
+    it("equals an independent reference for random clips, played forward, backward and by jumps", function()
+      local rng = helper.rng(61)
+      for round = 1, 24 do
+        local s = random_skeleton(rng, 1 + math.floor(rng() * 12))
+        local def = random_def(rng, s, round % 3 == 0)
+        local clip, pose = sinew.clip(def), sinew.pose(s)
+        local t = -0.1
+        for step = 1, 120 do
+          if step < 60 then t = t + rng() * 0.05 -- forward
+          elseif step < 80 then t = t - rng() * 0.05 -- backward
+          else t = rng(-0.5, 2.5) end -- jumps, some outside [0, duration]
+          t = math.floor(t * 4096) / 4096 -- exact in float32, so that the reference samples the same time
+          clip:sample(t, pose, false)
+          check_pose(s, def, pose, math.max(0, math.min(2, t)), 1e-5, "round " .. round)
+        end
+      end
+    end)
+
+    it("keeps the rest pose on joints without a track", function()
+      local clip = sinew.clip { skeleton = skel, tracks = {
+        { joint = "spine", path = "rotation", times = { 0, 1 }, values = { 0, 0, 0, 1, 0, 1, 0, 0 } } } }
+      local pose = sinew.pose(skel)
+      pose:set(1, 5, 5, 5, 1, 0, 0, 0, 3, 3, 3)
+      clip:sample(0.3, pose)
+      assert.same({ skel:rest(1) }, { pose:get(1) })
+      assert.same({ skel:rest(3) }, { pose:get(3) })
+      local rest = { skel:rest(2) }
+      assert.same({ rest[1], rest[2], rest[3] }, { pose:get_translation(2) })
+      assert.same({ rest[8], rest[9], rest[10] }, { pose:get_scale(2) })
+      assert.equal(1, clip:duration())
+    end)
+
+    it("wraps when looping, also for negative times and times far past the end", function()
+      local def = { skeleton = skel, duration = 2, tracks = {
+        { joint = 1, path = "translation", times = { 0, 1, 2 }, values = { 0, 0, 0, 1, 2, 3, -1, 0, 4 } } } }
+      local clip, a, b = sinew.clip(def), sinew.pose(skel), sinew.pose(skel)
+      assert.is_true(near(clip:local_time(-0.5), 1.5, 1e-12))
+      assert.is_true(near(clip:local_time(2 * 1e6 + 0.75), 0.75, 1e-9))
+      assert.equal(0, clip:local_time(2))
+      assert.equal(2, clip:local_time(7, false))
+      assert.equal(0, clip:local_time(-3, false))
+      for _, t in ipairs { -0.5, -3.25, 2.75, 2 * 1e6 + 0.75, -2 * 1e5 - 0.25, 40.5 } do
+        clip:sample(t, a)
+        clip:sample(clip:local_time(t), b, false)
+        assert.same({ b:get(1) }, { a:get(1) })
+        check_pose(skel, def, a, clip:local_time(t), 1e-5, "loop")
+      end
+      clip:sample(-1, a, false)
+      assert.same({ 0, 0, 0 }, { a:get_translation(1) })
+      clip:sample(9, a, false)
+      assert.same({ -1, 0, 4 }, { a:get_translation(1) })
+    end)
+
+    it("holds a one-key track and defaults the duration to the last key", function()
+      local clip = sinew.clip { skeleton = skel, tracks = {
+        { joint = 3, path = "scale", times = { 0.5 }, values = { 2, 3, 4 } },
+        { joint = 2, path = "translation", times = { 0, 0.75 }, values = { 0, 0, 0, 1, 1, 1 } } } }
+      assert.equal(0.75, clip:duration())
+      local pose = sinew.pose(skel)
+      for _, t in ipairs { 0, 0.3, 0.5, 0.7 } do
+        clip:sample(t, pose)
+        assert.same({ 2, 3, 4 }, { pose:get_scale(3) })
+      end
+      local still = sinew.clip { skeleton = skel,
+        tracks = { { joint = 1, path = "translation", times = { 0 }, values = { 1, 2, 3 } } } }
+      assert.equal(0, still:duration())
+      still:sample(5, pose)
+      assert.same({ 1, 2, 3 }, { pose:get_translation(1) })
+      assert.equal(skel, still:skeleton())
+      assert.matches("^sinew.Clip %(1 tracks", tostring(still))
+    end)
+
+    it("makes no garbage per call", function()
+      local rng = helper.rng(62)
+      local s = random_skeleton(rng, 8)
+      local clip, pose = sinew.clip(random_def(rng, s, false)), sinew.pose(s)
+      local t = 0
+      assert.equal(0, helper.garbage_per_call(function()
+        t = t + 0.01
+        clip:sample(t, pose)
+      end, 2000))
+    end)
+  end)
+
+  describe("bad input", function()
+    local function build(track, extra)
+      local def = { skeleton = skel, tracks = { track } }
+      for k, v in pairs(extra or {}) do def[k] = v end
+      return sinew.clip(def)
+    end
+    local function rot(joint, times, values, interp)
+      return { joint = joint, path = "rotation", times = times, values = values, interpolation = interp }
+    end
+
+    it("refuses unknown joints, paths and interpolations", function()
+      assert.matches("bad argument #1 .*track 1: unknown joint 'tail'", err(build, rot("tail", { 0 }, { 0, 0, 0, 1 })))
+      assert.matches("track 1: joint 4 is not an index in 1 .. 3", err(build, rot(4, { 0 }, { 0, 0, 0, 1 })))
+      assert.matches("track 1: joint 1.5 is not an index", err(build, rot(1.5, { 0 }, { 0, 0, 0, 1 })))
+      assert.matches("track 1: 'joint' must be a name or an index", err(build, rot(nil, { 0 }, { 0, 0, 0, 1 })))
+      assert.matches("track 1: unknown path 'rot'", err(build, { joint = 1, path = "rot", times = { 0 }, values = { 0, 0, 0 } }))
+      assert.matches("track 1: 'path' must be a string", err(build, { joint = 1, times = { 0 }, values = { 0, 0, 0 } }))
+      assert.matches("track 1: unknown interpolation 'cubic'", err(build, rot(1, { 0 }, { 0, 0, 0, 1 }, "cubic")))
+    end)
+
+    it("refuses times that are not increasing, not finite, negative or past the duration", function()
+      local v2 = { 0, 0, 0, 1, 0, 0, 0, 1 }
+      assert.matches("times are not increasing: time 2 %(0.5%) after time 1 %(0.5%)", err(build, rot(1, { 0.5, 0.5 }, v2)))
+      assert.matches("times are not increasing: time 2 %(0.25%) after time 1 %(0.5%)", err(build, rot(1, { 0.5, 0.25 }, v2)))
+      assert.matches("track 1: time 2 is not finite", err(build, rot(1, { 0, 0 / 0 }, v2)))
+      assert.matches("track 1 %('hips' rotation%): time 1 %(%-1%) is negative", err(build, rot(1, { -1, 0 }, v2)))
+      assert.matches("time 2 %(2%) is past the duration %(1%)", err(build, rot(1, { 0, 2 }, v2), { duration = 1 }))
+      assert.matches("track 1: no keys", err(build, rot(1, {}, {})))
+      assert.matches("track 1: 'times' must be a table", err(build, rot(1, nil, v2)))
+      assert.matches("track 1: time 1 is not a number", err(build, rot(1, { "0" }, { 0, 0, 0, 1 })))
+    end)
+
+    it("refuses value counts that do not match the keys and interpolation, and bad values", function()
+      assert.matches("track 1: 7 values, expected 8 %(2 keys x 4%)", err(build, rot(1, { 0, 1 }, { 0, 0, 0, 1, 0, 0, 0 })))
+      assert.matches("track 1: 8 values, expected 24 %(2 keys x 3 x 4 for cubicspline%)",
+        err(build, rot(1, { 0, 1 }, { 0, 0, 0, 1, 0, 0, 0, 1 }, "cubicspline")))
+      assert.matches("track 1: 3 values, expected 6 %(2 keys x 3%)",
+        err(build, { joint = 1, path = "scale", times = { 0, 1 }, values = { 1, 1, 1 } }))
+      assert.matches("track 1: value 8 is not finite", err(build, rot(1, { 0, 1 }, { 0, 0, 0, 1, 0, 0, 0, 1 / 0 })))
+      assert.matches("track 1: value 2 is not a number", err(build, rot(1, { 0 }, { 0, {}, 0, 1 })))
+      assert.matches("rotation of key 2 is zero", err(build, rot(1, { 0, 1 }, { 0, 0, 0, 1, 0, 0, 0, 0 })))
+      assert.matches("track 1: 'values' must be a table", err(build, rot(1, { 0 }, nil)))
+    end)
+
+    it("refuses two tracks on the same joint and path, and a bad definition", function()
+      local r = rot("head", { 0 }, { 0, 0, 0, 1 })
+      assert.matches("tracks 1 and 2 both animate the rotation of 'head'",
+        err(sinew.clip, { skeleton = skel, tracks = { r, rot(3, { 0 }, { 0, 0, 0, 1 }) } }))
+      assert.matches("'skeleton' must be a sinew.Skeleton %(got nil%)", err(sinew.clip, { tracks = {} }))
+      assert.matches("'tracks' must be a table", err(sinew.clip, { skeleton = skel }))
+      assert.matches("track 2: a table expected, got number", err(sinew.clip, { skeleton = skel, tracks = { r, 5 } }))
+      assert.matches("'duration' must be a finite number >= 0", err(build, r, { duration = -1 }))
+      assert.matches("'duration' must be a number", err(build, r, { duration = "1" }))
+      assert.matches("bad argument #1 .*table expected", err(sinew.clip, "clip"))
+    end)
+
+    it("refuses a pose of another skeleton and a non-finite time", function()
+      local clip = build(rot(1, { 0 }, { 0, 0, 0, 1 }))
+      local other = sinew.pose(sinew.skeleton { names = { "x" }, parents = { 0 } })
+      assert.matches("bad argument #3 .*pose of another skeleton", err(clip.sample, clip, 0, other))
+      assert.matches("bad argument #2 .*not a finite number", err(clip.sample, clip, 0 / 0, sinew.pose(skel)))
+      assert.matches("bad argument #3 .*sinew.Pose expected", err(clip.sample, clip, 0, skel))
+      assert.matches("sinew.Clip expected", err(clip.sample, {}, 0, sinew.pose(skel)))
+    end)
+  end)
+end)

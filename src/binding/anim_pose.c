@@ -1,0 +1,526 @@
+/***
+ * Poses, blending, additive layers, masks and model-space matrices.
+ *
+ * A pose holds one local transform per joint of its skeleton (translation, rotation quaternion
+ * x, y, z, w and scale, stored as float32). Joints are 1-based or names. Per-frame calls (get,
+ * set, blend, add, delta, to_model, mats:get) make no garbage.
+ * @module sinew.pose
+ */
+#include <math.h>
+#include <string.h>
+
+#include "anim.h"
+
+/* A Matrices userdata: this header, then 16 floats per joint, 16-byte aligned. */
+typedef struct matrices {
+    const sn_skeleton *skeleton;
+    int count;
+    float *m;
+} matrices;
+
+static matrices *check_matrices(lua_State *L, int arg) {
+    return (matrices *)sn_lua_checkobject(L, arg, SN_MATRICES_MT);
+}
+
+/* a new userdata of `size` bytes with metatable `tname`, keeping the skeleton at `skel` alive */
+static void *new_object(lua_State *L, size_t size, const char *tname, int skel) {
+    void *mem = sn_lua_newuserdata(L, size);
+    memset(mem, 0, size);
+    sn_lua_setmetatable(L, tname);
+    sn_lua_keepskeleton(L, -1, skel);
+    return mem;
+}
+
+/* ---- poses ------------------------------------------------------------------------------ */
+
+/***
+ * A new pose of `skel`, set to its rest pose.
+ * @function pose
+ * @tparam Skeleton skel
+ * @treturn Pose
+ */
+static int l_pose(lua_State *L) {
+    sn_skeleton *s = sn_lua_checkskeleton(L, 1);
+    size_t size = sn_pose_size(s);
+    void *mem = new_object(L, size, SN_POSE_MT, 1);
+    (void)sn_pose_init(mem, size, s, NULL); /* cannot fail: the size is right */
+    return 1;
+}
+
+static void push_floats(lua_State *L, const float *v, int n) {
+    int i;
+    for (i = 0; i < n; i++) lua_pushnumber(L, v[i]);
+}
+
+/* reads n finite numbers from argument `arg` on into v */
+static void check_floats(lua_State *L, int arg, float *v, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        double x = sn_lua_checkfinite(L, arg + i);
+        if (!sn_isfinite((float)x)) luaL_argerror(L, arg + i, "too large for a float");
+        v[i] = (float)x;
+    }
+}
+
+/* reads a rotation from `arg` .. arg+3 into q, normalised */
+static void check_rotation(lua_State *L, int arg, float *q) {
+    double x = sn_lua_checkfinite(L, arg), y = sn_lua_checkfinite(L, arg + 1), z = sn_lua_checkfinite(L, arg + 2),
+           w = sn_lua_checkfinite(L, arg + 3), m, l;
+    m = fabs(x) > fabs(y) ? fabs(x) : fabs(y);
+    m = fabs(z) > m ? fabs(z) : m;
+    m = fabs(w) > m ? fabs(w) : m;
+    if (m == 0.0) luaL_argerror(L, arg, "zero quaternion");
+    x /= m; y /= m; z /= m; w /= m;
+    l = sqrt(x * x + y * y + z * z + w * w);
+    q[0] = (float)(x / l); q[1] = (float)(y / l); q[2] = (float)(z / l); q[3] = (float)(w / l);
+}
+
+/***
+ * The transform of a joint: 10 numbers tx,ty,tz, qx,qy,qz,qw, sx,sy,sz (float32 values).
+ * @function Pose:get
+ * @param joint index or name
+ */
+static int l_pose_get(lua_State *L) {
+    sn_pose *p = sn_lua_checkpose(L, 1);
+    float trs[10];
+    sn_pose_get(p, sn_lua_checkjoint(L, 2, sn_pose_skeleton(p)), trs);
+    push_floats(L, trs, 10);
+    return 10;
+}
+
+/***
+ * Sets the transform of a joint from 10 numbers; the rotation is normalised (a zero one is an
+ * error). Values are stored as float32.
+ * @function Pose:set
+ * @param joint index or name
+ * @tparam number tx,ty,tz,qx,qy,qz,qw,sx,sy,sz
+ */
+static int l_pose_set(lua_State *L) {
+    sn_pose *p = sn_lua_checkpose(L, 1);
+    int j = sn_lua_checkjoint(L, 2, sn_pose_skeleton(p));
+    float trs[10];
+    check_floats(L, 3, trs, 3);
+    check_rotation(L, 6, trs + 3);
+    check_floats(L, 10, trs + 7, 3);
+    sn_pose_set(p, j, trs);
+    return 0;
+}
+
+/* get or set `n` channels from `first` of joint argument 2 */
+static int get_part(lua_State *L, int first, int n) {
+    sn_pose *p = sn_lua_checkpose(L, 1);
+    int j = sn_lua_checkjoint(L, 2, sn_pose_skeleton(p)), c;
+    for (c = 0; c < n; c++) lua_pushnumber(L, sn_pose_channel(p, first + c)[j]);
+    return n;
+}
+
+static int set_part(lua_State *L, int first, int n) {
+    sn_pose *p = sn_lua_checkpose(L, 1);
+    int j = sn_lua_checkjoint(L, 2, sn_pose_skeleton(p)), c;
+    float v[4];
+    if (first == SN_POSE_QX) check_rotation(L, 3, v);
+    else check_floats(L, 3, v, n);
+    for (c = 0; c < n; c++) sn_pose_channel(p, first + c)[j] = v[c];
+    return 0;
+}
+
+/***
+ * Translation of a joint: 3 numbers.
+ * @function Pose:get_translation
+ * @param joint
+ */
+static int l_pose_get_translation(lua_State *L) { return get_part(L, SN_POSE_TX, 3); }
+/***
+ * Rotation of a joint: 4 numbers x, y, z, w.
+ * @function Pose:get_rotation
+ * @param joint
+ */
+static int l_pose_get_rotation(lua_State *L) { return get_part(L, SN_POSE_QX, 4); }
+/***
+ * Scale of a joint: 3 numbers.
+ * @function Pose:get_scale
+ * @param joint
+ */
+static int l_pose_get_scale(lua_State *L) { return get_part(L, SN_POSE_SX, 3); }
+/***
+ * Sets the translation of a joint.
+ * @function Pose:set_translation
+ * @param joint
+ * @tparam number x,y,z
+ */
+static int l_pose_set_translation(lua_State *L) { return set_part(L, SN_POSE_TX, 3); }
+/***
+ * Sets the rotation of a joint (normalised; a zero quaternion is an error).
+ * @function Pose:set_rotation
+ * @param joint
+ * @tparam number x,y,z,w
+ */
+static int l_pose_set_rotation(lua_State *L) { return set_part(L, SN_POSE_QX, 4); }
+/***
+ * Sets the scale of a joint.
+ * @function Pose:set_scale
+ * @param joint
+ * @tparam number x,y,z
+ */
+static int l_pose_set_scale(lua_State *L) { return set_part(L, SN_POSE_SX, 3); }
+
+/***
+ * Copies `other` (a pose of the same skeleton) into this pose; returns this pose.
+ * @function Pose:copy
+ * @tparam Pose other
+ */
+static int l_pose_copy(lua_State *L) {
+    sn_pose *p = sn_lua_checkpose(L, 1), *o = sn_lua_checkpose(L, 2);
+    if (sn_pose_skeleton(p) != sn_pose_skeleton(o)) return luaL_argerror(L, 2, "pose of another skeleton");
+    (void)sn_pose_copy(o, p, NULL);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/***
+ * Sets every joint back to the rest pose; returns this pose.
+ * @function Pose:reset
+ */
+static int l_pose_reset(lua_State *L) {
+    sn_pose_reset(sn_lua_checkpose(L, 1));
+    lua_settop(L, 1);
+    return 1;
+}
+
+/***
+ * Adds an additive layer: per joint with w = weight * mask weight, rotation = rotation *
+ * slerp(identity, delta, w), translation += w * delta, scale *= 1 + w (delta - 1) (divided by
+ * 1 + |w| (delta - 1) for w < 0). A negative weight subtracts: add(d, w) then add(d, -w) gives
+ * the pose back. Returns this pose.
+ * @function Pose:add
+ * @tparam Pose delta a delta pose (see `sinew.delta`)
+ * @tparam number weight any finite number
+ * @tparam[opt] Mask mask
+ */
+static int l_pose_add(lua_State *L) {
+    sn_pose *p = sn_lua_checkpose(L, 1), *d = sn_lua_checkpose(L, 2);
+    double w = sn_lua_checkfinite(L, 3);
+    const sn_mask *m = lua_isnoneornil(L, 4) ? NULL : sn_lua_checkmask(L, 4);
+    sn_error err;
+    if (sn_pose_add(p, d, (float)w, m, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/***
+ * Fills the model-space matrices `mats` (of the same skeleton) from this pose, walking the
+ * joints once: model(j) = model(parent) * T * R * S.
+ * @function Pose:to_model
+ * @tparam Matrices mats
+ */
+static int l_pose_to_model(lua_State *L) {
+    sn_pose *p = sn_lua_checkpose(L, 1);
+    matrices *m = check_matrices(L, 2);
+    if (m->skeleton != sn_pose_skeleton(p)) return luaL_argerror(L, 2, "matrices of another skeleton");
+    sn_pose_to_model(p, m->m);
+    lua_settop(L, 2);
+    return 1;
+}
+
+/***
+ * The skeleton of this object (poses, masks and matrices all have this method).
+ * @function Pose:skeleton
+ * @treturn Skeleton
+ */
+static int l_skeleton_of(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TUSERDATA); /* every object of this file keeps its skeleton */
+    sn_lua_pushskeleton(L, 1);
+    return 1;
+}
+
+/* __len of poses, masks and matrices (only ever called on them): their skeleton's joints */
+static int l_object_len(lua_State *L) {
+    sn_lua_pushskeleton(L, 1);
+    lua_pushinteger(L, sn_skeleton_count((const sn_skeleton *)lua_touserdata(L, -1)));
+    return 1;
+}
+
+/* __tostring of poses, masks and matrices: "sinew.Pose (3 joints): 0x..." */
+static int l_object_tostring(lua_State *L) {
+    sn_lua_pushskeleton(L, 1);
+    luaL_getmetafield(L, 1, "__name");
+    lua_pushfstring(L, "%s (%d joints): %p", lua_tostring(L, -1),
+                    sn_skeleton_count((const sn_skeleton *)lua_touserdata(L, -2)), lua_touserdata(L, 1));
+    return 1;
+}
+
+/* ---- blend and delta -------------------------------------------------------------------- */
+
+/* the userdata at idx when its metatable is upvalue `up`, else NULL */
+static void *fast_udata(lua_State *L, int idx, int up) {
+    void *p = lua_touserdata(L, idx);
+    if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
+    if (!lua_rawequal(L, -1, lua_upvalueindex(up))) p = NULL;
+    lua_pop(L, 1);
+    return p;
+}
+
+/***
+ * Blends normal layers into `out`: `sinew.blend(out, {p1, p2, ...}, {w1, w2, ...} [, masks
+ * [, threshold]])`.
+ *
+ * Weights are finite and >= 0 and are normalised per joint; a mask multiplies its layer's
+ * weight joint by joint. `masks` is one Mask for every layer, or a table whose entry i is the
+ * Mask of layer i (nil or false for none). Translations and scales are weighted means; rotations
+ * are summed with each layer's sign chosen in the hemisphere of the sum so far, then normalised.
+ * Where a joint's total weight is below `threshold` (default 0.1, as ozz-animation) the rest
+ * pose fills in the difference. `out` may also be one of the layers. Returns `out`.
+ * @function blend
+ * @tparam Pose out
+ * @tparam table layers poses of out's skeleton
+ * @tparam table weights one number per layer
+ * @param[opt] masks Mask or table of masks
+ * @tparam[opt=0.1] number threshold
+ * @treturn Pose out
+ */
+static int l_blend(lua_State *L) {
+    sn_pose *out = (sn_pose *)fast_udata(L, 1, 2);
+    int n, i, masks_type;
+    sn_blend_layer *layers;
+    const sn_mask *all = NULL;
+    float threshold;
+    sn_error err;
+    if (out == NULL) out = sn_lua_checkpose(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    n = (int)sn_lua_rawlen(L, 2);
+    if ((int)sn_lua_rawlen(L, 3) != n)
+        return luaL_argerror(L, 3, lua_pushfstring(L, "%d weights for %d layers", (int)sn_lua_rawlen(L, 3), n));
+    masks_type = lua_type(L, 4);
+    if (masks_type == LUA_TUSERDATA) {
+        all = (const sn_mask *)fast_udata(L, 4, 3);
+        if (all == NULL) all = sn_lua_checkmask(L, 4);
+    } else if (masks_type != LUA_TNIL && masks_type != LUA_TNONE && masks_type != LUA_TTABLE) {
+        return luaL_argerror(L, 4, lua_pushfstring(L, "mask or table of masks expected, got %s", luaL_typename(L, 4)));
+    }
+    threshold = (float)sn_lua_optfinite(L, 5, SN_BLEND_THRESHOLD);
+    layers = (sn_blend_layer *)sn_lua_scratch(L, 1, sizeof(sn_blend_layer) * (size_t)(n > 0 ? n : 1));
+    for (i = 0; i < n; i++) {
+        sn_blend_layer *l = &layers[i];
+        lua_rawgeti(L, 2, i + 1);
+        l->pose = (const sn_pose *)fast_udata(L, -1, 2);
+        if (l->pose == NULL)
+            return luaL_argerror(L, 2, lua_pushfstring(L, "layer %d is not a %s (got %s)", i + 1, SN_POSE_MT,
+                                                       luaL_typename(L, -1)));
+        lua_rawgeti(L, 3, i + 1);
+        if (lua_type(L, -1) != LUA_TNUMBER)
+            return luaL_argerror(L, 3, lua_pushfstring(L, "weight %d is not a number (got %s)", i + 1,
+                                                       luaL_typename(L, -1)));
+        l->weight = (float)lua_tonumber(L, -1);
+        l->mask = all;
+        if (masks_type == LUA_TTABLE) {
+            lua_rawgeti(L, 4, i + 1);
+            if (lua_toboolean(L, -1)) {
+                l->mask = (const sn_mask *)fast_udata(L, -1, 3);
+                if (l->mask == NULL)
+                    return luaL_argerror(L, 4, lua_pushfstring(L, "mask %d is not a %s (got %s)", i + 1, SN_MASK_MT,
+                                                               luaL_typename(L, -1)));
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 2);
+    }
+    if (sn_pose_blend(out, layers, n, threshold, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/***
+ * `out` = `pose` relative to `reference`: the delta that `reference:add(out, 1)` turns back into
+ * `pose`. Rotation conj(ref) * pose, translation pose - ref, scale pose / ref (a zero reference
+ * scale is an error). `out` may be `pose` or `reference`. Returns `out`.
+ * @function delta
+ * @tparam Pose out
+ * @tparam Pose pose
+ * @tparam Pose reference
+ * @treturn Pose out
+ */
+static int l_delta(lua_State *L) {
+    sn_pose *out = sn_lua_checkpose(L, 1), *p = sn_lua_checkpose(L, 2), *r = sn_lua_checkpose(L, 3);
+    sn_error err;
+    if (sn_pose_delta(p, r, out, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* ---- masks ------------------------------------------------------------------------------ */
+
+static float check_mask_weight(lua_State *L, int idx, int arg) {
+    double w;
+    if (lua_type(L, idx) != LUA_TNUMBER)
+        luaL_argerror(L, arg, lua_pushfstring(L, "mask weight expected, got %s", luaL_typename(L, idx)));
+    w = lua_tonumber(L, idx);
+    if (!(w >= 0.0 && w <= 1.0))
+        luaL_argerror(L, arg, lua_pushfstring(L, "mask weight %s is not in [0, 1]", sn_lua_numstr(L, w)));
+    return (float)w;
+}
+
+/***
+ * A per-joint weight mask: `sinew.mask(skel, {spine = 1, head = 0.5} [, default])`.
+ *
+ * Keys are joint names or 1-based indices, values weights in [0, 1]; every other joint gets
+ * `default` (0 when omitted).
+ * @function mask
+ * @tparam Skeleton skel
+ * @tparam[opt] table weights
+ * @tparam[opt=0] number default
+ * @treturn Mask
+ */
+static int l_mask(lua_State *L) {
+    sn_skeleton *s = sn_lua_checkskeleton(L, 1);
+    float def = lua_isnoneornil(L, 3) ? 0.0f : check_mask_weight(L, 3, 3);
+    size_t size = sn_mask_size(s);
+    sn_mask *m;
+    if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 3);
+    /* check every entry before the mask exists */
+    if (!lua_isnil(L, 2)) {
+        lua_pushnil(L);
+        while (lua_next(L, 2)) {
+            (void)sn_lua_tojoint(L, 4, s, 2);
+            (void)check_mask_weight(L, 5, 2);
+            lua_pop(L, 1);
+        }
+    }
+    m = (sn_mask *)new_object(L, size, SN_MASK_MT, 1);
+    (void)sn_mask_init(m, size, s, def, NULL);
+    if (!lua_isnil(L, 2)) {
+        lua_pushnil(L);
+        while (lua_next(L, 2)) {
+            (void)sn_mask_set(m, sn_lua_tojoint(L, 5, s, 2), check_mask_weight(L, 6, 2), 0, NULL);
+            lua_pop(L, 1);
+        }
+    }
+    return 1;
+}
+
+/***
+ * The weight of a joint.
+ * @function Mask:get
+ * @param joint index or name
+ * @treturn number
+ */
+static int l_mask_get(lua_State *L) {
+    sn_mask *m = sn_lua_checkmask(L, 1);
+    lua_pushnumber(L, sn_mask_get(m, sn_lua_checkjoint(L, 2, sn_mask_skeleton(m))));
+    return 1;
+}
+
+/***
+ * Sets the weight of a joint, and of all its descendants when `subtree` is true. Returns the mask.
+ * @function Mask:set
+ * @param joint index or name
+ * @tparam number weight in [0, 1]
+ * @tparam[opt=false] boolean subtree
+ */
+static int l_mask_set(lua_State *L) {
+    sn_mask *m = sn_lua_checkmask(L, 1);
+    int j = sn_lua_checkjoint(L, 2, sn_mask_skeleton(m));
+    float w = check_mask_weight(L, 3, 3);
+    (void)sn_mask_set(m, j, w, lua_toboolean(L, 4), NULL);
+    lua_settop(L, 1);
+    return 1;
+}
+
+
+/* ---- matrices --------------------------------------------------------------------------- */
+
+/***
+ * Model-space matrices of a skeleton: 16 float32 per joint, column-major 4x4, filled by
+ * `Pose:to_model`. Starts as identities.
+ * @function matrices
+ * @tparam Skeleton skel
+ * @treturn Matrices
+ */
+static int l_matrices(lua_State *L) {
+    sn_skeleton *s = sn_lua_checkskeleton(L, 1);
+    int n = sn_skeleton_count(s), j;
+    size_t size = SN_ALIGN16(sizeof(matrices)) + 15 + sizeof(float) * 16 * (size_t)n;
+    matrices *m = (matrices *)new_object(L, size, SN_MATRICES_MT, 1);
+    size_t addr = (size_t)((unsigned char *)m + sizeof(matrices));
+    m->skeleton = s;
+    m->count = n;
+    m->m = (float *)((unsigned char *)m + (SN_ALIGN16(addr) - (size_t)m));
+    for (j = 0; j < n; j++) m->m[16 * j] = m->m[16 * j + 5] = m->m[16 * j + 10] = m->m[16 * j + 15] = 1.0f;
+    return 1;
+}
+
+/***
+ * The matrix of a joint: 16 numbers, column-major (m[13], m[14], m[15] hold the translation).
+ * @function Matrices:get
+ * @param joint index or name
+ */
+static int l_mats_get(lua_State *L) {
+    matrices *m = check_matrices(L, 1);
+    push_floats(L, m->m + 16 * sn_lua_checkjoint(L, 2, m->skeleton), 16);
+    return 16;
+}
+
+/***
+ * All matrices as one string of 64 bytes per joint (float32, native byte order, column-major),
+ * for `love.data.newByteData`, `Shader:send` or a mesh. Makes one string per call.
+ * @function Matrices:bytes
+ * @treturn string
+ */
+static int l_mats_bytes(lua_State *L) {
+    matrices *m = check_matrices(L, 1);
+    lua_pushlstring(L, (const char *)m->m, sizeof(float) * 16 * (size_t)m->count);
+    return 1;
+}
+
+/***
+ * The address of the float data as a light userdata (valid while the Matrices object lives),
+ * e.g. for LuaJIT's `ffi.copy(dst, mats:pointer(), 64 * #mats)`. No garbage.
+ * @function Matrices:pointer
+ * @treturn userdata
+ */
+static int l_mats_pointer(lua_State *L) {
+    lua_pushlightuserdata(L, check_matrices(L, 1)->m);
+    return 1;
+}
+
+
+void sn_open_pose(lua_State *L, int module) {
+    static const luaL_Reg pose_methods[] = {
+        {"get", l_pose_get},
+        {"set", l_pose_set},
+        {"get_translation", l_pose_get_translation},
+        {"get_rotation", l_pose_get_rotation},
+        {"get_scale", l_pose_get_scale},
+        {"set_translation", l_pose_set_translation},
+        {"set_rotation", l_pose_set_rotation},
+        {"set_scale", l_pose_set_scale},
+        {"copy", l_pose_copy},
+        {"reset", l_pose_reset},
+        {"add", l_pose_add},
+        {"to_model", l_pose_to_model},
+        {"skeleton", l_skeleton_of},
+        {NULL, NULL}};
+    static const luaL_Reg meta[] = {{"__len", l_object_len}, {"__tostring", l_object_tostring}, {NULL, NULL}};
+    static const luaL_Reg mask_methods[] = {
+        {"get", l_mask_get}, {"set", l_mask_set}, {"skeleton", l_skeleton_of}, {NULL, NULL}};
+    static const luaL_Reg mats_methods[] = {
+        {"get", l_mats_get}, {"bytes", l_mats_bytes}, {"pointer", l_mats_pointer}, {"skeleton", l_skeleton_of},
+        {NULL, NULL}};
+    sn_lua_newclass(L, SN_POSE_MT, pose_methods, meta);
+    sn_lua_newclass(L, SN_MASK_MT, mask_methods, meta);
+    sn_lua_newclass(L, SN_MATRICES_MT, mats_methods, meta);
+    lua_pushcfunction(L, l_pose);
+    lua_setfield(L, module, "pose");
+    lua_pushcfunction(L, l_mask);
+    lua_setfield(L, module, "mask");
+    lua_pushcfunction(L, l_matrices);
+    lua_setfield(L, module, "matrices");
+    lua_pushcfunction(L, l_delta);
+    lua_setfield(L, module, "delta");
+    lua_pushboolean(L, 0);              /* upvalue 1 of blend: its scratch block, made on first use */
+    luaL_getmetatable(L, SN_POSE_MT);   /* upvalue 2: the Pose metatable */
+    luaL_getmetatable(L, SN_MASK_MT);   /* upvalue 3: the Mask metatable */
+    lua_pushcclosure(L, l_blend, 3);
+    lua_setfield(L, module, "blend");
+}

@@ -1,0 +1,91 @@
+/*
+ * sinew core: keyframed clips sampled into poses.
+ *
+ * CONVENTIONS
+ *   - Joints are 0-based (messages count joints, tracks and keys from 1, as the Lua API does).
+ *     Times are seconds; values are float32: translations and scales x, y, z, rotations
+ *     x, y, z, w.
+ *   - A track animates one path (translation, rotation or scale) of one joint with keys at
+ *     strictly increasing times in [0, duration]. Interpolation:
+ *       linear       translation and scale lerp; rotation nlerp (normalised lerp on the shortest
+ *                    arc: consecutive keys are put in the same hemisphere at construction)
+ *       step         the value of the last key at or before t
+ *       cubicspline  glTF's Hermite form: per key an in-tangent, the value and an out-tangent;
+ *                    p = (2s^3-3s^2+1) v0 + (s^3-2s^2+s) dt b0 + (-2s^3+3s^2) v1 + (s^3-s^2) dt a1,
+ *                    rotations normalised afterwards
+ *     Before the first key a track holds its first value, after the last key its last value.
+ *     Paths of joints without a track take the skeleton's rest pose.
+ *   - A clip is built once inside caller memory (sn_clip_size, sn_clip_init) and refers to its
+ *     skeleton, which must outlive it. It keeps its cursors (the current key interval of each
+ *     track: one for all tracks that share key times), so sampling forward in time costs no key
+ *     search; a backward seek or a jump re-searches by bisection. Sampling never allocates; a
+ *     clip must not be sampled from two threads at once.
+ */
+#ifndef SN_CLIP_H
+#define SN_CLIP_H
+
+#include "common.h"
+#include "pose.h"
+#include "skeleton.h"
+
+/// What a track animates.
+typedef enum sn_clip_path {
+    SN_CLIP_TRANSLATION,  ///< 3 values per key
+    SN_CLIP_ROTATION,     ///< 4 values per key (quaternion x, y, z, w; non-zero)
+    SN_CLIP_SCALE         ///< 3 values per key
+} sn_clip_path;
+
+/// How a track interpolates between keys.
+typedef enum sn_clip_interpolation {
+    SN_CLIP_LINEAR,  ///< lerp (rotations: nlerp on the shortest arc)
+    SN_CLIP_STEP,    ///< hold the previous key
+    SN_CLIP_CUBIC    ///< glTF cubic spline: 3 values (in-tangent, value, out-tangent) per key
+} sn_clip_interpolation;
+
+/// One track of a clip definition. Arrays are read during sn_clip_size/init only.
+typedef struct sn_clip_track_def {
+    int joint;                            ///< animated joint, 0-based
+    sn_clip_path path;                    ///< what it animates
+    sn_clip_interpolation interpolation;  ///< how it interpolates
+    int keys;                             ///< number of keys, >= 1
+    const float *times;                   ///< keys times, finite, strictly increasing, in [0, duration]
+    const float *values;                  ///< keys * width floats (width 3 or 4), 3 times more for cubic
+} sn_clip_track_def;
+
+/// What a clip is built from.
+typedef struct sn_clip_def {
+    const sn_skeleton *skeleton;          ///< the skeleton the tracks animate; outlives the clip
+    float duration;                       ///< seconds, finite, >= 0 (0: a still pose)
+    int track_count;                      ///< number of tracks, >= 0
+    const sn_clip_track_def *tracks;      ///< track_count tracks, at most one per joint and path
+} sn_clip_def;
+
+/// A built clip (opaque; built by sn_clip_init).
+typedef struct sn_clip sn_clip;
+
+/// Checks `def` fully: skeleton, duration, every track's joint, path, interpolation, key count,
+/// times (finite, increasing, within the duration), value count and values (finite, rotations
+/// non-zero), no two tracks on the same joint and path. err->msg names the first fault.
+sn_status sn_clip_validate(const sn_clip_def *def, sn_error *err);
+/// Bytes needed by the clip of `def`; 0 when `def` is invalid (then `err` says why).
+size_t sn_clip_size(const sn_clip_def *def, sn_error *err);
+/// Builds the clip of `def` inside `mem` (at least sn_clip_size bytes, aligned as
+/// malloc or a Lua userdata; the arrays inside are 16-byte aligned whatever the address).
+sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error *err);
+
+/// The skeleton of `c`.
+const sn_skeleton *sn_clip_skeleton(const sn_clip *c);
+/// The duration of `c` in seconds.
+float sn_clip_duration(const sn_clip *c);
+/// The number of tracks of `c`.
+int sn_clip_track_count(const sn_clip *c);
+/// The local time at which sn_clip_sample(c, t, loop, ...) samples: with `loop`, t wrapped into
+/// [0, duration) (negative times and times far past the end included); without, t clamped to
+/// [0, duration]. `t` must be finite.
+double sn_clip_local_time(const sn_clip *c, double t, int loop);
+/// Samples `c` at time `t` (seconds, finite; see sn_clip_local_time) into `out`, a pose of the
+/// clip's skeleton, and moves the cursor there. SN_EINVAL for a pose of another skeleton or a
+/// non-finite time (nothing written then).
+sn_status sn_clip_sample(sn_clip *c, double t, int loop, sn_pose *out, sn_error *err);
+
+#endif

@@ -1,0 +1,256 @@
+/* Poses, masks, additive layers, deltas and model-space matrices (blending is in blend.c). */
+#include <math.h>
+#include <string.h>
+
+#include "anim_internal.h"
+
+/* ---- poses ------------------------------------------------------------------------------ */
+
+size_t sn_pose_size(const sn_skeleton *s) {
+    size_t stride = (size_t)sn_skeleton_stride(s);
+    return SN_ALIGN16(sizeof(sn_pose)) + 15 + sizeof(float) * (SN_POSE_CHANNELS + SN_POSE_ACC_ROWS) * stride;
+}
+
+sn_status sn_pose_init(void *mem, size_t size, const sn_skeleton *s, sn_error *err) {
+    sn_pose *p = (sn_pose *)mem;
+    if (s == NULL) return sn_fail(err, SN_EINVAL, "no skeleton");
+    if (mem == NULL || size < sn_pose_size(s))
+        return sn_fail(err, SN_ENOMEM, "pose needs %lu bytes", (unsigned long)sn_pose_size(s));
+    p->skeleton = s;
+    p->count = sn_skeleton_count(s);
+    p->stride = sn_skeleton_stride(s);
+    p->ch = (float *)sn_aligned_after(mem, sizeof(sn_pose));
+    p->acc = p->ch + SN_POSE_CHANNELS * p->stride;
+    memset(p->acc, 0, sizeof(float) * SN_POSE_ACC_ROWS * (size_t)p->stride);
+    sn_pose_reset(p);
+    return SN_OK;
+}
+
+const sn_skeleton *sn_pose_skeleton(const sn_pose *p) { return p->skeleton; }
+
+void sn_pose_get(const sn_pose *p, int joint, float trs[10]) {
+    int c;
+    if (joint < 0 || joint >= p->count) {
+        sn_skeleton_rest(p->skeleton, -1, trs);
+        return;
+    }
+    for (c = 0; c < SN_POSE_CHANNELS; c++) trs[c] = p->ch[SN_ROW(c) * p->stride + joint];
+}
+
+void sn_pose_set(sn_pose *p, int joint, const float trs[10]) {
+    int c;
+    if (joint < 0 || joint >= p->count) return;
+    for (c = 0; c < SN_POSE_CHANNELS; c++) p->ch[SN_ROW(c) * p->stride + joint] = trs[c];
+}
+
+float *sn_pose_channel(sn_pose *p, int channel) { return p->ch + SN_ROW(channel) * p->stride; }
+
+const float *sn_pose_channel_const(const sn_pose *p, int channel) { return p->ch + SN_ROW(channel) * p->stride; }
+
+void sn_pose_reset(sn_pose *p) {
+    memcpy(p->ch, sn_skeleton_rest_soa(p->skeleton), sizeof(float) * SN_POSE_CHANNELS * (size_t)p->stride);
+}
+
+sn_status sn_pose_copy(const sn_pose *src, sn_pose *dst, sn_error *err) {
+    if (src->skeleton != dst->skeleton) return sn_fail_arg(err, 1, SN_EINVAL, "poses of different skeletons");
+    if (src != dst) memcpy(dst->ch, src->ch, sizeof(float) * SN_POSE_CHANNELS * (size_t)dst->stride);
+    return SN_OK;
+}
+
+/* ---- masks ------------------------------------------------------------------------------ */
+
+size_t sn_mask_size(const sn_skeleton *s) {
+    return SN_ALIGN16(sizeof(sn_mask)) + 15 + sizeof(float) * (size_t)sn_skeleton_stride(s);
+}
+
+static int bad_weight(float w) { return !sn_isfinite(w) || w < 0.0f || w > 1.0f; }
+
+sn_status sn_mask_init(void *mem, size_t size, const sn_skeleton *s, float weight, sn_error *err) {
+    sn_mask *m = (sn_mask *)mem;
+    int j;
+    if (s == NULL) return sn_fail(err, SN_EINVAL, "no skeleton");
+    if (bad_weight(weight)) return sn_fail_arg(err, 2, SN_EINVAL, "mask weight %g is not in [0, 1]", (double)weight);
+    if (mem == NULL || size < sn_mask_size(s))
+        return sn_fail(err, SN_ENOMEM, "mask needs %lu bytes", (unsigned long)sn_mask_size(s));
+    m->skeleton = s;
+    m->count = sn_skeleton_count(s);
+    m->stride = sn_skeleton_stride(s);
+    m->w = (float *)sn_aligned_after(mem, sizeof(sn_mask));
+    for (j = 0; j < m->stride; j++) m->w[j] = j < m->count ? weight : 0.0f;
+    return SN_OK;
+}
+
+const sn_skeleton *sn_mask_skeleton(const sn_mask *m) { return m->skeleton; }
+
+float sn_mask_get(const sn_mask *m, int joint) { return (joint >= 0 && joint < m->count) ? m->w[joint] : 0.0f; }
+
+sn_status sn_mask_set(sn_mask *m, int joint, float weight, int subtree, sn_error *err) {
+    int j;
+    if (joint < 0 || joint >= m->count)
+        return sn_fail_arg(err, 1, SN_ERANGE, "joint %d is out of range (1 .. %d)", joint + 1, m->count);
+    if (bad_weight(weight)) return sn_fail_arg(err, 2, SN_EINVAL, "mask weight %g is not in [0, 1]", (double)weight);
+    m->w[joint] = weight;
+    if (!subtree) return SN_OK;
+    /* parents come before children: a descendant of `joint` has an index above it, and walking
+       up its parents reaches `joint` before going below it */
+    for (j = joint + 1; j < m->count; j++) {
+        int p = sn_skeleton_parent(m->skeleton, j);
+        while (p > joint) p = sn_skeleton_parent(m->skeleton, p);
+        if (p == joint) m->w[j] = weight;
+    }
+    return SN_OK;
+}
+
+const float *sn_mask_weights(const sn_mask *m) { return m->w; }
+
+/* ---- additive layers and deltas --------------------------------------------------------- */
+
+/* r = a * b (Hamilton product, b applied first) */
+static void qmul(const float a[4], const float b[4], float r[4]) {
+    float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    r[0] = x; r[1] = y; r[2] = z; r[3] = w;
+}
+
+/* q / |q|; the identity for a zero q */
+static void qnormalize(float q[4]) {
+    float l2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3], k;
+    if (!(l2 > 0.0f)) {
+        q[0] = q[1] = q[2] = 0.0f;
+        q[3] = 1.0f;
+        return;
+    }
+    k = 1.0f / sqrtf(l2);
+    q[0] *= k; q[1] *= k; q[2] *= k; q[3] *= k;
+}
+
+/* d^w = slerp(identity, d, w) on the shortest arc, for a unit d: (v sin(w t) / |v|, cos(w t))
+   with t = atan2(|v|, s), half the rotation angle of d = (v, s), taken with s >= 0. Weights 1
+   and -1 (a full additive layer and its removal) are d itself and its conjugate. */
+static void qpow(const float d[4], float w, float r[4]) {
+    float x = d[0], y = d[1], z = d[2], s = d[3], v, t, k;
+    if (s < 0) { x = -x; y = -y; z = -z; s = -s; }
+    if (w == 1.0f || w == -1.0f) {
+        r[0] = w * x; r[1] = w * y; r[2] = w * z; r[3] = s;
+        return;
+    }
+    v = sqrtf(x * x + y * y + z * z);
+    t = atan2f(v, s);
+    k = v > 1e-12f ? sinf(w * t) / v : w;
+    r[0] = x * k; r[1] = y * k; r[2] = z * k; r[3] = cosf(w * t);
+}
+
+sn_status sn_pose_add(sn_pose *out, const sn_pose *delta, float weight, const sn_mask *mask, sn_error *err) {
+    const int n = out->count, st = out->stride;
+    const float *d = delta->ch;
+    float *o = out->ch;
+    int j, c;
+    if (delta->skeleton != out->skeleton) return sn_fail_arg(err, 1, SN_EINVAL, "delta pose of another skeleton");
+    if (!sn_isfinite(weight)) return sn_fail_arg(err, 2, SN_EINVAL, "weight is not finite");
+    if (mask != NULL && mask->skeleton != out->skeleton)
+        return sn_fail_arg(err, 3, SN_EINVAL, "mask of another skeleton");
+    if (weight < 0.0f) {
+        for (j = 0; j < n; j++) {
+            float w = -weight * (mask != NULL ? mask->w[j] : 1.0f);
+            for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++)
+                if (1.0f + w * (d[SN_ROW(c) * st + j] - 1.0f) == 0.0f)
+                    return sn_fail_arg(err, 1, SN_EINVAL, "subtracting the scale of joint %d divides by zero", j + 1);
+        }
+    }
+    for (j = 0; j < n; j++) {
+        float w = weight * (mask != NULL ? mask->w[j] : 1.0f), q[4], dq[4], r[4];
+        if (w == 0.0f) continue;
+        for (c = 0; c < 3; c++) o[SN_ROW(c) * st + j] += w * d[SN_ROW(c) * st + j];
+        for (c = 0; c < 4; c++) {
+            q[c] = o[SN_ROW(SN_POSE_QX + c) * st + j];
+            dq[c] = d[SN_ROW(SN_POSE_QX + c) * st + j];
+        }
+        qpow(dq, w, r); /* scale-free: no need to normalise dq first */
+        qmul(q, r, q);
+        qnormalize(q);
+        for (c = 0; c < 4; c++) o[SN_ROW(SN_POSE_QX + c) * st + j] = q[c];
+        for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++) {
+            float f = 1.0f + (w < 0.0f ? -w : w) * (d[SN_ROW(c) * st + j] - 1.0f);
+            o[SN_ROW(c) * st + j] = w < 0.0f ? o[SN_ROW(c) * st + j] / f : o[SN_ROW(c) * st + j] * f;
+        }
+    }
+    return SN_OK;
+}
+
+sn_status sn_pose_delta(const sn_pose *pose, const sn_pose *reference, sn_pose *out, sn_error *err) {
+    const int n = out->count, st = out->stride;
+    int j, c;
+    if (pose->skeleton != out->skeleton) return sn_fail_arg(err, 2, SN_EINVAL, "pose of another skeleton");
+    if (reference->skeleton != out->skeleton)
+        return sn_fail_arg(err, 3, SN_EINVAL, "reference pose of another skeleton");
+    for (j = 0; j < n; j++)
+        for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++)
+            if (reference->ch[SN_ROW(c) * st + j] == 0.0f)
+                return sn_fail_arg(err, 3, SN_EINVAL, "reference scale of joint %d is zero", j + 1);
+    for (j = 0; j < n; j++) {
+        float p[10], r[10], q[4];
+        for (c = 0; c < 10; c++) {
+            p[c] = pose->ch[SN_ROW(c) * st + j];
+            r[c] = reference->ch[SN_ROW(c) * st + j];
+        }
+        /* conj(ref) * pose */
+        r[3] = -r[3]; r[4] = -r[4]; r[5] = -r[5];
+        qmul(r + 3, p + 3, q);
+        if (q[3] < 0.0f) { q[0] = -q[0]; q[1] = -q[1]; q[2] = -q[2]; q[3] = -q[3]; }
+        qnormalize(q);
+        for (c = 0; c < 3; c++) out->ch[SN_ROW(c) * st + j] = p[c] - r[c];
+        for (c = 0; c < 4; c++) out->ch[SN_ROW(SN_POSE_QX + c) * st + j] = q[c];
+        for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++) out->ch[SN_ROW(c) * st + j] = p[c] / r[c];
+    }
+    return SN_OK;
+}
+
+/* ---- model-space matrices --------------------------------------------------------------- */
+
+void sn_pose_to_model(const sn_pose *p, float *out) {
+    const int n = p->count, st = p->stride;
+    const int *parents = sn_skeleton_parents(p->skeleton);
+    const float *tx = p->ch + SN_ROW(SN_POSE_TX) * st, *ty = tx + st, *tz = ty + st;
+    const float *qx = p->ch + SN_ROW(SN_POSE_QX) * st, *qy = qx + st, *qz = qy + st, *qw = qz + st;
+    const float *sx = p->ch + SN_ROW(SN_POSE_SX) * st, *sy = sx + st, *sz = sy + st;
+    int j, r;
+    for (j = 0; j < n; j++) {
+        const float x = qx[j], y = qy[j], z = qz[j], w = qw[j];
+        float l[12], *m = out + 16 * j;
+        /* local = T * R * S: the three scaled rotation columns, then the translation */
+        l[0] = (1 - 2 * (y * y + z * z)) * sx[j];
+        l[1] = 2 * (x * y + z * w) * sx[j];
+        l[2] = 2 * (x * z - y * w) * sx[j];
+        l[3] = 2 * (x * y - z * w) * sy[j];
+        l[4] = (1 - 2 * (x * x + z * z)) * sy[j];
+        l[5] = 2 * (y * z + x * w) * sy[j];
+        l[6] = 2 * (x * z + y * w) * sz[j];
+        l[7] = 2 * (y * z - x * w) * sz[j];
+        l[8] = (1 - 2 * (x * x + y * y)) * sz[j];
+        l[9] = tx[j];
+        l[10] = ty[j];
+        l[11] = tz[j];
+        if (parents[j] < 0) {
+            for (r = 0; r < 3; r++) {
+                m[r] = l[r];
+                m[4 + r] = l[3 + r];
+                m[8 + r] = l[6 + r];
+                m[12 + r] = l[9 + r];
+            }
+        } else {
+            /* model = parent * local, both affine: parent's 3x3 times each local column, plus the
+               parent's translation for the last column */
+            const float *a = out + 16 * parents[j];
+            for (r = 0; r < 3; r++) {
+                m[r] = a[r] * l[0] + a[4 + r] * l[1] + a[8 + r] * l[2];
+                m[4 + r] = a[r] * l[3] + a[4 + r] * l[4] + a[8 + r] * l[5];
+                m[8 + r] = a[r] * l[6] + a[4 + r] * l[7] + a[8 + r] * l[8];
+                m[12 + r] = a[r] * l[9] + a[4 + r] * l[10] + a[8 + r] * l[11] + a[12 + r];
+            }
+        }
+        m[3] = m[7] = m[11] = 0.0f;
+        m[15] = 1.0f;
+    }
+}

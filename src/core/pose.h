@@ -1,0 +1,111 @@
+/*
+ * sinew core: poses (one local transform per joint of a skeleton), masks, N-layer blending,
+ * additive layers and model-space matrices.
+ *
+ * CONVENTIONS
+ *   - Joints are 0-based. A joint transform "trs" is 10 floats tx, ty, tz, qx, qy, qz, qw,
+ *     sx, sy, sz, local to the parent joint; model = parent_model * local, local = T * R * S.
+ *     Quaternions are x, y, z, w (w scalar), right-handed.
+ *   - A pose stores its transforms as 10 float32 structure-of-arrays channels (SN_POSE_TX ..
+ *     SN_POSE_SZ) of sn_skeleton_stride(skeleton) floats each, 16-byte aligned, so blending runs
+ *     channel by channel over contiguous arrays. Padding joints hold identities.
+ *   - Poses and masks are built once inside caller memory (`*_size`, then `*_init`) and refer
+ *     to their skeleton, which must outlive them. Per-frame functions (get, set, blend, add,
+ *     delta, to_model) never allocate; inputs first, outputs last.
+ *   - Functions that take several poses refuse poses of different skeletons (SN_EINVAL) before
+ *     writing anything.
+ */
+#ifndef SN_POSE_H
+#define SN_POSE_H
+
+#include "common.h"
+#include "skeleton.h"
+
+/// Channel numbers of a pose's structure-of-arrays (see sn_pose_channel).
+enum {
+    SN_POSE_TX, SN_POSE_TY, SN_POSE_TZ,
+    SN_POSE_QX, SN_POSE_QY, SN_POSE_QZ, SN_POSE_QW,
+    SN_POSE_SX, SN_POSE_SY, SN_POSE_SZ,
+    SN_POSE_CHANNELS  ///< 10: the number of channels
+};
+
+/// The default total weight below which blending fills in the rest pose (as ozz-animation).
+#define SN_BLEND_THRESHOLD 0.1f
+
+/// One local transform per joint of a skeleton (opaque; built by sn_pose_init).
+typedef struct sn_pose sn_pose;
+/// One weight in [0, 1] per joint of a skeleton (opaque; built by sn_mask_init).
+typedef struct sn_mask sn_mask;
+
+/// One normal layer of sn_pose_blend.
+typedef struct sn_blend_layer {
+    const sn_pose *pose;  ///< the layer's pose, of the output's skeleton; may be the output itself
+    float weight;         ///< layer weight, finite and >= 0 (0 skips the layer)
+    const sn_mask *mask;  ///< per-joint factors of the weight, or NULL for all 1
+} sn_blend_layer;
+
+/// Bytes needed by a pose of skeleton `s`.
+size_t sn_pose_size(const sn_skeleton *s);
+/// Builds a pose of `s` inside `mem` (at least sn_pose_size bytes, aligned as malloc or a Lua
+/// userdata), set to the rest pose. SN_ENOMEM when `size` is too small.
+sn_status sn_pose_init(void *mem, size_t size, const sn_skeleton *s, sn_error *err);
+/// The skeleton of `p`.
+const sn_skeleton *sn_pose_skeleton(const sn_pose *p);
+/// Copies the transform of `joint` (0-based, in range) into trs.
+void sn_pose_get(const sn_pose *p, int joint, float trs[10]);
+/// Sets the transform of `joint` (0-based, in range) from trs, as given (pass a unit rotation).
+void sn_pose_set(sn_pose *p, int joint, const float trs[10]);
+/// Channel `channel` (SN_POSE_TX .. SN_POSE_SZ): sn_skeleton_stride floats, 16-byte aligned,
+/// owned by the pose. Writing it is the fast way to fill a pose; keep rotations unit length.
+float *sn_pose_channel(sn_pose *p, int channel);
+/// Read-only channel `channel` of a const pose.
+const float *sn_pose_channel_const(const sn_pose *p, int channel);
+/// Sets every joint to the rest pose of the skeleton.
+void sn_pose_reset(sn_pose *p);
+/// dst = src. SN_EINVAL when the poses belong to different skeletons.
+sn_status sn_pose_copy(const sn_pose *src, sn_pose *dst, sn_error *err);
+
+/// Checks a blend: 0 <= n, every layer pose and mask of out's skeleton, weights finite and
+/// >= 0, threshold finite and > 0. err->arg is 2 for a layer pose, 3 for a weight, 4 for a mask,
+/// 5 for the threshold; the message names the layer (1-based).
+sn_status sn_pose_blend_validate(const sn_pose *out, const sn_blend_layer *layers, int n,
+                                 float threshold, sn_error *err);
+/// out = weighted blend of n layers: per joint, weight w_i * mask_i(joint); translations and
+/// scales are weighted means; rotations are summed with each layer's sign chosen in the
+/// hemisphere of the sum so far, then normalised. Where a joint's total weight W is below
+/// `threshold`, the rest pose is added with weight threshold - W. Validates first; `out` may
+/// also be a layer. Allocates nothing.
+sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float threshold,
+                        sn_error *err);
+/// Additive layer: per joint with w = weight * mask(joint): rotation out = out * delta^w (slerp
+/// from the identity, shortest arc), translation out += w * delta, scale out *= 1 + w (delta - 1)
+/// for w >= 0 and out /= 1 + |w| (delta - 1) for w < 0, so that adding with -w undoes +w.
+/// SN_EINVAL for another skeleton, a non-finite weight or a scale that would divide by zero
+/// (checked before anything is written).
+sn_status sn_pose_add(sn_pose *out, const sn_pose *delta, float weight, const sn_mask *mask,
+                      sn_error *err);
+/// out = pose relative to reference, the delta that sn_pose_add(reference, out, 1) turns back
+/// into pose: rotation conj(ref) * pose (shortest arc), translation pose - ref, scale pose / ref.
+/// SN_EINVAL for another skeleton or a zero reference scale (before anything is written).
+/// `out` may be `pose` or `reference`.
+sn_status sn_pose_delta(const sn_pose *pose, const sn_pose *reference, sn_pose *out, sn_error *err);
+/// Model-space matrices: out[16 * j ..] = model matrix of joint j, float32, column-major 4x4,
+/// model(j) = model(parent) * T * R * S, walking the joints once. `out` holds 16 * count floats.
+void sn_pose_to_model(const sn_pose *p, float *out);
+
+/// Bytes needed by a mask of skeleton `s`.
+size_t sn_mask_size(const sn_skeleton *s);
+/// Builds a mask of `s` inside `mem` (at least sn_mask_size bytes, aligned as malloc or a Lua
+/// userdata) with every joint at `weight` (finite, in [0, 1]).
+sn_status sn_mask_init(void *mem, size_t size, const sn_skeleton *s, float weight, sn_error *err);
+/// The skeleton of `m`.
+const sn_skeleton *sn_mask_skeleton(const sn_mask *m);
+/// Weight of `joint` (0-based, in range).
+float sn_mask_get(const sn_mask *m, int joint);
+/// Sets the weight of `joint` (0-based) to `weight` in [0, 1], and of all its descendants too
+/// when `subtree` is non-zero. SN_ERANGE / SN_EINVAL for a bad joint or weight.
+sn_status sn_mask_set(sn_mask *m, int joint, float weight, int subtree, sn_error *err);
+/// The weights: sn_skeleton_stride floats (padding joints 0), 16-byte aligned, read-only.
+const float *sn_mask_weights(const sn_mask *m);
+
+#endif
