@@ -1,22 +1,56 @@
--- Requires sinew from this tree's LuaJIT build, calls sinew.quat.slerp, prints a summary line
+-- Requires sinew from this tree's LuaJIT build inside LÖVE 11 and checks what LÖVE users do with
+-- it: quaternions, and model-space matrices handed to love.data (the one-string route through
+-- mats:bytes() and the no-garbage ffi route through mats:pointer()). Prints a summary line
 -- "love: N passed, M failed" and quits with its status.
 local root = love.filesystem.getSourceBaseDirectory() -- the folder holding spec/
 root = root:gsub("/spec$", "")
 package.cpath = root .. "/build/luajit/?.so;" .. package.cpath
 package.path = root .. "/lua/?.lua;" .. root .. "/lua/?/init.lua;" .. package.path
 
+local checks = {}
+
+checks[#checks + 1] = function()
+  local sinew = require "sinew"
+  local h = math.sqrt(0.5)
+  local x, y, z, w = sinew.quat.slerp(0, 0, 0, 1, 0, 0, h, h, 0.5)
+  assert(x == 0 and y == 0 and math.abs(z - math.sin(math.pi / 8)) < 1e-12
+    and math.abs(w - math.cos(math.pi / 8)) < 1e-12, "slerp gave " .. x .. " " .. y .. " " .. z .. " " .. w)
+  return ("sinew %s loaded under %s (%s), slerp ok"):format(sinew._VERSION, _VERSION, jit.version)
+end
+
+checks[#checks + 1] = function()
+  local sinew = require "sinew"
+  local ffi = require "ffi"
+  local skel = sinew.skeleton{ names = { "hips", "spine", "head" }, parents = { 0, 1, 2 } }
+  local pose, mats = sinew.pose(skel), sinew.matrices(skel)
+  pose:set_translation(2, 0, 1, 0)
+  pose:set_translation(3, 0, 0.5, 0)
+  pose:to_model(mats)
+  local want = { mats:get(3) } -- head: translation (0, 1.5, 0) in column 4
+  assert(math.abs(want[14] - 1.5) < 1e-6, "head matrix has y = " .. tostring(want[14]))
+
+  local data = love.data.newByteData(mats:bytes())
+  assert(data:getSize() == 64 * #mats, "ByteData of " .. data:getSize() .. " bytes")
+  local bones = love.data.newByteData(64 * #mats)
+  ffi.copy(bones:getFFIPointer(), mats:pointer(), 64 * #mats)
+  local a = ffi.cast("const float *", data:getFFIPointer())
+  local b = ffi.cast("const float *", bones:getFFIPointer())
+  for i = 0, 16 * #mats - 1 do
+    assert(a[i] == b[i], "float " .. i .. " differs between the two routes")
+  end
+  for i = 1, 16 do
+    assert(a[32 + i - 1] == want[i], "float " .. i .. " of the head matrix differs from mats:get(3)")
+  end
+  return "matrices reach love.data through mats:bytes() and mats:pointer()"
+end
+
 function love.load()
   local passed, failed = 0, 0
-  local ok, err = pcall(function()
-    local sinew = require "sinew"
-    local h = math.sqrt(0.5)
-    local x, y, z, w = sinew.quat.slerp(0, 0, 0, 1, 0, 0, h, h, 0.5)
-    local want = math.sin(math.pi / 8)
-    assert(math.abs(z - want) < 1e-12 and x == 0 and y == 0 and math.abs(w - math.cos(math.pi / 8)) < 1e-12,
-      "slerp gave " .. x .. " " .. y .. " " .. z .. " " .. w)
-    print(("love: sinew %s loaded under %s (%s), slerp ok"):format(sinew._VERSION, _VERSION, jit.version))
-  end)
-  if ok then passed = 1 else failed = 1; print("love: " .. tostring(err)) end
+  for _, check in ipairs(checks) do
+    local ok, msg = pcall(check)
+    if ok then passed = passed + 1 else failed = failed + 1 end
+    print("love: " .. tostring(msg))
+  end
   print(("love: %d passed, %d failed"):format(passed, failed))
   love.event.quit(failed == 0 and 0 or 1)
 end
