@@ -23,6 +23,7 @@ build = {
       sources = {
         "src/core/common.c",
         "src/core/quat.c",
+        "src/core/chain.c",
         "src/core/blendspace.c",
         "src/core/delaunay.c",
         "src/core/skeleton.c",

@@ -1,0 +1,899 @@
+/* C-only tests of src/core/chain.c (dynamic bones): no Lua involved. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "chain.h"
+#include "ensure.h"
+#include "pose.h"
+#include "skeleton.h"
+
+static unsigned long seed = 4242;
+
+static double rnd(double lo, double hi) { return lo + (hi - lo) * ensure_random(&seed); }
+
+/* every object of a test lives in memory from here, freed at the end of the test */
+static void *blocks[64];
+static int nblocks = 0;
+
+static void *block(size_t size) {
+    void *p = calloc(1, size + 16);
+    blocks[nblocks++] = p;
+    return p;
+}
+
+static void free_blocks(void) {
+    while (nblocks > 0) free(blocks[--nblocks]);
+}
+
+static sn_chain *make_chain(const sn_chain_def *d) {
+    size_t size = sn_chain_size(d);
+    sn_error err;
+    void *mem;
+    ENSURE(size > 0);
+    if (size == 0) return NULL;
+    mem = block(size);
+    ENSURE(sn_chain_init(mem, size, d, &err) == SN_OK);
+    return (sn_chain *)mem;
+}
+
+/* a straight horizontal chain of n points, `seg` apart along +x; the def keeps pointers to the
+   static arrays, so one at a time */
+static double pts[3 * 64];
+static int parents[64];
+static double vals[SN_CHAIN_PER_PARTICLE];
+
+static void line_def(sn_chain_def *d, int n, double seg) {
+    int i;
+    sn_chain_def_init(d);
+    for (i = 0; i < n; i++) {
+        pts[3 * i] = i * seg;
+        pts[3 * i + 1] = 0.0;
+        pts[3 * i + 2] = 0.0;
+        parents[i] = i - 1;
+    }
+    d->count = n;
+    d->points = pts;
+    d->parents = parents;
+}
+
+static void set_default(sn_chain_def *d, int param, double v) {
+    vals[param] = v;
+    d->curves[param].values = &vals[param];
+    d->curves[param].count = 1;
+}
+
+static double dist3(const sn_vec3 *a, const sn_vec3 *b) {
+    return sqrt((a->x - b->x) * (a->x - b->x) + (a->y - b->y) * (a->y - b->y) + (a->z - b->z) * (a->z - b->z));
+}
+
+static double worst_spread(const sn_chain *a, const sn_chain *b) {
+    double w = 0.0;
+    int i;
+    for (i = 0; i < sn_chain_count(a); i++) {
+        sn_vec3 p, q;
+        sn_chain_position(a, i, &p);
+        sn_chain_position(b, i, &q);
+        if (dist3(&p, &q) > w) w = dist3(&p, &q);
+    }
+    return w;
+}
+
+static void run_for(sn_chain *c, double dt, double seconds) {
+    int frames = (int)floor(seconds / dt + 0.5), f;
+    for (f = 0; f < frames; f++) ENSURE(sn_chain_step(c, dt, NULL) == SN_OK);
+}
+
+static const sn_quat qid = {0, 0, 0, 1};
+
+static void test_defaults(void) {
+    sn_chain_def d;
+    sn_chain *c;
+    double v[3];
+    line_def(&d, 4, 0.1);
+    c = make_chain(&d);
+    ENSURE(sn_chain_count(c) == 4);
+    ENSURE(!sn_chain_has_skeleton(c));
+    ENSURE(sn_chain_joint(c, 0) == -1);
+    ENSURE_NEAR(sn_chain_length(c), 0.3, 1e-15);
+    ENSURE(sn_chain_get_param(c, SN_CHAIN_DAMPING, 2, v) == SN_OK && v[0] == 0.1);
+    ENSURE(sn_chain_get_param(c, SN_CHAIN_GRAVITY, -1, v) == SN_OK && v[1] == -9.81);
+    ENSURE(sn_chain_get_param(c, SN_CHAIN_TELEPORT, -1, v) == SN_OK);
+    ENSURE_NEAR(v[0], 1.5, 1e-12); /* 5 x the chain length */
+    ENSURE(sn_chain_get_param(c, SN_CHAIN_RATE, -1, v) == SN_OK && v[0] == 60.0);
+    ENSURE(sn_chain_param_find("stiffness") == SN_CHAIN_STIFFNESS && sn_chain_param_find("nope") == -1);
+    ENSURE(strcmp(sn_chain_param_name(SN_CHAIN_END_LENGTH), "end_length") == 0);
+    ENSURE(sn_chain_param_arity(SN_CHAIN_FORCE) == 3 && sn_chain_param_arity(SN_CHAIN_RADIUS) == 1);
+    free_blocks();
+}
+
+static void test_invalid_inputs_refused(void) {
+    sn_chain_def d;
+    sn_chain *c;
+    sn_collider_def k;
+    sn_error err;
+    double bad[2] = {0.5, 2.0}, v[3] = {0, 0, 0}, nan = 0.0;
+    int idx, i;
+    size_t size;
+    void *mem;
+    sn_quat zero = {0, 0, 0, 0};
+    sn_vec3 t = {0, 0, 0};
+    nan = nan / nan;
+    line_def(&d, 3, 0.1);
+    d.count = 0;
+    d.points = NULL;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && err.arg == 1); /* no points, no skeleton */
+    ENSURE(sn_chain_size(&d) == 0);
+    line_def(&d, 3, 0.1);
+    pts[4] = nan;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "point 2") != NULL);
+    line_def(&d, 3, 0.1);
+    parents[2] = 2;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "parent of point 3") != NULL);
+    parents[2] = -2;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL);
+    line_def(&d, 3, 0.1);
+    d.parents = NULL;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL);
+    line_def(&d, 3, 0.1);
+    d.count = 70000;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL);
+    line_def(&d, 3, 0.1);
+    d.curves[SN_CHAIN_DAMPING].values = bad;
+    d.curves[SN_CHAIN_DAMPING].count = 2;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "'damping' must be in [0, 1]") != NULL);
+    d.curves[SN_CHAIN_DAMPING].count = 4; /* depths are 0, 1, 2: 3 values per depth */
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "has 4 values") != NULL);
+    line_def(&d, 3, 0.1);
+    set_default(&d, SN_CHAIN_RADIUS, -0.1);
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "'radius'") != NULL);
+    line_def(&d, 3, 0.1);
+    d.gravity[0] = nan;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "'gravity'") != NULL);
+    line_def(&d, 3, 0.1);
+    d.rate = 0.0;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "'rate'") != NULL);
+    d.rate = -5;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL);
+    d.rate = 1e6;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL);
+    line_def(&d, 3, 0.1);
+    d.max_steps = 0;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "'max_steps'") != NULL);
+    line_def(&d, 3, 0.1);
+    d.max_colliders = -1;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL);
+    line_def(&d, 3, 0.1);
+    d.end_length = -1;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "'end_length'") != NULL);
+    line_def(&d, 3, 0.1);
+    d.teleport = nan;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL);
+    line_def(&d, 3, 0.1);
+    d.space = (sn_chain_space)7;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL);
+    /* memory too small */
+    line_def(&d, 3, 0.1);
+    size = sn_chain_size(&d);
+    mem = block(size);
+    ENSURE(sn_chain_init(mem, size - 16, &d, &err) == SN_ENOMEM);
+    ENSURE(sn_chain_init(NULL, size, &d, &err) == SN_ENOMEM);
+    /* live parameters */
+    d.max_colliders = 1;
+    c = make_chain(&d);
+    v[0] = 1.5;
+    ENSURE(sn_chain_set_param(c, SN_CHAIN_DAMPING, -1, v, &err) == SN_EINVAL && err.arg == 3);
+    v[0] = 0.5;
+    ENSURE(sn_chain_set_param(c, SN_CHAIN_DAMPING, 3, v, &err) == SN_ERANGE && err.arg == 4);
+    ENSURE(sn_chain_set_param(c, SN_CHAIN_END_LENGTH, -1, v, &err) == SN_EINVAL && err.arg == 2);
+    ENSURE(sn_chain_set_param(c, 99, -1, v, &err) == SN_EINVAL);
+    v[0] = 0.0;
+    ENSURE(sn_chain_set_param(c, SN_CHAIN_RATE, -1, v, &err) == SN_EINVAL);
+    v[0] = 2.5;
+    ENSURE(sn_chain_set_param(c, SN_CHAIN_MAX_STEPS, -1, v, &err) == SN_EINVAL);
+    v[0] = nan;
+    ENSURE(sn_chain_set_param(c, SN_CHAIN_TELEPORT, -1, v, &err) == SN_EINVAL);
+    v[0] = 0; v[1] = nan;
+    ENSURE(sn_chain_set_param(c, SN_CHAIN_FORCE, -1, v, &err) == SN_EINVAL);
+    {
+        sn_chain_curve cv;
+        cv.values = bad;
+        cv.count = 0;
+        ENSURE(sn_chain_set_curve(c, SN_CHAIN_DAMPING, &cv, &err) == SN_EINVAL);
+        cv.count = 2;
+        ENSURE(sn_chain_set_curve(c, SN_CHAIN_DAMPING, &cv, &err) == SN_EINVAL);
+        ENSURE(sn_chain_set_curve(c, SN_CHAIN_GRAVITY, &cv, &err) == SN_EINVAL);
+    }
+    ENSURE(sn_chain_get_param(c, SN_CHAIN_DAMPING, 5, v) == SN_ERANGE);
+    ENSURE(sn_chain_get_param(c, 42, 0, v) == SN_ERANGE);
+    /* colliders */
+    memset(&k, 0, sizeof k);
+    k.shape = (sn_collider_shape)9;
+    ENSURE(sn_chain_add_collider(c, &k, &idx, &err) == SN_EINVAL);
+    k.shape = SN_COLLIDER_SPHERE;
+    k.radius = -1;
+    ENSURE(sn_chain_add_collider(c, &k, &idx, &err) == SN_EINVAL);
+    k.radius = 1;
+    k.a.y = nan;
+    ENSURE(sn_chain_add_collider(c, &k, &idx, &err) == SN_EINVAL);
+    k.a.y = 0;
+    k.shape = SN_COLLIDER_CAPSULE;
+    k.radius_b = 1;
+    ENSURE(sn_chain_add_collider(c, &k, &idx, &err) == SN_EINVAL && strstr(err.msg, "coincide") != NULL);
+    k.b.x = 1.0;
+    k.radius_b = 2.5; /* |1 - 2.5| >= 1: one end contains the other */
+    ENSURE(sn_chain_add_collider(c, &k, &idx, &err) == SN_EINVAL);
+    k.radius_b = -0.5;
+    ENSURE(sn_chain_add_collider(c, &k, &idx, &err) == SN_EINVAL);
+    k.shape = SN_COLLIDER_PLANE;
+    k.b.x = 0;
+    ENSURE(sn_chain_add_collider(c, &k, &idx, &err) == SN_EINVAL && strstr(err.msg, "normal") != NULL);
+    ENSURE(sn_chain_collider_count(c) == 0);
+    k.b.y = 1;
+    ENSURE(sn_chain_add_collider(c, &k, &idx, &err) == SN_OK && idx == 0);
+    ENSURE(sn_chain_add_collider(c, &k, &idx, &err) == SN_ERANGE); /* max_colliders is 1 */
+    ENSURE(sn_chain_move_collider(c, 1, &k, &err) == SN_ERANGE && err.arg == 1);
+    k.b.y = 0;
+    ENSURE(sn_chain_move_collider(c, 0, &k, &err) == SN_EINVAL && err.arg == 2);
+    ENSURE(sn_chain_get_collider(c, 3, &k) == SN_ERANGE);
+    /* stepping */
+    ENSURE(sn_chain_step(c, -0.1, &err) == SN_EINVAL && err.arg == 1);
+    ENSURE(sn_chain_step(c, nan, &err) == SN_EINVAL);
+    ENSURE(sn_chain_step(c, 1.0 / 0.0, &err) == SN_EINVAL);
+    ENSURE(sn_chain_move_root(c, &t, &zero) == SN_EINVAL);
+    t.x = nan;
+    ENSURE(sn_chain_move_root(c, &t, &qid) == SN_EINVAL);
+    ENSURE(sn_chain_update(c, 0.1, NULL, NULL, &err) == SN_EINVAL && strstr(err.msg, "no skeleton") != NULL);
+    for (i = 0; i < sn_chain_count(c); i++) { /* nothing above changed the chain */
+        sn_vec3 p;
+        sn_chain_position(c, i, &p);
+        ENSURE(p.x == pts[3 * i] && p.y == 0.0);
+    }
+    free_blocks();
+}
+
+/* a chain released from horizontal under gravity: positions after `seconds` */
+static sn_chain *released(double rate, double frame_dt, double seconds, int moving) {
+    sn_chain_def d;
+    sn_chain *c;
+    int frames, f;
+    line_def(&d, 8, 0.1);
+    d.rate = rate;
+    c = make_chain(&d);
+    frames = (int)floor(seconds / frame_dt + 0.5);
+    for (f = 1; f <= frames; f++) {
+        if (moving) {
+            sn_vec3 t;
+            t.x = 0.3 * sin(3.0 * f * frame_dt);
+            t.y = 0.2 * sin(5.0 * f * frame_dt);
+            t.z = 0.0;
+            ENSURE(sn_chain_move_root(c, &t, &qid) == SN_OK);
+        }
+        ENSURE(sn_chain_step(c, frame_dt, NULL) == SN_OK);
+    }
+    return c;
+}
+
+static void test_frame_rate_independence(void) {
+    int moving;
+    for (moving = 0; moving < 2; moving++) {
+        sn_chain *ref = released(60, 1.0 / 144, 2.0, moving);
+        sn_chain *a = released(60, 1.0 / 30, 2.0, moving), *b = released(60, 1.0 / 60, 2.0, moving);
+        sn_chain *r120 = released(120, 1.0 / 144, 2.0, moving);
+        double len = sn_chain_length(ref);
+        ENSURE(worst_spread(a, ref) <= 0.02 * len);
+        ENSURE(worst_spread(b, ref) <= 0.02 * len);
+        ENSURE(worst_spread(r120, ref) <= 0.05 * len);
+    }
+    free_blocks();
+}
+
+/* a random tree of n points, within a unit box around the origin */
+static void random_tree_def(sn_chain_def *d, int n) {
+    int i;
+    sn_chain_def_init(d);
+    pts[0] = pts[1] = pts[2] = 0.0;
+    parents[0] = -1;
+    for (i = 1; i < n; i++) {
+        int p = ensure_random(&seed) < 0.7 ? i - 1 : (int)(ensure_random(&seed) * i);
+        parents[i] = p;
+        pts[3 * i] = pts[3 * p] + rnd(-0.2, 0.2);
+        pts[3 * i + 1] = pts[3 * p + 1] + rnd(-0.2, 0.2);
+        pts[3 * i + 2] = pts[3 * p + 2] + rnd(-0.2, 0.2);
+    }
+    d->count = n;
+    d->points = pts;
+    d->parents = parents;
+}
+
+static void test_lengths_kept_each_step(void) {
+    int trial, s, i;
+    for (trial = 0; trial < 20; trial++) {
+        sn_chain_def d;
+        sn_chain *c;
+        double rest[64];
+        random_tree_def(&d, 3 + trial % 10);
+        d.end_length = trial % 2 ? 0.5 : 0.0;
+        c = make_chain(&d);
+        for (i = 0; i < sn_chain_count(c); i++) rest[i] = 0;
+        for (s = 0; s < 200; s++) {
+            sn_vec3 t;
+            sn_quat q;
+            sn_vec3 axis = {0.3, 1, 0.2};
+            t.x = 0.5 * sin(s * 0.1);
+            t.y = 0.0;
+            t.z = 0.3 * cos(s * 0.07);
+            ENSURE(sn_quat_from_axis_angle(&axis, 0.02 * s, &q) == SN_OK);
+            ENSURE(sn_chain_move_root(c, &t, &q) == SN_OK);
+            ENSURE(sn_chain_step(c, 1.0 / 60, NULL) == SN_OK); /* one step each */
+            for (i = 1; i < sn_chain_count(c); i++) {
+                sn_vec3 a, b;
+                int p;
+                /* the parent of particle i: found through the definition (points) or the tip rule */
+                p = i < d.count ? parents[i] : -1;
+                if (p < 0) continue;
+                sn_chain_position(c, i, &a);
+                sn_chain_position(c, p, &b);
+                if (s == 0) rest[i] = dist3(&a, &b);
+                else ENSURE(fabs(dist3(&a, &b) - rest[i]) <= 0.01 * rest[i] + 1e-12);
+            }
+        }
+    }
+    free_blocks();
+}
+
+static void test_determinism(void) {
+    sn_chain *a, *b;
+    sn_collider_def k;
+    int s, i;
+    sn_chain_def d;
+    random_tree_def(&d, 12);
+    set_default(&d, SN_CHAIN_RADIUS, 0.02);
+    a = make_chain(&d);
+    b = make_chain(&d);
+    memset(&k, 0, sizeof k);
+    k.shape = SN_COLLIDER_CAPSULE;
+    k.a.x = -1; k.a.y = -0.2; k.b.x = 1; k.b.y = -0.25;
+    k.radius = 0.1; k.radius_b = 0.05;
+    ENSURE(sn_chain_add_collider(a, &k, NULL, NULL) == SN_OK);
+    ENSURE(sn_chain_add_collider(b, &k, NULL, NULL) == SN_OK);
+    for (s = 0; s < 300; s++) {
+        sn_vec3 t = {0, 0, 0};
+        double dt = 0.004 + 0.03 * ensure_random(&seed);
+        t.x = 0.4 * sin(s * 0.13);
+        ENSURE(sn_chain_move_root(a, &t, &qid) == SN_OK && sn_chain_move_root(b, &t, &qid) == SN_OK);
+        ENSURE(sn_chain_step(a, dt, NULL) == SN_OK && sn_chain_step(b, dt, NULL) == SN_OK);
+    }
+    for (i = 0; i < sn_chain_count(a); i++) {
+        sn_vec3 p, q;
+        sn_chain_position(a, i, &p);
+        sn_chain_position(b, i, &q);
+        ENSURE(memcmp(&p, &q, sizeof p) == 0);
+    }
+    free_blocks();
+}
+
+static int finite_chain(const sn_chain *c) {
+    int i;
+    for (i = 0; i < sn_chain_count(c); i++) {
+        sn_vec3 p;
+        sn_chain_position(c, i, &p);
+        if (!sn_isfinite(p.x) || !sn_isfinite(p.y) || !sn_isfinite(p.z)) return 0;
+    }
+    return 1;
+}
+
+static void test_never_nan(void) {
+    sn_chain_def d;
+    sn_chain *c;
+    sn_collider_def k;
+    double dts[] = {0.0, 1e-9, 10.0, 1.0 / 60, 0.0, 3.3, 1e-9};
+    int i;
+    /* zero-length bones: repeated points */
+    line_def(&d, 6, 0.1);
+    pts[6] = pts[3];
+    pts[9] = pts[3];
+    d.end_length = 1.0;
+    c = make_chain(&d);
+    memset(&k, 0, sizeof k);
+    k.shape = SN_COLLIDER_SPHERE;
+    k.a.x = 0.1; /* centred on the repeated points */
+    k.radius = 0.05;
+    ENSURE(sn_chain_add_collider(c, &k, NULL, NULL) == SN_OK);
+    k.shape = SN_COLLIDER_CAPSULE; /* its axis through a point */
+    k.a.x = 0.4; k.a.y = -1; k.b.x = 0.4; k.b.y = 1;
+    k.radius = k.radius_b = 0.03;
+    ENSURE(sn_chain_add_collider(c, &k, NULL, NULL) == SN_OK);
+    for (i = 0; i < (int)(sizeof dts / sizeof dts[0]); i++) {
+        ENSURE(sn_chain_step(c, dts[i], NULL) == SN_OK);
+        ENSURE(finite_chain(c));
+    }
+    sn_chain_reset(c);
+    ENSURE(finite_chain(c));
+    /* every point at one place, with a collider centred there */
+    line_def(&d, 4, 0.0);
+    c = make_chain(&d);
+    k.shape = SN_COLLIDER_SPHERE;
+    k.a.x = k.a.y = k.a.z = 0.0;
+    k.radius = 0.1;
+    ENSURE(sn_chain_add_collider(c, &k, NULL, NULL) == SN_OK);
+    for (i = 0; i < (int)(sizeof dts / sizeof dts[0]); i++) {
+        ENSURE(sn_chain_step(c, dts[i], NULL) == SN_OK);
+        ENSURE(finite_chain(c));
+    }
+    free_blocks();
+}
+
+/* signed distance of p from collider k grown by r (outside positive), recomputed here */
+static double sdf_check(const sn_collider_def *k, const sn_vec3 *p, double r) {
+    if (k->shape == SN_COLLIDER_SPHERE) return dist3(p, &k->a) - k->radius - r;
+    if (k->shape == SN_COLLIDER_PLANE) {
+        double l = sqrt(k->b.x * k->b.x + k->b.y * k->b.y + k->b.z * k->b.z);
+        return ((p->x - k->a.x) * k->b.x + (p->y - k->a.y) * k->b.y + (p->z - k->a.z) * k->b.z) / l - r;
+    } else {
+        /* round cone: minimum over the axis of |p - c(t)| - r(t) is an upper bound of the distance
+           and exact on the part of the hull made of the spheres; sample densely */
+        double best = 1e300;
+        int i;
+        for (i = 0; i <= 2000; i++) {
+            double t = i / 2000.0;
+            sn_vec3 c;
+            double rr = k->radius + t * (k->radius_b - k->radius);
+            c.x = k->a.x + t * (k->b.x - k->a.x);
+            c.y = k->a.y + t * (k->b.y - k->a.y);
+            c.z = k->a.z + t * (k->b.z - k->a.z);
+            if (dist3(p, &c) - rr < best) best = dist3(p, &c) - rr;
+        }
+        return best - r;
+    }
+}
+
+static void random_collider(sn_collider_def *k) {
+    memset(k, 0, sizeof *k);
+    k->shape = (sn_collider_shape)(ensure_random(&seed) * 3);
+    k->a.x = rnd(-0.5, 0.5); k->a.y = rnd(-0.8, 0.0); k->a.z = rnd(-0.5, 0.5);
+    k->radius = rnd(0.02, 0.2);
+    if (k->shape == SN_COLLIDER_CAPSULE) {
+        k->b.x = k->a.x + rnd(-0.5, 0.5); k->b.y = k->a.y + rnd(-0.3, 0.3); k->b.z = k->a.z + rnd(-0.5, 0.5);
+        k->radius_b = rnd(0.02, 0.2);
+    } else if (k->shape == SN_COLLIDER_PLANE) {
+        k->a.y = rnd(-1.2, -0.8);
+        k->b.x = rnd(-0.3, 0.3); k->b.y = 1.0; k->b.z = rnd(-0.3, 0.3);
+    }
+}
+
+/* bounding radius of a collider around a.. b, for keeping them apart */
+static int overlapping(const sn_collider_def *a, const sn_collider_def *b) {
+    sn_vec3 ca = a->a, cb = b->a;
+    double ra = a->radius, rb = b->radius;
+    if (a->shape == SN_COLLIDER_PLANE || b->shape == SN_COLLIDER_PLANE) return 0;
+    if (a->shape == SN_COLLIDER_CAPSULE) {
+        ca.x = (a->a.x + a->b.x) / 2; ca.y = (a->a.y + a->b.y) / 2; ca.z = (a->a.z + a->b.z) / 2;
+        ra = dist3(&a->a, &a->b) / 2 + (a->radius > a->radius_b ? a->radius : a->radius_b);
+    }
+    if (b->shape == SN_COLLIDER_CAPSULE) {
+        cb.x = (b->a.x + b->b.x) / 2; cb.y = (b->a.y + b->b.y) / 2; cb.z = (b->a.z + b->b.z) / 2;
+        rb = dist3(&b->a, &b->b) / 2 + (b->radius > b->radius_b ? b->radius : b->radius_b);
+    }
+    return dist3(&ca, &cb) < ra + rb + 0.1;
+}
+
+static void test_colliders_not_penetrated(void) {
+    int trial, s, i, j, nk;
+    for (trial = 0; trial < 40; trial++) {
+        sn_chain_def d;
+        sn_chain *c;
+        sn_collider_def ks[4];
+        double radius = trial % 3 == 0 ? 0.0 : 0.02;
+        random_tree_def(&d, 10);
+        set_default(&d, SN_CHAIN_RADIUS, radius);
+        set_default(&d, SN_CHAIN_ELASTICITY, 0.0);
+        set_default(&d, SN_CHAIN_DAMPING, 0.02);
+        d.teleport = 0.0; /* never: large jumps are the point here */
+        d.gravity[1] = -30.0;
+        c = make_chain(&d);
+        nk = 0;
+        for (i = 0; i < 200 && nk < 4; i++) {
+            sn_collider_def k;
+            int ok = 1;
+            random_collider(&k);
+            for (j = 0; j < nk; j++) ok = ok && !overlapping(&k, &ks[j]);
+            if (!ok) continue;
+            ks[nk++] = k;
+            ENSURE(sn_chain_add_collider(c, &k, NULL, NULL) == SN_OK);
+        }
+        for (s = 0; s < 240; s++) {
+            sn_vec3 t = {0, 0, 0};
+            t.x = 0.8 * sin(s * 0.3); /* fast: up to 0.24 per step */
+            t.z = 0.5 * cos(s * 0.23);
+            ENSURE(sn_chain_move_root(c, &t, &qid) == SN_OK);
+            ENSURE(sn_chain_step(c, 1.0 / 60, NULL) == SN_OK); /* exactly one step: check after each */
+            for (i = 1; i < sn_chain_count(c); i++) {
+                sn_vec3 p;
+                sn_chain_step_position(c, i, &p);
+                for (j = 0; j < nk; j++) ENSURE(sdf_check(&ks[j], &p, radius) >= -1e-4);
+            }
+        }
+    }
+    free_blocks();
+}
+
+static void test_inside_collider_keeps_in(void) {
+    sn_chain_def d;
+    sn_chain *c;
+    sn_collider_def k;
+    int s, i;
+    line_def(&d, 6, 0.1);
+    set_default(&d, SN_CHAIN_RADIUS, 0.01);
+    set_default(&d, SN_CHAIN_ELASTICITY, 0.0);
+    set_default(&d, SN_CHAIN_STIFFNESS, 0.0);
+    c = make_chain(&d);
+    memset(&k, 0, sizeof k);
+    k.shape = SN_COLLIDER_SPHERE;
+    k.inside = 1;
+    k.radius = 0.3; /* the chain is 0.5 long: its tip must fold inside */
+    ENSURE(sn_chain_add_collider(c, &k, NULL, NULL) == SN_OK);
+    for (s = 0; s < 120; s++) {
+        ENSURE(sn_chain_step(c, 1.0 / 60, NULL) == SN_OK);
+        for (i = 1; i < 6; i++) {
+            sn_vec3 p;
+            sn_chain_step_position(c, i, &p);
+            ENSURE(sqrt(p.x * p.x + p.y * p.y + p.z * p.z) <= 0.3 - 0.01 + 1e-9);
+        }
+    }
+    free_blocks();
+}
+
+static void test_no_tunnelling(void) {
+    /* a two-point chain whip: the tip crosses a thin capsule far faster than its radius per step */
+    sn_chain_def d;
+    sn_chain *c;
+    sn_collider_def k;
+    sn_vec3 p;
+    sn_quat q;
+    sn_vec3 z = {0, 0, 1};
+    int s;
+    line_def(&d, 2, 1.0);
+    d.gravity[1] = 0.0;
+    set_default(&d, SN_CHAIN_ELASTICITY, 1.0); /* follows the animation: it wants to go through */
+    d.teleport = 0.0;
+    c = make_chain(&d);
+    memset(&k, 0, sizeof k);
+    k.shape = SN_COLLIDER_CAPSULE;
+    k.a.x = 0.8660254; k.a.y = 0.5; k.a.z = -1; /* on the tip's circle, at 30 degrees */
+    k.b.x = 0.8660254; k.b.y = 0.5; k.b.z = 1;
+    k.radius = k.radius_b = 0.01;
+    ENSURE(sn_chain_add_collider(c, &k, NULL, NULL) == SN_OK);
+    ENSURE(sn_chain_step(c, 1.0 / 60, NULL) == SN_OK);
+    for (s = 1; s <= 10; s++) { /* rotate the rest pose by 9 degrees per step: 0.16 per step at the tip */
+        sn_vec3 o = {0, 0, 0};
+        ENSURE(sn_quat_from_axis_angle(&z, s * 0.157, &q) == SN_OK);
+        ENSURE(sn_chain_move_root(c, &o, &q) == SN_OK);
+        ENSURE(sn_chain_step(c, 1.0 / 60, NULL) == SN_OK);
+    }
+    sn_chain_step_position(c, 1, &p);
+    ENSURE(p.y < 0.5); /* stopped below the capsule, not past it */
+    ENSURE(sdf_check(&k, &p, 0.0) >= -1e-4);
+    free_blocks();
+}
+
+static void test_teleport(void) {
+    sn_chain_def d;
+    sn_chain *c, *ref;
+    sn_vec3 far = {100, 0, 0}, p, q;
+    int s, i;
+    /* a jump beyond the threshold resets to the animated pose */
+    line_def(&d, 5, 0.1);
+    c = make_chain(&d);
+    run_for(c, 1.0 / 60, 0.5);
+    ENSURE(sn_chain_move_root(c, &far, &qid) == SN_OK);
+    ENSURE(sn_chain_step(c, 1.0 / 60, NULL) == SN_OK);
+    sn_chain_position(c, 4, &p);
+    ENSURE(p.x > 100.0 && p.x < 100.5 && fabs(p.y) < 0.05); /* near the animated pose, not flung */
+    sn_chain_reset(c);
+    for (i = 0; i < 5; i++) {
+        sn_chain_position(c, i, &p);
+        ENSURE_NEAR(p.x, 100.0 + 0.1 * i, 1e-12);
+        ENSURE(p.y == 0.0);
+    }
+    /* teleport(): the swing goes on, carried rigidly */
+    line_def(&d, 5, 0.1);
+    c = make_chain(&d);
+    ref = make_chain(&d);
+    run_for(c, 1.0 / 60, 0.3);
+    run_for(ref, 1.0 / 60, 0.3);
+    sn_chain_teleport(c);
+    ENSURE(sn_chain_move_root(c, &far, &qid) == SN_OK);
+    for (s = 0; s < 20; s++) {
+        ENSURE(sn_chain_step(c, 1.0 / 60, NULL) == SN_OK);
+        ENSURE(sn_chain_step(ref, 1.0 / 60, NULL) == SN_OK);
+    }
+    for (i = 0; i < 5; i++) {
+        sn_chain_position(c, i, &p);
+        sn_chain_position(ref, i, &q);
+        ENSURE_NEAR(p.x - 100.0, q.x, 1e-9);
+        ENSURE_NEAR(p.y, q.y, 1e-9);
+    }
+    free_blocks();
+}
+
+static void test_inert_and_parent_space(void) {
+    sn_chain_def d;
+    sn_chain *moved, *still, *parent;
+    int s, i;
+    line_def(&d, 6, 0.1);
+    set_default(&d, SN_CHAIN_INERT, 1.0);
+    moved = make_chain(&d);
+    still = make_chain(&d);
+    d.curves[SN_CHAIN_INERT].count = 0;
+    d.space = SN_CHAIN_PARENT;
+    parent = make_chain(&d);
+    for (s = 1; s <= 90; s++) {
+        sn_vec3 t = {0, 0, 0};
+        t.x = 2.0 * s / 90.0; /* running: 2 units in 1.5 s, accelerating from rest */
+        t.x *= t.x;
+        ENSURE(sn_chain_move_root(moved, &t, &qid) == SN_OK && sn_chain_move_root(parent, &t, &qid) == SN_OK);
+        ENSURE(sn_chain_step(moved, 1.0 / 60, NULL) == SN_OK);
+        ENSURE(sn_chain_step(still, 1.0 / 60, NULL) == SN_OK);
+        ENSURE(sn_chain_step(parent, 1.0 / 60, NULL) == SN_OK);
+    }
+    for (i = 0; i < 6; i++) {
+        sn_vec3 a, b, r, p;
+        sn_chain_position(moved, i, &a);
+        sn_chain_position(moved, 0, &r);
+        sn_chain_position(still, i, &b);
+        sn_chain_position(parent, i, &p);
+        ENSURE_NEAR(a.x - r.x, b.x, 1e-9);
+        ENSURE_NEAR(a.y, b.y, 1e-9);
+        ENSURE_NEAR(p.x - r.x, b.x, 1e-9);
+    }
+    free_blocks();
+}
+
+static void test_live_params_and_curves(void) {
+    sn_chain_def d;
+    sn_chain *c;
+    double pair[2] = {0.1, 0.5}, per[4] = {0.0, 0.1, 0.2, 0.3}, v[3];
+    sn_chain_curve cv;
+    sn_vec3 before, after;
+    int i;
+    line_def(&d, 4, 0.1);
+    d.curves[SN_CHAIN_DAMPING].values = pair;
+    d.curves[SN_CHAIN_DAMPING].count = 2;
+    d.curves[SN_CHAIN_RADIUS].values = per;
+    d.curves[SN_CHAIN_RADIUS].count = 4;
+    c = make_chain(&d);
+    for (i = 0; i < 4; i++) {
+        ENSURE(sn_chain_get_param(c, SN_CHAIN_DAMPING, i, v) == SN_OK);
+        ENSURE_NEAR(v[0], 0.1 + 0.4 * i / 3.0, 1e-15);
+        ENSURE(sn_chain_get_param(c, SN_CHAIN_RADIUS, i, v) == SN_OK && v[0] == per[i]);
+    }
+    run_for(c, 1.0 / 60, 0.2);
+    sn_chain_position(c, 3, &before);
+    v[0] = 0.7;
+    ENSURE(sn_chain_set_param(c, SN_CHAIN_STIFFNESS, 2, v, NULL) == SN_OK);
+    v[0] = 120.0;
+    ENSURE(sn_chain_set_param(c, SN_CHAIN_RATE, -1, v, NULL) == SN_OK);
+    sn_chain_position(c, 3, &after);
+    ENSURE(memcmp(&before, &after, sizeof before) == 0); /* no reset */
+    ENSURE(sn_chain_step(c, 1.0 / 60, NULL) == SN_OK);
+    sn_chain_position(c, 3, &after);
+    ENSURE(dist3(&before, &after) < 0.05); /* continues from where it was */
+    ENSURE(sn_chain_get_param(c, SN_CHAIN_STIFFNESS, 2, v) == SN_OK && v[0] == 0.7);
+    ENSURE(sn_chain_get_param(c, SN_CHAIN_STIFFNESS, 1, v) == SN_OK && v[0] == 0.1);
+    cv.values = per;
+    cv.count = 4;
+    ENSURE(sn_chain_set_curve(c, SN_CHAIN_INERT, &cv, NULL) == SN_OK);
+    ENSURE(sn_chain_get_param(c, SN_CHAIN_INERT, 3, v) == SN_OK && v[0] == 0.3);
+    free_blocks();
+}
+
+static void test_end_length_tips(void) {
+    sn_chain_def d;
+    sn_chain *c;
+    sn_vec3 p;
+    line_def(&d, 3, 0.1);
+    parents[2] = 0; /* a fork: two leaves */
+    pts[6] = 0.0;
+    pts[7] = 0.2;
+    d.end_length = 0.5;
+    c = make_chain(&d);
+    ENSURE(sn_chain_count(c) == 5);
+    sn_chain_position(c, 3, &p);
+    ENSURE_NEAR(p.x, 0.15, 1e-15);
+    sn_chain_position(c, 4, &p);
+    ENSURE_NEAR(p.y, 0.3, 1e-15);
+    free_blocks();
+}
+
+/* ---- skeleton mode ---- */
+
+static sn_skeleton *make_skeleton(int n, const int *par, const float *rest) {
+    static char names[64][16];
+    const char *np[64];
+    sn_skeleton_def sd;
+    size_t size;
+    void *mem;
+    int i;
+    for (i = 0; i < n; i++) {
+        sprintf(names[i], "j%d", i);
+        np[i] = names[i];
+    }
+    sd.count = n;
+    sd.parents = par;
+    sd.names = np;
+    sd.rest = rest;
+    size = sn_skeleton_size(&sd, NULL);
+    ENSURE(size > 0);
+    mem = block(size);
+    ENSURE(sn_skeleton_init(mem, size, &sd, NULL) == SN_OK);
+    return (sn_skeleton *)mem;
+}
+
+static sn_pose *make_pose(const sn_skeleton *s) {
+    size_t size = sn_pose_size(s);
+    void *mem = block(size);
+    ENSURE(sn_pose_init(mem, size, s, NULL) == SN_OK);
+    return (sn_pose *)mem;
+}
+
+/* a body joint 0, a tail 1..5 along +x (each 0.1 from its parent), a branch 6, 7 off joint 3 */
+static const int tail_parents[8] = {-1, 0, 1, 2, 3, 4, 3, 6};
+
+static void tail_rest(float *rest) {
+    int i;
+    for (i = 0; i < 8; i++) {
+        float *t = rest + 10 * i;
+        memset(t, 0, 10 * sizeof *t);
+        t[6] = 1.0f;
+        t[7] = t[8] = t[9] = 1.0f;
+        if (i > 0) t[0] = 0.1f;
+    }
+    rest[60 + 0] = 0.0f;
+    rest[60 + 2] = 0.1f; /* joint 6 sideways along z */
+    rest[10] = 0.5f;     /* joint 1 is 0.5 from the body */
+    rest[11] = 1.0f;
+}
+
+static void test_skeleton_chain(void) {
+    float rest[80], model[16 * 8];
+    sn_skeleton *s, *other;
+    sn_pose *pose, *wrong;
+    sn_chain_def d;
+    sn_chain *c;
+    sn_error err;
+    int i, f;
+    tail_rest(rest);
+    s = make_skeleton(6, tail_parents, rest); /* the body and the tail, no branch */
+    other = make_skeleton(6, tail_parents, rest);
+    pose = make_pose(s);
+    wrong = make_pose(other);
+    sn_chain_def_init(&d);
+    d.skeleton = s;
+    d.root = 9;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "root joint 10") != NULL);
+    d.root = 1;
+    d.end_length = 1.0;
+    c = make_chain(&d);
+    ENSURE(sn_chain_has_skeleton(c));
+    ENSURE(sn_chain_count(c) == 6); /* joints 1..5 and a tip after 5 */
+    ENSURE(sn_chain_joint(c, 0) == 1 && sn_chain_joint(c, 4) == 5 && sn_chain_joint(c, 5) == -1);
+    ENSURE(sn_chain_update(c, 0.1, wrong, NULL, &err) == SN_EINVAL && err.arg == 2);
+    {
+        double m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+        m[3] = 1.0;
+        ENSURE(sn_chain_update(c, 0.1, pose, m, &err) == SN_EINVAL && err.arg == 3);
+        m[3] = 0.0;
+        m[5] = 0.0;
+        ENSURE(sn_chain_update(c, 0.1, pose, m, &err) == SN_EINVAL && strstr(err.msg, "singular") != NULL);
+        m[5] = 1.0 / 0.0;
+        ENSURE(sn_chain_update(c, 0.1, pose, m, &err) == SN_EINVAL);
+    }
+    {
+        float trs[10];
+        sn_pose_get(pose, 3, trs);
+        trs[3] = trs[4] = trs[5] = trs[6] = 0.0f;
+        sn_pose_set(pose, 3, trs);
+        ENSURE(sn_chain_update(c, 0.1, pose, NULL, &err) == SN_EINVAL && strstr(err.msg, "'j3'") != NULL);
+        sn_pose_reset(pose);
+    }
+    /* under gravity the tail droops; the written pose puts every joint where its particle is */
+    for (f = 0; f < 60; f++) ENSURE(sn_chain_update(c, 1.0 / 60, pose, NULL, &err) == SN_OK);
+    sn_pose_to_model(pose, model);
+    for (i = 0; i < 5; i++) {
+        sn_vec3 p;
+        int j = sn_chain_joint(c, i);
+        sn_chain_position(c, i, &p);
+        ENSURE_NEAR(model[16 * j + 12], p.x, 2e-5);
+        ENSURE_NEAR(model[16 * j + 13], p.y, 2e-5);
+        ENSURE_NEAR(model[16 * j + 14], p.z, 2e-5);
+    }
+    {
+        sn_vec3 tip;
+        sn_chain_position(c, 4, &tip); /* joint 5, the end of the tail */
+        ENSURE(tip.y < 0.95);
+    }
+    free_blocks();
+}
+
+/* a chain definition on the branched tail skeleton (a new one) from joint `root`, and a pose */
+static sn_pose *branched_tail(sn_chain_def *d, int root) {
+    float rest[80];
+    sn_skeleton *s;
+    tail_rest(rest);
+    s = make_skeleton(8, tail_parents, rest);
+    sn_chain_def_init(d);
+    d->skeleton = s;
+    d->root = root;
+    return make_pose(s);
+}
+
+static void test_skeleton_branch_best_fit_and_root_matrix(void) {
+    float model[16 * 8];
+    sn_pose *pose;
+    sn_chain_def d;
+    sn_chain *c;
+    double m[16] = {0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 5, 6, 7, 1}; /* 90 degrees about z, moved */
+    double vals1[1] = {1.0}, zero[1] = {0.0};
+    int i, f;
+    pose = branched_tail(&d, 2);
+    d.curves[SN_CHAIN_STIFFNESS].values = vals1; /* rigid bend: the branch turns as one piece */
+    d.curves[SN_CHAIN_STIFFNESS].count = 1;
+    d.curves[SN_CHAIN_ELASTICITY].values = zero;
+    d.curves[SN_CHAIN_ELASTICITY].count = 1;
+    d.gravity[1] = 0.0;
+    d.gravity[0] = -9.81; /* in world: along the root's model -y after the 90 degree turn */
+    c = make_chain(&d);
+    for (f = 0; f < 30; f++) ENSURE(sn_chain_update(c, 1.0 / 60, pose, m, NULL) == SN_OK);
+    sn_pose_to_model(pose, model);
+    for (i = 0; i < sn_chain_count(c); i++) {
+        sn_vec3 p;
+        int j = sn_chain_joint(c, i);
+        double x, y, z;
+        sn_chain_position(c, i, &p);
+        /* world = m * model */
+        x = model[16 * j + 12]; y = model[16 * j + 13]; z = model[16 * j + 14];
+        ENSURE_NEAR(m[0] * x + m[4] * y + m[8] * z + m[12], p.x, 1e-4);
+        ENSURE_NEAR(m[1] * x + m[5] * y + m[9] * z + m[13], p.y, 1e-4);
+        ENSURE_NEAR(m[2] * x + m[6] * y + m[10] * z + m[14], p.z, 1e-4);
+    }
+    free_blocks();
+}
+
+static void test_skeleton_rest_stays(void) {
+    /* without gravity and force the rest pose is an equilibrium: rotations are written unchanged */
+    float trs[10];
+    sn_pose *pose;
+    sn_chain_def d;
+    sn_chain *c;
+    int f, j;
+    pose = branched_tail(&d, 0);
+    d.gravity[1] = 0.0;
+    d.end_length = 0.5;
+    c = make_chain(&d);
+    for (f = 0; f < 30; f++) ENSURE(sn_chain_update(c, 1.0 / 45, pose, NULL, NULL) == SN_OK);
+    for (j = 0; j < 8; j++) {
+        sn_pose_get(pose, j, trs);
+        ENSURE_NEAR(trs[6], 1.0, 1e-6);
+    }
+    free_blocks();
+}
+
+int main(void) {
+    RUN(test_defaults);
+    RUN(test_invalid_inputs_refused);
+    RUN(test_frame_rate_independence);
+    RUN(test_lengths_kept_each_step);
+    RUN(test_determinism);
+    RUN(test_never_nan);
+    RUN(test_colliders_not_penetrated);
+    RUN(test_inside_collider_keeps_in);
+    RUN(test_no_tunnelling);
+    RUN(test_teleport);
+    RUN(test_inert_and_parent_space);
+    RUN(test_live_params_and_curves);
+    RUN(test_end_length_tips);
+    RUN(test_skeleton_chain);
+    RUN(test_skeleton_branch_best_fit_and_root_matrix);
+    RUN(test_skeleton_rest_stays);
+    return END("test_chain");
+}
