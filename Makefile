@@ -99,7 +99,7 @@ bench: deps-test
 
 demo: deps-test
 	@$(MAKE) -s build
-	@LUA_CPATH="$(BUILD)/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" $(LUA) examples/quat_blend.lua
+	@LUA_CPATH="$(BUILD)/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" $(LUA) examples/demo.lua
 
 docs:
 	@sh tools/deps.sh lua-ldoc
