@@ -34,7 +34,7 @@ PKGS_luajit := luajit libluajit-5.1-dev
 PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted
 PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted love xvfb xauth
 
-.PHONY: all build ctests test test-all test-love sanitize lint bench demo docs rock clean deps-test
+.PHONY: all build ctests test test-all test-love sanitize lint bench demo docs rock fuzz clean deps-test
 
 all: build
 build: $(BUILD)/sinew/core.so
@@ -86,6 +86,26 @@ test-love:
 sanitize: deps-test
 	@$(MAKE) -s BUILD=build/sanitize OPT="$(SANFLAGS)" build ctests
 	@SINEW_BUILD=build/sanitize SINEW_SANITIZE=1 sh tools/test.sh c $(LUA)
+
+# libFuzzer targets (spec/fuzz/fuzz_*.c) over the C core with ASan and UBSan: each runs for
+# FUZZ_SECONDS from its corpus in build/fuzz/corpus/<name>; a crash or a broken invariant fails.
+FUZZ_SECONDS ?= 60
+FUZZERS := $(patsubst spec/fuzz/%.c,build/fuzz/%,$(wildcard spec/fuzz/fuzz_*.c))
+
+build/fuzz/%: spec/fuzz/%.c spec/fuzz/reader.h $(CORE_SRC) $(HEADERS)
+	@mkdir -p $(@D)
+	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -Isrc/core -o $@ $< $(CORE_SRC) -lm
+
+fuzz:
+	@sh tools/deps.sh clang libclang-rt-14-dev
+	@$(MAKE) -s $(FUZZERS)
+	@for f in $(FUZZERS); do \
+	    name=$$(basename $$f); mkdir -p build/fuzz/corpus/$$name; \
+	    if $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 -artifact_prefix=build/fuzz/ build/fuzz/corpus/$$name \
+	        >build/fuzz/$$name.log 2>&1; then echo "$$name: 1 passed, 0 failed ($(FUZZ_SECONDS) s, $$(grep -c . build/fuzz/$$name.log) log lines)"; \
+	    else tail -40 build/fuzz/$$name.log; echo "$$name: 0 passed, 1 failed"; exit 1; fi; \
+	done
 
 lint:
 	@sh tools/deps.sh lua-check

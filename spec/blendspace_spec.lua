@@ -256,6 +256,23 @@ describe("sinew.blendspace", function()
     end)
   end)
 
+  describe("mode 'simple_directional' at extreme scales", function()
+    it("gives finite weights summing to 1 for tiny samples and huge inputs", function()
+      -- found by fuzzing: (b x p) / (a x b) overflowed for a sample 1e-279 from the origin
+      local space = sinew.blendspace { mode = "simple_directional",
+        points = { { 3.5, -2.75 }, { 0, 1.2675e-279 }, { -0.75, 2 }, { -4, 0 } } }
+      for _, p in ipairs { { -4, 1.7e159 }, { 0, 1e-300 }, { 1e-250, 1e-250 }, { -3, 2 }, { 1e300, -1e300 } } do
+        local w = space:weights(p[1], p[2])
+        local sum = 0
+        for i = 1, 4 do
+          assert.is_true(w[i] >= 0 and w[i] <= 1)
+          sum = sum + w[i]
+        end
+        assert.is_true(near(sum, 1, 1e-12))
+      end
+    end)
+  end)
+
   describe("mode 'freeform_cartesian'", function()
     it("follows Johansen's gradient bands in 1 to 8 dimensions", function()
       for seed = 1, 16 do
@@ -475,6 +492,17 @@ describe("sinew.blendspace", function()
         assert.is_true(near(mid[i], (c00[i] + c10[i] + c01[i] + c11[i]) / 4, 1e-12))
       end
     end)
+
+    it("stays finite when the points span a subnormal extent along one axis", function()
+      -- found by fuzzing: cells per unit along y overflowed to infinity, then 0 * inf was NaN
+      for _, na in ipairs { true, false } do
+        local space = sinew.blendspace { mode = "grid", points = { { -0.5, 0 }, { -4, 6.3e-322 } }, normalize_axes = na }
+        for _, p in ipairs { { -4, 0 }, { -0.5, 6.3e-322 }, { -2, 1 }, { 3, -3 } } do
+          local w = space:weights(p[1], p[2])
+          assert.is_true(w[1] >= 0 and w[2] >= 0 and near(w[1] + w[2], 1, 1e-12))
+        end
+      end
+    end)
   end)
 
   describe("mode 'idw'", function()
@@ -510,6 +538,21 @@ describe("sinew.blendspace", function()
       local w = norm:weights(0.5, -1, 1.5)
       assert.is_true(near(w[1], 0.25, 1e-15) and w[2] == 0 and near(w[3], 0.75, 1e-15))
       assert.same({ 0, 0, 0 }, norm:weights(0, -1, 0))
+    end)
+
+    it("normalises subnormal and huge inputs to finite weights that sum to 1", function()
+      -- found by fuzzing: 1 / (a subnormal sum) overflowed to an infinite weight
+      local norm = sinew.blendspace { mode = "direct", points = { 1, 2, 3 }, normalize = true }
+      for _, input in ipairs { { 5e-324, 0, 0 }, { 4e-320, 1e-320, 0 }, { 1e308, 1e308, 1e308 } } do
+        local w = norm:weights(input[1], input[2], input[3])
+        local sum = 0
+        for i = 1, 3 do
+          assert.is_true(w[i] >= 0 and w[i] <= 1)
+          sum = sum + w[i]
+        end
+        assert.is_true(near(sum, 1, 1e-12))
+      end
+      assert.is_true(near(norm:weights(1e308, 1e308, 0)[1], 0.5, 1e-15))
     end)
   end)
 

@@ -257,6 +257,30 @@ describe("sinew.pose", function()
       for j = 1, 3 do all_near({ a:get(j) }, { ref:get(j) }, 1e-6) end
     end)
 
+    it("gives the same result for huge weights as for the same weights scaled down", function()
+      -- found by fuzzing: float sums of weights like 2.7e22 overflowed to a zero rotation
+      local rng = helper.rng(37)
+      local centres = random_centres(rng, 3)
+      local mask = sinew.mask(skel, { [2] = 0.5 }, 1)
+      for _, case in ipairs {
+        { weights = { 2.7e22, 0.75 }, aliased = true },
+        { weights = { 3e38, 3e38 } },
+        { weights = { 1e30, 2e30 }, masks = { mask } },
+      } do
+        local a, b, out, ref = sinew.pose(skel), sinew.pose(skel), sinew.pose(skel), sinew.pose(skel)
+        randomize(rng, a, centres)
+        randomize(rng, b, centres)
+        local w = case.weights
+        local top = math.max(w[1], w[2])
+        local small = { w[1] / top, w[2] / top }
+        local target = case.aliased and b or out
+        if case.aliased then out:copy(b) end
+        sinew.blend(ref, { a, out }, small, case.masks)
+        sinew.blend(target, { a, target }, w, case.masks)
+        for j = 1, 3 do all_near({ target:get(j) }, { ref:get(j) }, 1e-5) end
+      end
+    end)
+
     it("makes no garbage per call", function()
       local rng = helper.rng(37)
       local layers, out = {}, sinew.pose(skel)

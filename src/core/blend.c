@@ -8,6 +8,7 @@
  * The accumulators live in the output pose's own scratch rows, so the output may be a layer.
  */
 #include <math.h>
+#include <float.h>
 #include <string.h>
 
 #include "anim_internal.h"
@@ -182,11 +183,11 @@ static void accumulate(float *acc, const sn_blend_layer *l, int first, int st) {
 }
 
 /* The common case: at least two unmasked layers, total weight above the threshold, the output
-   not among the layers. Weights are divided by their sum up front and the last layer writes the
+   not among the layers. Weights are multiplied by k = 1 / their sum up front and the last layer writes the
    output directly, normalising rotations in the same pass: one pass per layer, nothing after. */
-static void blend_uniform(sn_pose *out, const sn_blend_layer *layers, int n, float total) {
+static void blend_uniform(sn_pose *out, const sn_blend_layer *layers, int n, float k) {
     const int st = out->stride;
-    float *acc = out->acc, *o = out->ch, k = 1.0f / total;
+    float *acc = out->acc, *o = out->ch;
     int i, last = n - 1, first = 1;
     while (layers[last].weight == 0.0f) last--;
     for (i = 0; i < last; i++) {
@@ -210,30 +211,42 @@ sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float
     float *acc = out->acc, *o = out->ch, *wsum = acc + SN_POSE_ACC_W * st;
     float *fill = acc + SN_POSE_ACC_FILL * st, *inv = acc + SN_POSE_ACC_INV * st;
     const float *rest = sn_skeleton_rest_soa(out->skeleton);
-    float uniform = 0.0f; /* total weight of the unmasked layers */
+    float uniform = 0.0f; /* total (scaled) weight of the unmasked layers */
+    float top = 0.0f, scale = 1.0f;
     int i, r, first = 1, masked = 0, active = 0, aliased = 0;
     sn_status status = sn_pose_blend_validate(out, layers, n, threshold, err);
     if (status != SN_OK) return status;
+    for (i = 0; i < n; i++)
+        if (layers[i].weight > top) top = layers[i].weight;
+    /* Weights above 1 are scaled by 1/top, and the threshold with them: the blend
+       (sum w x + fill rest) / (sum w + fill) with fill = max(threshold - sum w, 0) does not change,
+       but sums and weighted values can no longer overflow float. */
+    if (top > 1.0f) {
+        scale = 1.0f / top;
+        threshold *= scale;
+        if (threshold < FLT_MIN) threshold = FLT_MIN;
+    }
     for (i = 0; i < n; i++) {
         if (layers[i].weight == 0.0f) continue;
         active++;
         aliased |= layers[i].pose == out;
         if (layers[i].mask != NULL) masked = 1;
-        else uniform += layers[i].weight;
+        else uniform += layers[i].weight * scale;
     }
     if (active >= 2 && !masked && !aliased && uniform >= threshold) {
-        blend_uniform(out, layers, n, uniform);
+        blend_uniform(out, layers, n, scale / uniform);
         return SN_OK;
     }
     masked = 0;
     for (i = 0; i < n; i++) {
-        const sn_blend_layer *l = &layers[i];
-        if (l->weight == 0.0f) continue;
-        accumulate(acc, l, first, st);
+        sn_blend_layer l = layers[i];
+        if (l.weight == 0.0f) continue;
+        l.weight *= scale;
+        accumulate(acc, &l, first, st);
         first = 0;
-        if (l->mask != NULL) {
-            if (masked) lin_add(wsum, l->mask->w, l->weight, st);
-            else lin_first(wsum, l->mask->w, l->weight, st);
+        if (l.mask != NULL) {
+            if (masked) lin_add(wsum, l.mask->w, l.weight, st);
+            else lin_first(wsum, l.mask->w, l.weight, st);
             masked = 1;
         }
     }

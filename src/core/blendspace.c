@@ -27,7 +27,7 @@ struct sn_blendspace {
     size_t points;                       /* n * dims: the points as given */
     size_t norm;                         /* triangulated, grid: n * dims normalised points */
     size_t lorg, ldir, lt, lorder;       /* line: origin, direction / |d|^2, sorted t, order */
-    size_t dang, didx;                   /* simple_directional: sorted angles, their points */
+    size_t dang, didx, drad;             /* simple_directional: sorted angles, their points, radii */
     size_t pairs;                        /* freeform_cartesian: n * (n - 1) * dims */
     size_t flen, fpair;                  /* freeform_directional: 2n, then 3 n^2 */
     size_t tv, tnb, tmap, hv, hmap;      /* triangles, neighbours, maps; hull edges, their maps */
@@ -186,7 +186,8 @@ static void box_of(const sn_blendspace_def *def, int normalize, double *lo, doub
             if (x < lo[k]) lo[k] = x;
             if (x > hi[k]) hi[k] = x;
         }
-        scale[k] = (normalize && hi[k] > lo[k]) ? 1.0 / (hi[k] - lo[k]) : 1.0;
+        /* an extent so small that its reciprocal overflows (subnormal) counts as none */
+        scale[k] = (normalize && hi[k] > lo[k] && sn_isfinite(1.0 / (hi[k] - lo[k]))) ? 1.0 / (hi[k] - lo[k]) : 1.0;
     }
 }
 
@@ -241,6 +242,7 @@ static size_t layout(sn_blendspace *bs, const sn_blendspace_def *def) {
     case SN_BLENDSPACE_SIMPLE_DIRECTIONAL:
         bs->dang = take(&at, n * D);
         bs->didx = take(&at, n * I);
+        bs->drad = take(&at, n * D);
         break;
     case SN_BLENDSPACE_FREEFORM_CARTESIAN:
         bs->pairs = take(&at, n * (n - 1) * d * D);
@@ -358,10 +360,11 @@ static void build_triangulated(sn_blendspace *bs, const sn_blendspace_def *def) 
 
 static void build_directional(sn_blendspace *bs) {
     const double *p = ARR(bs, points, double);
-    double *ang = ARR(bs, dang, double);
+    double *ang = ARR(bs, dang, double), *rad = ARR(bs, drad, double);
     int *idx = ARR(bs, didx, int), i, j;
     for (i = 0; i < bs->n; i++) {
         double a;
+        rad[i] = hypot(p[2 * i], p[2 * i + 1]); /* hypot: a square of 1e-200 would underflow */
         if (is_origin(p + 2 * i)) {
             bs->centre = i;
             continue;
@@ -434,8 +437,10 @@ static void build_grid(sn_blendspace *bs, const sn_blendspace_def *def) {
     bs->cols = def->grid_cols;
     bs->rows = def->grid_rows;
     box_of(def, 1, bs->glo, bs->ghi, unused);
-    for (k = 0; k < 2; k++)
+    for (k = 0; k < 2; k++) {
         bs->gscale[k] = bs->ghi[k] > bs->glo[k] ? ((k == 0 ? bs->cols : bs->rows) - 1) / (bs->ghi[k] - bs->glo[k]) : 0.0;
+        if (!sn_isfinite(bs->gscale[k])) bs->gscale[k] = 0.0; /* a subnormal extent: no extent */
+    }
     for (r = 0; r < bs->rows; r++)
         for (c = 0; c < bs->cols; c++) {
             double x[2];
@@ -490,9 +495,11 @@ static void zero(double *w, int n) {
 /* divides by the sum, or spreads evenly when everything is zero */
 static void normalise_weights(double *w, int n, double sum) {
     int i;
-    if (sum > 0.0) {
+    if (sum >= 1e-300) {
         double inv = 1.0 / sum;
         for (i = 0; i < n; i++) w[i] *= inv;
+    } else if (sum > 0.0) { /* 1/sum would overflow: divide each weight (w[i] <= sum) */
+        for (i = 0; i < n; i++) w[i] /= sum;
     } else {
         for (i = 0; i < n; i++) w[i] = 1.0 / n;
     }
@@ -524,9 +531,10 @@ static void line_weights(const sn_blendspace *bs, const double *u, double *w) {
 }
 
 static void simple_directional_weights(const sn_blendspace *bs, const double *p, double *w) {
-    const double *pts = CARR(bs, points, double), *ang = CARR(bs, dang, double), *a, *b;
+    const double *pts = CARR(bs, points, double), *ang = CARR(bs, dang, double), *rad = CARR(bs, drad, double);
+    const double *a, *b;
     const int *idx = CARR(bs, didx, int);
-    double th, det, wa, wb, c;
+    double th, det, wa, wb, c, rp2, rp, ra, rb, ua, ub, px, py;
     int n = bs->n, lo = 0, hi = bs->ndir, ia, ib, i;
     zero(w, n);
     if (p[0] == 0.0 && p[1] == 0.0) {
@@ -548,16 +556,28 @@ static void simple_directional_weights(const sn_blendspace *bs, const double *p,
     ib = idx[(lo + 1) % bs->ndir];
     a = pts + 2 * ia;
     b = pts + 2 * ib;
-    det = a[0] * b[1] - a[1] * b[0];
-    wa = (b[1] * p[0] - b[0] * p[1]) / det;
-    wb = (a[0] * p[1] - a[1] * p[0]) / det;
-    if (wa < 0.0) wa = 0.0; /* only rounding makes these negative inside the wedge */
-    if (wb < 0.0) wb = 0.0;
-    c = 1.0 - wa - wb;
+    ra = rad[ia];
+    rb = rad[ib];
+    /* The issue's wa = (b x p)/(a x b), wb = (p x a)/(a x b), computed on unit directions
+       (hat) so that no product overflows or underflows whatever the scale of points and input:
+       wa = (|p|/|a|) ua, wb = (|p|/|b|) ub with ua = (b^ x p^)/(a^ x b^), ub = (p^ x a^)/(a^ x b^). */
+    rp2 = p[0] * p[0] + p[1] * p[1];
+    rp = (rp2 > 1e-290 && rp2 < 1e290) ? sqrt(rp2) : hypot(p[0], p[1]);
+    px = p[0] / rp;
+    py = p[1] / rp;
+    det = (a[0] / ra) * (b[1] / rb) - (a[1] / ra) * (b[0] / rb);
+    ua = ((b[1] / rb) * px - (b[0] / rb) * py) / det;
+    ub = ((a[0] / ra) * py - (a[1] / ra) * px) / det;
+    if (ua < 0.0) ua = 0.0; /* only rounding makes these negative inside the wedge */
+    if (ub < 0.0) ub = 0.0;
+    wa = rp / ra * ua;
+    wb = rp / rb * ub;
+    c = 1.0 - wa - wb; /* -inf for an input far beyond tiny samples: handled as c < 0 */
     if (c < 0.0) {
-        double s = wa + wb;
-        wa /= s;
-        wb /= s;
+        /* wa / (wa + wb) with |p| cancelled: bounded for any scale */
+        double s = ua * rb + ub * ra;
+        wa = ua * rb / s;
+        wb = ub * ra / s;
         c = 0.0;
     } else if (c > 1.0) {
         c = 1.0;
@@ -727,12 +747,19 @@ static void idw_weights(const sn_blendspace *bs, const double *p, double *w) {
 
 static void direct_weights(const sn_blendspace *bs, const double *in, double *w) {
     int i;
-    double sum = 0.0;
+    double sum = 0.0, top = 0.0;
     for (i = 0; i < bs->n; i++) {
         w[i] = in[i] > 0.0 ? in[i] : 0.0;
+        if (w[i] > top) top = w[i];
+    }
+    if (!bs->normalize || top == 0.0) return;
+    /* scaled by the largest first, so that neither the sum of huge inputs overflows nor the
+       reciprocal of a subnormal sum does */
+    for (i = 0; i < bs->n; i++) {
+        w[i] /= top;
         sum += w[i];
     }
-    if (bs->normalize && sum > 0.0) normalise_weights(w, bs->n, sum);
+    normalise_weights(w, bs->n, sum);
 }
 
 sn_status sn_blendspace_weights(const sn_blendspace *bs, const double *in, int nin, double *out,

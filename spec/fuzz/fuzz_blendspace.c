@@ -1,0 +1,64 @@
+/* Fuzzes blend-space construction and evaluation: any definition is either refused with a
+   message or builds a space whose weights are finite, non-negative and sum to 1 everywhere
+   (except mode direct without normalisation, whose weights are the clamped inputs). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "blendspace.h"
+#include "reader.h"
+
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    reader r = {data, size, 0};
+    sn_blendspace_def def;
+    sn_blendspace *bs;
+    sn_error err;
+    double pts[64 * (SN_BLENDSPACE_MAX_DIMS + 1)], in[64], w[64];
+    size_t need;
+    void *mem;
+    int i, q, k;
+    sn_blendspace_def_defaults(&def);
+    def.mode = (sn_blendspace_mode)read_int(&r, 0, SN_BLENDSPACE_MODES);   /* one past: invalid */
+    def.count = read_int(&r, 0, 64);
+    def.dims = read_int(&r, 0, SN_BLENDSPACE_MAX_DIMS + 1);
+    if (read_byte(&r) > 200u) def.alpha = read_number(&r);
+    if (read_byte(&r) > 200u) def.power = read_number(&r);
+    def.normalize_axes = (int)(read_byte(&r) & 1u);
+    def.normalize = (int)(read_byte(&r) & 1u);
+    if (read_byte(&r) > 200u) {
+        def.grid_cols = read_int(&r, 0, 40);
+        def.grid_rows = read_int(&r, 0, 40);
+    }
+    for (i = 0; i < def.count * (def.dims > 0 ? def.dims : 1) && i < (int)(sizeof pts / sizeof pts[0]); i++)
+        pts[i] = read_number(&r);
+    def.points = pts;
+    if (sn_blendspace_validate(&def, &err) != SN_OK) {
+        FUZZ_CHECK(err.msg[0] != '\0');
+        FUZZ_CHECK(sn_blendspace_size(&def) == 0);
+        return 0;
+    }
+    need = sn_blendspace_size(&def);
+    FUZZ_CHECK(need > 0);
+    mem = malloc(need);
+    FUZZ_CHECK(mem != NULL);
+    FUZZ_CHECK(sn_blendspace_init(mem, need, &def, &bs, &err) == SN_OK);
+    for (q = 0; q < 8; q++) {
+        int nin = sn_blendspace_inputs(bs);
+        double sum = 0.0;
+        for (k = 0; k < nin; k++) in[k] = read_number(&r);
+        if (sn_blendspace_weights(bs, in, nin, w, &err) != SN_OK) {
+            int finite = 1;
+            for (k = 0; k < nin; k++) finite = finite && sn_isfinite(in[k]);
+            FUZZ_CHECK(!finite); /* only non-finite inputs are refused */
+            continue;
+        }
+        for (k = 0; k < def.count; k++) {
+            FUZZ_CHECK(sn_isfinite(w[k]) && w[k] >= 0.0);
+            sum += w[k];
+        }
+        if (def.mode != SN_BLENDSPACE_DIRECT) FUZZ_CHECK(fabs(sum - 1.0) <= 1e-9);
+        else if (def.normalize && sum > 0.0) FUZZ_CHECK(fabs(sum - 1.0) <= 1e-9);
+    }
+    free(mem);
+    return 0;
+}

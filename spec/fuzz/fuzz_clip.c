@@ -1,0 +1,131 @@
+/* Fuzzes clip construction and sampling: any definition is either refused with a message or
+   builds a clip whose samples, at any finite time, looping or not, are finite poses with unit
+   rotations; blending two such poses stays finite too. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "clip.h"
+#include "pose.h"
+#include "reader.h"
+#include "skeleton.h"
+
+
+#define MAXJ 4
+#define MAXT 8
+#define MAXK 6
+
+static void *build_skeleton(reader *r, sn_skeleton **out) {
+    static const char *const names[MAXJ] = {"a", "b", "c", "d"};
+    int parents[MAXJ], i, n = read_int(r, 1, MAXJ);
+    float rest[10 * MAXJ];
+    sn_skeleton_def def;
+    size_t need;
+    void *mem;
+    for (i = 0; i < n; i++) {
+        int k;
+        parents[i] = i == 0 ? -1 : read_int(r, -1, i - 1);
+        for (k = 0; k < 10; k++) rest[10 * i + k] = (float)read_number(r);
+        if (rest[10 * i + 3] == 0 && rest[10 * i + 4] == 0 && rest[10 * i + 5] == 0 && rest[10 * i + 6] == 0)
+            rest[10 * i + 6] = 1;
+    }
+    def.count = n;
+    def.parents = parents;
+    def.names = names;
+    def.rest = rest;
+    if (sn_skeleton_validate(&def, NULL) != SN_OK) return NULL; /* e.g. a non-finite rest value */
+    need = sn_skeleton_size(&def, NULL);
+    mem = malloc(need);
+    FUZZ_CHECK(mem != NULL && sn_skeleton_init(mem, need, &def, NULL) == SN_OK);
+    *out = (sn_skeleton *)mem;
+    return mem;
+}
+
+static void *new_pose(const sn_skeleton *s, sn_pose **out) {
+    size_t need = sn_pose_size(s);
+    void *mem = malloc(need);
+    FUZZ_CHECK(mem != NULL && sn_pose_init(mem, need, s, NULL) == SN_OK);
+    *out = (sn_pose *)mem;
+    return mem;
+}
+
+static void check_pose(const sn_pose *p, int joints) {
+    int j, k;
+    for (j = 0; j < joints; j++) {
+        float trs[10];
+        double qn;
+        sn_pose_get(p, j, trs);
+        for (k = 0; k < 10; k++) FUZZ_CHECK(sn_isfinite(trs[k]));
+        qn = sqrt((double)trs[3] * trs[3] + (double)trs[4] * trs[4] + (double)trs[5] * trs[5] + (double)trs[6] * trs[6]);
+        FUZZ_CHECK(fabs(qn - 1.0) < 1e-3);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    reader r = {data, size, 0};
+    sn_skeleton *skel = NULL;
+    void *smem = build_skeleton(&r, &skel), *cmem, *pmem, *qmem;
+    sn_clip_track_def tracks[MAXT];
+    float times[MAXT][MAXK], values[MAXT][MAXK * 12];
+    sn_clip_def def;
+    sn_clip *clip;
+    sn_pose *pose, *other;
+    sn_error err;
+    size_t need;
+    int i, k, n;
+    if (smem == NULL) return 0;
+    n = sn_skeleton_count(skel);
+    def.skeleton = skel;
+    def.duration = (float)read_number(&r);
+    def.track_count = read_int(&r, 0, MAXT);
+    def.tracks = tracks;
+    for (i = 0; i < def.track_count; i++) {
+        float t = 0;
+        tracks[i].joint = read_int(&r, -1, n);             /* out of range at both ends too */
+        tracks[i].path = (sn_clip_path)read_int(&r, 0, 3);
+        tracks[i].interpolation = (sn_clip_interpolation)read_int(&r, 0, 3);
+        tracks[i].keys = read_int(&r, 0, MAXK);
+        for (k = 0; k < MAXK; k++) {                      /* mostly increasing times */
+            t += (read_byte(&r) < 230u) ? (float)fabs(read_number(&r)) : (float)read_number(&r);
+            times[i][k] = t;
+        }
+        for (k = 0; k < MAXK * 12; k++) values[i][k] = (float)read_number(&r);
+        tracks[i].times = times[i];
+        tracks[i].values = values[i];
+    }
+    need = sn_clip_size(&def, &err);
+    if (sn_clip_validate(&def, &err) != SN_OK) {
+        FUZZ_CHECK(err.msg[0] != '\0' && need == 0);
+        free(smem);
+        return 0;
+    }
+    FUZZ_CHECK(need > 0);
+    cmem = malloc(need);
+    FUZZ_CHECK(cmem != NULL && sn_clip_init(cmem, need, &def, &err) == SN_OK);
+    clip = (sn_clip *)cmem;
+    pmem = new_pose(skel, &pose);
+    qmem = new_pose(skel, &other);
+    for (i = 0; i < 12; i++) {
+        double t = read_number(&r) * (read_byte(&r) < 128u ? 1.0 : 1000.0);
+        int loop = (int)(read_byte(&r) & 1u);
+        if (sn_clip_sample(clip, t, loop, pose, &err) != SN_OK) {
+            FUZZ_CHECK(!sn_isfinite(t));
+            continue;
+        }
+        check_pose(pose, n);
+        {
+            sn_blend_layer layers[2];
+            layers[0].pose = pose;
+            layers[0].weight = (float)fabs(read_number(&r));
+            layers[0].mask = NULL;
+            layers[1].pose = other;
+            layers[1].weight = (float)fabs(read_number(&r));
+            layers[1].mask = NULL;
+            if (sn_pose_blend(other, layers, 2, 0.1f, &err) == SN_OK) check_pose(other, n);
+        }
+    }
+    free(qmem);
+    free(pmem);
+    free(cmem);
+    free(smem);
+    return 0;
+}
