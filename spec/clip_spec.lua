@@ -165,6 +165,52 @@ describe("sinew.clip", function()
       assert.same({ 2, 3, 4 }, { pose:get_scale(1) })
     end)
 
+    it("uses the identity where a cubic rotation passes through zero between valid keys", function()
+      -- q and -q are the same rotation, but the Hermite curve between them with zero tangents
+      -- goes through the zero quaternion half way; a pose must never get a zero rotation
+      for _, shared in ipairs { true, false } do
+        local tracks = { { joint = 2, path = "rotation", interpolation = "cubicspline", times = { 0, 1 },
+          values = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0 } } }
+        if not shared then -- another track with other times puts the clip on the per-track path
+          tracks[2] = { joint = 1, path = "translation", times = { 0, 0.3, 2 }, values = { 0, 0, 0, 1, 0, 0, 2, 0, 0 } }
+        end
+        local clip, pose = sinew.clip { skeleton = skel, duration = 2, tracks = tracks }, sinew.pose(skel)
+        for _, t in ipairs { 0.25, 0.5, 0.75 } do
+          clip:sample(t, pose)
+          local x, y, z, w = pose:get_rotation(2)
+          assert.is_true(math.abs(x * x + y * y + z * z + w * w - 1) < 1e-6)
+          assert.is_true(sinew.quat.angle(x, y, z, w, 0, 0, 0, 1) < 1e-3)
+        end
+      end
+    end)
+
+    it("samples a cubic rotation track the same whatever its overall scale", function()
+      -- found by fuzzing: key values near 1e38 overflowed the float squares to a zero rotation
+      local values = { 0, 0, 0, 0, 0, 0.2, 0, 0.9, 0, 0.5, 0, 0, 0, 0.3, 0, 0, 0.3, 0, 0, 0.8, 0, 0, 0, 0 }
+      for _, shared in ipairs { true, false } do
+        local clips = {}
+        for _, k in ipairs { 1, 1e17, 1e-17 } do
+          local v = {}
+          for i = 1, #values do v[i] = values[i] * k end
+          local tracks = { { joint = 3, path = "rotation", interpolation = "cubicspline", times = { 0, 1 }, values = v } }
+          if not shared then
+            tracks[2] = { joint = 1, path = "translation", times = { 0, 0.3, 2 }, values = { 0, 0, 0, 1, 0, 0, 2, 0, 0 } }
+          end
+          clips[#clips + 1] = sinew.clip { skeleton = skel, duration = 2, tracks = tracks }
+        end
+        local a, b = sinew.pose(skel), sinew.pose(skel)
+        for _, t in ipairs { 0, 0.2, 0.5, 0.9, 1.5 } do
+          clips[1]:sample(t, a)
+          for i = 2, 3 do
+            clips[i]:sample(t, b)
+            local ax, ay, az, aw = a:get_rotation(3)
+            local bx, by, bz, bw = b:get_rotation(3)
+            assert.is_true(sinew.quat.angle(ax, ay, az, aw, bx, by, bz, bw) < 1e-5)
+          end
+        end
+      end
+    end)
+
     it("equals an independent reference for random clips, played forward, backward and by jumps", function()
       local rng = helper.rng(61)
       for round = 1, 24 do
@@ -179,6 +225,24 @@ describe("sinew.clip", function()
           t = math.floor(t * 4096) / 4096 -- exact in float32, so that the reference samples the same time
           clip:sample(t, pose, false)
           check_pose(s, def, pose, math.max(0, math.min(2, t)), 1e-5, "round " .. round)
+        end
+      end
+    end)
+
+    it("equals the reference for tracks with their own key times, looping forward by small and large steps",
+      function()
+      local rng = helper.rng(63)
+      for round = 1, 8 do
+        local s = random_skeleton(rng, 1 + math.floor(rng() * 12))
+        local def = random_def(rng, s, false)
+        local clip, pose = sinew.clip(def), sinew.pose(s)
+        local t = 0
+        for step = 1, 150 do
+          -- mostly a frame at a time, sometimes past many keys; wraps around the end many times
+          t = t + (step % 10 == 0 and rng(0, 3) or rng(0, 1 / 30))
+          t = math.floor(t * 4096) / 4096
+          clip:sample(t, pose)
+          check_pose(s, def, pose, clip:local_time(t), 1e-5, "round " .. round .. " step " .. step)
         end
       end
     end)
@@ -290,6 +354,14 @@ describe("sinew.clip", function()
       assert.matches("track 1: value 8 is not finite", err(build, rot(1, { 0, 1 }, { 0, 0, 0, 1, 0, 0, 0, 1 / 0 })))
       assert.matches("track 1: value 2 is not a number", err(build, rot(1, { 0 }, { 0, {}, 0, 1 })))
       assert.matches("rotation of key 2 is zero", err(build, rot(1, { 0, 1 }, { 0, 0, 0, 1, 0, 0, 0, 0 })))
+      -- cubic: the value of a key must not be zero, its tangents may (found by fuzzing)
+      assert.matches("rotation of key 1 is zero",
+        err(build, rot(1, { 0 }, { 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1 }, "cubicspline")))
+      assert.is_nil(err(build, rot(1, { 0 }, { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0 }, "cubicspline")))
+      assert.matches("track 1 %(.hips. rotation%): value 4 is too large %(at most 1e%+?0?18 in magnitude%)",
+        err(build, rot(1, { 0 }, { 0, 0, 0, 2e18 })))
+      assert.matches("duration 2e%+?0?9 is too long",
+        err(sinew.clip, { skeleton = skel, duration = 2e9, tracks = { rot(1, { 0 }, { 0, 0, 0, 1 }) } }))
       assert.matches("track 1: 'values' must be a table", err(build, rot(1, { 0 }, nil)))
     end)
 

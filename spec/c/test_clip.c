@@ -99,6 +99,34 @@ static void random_tracks(tracks *tr, int n, int uniform) {
     }
 }
 
+/* Tracks with their own key times (a cursor per track): every path of every joint, so that the
+   groups write the pose in place, or (sparse) about half of them. `interp` is the interpolation
+   of every track, or -1 for random ones; one- and two-key tracks are frequent. */
+static void own_time_tracks(tracks *tr, int n, int sparse, int interp) {
+    int j, p, k;
+    tr->n = 0;
+    for (j = 0; j < n; j++) {
+        for (p = 0; p < 3; p++) {
+            sn_clip_track_def *d = &tr->def[tr->n];
+            const int w = p == SN_CLIP_ROTATION ? 4 : 3;
+            const double r = rnd(0, 1);
+            int keys, count;
+            if (sparse && rnd(0, 1) < 0.5) continue;
+            d->joint = j;
+            d->path = (sn_clip_path)p;
+            d->interpolation = (sn_clip_interpolation)(interp >= 0 ? interp : (int)rnd(0, 2.99));
+            keys = r < 0.1 ? 1 : r < 0.2 ? 2 : 3 + (int)rnd(0, MAXKEYS - 3 - 0.01);
+            random_times(tr->times[tr->n], keys);
+            count = keys * w * (d->interpolation == SN_CLIP_CUBIC ? 3 : 1);
+            for (k = 0; k < count; k++) tr->values[tr->n][k] = (float)rnd(-1, 1);
+            d->keys = keys;
+            d->times = tr->times[tr->n];
+            d->values = tr->values[tr->n];
+            tr->n++;
+        }
+    }
+}
+
 static float max_time(const tracks *tr) {
     float m = 0;
     int i;
@@ -363,9 +391,116 @@ static void test_invalid_inputs_refused(void) {
     free(other);
 }
 
+/* every joint's pose equals the one of a clip built afresh and sampled once at t (its cursors
+   found by search), bit for bit */
+static void check_same_as_fresh(const sn_skeleton *s, const sn_clip_def *def, const sn_pose *p, double t, int loop) {
+    sn_clip *fresh = new_clip(def);
+    sn_pose *q = new_pose(s);
+    float a[10], b[10];
+    int j;
+    ENSURE(sn_clip_sample(fresh, t, loop, q, NULL) == SN_OK);
+    for (j = 0; j < sn_skeleton_count(s); j++) {
+        sn_pose_get(p, j, a);
+        sn_pose_get(q, j, b);
+        ENSURE(memcmp(a, b, sizeof a) == 0);
+    }
+    free_clip(fresh);
+    free(q);
+}
+
+/* Tracks with their own key times, played as a game plays them: forward by small steps (a frame)
+   and large ones (past many keys), with and without looping (wrapping around the end), back by
+   small steps, back to near the start, and by random jumps; every sample equals the reference
+   and a fresh clip's sample. */
+static void test_own_times_playback(void) {
+    int round;
+    for (round = 0; round < 60; round++) {
+        int n = 1 + (int)rnd(0, JOINTS - 0.01), step, loop = 0;
+        sn_skeleton *s = new_skeleton(n);
+        static tracks tr;
+        sn_clip_def def;
+        sn_clip *clip;
+        sn_pose *p = new_pose(s);
+        double t = rnd(-0.2, 0.2);
+        own_time_tracks(&tr, n, round % 4 == 3, round % 5 < 3 ? round % 5 : -1);
+        def.skeleton = s;
+        def.duration = max_time(&tr) + (float)(int)rnd(0, 4) / 64; /* some hold past the last key */
+        def.track_count = tr.n;
+        def.tracks = tr.def;
+        clip = new_clip(&def);
+        for (step = 0; step < 300; step++) {
+            const double kind = rnd(0, 1);
+            double local;
+            if (kind < 0.5) t += rnd(0, 1.0 / 30);                     /* a frame forward */
+            else if (kind < 0.6) t += rnd(0, 1.5);                     /* past many keys */
+            else if (kind < 0.7) t -= rnd(0, 1.0 / 30);                /* a frame back */
+            else if (kind < 0.75) t = rnd(0, 0.1);                     /* back to the start */
+            else if (kind < 0.8) t = rnd(-0.5, def.duration + 0.5);    /* anywhere */
+            else if (kind < 0.85) loop = !loop;
+            t = floor(t * 4096) / 4096; /* exact in float32, so that the reference samples the same time */
+            ENSURE(sn_clip_sample(clip, t, loop, p, NULL) == SN_OK);
+            local = sn_clip_local_time(clip, t, loop);
+            check_against_reference(s, &tr, p, local);
+            if (step % 3 == 0) check_same_as_fresh(s, &def, p, t, loop);
+        }
+        free_clip(clip);
+        free(p);
+        free(s);
+    }
+}
+
+/* Tracks with their own key times hit their keys exactly (linear, step and cubic translations
+   and scales; rotations are normalised), hold the first key before it and the last after it,
+   forward and after a jump back. */
+static void test_own_times_keys_exact(void) {
+    static const int first[3] = {SN_POSE_TX, SN_POSE_QX, SN_POSE_SX};
+    int round;
+    for (round = 0; round < 12; round++) {
+        int n = 1 + (int)rnd(0, JOINTS - 0.01), pass;
+        sn_skeleton *s = new_skeleton(n);
+        static tracks tr;
+        sn_clip_def def;
+        sn_clip *clip;
+        sn_pose *p = new_pose(s);
+        own_time_tracks(&tr, n, round % 2, round % 3);
+        def.skeleton = s;
+        def.duration = max_time(&tr) + 0.25f;
+        def.track_count = tr.n;
+        def.tracks = tr.def;
+        clip = new_clip(&def);
+        for (pass = 0; pass < 2; pass++) {
+            int tick;
+            /* every 1/64 s, where all keys are, forward; the second pass after a jump to the end */
+            if (pass == 1) ENSURE(sn_clip_sample(clip, def.duration, 0, p, NULL) == SN_OK);
+            for (tick = 0; tick <= (int)(def.duration * 64); tick++) {
+                const float t = (float)tick / 64;
+                int i, k, c;
+                ENSURE(sn_clip_sample(clip, t, 0, p, NULL) == SN_OK);
+                for (i = 0; i < tr.n; i++) {
+                    const sn_clip_track_def *d = &tr.def[i];
+                    const int w = d->path == SN_CLIP_ROTATION ? 4 : 3, cubic = d->interpolation == SN_CLIP_CUBIC;
+                    float got[10];
+                    if (d->path == SN_CLIP_ROTATION) continue;
+                    /* the key at or before t when t is a key time, before the first or after the last */
+                    for (k = d->keys - 1; k > 0 && d->times[k] > t; k--) continue;
+                    if (!(d->times[k] == t || t < d->times[0] || t > d->times[d->keys - 1])) continue;
+                    sn_pose_get(p, d->joint, got);
+                    for (c = 0; c < w; c++)
+                        ENSURE(got[first[d->path] + c] == d->values[(cubic ? 3 * w * k + w : w * k) + c]);
+                }
+            }
+        }
+        free_clip(clip);
+        free(p);
+        free(s);
+    }
+}
+
 int main(void) {
     RUN(test_matches_reference_and_fresh_cursors);
     RUN(test_keys_hit_exactly);
+    RUN(test_own_times_playback);
+    RUN(test_own_times_keys_exact);
     RUN(test_local_time_wraps);
     RUN(test_invalid_inputs_refused);
     return END("test_clip");

@@ -1,22 +1,29 @@
 /*
  * Clips: tracks of keys, sampled by loops that run over many tracks at once.
  *
- * Each track's keys become interval records (see cache_rows): from each key to the next, plus
- * one holding the last key. Tracks are sorted into groups by interpolation and path, and by
- * joint inside a group; each group keeps a cache of the current interval of every track as
- * structure-of-arrays rows, and a frame computes the values of all its tracks row by row in
- * vectorised passes, straight into the pose when the group covers every joint of its path
- * ("dense"), else into scratch rows scattered to the joints.
+ * Tracks are sorted into groups by interpolation and path, and by joint inside a group; each
+ * group keeps a cache of what its tracks need at the current time as structure-of-arrays rows,
+ * and a frame computes the values of all its tracks in vectorised loops over all of them at once
+ * (for linear tracks, every component and the normalisation of rotations in one pass), straight
+ * into the pose when the group covers every joint of its path ("dense"), else into scratch rows
+ * scattered to the joints. Every group's cursor moves first, then every group computes.
  *
  * - Tracks with the same key times (the usual case: exporters bake every channel at the same
- *   rate) share one cursor: their records are stored interval by interval as rows, so moving to
- *   the next interval moves a pointer and the fraction is one number.
- * - Other tracks keep a cursor each: their records sit in one stream sorted by start time, so
- *   forward playback copies the records that start before the new time, in order, into the
- *   cache (sequential reads); going back or jumping far re-searches each track by bisection.
+ *   rate) share one cursor: their keys become interval records (see cache_rows) stored interval
+ *   by interval as rows, so moving to the next interval moves a pointer and the fraction is one
+ *   number.
+ * - Other tracks ("keyed" groups) keep a cursor each, as ozz-animation's SamplingJob does: the
+ *   cache holds the two keys around the current time of every track (key k in slot k & 1, so the
+ *   contents depend on the time only, not on how the clip got there; step tracks hold one key),
+ *   and every key of every track is an entry of one stream sorted by the time it becomes needed,
+ *   which names the cache column it refills. Forward playback applies the entries up to the new
+ *   time in order (sequential reads, a few scalar stores per key); the interpolation works out
+ *   each track's fraction from the two keys' times. Going back or jumping far re-searches each
+ *   track by bisection; going back to near the start replays from there.
  */
 #include "clip.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,27 +41,38 @@
    their interpolation and path */
 #define MIN_SHARED 8
 
+/* a word of a keyed group's stream: an entry's need time and payload are floats, its cache
+   offset an int */
+typedef union word {
+    float f;
+    int i;
+} word;
+
 typedef struct group {
     int n;             /* lanes: tracks, or every joint for a dense shared-times group */
     int np;            /* n rounded up to SN_SKELETON_LANES: the length of every row */
     int path, interp;  /* what the tracks animate, how */
-    int rows;          /* rows of the cache: floats per interval record (cache_rows) */
+    int rows;          /* shared times: floats per interval record (cache_rows); keyed: payload */
     int direct;        /* 1 when lane j is joint j for every joint: write the pose rows in place */
     int uniform;       /* 1 when every track has the same key times: one cursor for the group */
-    float *cache;      /* np floats per row: the current interval of every lane (shared times:
-                          all rows; a cursor per track: from t0 on, lo and hi are not needed) */
+    float *cache;      /* shared times: the current interval, rows x np floats; keyed: the keys
+                          around the current time, `rows` rows of depth x np floats */
     /* shared times: the intervals, each rows x np floats; the cache points at the current one */
     float *block;
     int intervals;
-    /* a cursor per track: the interval records of every track, rows + 1 floats each (the last
-       is the lane), sorted by the time they start at (lo); the records before `pos` are in the
-       cache (for each lane the latest), the others come as time goes forward */
-    float *stream;
+    /* keyed: the entries of every key of every track, 2 + rows words each (the time from which
+       it is needed, the cache offset lane + slot * np, then the payload: time and value for
+       linear, time, value, in- and out-tangent for cubic, value for step), sorted by the time
+       they are needed; `total` entries and a last one needed at +inf. The entries before `pos`
+       are in the cache (for each lane and slot the latest), the others come as time goes on. */
+    word *stream;
+    int depth;         /* keyed: keys per lane in the cache, 2 (1 for step) */
     int total, pos;
     float tprev;       /* the time of the last sample: going back re-searches */
-    int *index;        /* total: per lane, its records' numbers in `stream`, in time order */
-    int *first;        /* np: where a lane's numbers start in `index` */
-    int *count;        /* np: how many records the lane has */
+    float *need;       /* total: per lane (from first[lane] on), its entries' need times in key order */
+    float *keys;       /* total x rows: the same entries' payloads */
+    int *first;        /* np: where a lane's entries start in `need` and `keys` */
+    int *count;        /* np: how many entries the lane has */
     int *joint;        /* np: the joint of each lane */
     float *animated;   /* np: 1 for a lane with a track, 0 for a rest lane of a dense group */
 } group;
@@ -67,7 +85,7 @@ struct sn_clip {
     int fill[3];             /* 1 when some joint has no track for this path: copy the rest pose */
     int group_count;
     group *groups;           /* group_count groups */
-    float *scratch;          /* 9 rows of the largest np: fractions, Hermite weights, results */
+    float *scratch;          /* 5 rows of the largest np: a scattered group's results, fractions */
     int scratch_np;
 };
 
@@ -86,6 +104,23 @@ static int cache_rows(int path, int interp) {
 /* key intervals of a track: one from each key to the next, and a last one holding the last key
    from its time on (so that the last key is hit exactly); a track of one key holds it always */
 static int intervals_of(int keys) { return keys; }
+
+/* keys per lane in the cache of a keyed group: the two around the current time, one for step */
+static int keyed_depth(int interp) { return interp == SN_CLIP_STEP ? 1 : 2; }
+
+/* floats a key brings into a keyed group's cache (its payload; the cache has as many rows):
+   time and value (linear), time, value, in- and out-tangent (cubic), value (step) */
+static int keyed_payload(int path, int interp) {
+    const int w = width_of(path);
+    return interp == SN_CLIP_STEP ? w : interp == SN_CLIP_CUBIC ? 1 + 3 * w : 1 + w;
+}
+
+/* entries of a track in a keyed group's stream: one per key, and a second one for a one-key
+   track that interpolates, which fills its other slot with the same value */
+static int entries_of(const sn_clip_track_def *tr) {
+    const int d = keyed_depth(tr->interpolation);
+    return tr->keys > d ? tr->keys : d;
+}
 
 static int values_of(const sn_clip_track_def *tr) {
     return tr->keys * width_of(tr->path) * (tr->interpolation == SN_CLIP_CUBIC ? 3 : 1);
@@ -120,12 +155,16 @@ static sn_status check_track(const sn_clip_def *def, int i, sn_error *err) {
     }
     w = width_of(tr->path);
     nvalues = values_of(tr);
-    for (n = 0; n < nvalues; n++)
+    for (n = 0; n < nvalues; n++) {
         if (!sn_isfinite(tr->values[n])) return TRACK_FAIL("value %d is not finite", n + 1);
-    if (tr->path == SN_CLIP_ROTATION && tr->interpolation != SN_CLIP_CUBIC) {
+        if (fabsf(tr->values[n]) > SN_CLIP_MAX_VALUE)
+            return TRACK_FAIL("value %d is too large (at most %g in magnitude)", n + 1, SN_CLIP_MAX_VALUE);
+    }
+    if (tr->path == SN_CLIP_ROTATION) { /* the value of every key; cubic tangents may be zero */
+        const int at = tr->interpolation == SN_CLIP_CUBIC ? 3 * w : w, off = tr->interpolation == SN_CLIP_CUBIC ? w : 0;
         for (k = 0; k < tr->keys; k++) {
             double len2 = 0;
-            for (c = 0; c < w; c++) len2 += (double)tr->values[w * k + c] * tr->values[w * k + c];
+            for (c = 0; c < w; c++) len2 += (double)tr->values[at * k + off + c] * tr->values[at * k + off + c];
             if (!(len2 > 0.0)) return TRACK_FAIL("rotation of key %d is zero", k + 1);
         }
     }
@@ -153,6 +192,8 @@ sn_status sn_clip_validate(const sn_clip_def *def, sn_error *err) {
     if (def == NULL || def->skeleton == NULL) return sn_fail(err, SN_EINVAL, "no skeleton");
     if (!sn_isfinite(def->duration) || def->duration < 0.0f)
         return sn_fail(err, SN_EINVAL, "duration must be a finite number >= 0");
+    if (def->duration > SN_CLIP_MAX_TIME)
+        return sn_fail(err, SN_EINVAL, "duration %g is too long (at most %g s)", (double)def->duration, SN_CLIP_MAX_TIME);
     if (def->track_count < 0 || (def->track_count > 0 && def->tracks == NULL))
         return sn_fail(err, SN_EINVAL, "bad track count %d", def->track_count);
     if (def->track_count > 3 * sn_skeleton_count(def->skeleton))
@@ -319,41 +360,58 @@ static sn_status make_plan(const sn_clip_def *def, plan *p, sn_error *err) {
     return SN_OK;
 }
 
-/* intervals of the tracks of a planned group (of one of them when uniform) */
-static size_t group_intervals(const sn_clip_def *def, const plan *p, const plan_group *g) {
+/* shared times: the intervals of the tracks of a planned group (of one of them); keyed: the
+   stream entries of all its tracks */
+static size_t group_records(const sn_clip_def *def, const plan *p, const plan_group *g) {
     size_t n = 0;
     int i;
     for (i = 0; i < g->n; i++) {
         const sn_clip_track_def *tr = &def->tracks[p->order[g->start + i]];
         if (g->uniform) return (size_t)intervals_of(tr->keys);
-        n += (size_t)intervals_of(tr->keys);
+        n += (size_t)entries_of(tr);
     }
     return n;
 }
 
-/* floats of a planned group's cache and interval records */
+/* floats of a planned group's cache: shared times, every interval record; keyed, the keys around
+   the current time, then the payloads of every entry by lane */
 static size_t group_floats(const sn_clip_def *def, const plan *p, const plan_group *g) {
-    const size_t rows = (size_t)cache_rows(g->path, g->interp), np = (size_t)padded(g->lanes);
-    if (g->uniform) return rows * np * group_intervals(def, p, g);
-    return (rows - 2) * np + (rows + 1) * group_intervals(def, p, g);
+    const size_t np = (size_t)padded(g->lanes), m = (size_t)keyed_payload(g->path, g->interp);
+    if (g->uniform) return (size_t)cache_rows(g->path, g->interp) * np * group_records(def, p, g);
+    return m * (size_t)keyed_depth(g->interp) * np + m * group_records(def, p, g);
 }
 
-/* ints of a planned group: first, count, joint, animated (as floats) per lane, and the index */
+/* words of a keyed group's stream (with its last entry, needed at +inf); 0 for shared times */
+static size_t group_words(const sn_clip_def *def, const plan *p, const plan_group *g) {
+    if (g->uniform) return 0;
+    return (size_t)(2 + keyed_payload(g->path, g->interp)) * (group_records(def, p, g) + 1);
+}
+
+/* ints of a planned group: first, count, joint, animated (as floats) per lane; keyed, the need
+   times (as floats) */
 static size_t group_ints(const sn_clip_def *def, const plan *p, const plan_group *g) {
-    return 4 * (size_t)padded(g->lanes) + (g->uniform ? 0 : group_intervals(def, p, g));
+    return 4 * (size_t)padded(g->lanes) + (g->uniform ? 0 : group_records(def, p, g));
 }
 
-/* bytes after the header: the groups, the scratch, and per group its ints, cache and records */
+/* bytes of a planned group after the header: its ints, cache and stream, each 16-byte aligned */
+static size_t group_bytes(const sn_clip_def *def, const plan *p, const plan_group *g) {
+    return SN_ALIGN16(sizeof(int) * group_ints(def, p, g)) + SN_ALIGN16(sizeof(float) * group_floats(def, p, g)) +
+           SN_ALIGN16(sizeof(word) * group_words(def, p, g));
+}
+
+/* rows of scratch: the results of a group that scatters (at most a rotation's 4), fractions */
+#define SCRATCH_ROWS 5
+
+/* bytes after the header: the groups, the scratch, and the arrays of every group */
 static size_t arrays_size(const sn_clip_def *def, const plan *p, int *scratch_np) {
     size_t n = SN_ALIGN16(sizeof(group) * (size_t)p->count);
     int g, most = 0;
     for (g = 0; g < p->count; g++) {
-        n += SN_ALIGN16(sizeof(int) * group_ints(def, p, &p->groups[g])) +
-             sizeof(float) * group_floats(def, p, &p->groups[g]);
+        n += group_bytes(def, p, &p->groups[g]);
         if (padded(p->groups[g].lanes) > most) most = padded(p->groups[g].lanes);
     }
     *scratch_np = most;
-    return n + sizeof(float) * 9 * (size_t)most;
+    return n + sizeof(float) * SCRATCH_ROWS * (size_t)most;
 }
 
 size_t sn_clip_size(const sn_clip_def *def, sn_error *err) {
@@ -367,12 +425,35 @@ size_t sn_clip_size(const sn_clip_def *def, sn_error *err) {
     return n;
 }
 
+/* The factor applied to every value and tangent of a cubic rotation track (1 for other tracks):
+   1 / the largest of |value| and |interval * tangent| over the track. The sampled rotation is
+   normalised, so scaling the whole curve changes nothing, but float squares of the Hermite sum
+   can no longer overflow (or underflow to zero for a tiny curve). */
+static double cubic_rotation_scale(const sn_clip_track_def *tr) {
+    double top = 0.0;
+    int k, c;
+    if (tr->path != SN_CLIP_ROTATION || tr->interpolation != SN_CLIP_CUBIC) return 1.0;
+    for (k = 0; k < tr->keys; k++) {
+        double din = k > 0 ? (double)tr->times[k] - tr->times[k - 1] : 0.0;
+        double dout = k + 1 < tr->keys ? (double)tr->times[k + 1] - tr->times[k] : 0.0;
+        for (c = 0; c < 4; c++) {
+            double a = fabs((double)tr->values[12 * k + c]) * din, v = fabs((double)tr->values[12 * k + 4 + c]);
+            double b = fabs((double)tr->values[12 * k + 8 + c]) * dout;
+            if (a > top) top = a;
+            if (v > top) top = v;
+            if (b > top) top = b;
+        }
+    }
+    return top > 0.0 ? 1.0 / top : 1.0;
+}
+
 /* the value of key k of `tr` (the middle one of three for cubic); rotations of linear and step
-   tracks normalised and, for linear ones, put in the hemisphere of `prev` when given */
-static void key_value(const sn_clip_track_def *tr, int k, const float *prev, float *v) {
+   tracks normalised and, for linear ones, put in the hemisphere of `prev` when given; values
+   multiplied by `scale` (cubic_rotation_scale of the track) */
+static void key_value(const sn_clip_track_def *tr, int k, const float *prev, float *v, double scale) {
     const int w = width_of(tr->path), cubic = tr->interpolation == SN_CLIP_CUBIC;
     int c;
-    for (c = 0; c < w; c++) v[c] = tr->values[(cubic ? 3 * w * k + w : w * k) + c];
+    for (c = 0; c < w; c++) v[c] = (float)(tr->values[(cubic ? 3 * w * k + w : w * k) + c] * scale);
     if (tr->path == SN_CLIP_ROTATION && !cubic) {
         double l = 0, d = 0;
         for (c = 0; c < 4; c++) l += (double)v[c] * v[c];
@@ -390,13 +471,14 @@ static void key_value(const sn_clip_track_def *tr, int k, const float *prev, flo
    `rec_stride` floats apart and their floats `row_stride` apart */
 static void build_intervals(const sn_clip_track_def *tr, float *out, size_t rec_stride, size_t row_stride) {
     const int w = width_of(tr->path), rows = cache_rows(tr->path, tr->interpolation), n = intervals_of(tr->keys);
+    const double scale = cubic_rotation_scale(tr);
     int k, c;
     float v0[4], v1[4], r[20], *coef = r + 4;
-    key_value(tr, 0, NULL, v0);
+    key_value(tr, 0, NULL, v0, scale);
     for (k = 0; k < n; k++) {
         const int k1 = k + 1 < tr->keys ? k + 1 : k; /* k1 == k: the last interval, holding key k */
         double dt = (double)tr->times[k1] - tr->times[k], inv = dt > 0.0 ? 1.0 / dt : 0.0;
-        key_value(tr, k1, v0, v1);
+        key_value(tr, k1, v0, v1, scale);
         r[0] = k == 0 ? -INFINITY : tr->times[k];
         r[1] = k == n - 1 ? INFINITY : tr->times[k1];
         r[2] = tr->times[k];
@@ -406,24 +488,13 @@ static void build_intervals(const sn_clip_track_def *tr, float *out, size_t rec_
             if (tr->interpolation == SN_CLIP_LINEAR) {
                 coef[w + c] = v1[c] - v0[c];
             } else if (tr->interpolation == SN_CLIP_CUBIC) {
-                coef[w + c] = (float)(dt * tr->values[3 * w * k + 2 * w + c]); /* dt * out-tangent(k) */
+                coef[w + c] = (float)(dt * tr->values[3 * w * k + 2 * w + c] * scale); /* dt * out-tangent(k) */
                 coef[2 * w + c] = v1[c] - v0[c];
-                coef[3 * w + c] = (float)(dt * tr->values[3 * w * k1 + c]);    /* dt * in-tangent(k+1) */
+                coef[3 * w + c] = (float)(dt * tr->values[3 * w * k1 + c] * scale);    /* dt * in-tangent(k+1) */
             }
         }
         for (c = 0; c < rows; c++) out[(size_t)k * rec_stride + (size_t)c * row_stride] = r[c];
         memcpy(v0, v1, sizeof v0);
-    }
-}
-
-/* copies `rows` floats of a record into column i of a cache with rows of np floats; the cases
-   give the compiler constant counts to unroll */
-static void load_column(float *restrict cache, int np, int i, const float *restrict rec, int rows) {
-    int r;
-    switch (rows) {
-    case 8: for (r = 0; r < 8; r++) cache[r * np + i] = rec[r]; break;
-    case 10: for (r = 0; r < 10; r++) cache[r * np + i] = rec[r]; break;
-    default: for (r = 0; r < rows; r++) cache[r * np + i] = rec[r]; break;
     }
 }
 
@@ -445,94 +516,186 @@ static void seek_shared(group *g, float t) {
     g->cache = g->block + (size_t)c * rec;
 }
 
-/* A cursor per track, any time: for every lane, the latest record starting at or before t
-   (bisection over the lane's records), and `pos` past every record starting at or before t. */
-static void seek_tracks(group *g, float t) {
-    const int rs = g->rows + 1;
-    int i, lo, hi;
+/* ---- keyed groups: a cursor per track ------------------------------------------------------ */
+
+/* writes the payload of entry `e` (m floats) into its column of the cache, rows `rs` floats apart */
+static inline void apply_entry(float *restrict cache, size_t rs, const word *restrict e, int m) {
+    float *col = cache + e[1].i;
+    int j;
+    for (j = 0; j < m; j++) col[(size_t)j * rs] = e[2 + j].f;
+}
+
+/* writes a payload of m floats into column `col` of the cache, rows `rs` floats apart */
+static inline void apply_payload(float *restrict cache, size_t rs, int col, const float *restrict v, int m) {
+    int j;
+    for (j = 0; j < m; j++) cache[(size_t)j * rs + (size_t)col] = v[j];
+}
+
+/* applies the entries from `e` on while they are needed at or before t; returns the first one
+   left (the last entry, needed at +inf, stops it) */
+static inline const word *consume(float *restrict cache, size_t rs, const word *e, float t, int m) {
+    while (e[0].f <= t) {
+        apply_entry(cache, rs, e, m);
+        e += 2 + m;
+    }
+    return e;
+}
+
+/* consume() with a constant payload for the compiler to unroll */
+static const word *consume_any(float *restrict cache, size_t rs, const word *e, float t, int m) {
+    switch (m) {
+    case 3: return consume(cache, rs, e, t, 3);   /* step translation, scale */
+    case 4: return consume(cache, rs, e, t, 4);   /* linear translation, scale; step rotation */
+    case 5: return consume(cache, rs, e, t, 5);   /* linear rotation */
+    case 10: return consume(cache, rs, e, t, 10); /* cubic translation, scale */
+    default: return consume(cache, rs, e, t, m);  /* cubic rotation */
+    }
+}
+
+/* Keyed, any time: for every lane, the payloads of its keys around t (the latest `depth` needed
+   at or before t, found by bisection over the lane's need times, the first `depth` of which are
+   -inf; read from the lane's own copy, where they are next to each other), and `pos` past every
+   entry needed at or before t. Gives the cache the same contents as forward playback to t. */
+static inline void seek_lanes(group *g, float t, int m) {
+    const int e = 2 + m, d = g->depth;
+    const size_t rs = (size_t)d * (size_t)g->np;
+    int i, j, lo, hi;
     for (i = 0; i < g->n; i++) {
-        const int *idx = g->index + g->first[i];
-        lo = 0;
+        const float *need = g->need + g->first[i], *keys = g->keys + (size_t)g->first[i] * (size_t)m;
+        lo = d - 1;
         hi = g->count[i] - 1;
         while (lo < hi) {
             int mid = (lo + hi + 1) / 2;
-            if (g->stream[(size_t)idx[mid] * rs] <= t) lo = mid;
+            if (need[mid] <= t) lo = mid;
             else hi = mid - 1;
         }
-        load_column(g->cache, g->np, i, g->stream + (size_t)idx[lo] * rs + 2, g->rows - 2);
+        for (j = lo - d + 1; j <= lo; j++) /* key j goes to slot j & 1 */
+            apply_payload(g->cache, rs, i + (j & (d - 1)) * g->np, keys + (size_t)j * (size_t)m, m);
     }
     lo = 0;
     hi = g->total;
-    while (lo < hi) { /* the first record starting after t */
+    while (lo < hi) { /* the first entry needed after t */
         int mid = (lo + hi) / 2;
-        if (g->stream[(size_t)mid * rs] <= t) lo = mid + 1;
+        if (g->stream[(size_t)mid * (size_t)e].f <= t) lo = mid + 1;
         else hi = mid;
     }
     g->pos = lo;
 }
 
-/* A cursor per track, forward playback: the records starting up to t, in the order they come
-   in the stream (sequential reads); a step back or a long jump re-searches. */
-static void advance_tracks(group *g, float t) {
-    const int rs = g->rows + 1, far = g->pos + 2 * g->n;
-    if (t < g->tprev || (far < g->total && g->stream[(size_t)far * rs] <= t)) {
-        seek_tracks(g, t);
+/* seek_lanes() with a constant payload for the compiler to unroll */
+static void seek_keyed(group *g, float t) {
+    switch (g->rows) {
+    case 3: seek_lanes(g, t, 3); break;
+    case 4: seek_lanes(g, t, 4); break;
+    case 5: seek_lanes(g, t, 5); break;
+    case 10: seek_lanes(g, t, 10); break;
+    default: seek_lanes(g, t, g->rows); break;
+    }
+}
+
+/* Keyed, forward playback: the entries needed up to t, in the order they come in the stream
+   (sequential reads). Going back (a loop wrapping around, say) starts again from the beginning
+   of the stream, where every lane's first keys are, when t is near it; a jump past more entries
+   than a search costs re-searches. */
+static void advance_keyed(group *g, float t) {
+    const int e = 2 + g->rows, back = t < g->tprev, from = back ? 0 : g->pos;
+    const int far = (back ? g->depth * g->n : g->pos) + 2 * g->n;
+    if (g->stream[(size_t)(far < g->total ? far : g->total) * (size_t)e].f <= t) {
+        seek_keyed(g, t);
     } else {
-        while (g->pos < g->total && g->stream[(size_t)g->pos * rs] <= t) {
-            const float *r = g->stream + (size_t)g->pos * rs;
-            load_column(g->cache, g->np, (int)r[g->rows], r + 2, g->rows - 2);
-            g->pos++;
-        }
+        const word *at = g->stream + (size_t)from * (size_t)e;
+        at = consume_any(g->cache, (size_t)g->depth * (size_t)g->np, at, t, g->rows);
+        g->pos = (int)((at - g->stream) / e);
     }
     g->tprev = t;
 }
 
 typedef struct stream_key {
-    float lo;
-    int lane, record;
+    float need;
+    int lane, entry;
 } stream_key;
 
-static int by_start(const void *a, const void *b) {
+static int by_need(const void *a, const void *b) {
     const stream_key *x = (const stream_key *)a, *y = (const stream_key *)b;
-    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
-    return x->lane - y->lane;
+    if (x->need != y->need) return x->need < y->need ? -1 : 1;
+    if (x->lane != y->lane) return x->lane - y->lane;
+    return x->entry - y->entry;
 }
 
-/* Builds the records of a group with a cursor per track (tracks `tracks`, lane i = track i)
-   into its stream, sorted by start time, and its index; loads the first record of each lane. */
-static sn_status build_stream(group *g, const sn_clip_track_def *const *tracks, sn_error *err) {
-    const int rs = g->rows + 1;
-    float *tmp = (float *)malloc(sizeof(float) * (size_t)rs * (size_t)g->total);
-    stream_key *keys = (stream_key *)malloc(sizeof(stream_key) * (size_t)g->total);
-    int i, k, at = 0;
-    if (tmp == NULL || keys == NULL) {
-        free(tmp);
-        free(keys);
-        return sn_fail(err, SN_ENOMEM, "out of memory building the clip");
+/* The payload of entry k of `tr` in a keyed group (see keyed_payload) into `v`; returns the time
+   from which it is needed. Entry k is key k, and for a one-key track entry 1 is its value again,
+   at time +inf, with no tangents. `prev` holds the previous key's value (rotations of linear
+   tracks go to its hemisphere) and gets this one's; `scale` is cubic_rotation_scale(tr). */
+static float make_entry(const sn_clip_track_def *tr, int k, float prev[4], float *v, double scale) {
+    const int w = width_of(tr->path), d = keyed_depth(tr->interpolation), key = k < tr->keys ? k : tr->keys - 1;
+    const int real = key == k;
+    float q[4];
+    int c, at = 0;
+    key_value(tr, key, k > 0 ? prev : NULL, q, scale);
+    if (tr->interpolation != SN_CLIP_STEP) v[at++] = real ? tr->times[key] : INFINITY;
+    for (c = 0; c < w; c++) v[at++] = q[c];
+    if (tr->interpolation == SN_CLIP_CUBIC) {
+        for (c = 0; c < w; c++) v[at++] = real ? (float)(tr->values[3 * w * key + c] * scale) : 0.0f; /* in-tangent */
+        for (c = 0; c < w; c++)
+            v[at++] = real ? (float)(tr->values[3 * w * key + 2 * w + c] * scale) : 0.0f; /* out-tangent */
     }
+    memcpy(prev, q, sizeof q);
+    return k < d ? -INFINITY : tr->times[k - d + 1]; /* key k + 1 is needed from key k's time on */
+}
+
+/* The cache rows of a keyed group before any key is loaded: in both slots the identity of the
+   path, the times 0 and +inf (so padding lanes compute the identity), tangents 0. */
+static void clear_keyed(group *g) {
+    const int w = width_of(g->path), d = g->depth, first = g->interp == SN_CLIP_STEP ? 0 : 1;
+    const size_t np = (size_t)g->np, rs = (size_t)d * np;
+    size_t i;
+    int c;
+    memset(g->cache, 0, sizeof(float) * rs * (size_t)g->rows);
+    if (first)
+        for (i = 0; i < np; i++) g->cache[np + i] = INFINITY;
+    for (c = 0; c < w; c++) {
+        float one = g->path == SN_CLIP_SCALE || (g->path == SN_CLIP_ROTATION && c == 3) ? 1.0f : 0.0f;
+        for (i = 0; i < rs; i++) g->cache[(size_t)(first + c) * rs + i] = one;
+    }
+}
+
+/* Builds the entries of a keyed group (tracks `tracks`, lane i = track i): by lane in `need` and
+   `keys`, and in the stream sorted by the time they are needed; loads the keys needed from the
+   start. */
+static sn_status build_stream(group *g, const sn_clip_track_def *const *tracks, sn_error *err) {
+    const int m = g->rows, e = 2 + m, d = g->depth;
+    stream_key *order = (stream_key *)malloc(sizeof(stream_key) * (size_t)(g->total > 0 ? g->total : 1));
+    word *last = g->stream + (size_t)g->total * (size_t)e;
+    int i, k, c, at = 0;
+    if (order == NULL) return sn_fail(err, SN_ENOMEM, "out of memory building the clip");
     for (i = 0; i < g->n; i++) {
+        float prev[4] = {0, 0, 0, 0};
+        const double scale = cubic_rotation_scale(tracks[i]);
         g->first[i] = at;
-        g->count[i] = intervals_of(tracks[i]->keys);
-        build_intervals(tracks[i], tmp + (size_t)at * rs, (size_t)rs, 1);
+        g->count[i] = entries_of(tracks[i]);
         for (k = 0; k < g->count[i]; k++) {
-            tmp[(size_t)(at + k) * rs + g->rows] = (float)i;
-            keys[at + k].lo = tmp[(size_t)(at + k) * rs];
-            keys[at + k].lane = i;
-            keys[at + k].record = at + k;
+            g->need[at + k] = make_entry(tracks[i], k, prev, g->keys + (size_t)(at + k) * (size_t)m, scale);
+            order[at + k].need = g->need[at + k];
+            order[at + k].lane = i;
+            order[at + k].entry = at + k;
         }
         at += g->count[i];
     }
-    qsort(keys, (size_t)g->total, sizeof(stream_key), by_start);
-    for (i = 0; i < g->n; i++) g->count[i] = 0;
+    qsort(order, (size_t)g->total, sizeof(stream_key), by_need);
     for (k = 0; k < g->total; k++) {
-        const int lane = keys[k].lane;
-        memcpy(g->stream + (size_t)k * rs, tmp + (size_t)keys[k].record * rs, sizeof(float) * (size_t)rs);
-        g->index[g->first[lane] + g->count[lane]++] = k; /* a lane's records come in time order */
+        word *en = g->stream + (size_t)k * (size_t)e;
+        const int lane = order[k].lane, j = order[k].entry - g->first[lane];
+        en[0].f = order[k].need;
+        en[1].i = lane + (j & (d - 1)) * g->np; /* the slot of key j */
+        for (c = 0; c < m; c++) en[2 + c].f = g->keys[(size_t)order[k].entry * (size_t)m + (size_t)c];
     }
-    free(tmp);
-    free(keys);
+    for (k = 0; k < e; k++) last[k].f = 0.0f;
+    last[0].f = INFINITY; /* never needed: stops forward playback */
+    last[1].i = 0;
+    free(order);
+    clear_keyed(g);
     g->tprev = -INFINITY;
-    seek_tracks(g, -INFINITY);
+    seek_keyed(g, -INFINITY);
     return SN_OK;
 }
 
@@ -584,33 +747,36 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
     at += SN_ALIGN16(sizeof(group) * (size_t)pl.count);
     (void)arrays_size(def, &pl, &c->scratch_np);
     c->scratch = (float *)at;
-    memset(c->scratch, 0, sizeof(float) * 9 * (size_t)c->scratch_np);
-    at += sizeof(float) * 9 * (size_t)c->scratch_np;
+    memset(c->scratch, 0, sizeof(float) * SCRATCH_ROWS * (size_t)c->scratch_np);
+    at += sizeof(float) * SCRATCH_ROWS * (size_t)c->scratch_np;
     for (g = 0; g < pl.count; g++) {
         const plan_group *pg = &pl.groups[g];
         group *gr = &c->groups[g];
-        size_t floats = group_floats(def, &pl, pg);
+        const size_t ints = group_ints(def, &pl, pg), floats = group_floats(def, &pl, pg);
         gr->n = pg->lanes;
         gr->np = padded(pg->lanes);
         gr->path = pg->path;
         gr->interp = pg->interp;
-        gr->rows = cache_rows(gr->path, gr->interp);
+        gr->rows = pg->uniform ? cache_rows(gr->path, gr->interp) : keyed_payload(gr->path, gr->interp);
+        gr->depth = keyed_depth(gr->interp);
         gr->direct = pg->dense;
         gr->uniform = pg->uniform;
-        gr->intervals = gr->uniform ? (int)group_intervals(def, &pl, pg) : 0;
+        gr->intervals = gr->uniform ? (int)group_records(def, &pl, pg) : 0;
+        gr->total = gr->uniform ? 0 : (int)group_records(def, &pl, pg);
         gr->first = (int *)at;
         gr->count = gr->first + gr->np;
         gr->joint = gr->count + gr->np;
         gr->animated = (float *)(gr->joint + gr->np);
-        gr->index = gr->joint + 2 * gr->np;
-        memset(at, 0, sizeof(int) * group_ints(def, &pl, pg));
-        at += SN_ALIGN16(sizeof(int) * group_ints(def, &pl, pg));
+        gr->need = gr->animated + gr->np;
+        memset(at, 0, sizeof(int) * ints);
+        at += SN_ALIGN16(sizeof(int) * ints);
         gr->cache = (float *)at;
+        gr->keys = gr->uniform ? NULL : gr->cache + (size_t)gr->rows * (size_t)gr->depth * (size_t)gr->np;
         memset(gr->cache, 0, sizeof(float) * floats);
-        at += sizeof(float) * floats;
+        at += SN_ALIGN16(sizeof(float) * floats);
         gr->block = gr->uniform ? gr->cache : NULL;
-        gr->stream = gr->uniform ? NULL : gr->cache + (size_t)(gr->rows - 2) * (size_t)gr->np;
-        gr->total = gr->uniform ? 0 : (int)group_intervals(def, &pl, pg);
+        gr->stream = gr->uniform ? NULL : (word *)at;
+        at += SN_ALIGN16(sizeof(word) * group_words(def, &pl, pg));
         gr->pos = 0;
         gr->tprev = -INFINITY;
         if (gr->n != pg->n)
@@ -659,47 +825,7 @@ double sn_clip_local_time(const sn_clip *c, double t, int loop) {
     return t < d ? t : 0.0;
 }
 
-/* ---- the per-frame kernels: one row at a time, vectorised -------------------------------- */
-
-/* s = clamp((t - t0) / dt, 0, 1) */
-KERNEL fraction(float *restrict s, const float *restrict t0, const float *restrict inv, float t, int n) {
-    int i;
-    for (i = 0; i < n; i++) {
-        float a = (t - t0[i]) * inv[i];
-        a = a < 0.0f ? 0.0f : a;
-        s[i] = a > 1.0f ? 1.0f : a;
-    }
-}
-
-KERNEL lerp_row(float *restrict o, const float *restrict v0, const float *restrict dv, const float *restrict s, int n) {
-    int i;
-    for (i = 0; i < n; i++) o[i] = v0[i] + s[i] * dv[i];
-}
-
-KERNEL lerp_row_s(float *restrict o, const float *restrict v0, const float *restrict dv, float s, int n) {
-    int i;
-    for (i = 0; i < n; i++) o[i] = v0[i] + s * dv[i];
-}
-
-/* the glTF Hermite basis at s, without h00 = 1 - h01: h10, h01, h11 */
-KERNEL hermite(float *restrict h10, float *restrict h01, float *restrict h11, const float *restrict s, int n) {
-    int i;
-    for (i = 0; i < n; i++) {
-        float x = s[i], x2 = x * x, x3 = x2 * x;
-        h10[i] = x3 - 2 * x2 + x;
-        h01[i] = 3 * x2 - 2 * x3;
-        h11[i] = x3 - x2;
-    }
-}
-
-/* p = h00 p0 + h10 m0 + h01 p1 + h11 m1 written p0 + h10 m0 + h01 (p1 - p0) + h11 m1 (h00 + h01
-   = 1), which gives p0 exactly at s = 0 and for constant lanes */
-KERNEL cubic_row(float *restrict o, const float *restrict p0, const float *restrict m0, const float *restrict dp,
-                 const float *restrict m1, const float *restrict h10, const float *restrict h01,
-                 const float *restrict h11, int n) {
-    int i;
-    for (i = 0; i < n; i++) o[i] = p0[i] + h10[i] * m0[i] + h01[i] * dp[i] + h11[i] * m1[i];
-}
+/* ---- the per-frame kernels: vectorised loops over the lanes -------------------------------- */
 
 KERNEL cubic_row_s(float *restrict o, const float *restrict p0, const float *restrict m0, const float *restrict dp,
                    const float *restrict m1, float h10, float h01, float h11, int n) {
@@ -707,14 +833,52 @@ KERNEL cubic_row_s(float *restrict o, const float *restrict p0, const float *res
     for (i = 0; i < n; i++) o[i] = p0[i] + h10 * m0[i] + h01 * dp[i] + h11 * m1[i];
 }
 
-/* normalises the quaternions of the lanes flagged 1 in `animated` in place and leaves those
-   flagged 0 (rest values) exactly as they are; a zero one stays zero. Arithmetic rather than a
-   select around sqrtf, so that the loop vectorises. */
+/* shared times, linear translations or scales: o = v0 + s dv for the three rows at once */
+KERNEL lerp_rows3(float *restrict ox, float *restrict oy, float *restrict oz, const float *restrict c, float s,
+                  int np, int n) {
+    const float *x = c, *y = c + np, *z = c + 2 * np, *dx = c + 3 * np, *dy = c + 4 * np, *dz = c + 5 * np;
+    int i;
+    for (i = 0; i < n; i++) {
+        ox[i] = x[i] + s * dx[i];
+        oy[i] = y[i] + s * dy[i];
+        oz[i] = z[i] + s * dz[i];
+    }
+}
+
+/* shared times, linear rotations: nlerp of the four rows at once; the lanes flagged 0 in
+   `animated` (rest values, dv 0) are left exactly as they are (see normalize_rows) */
+KERNEL nlerp_rows(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
+                  const float *restrict c, float s, const float *restrict animated, int np, int n) {
+    const float *x = c, *y = c + np, *z = c + 2 * np, *w = c + 3 * np, *dx = c + 4 * np, *dy = c + 5 * np,
+                *dz = c + 6 * np, *dw = c + 7 * np;
+    int i;
+    for (i = 0; i < n; i++) {
+        const float qx = x[i] + s * dx[i], qy = y[i] + s * dy[i], qz = z[i] + s * dz[i], qw = w[i] + s * dw[i];
+        float k = 1.0f / sqrtf(qx * qx + qy * qy + qz * qz + qw * qw + 1e-30f);
+        k = 1.0f + animated[i] * (k - 1.0f);
+        ox[i] = qx * k;
+        oy[i] = qy * k;
+        oz[i] = qz * k;
+        ow[i] = qw * k;
+    }
+}
+
+/* A cubic-spline rotation can pass through zero between two valid keys (tangents that cancel
+   the values); where its length is below 1e-6 the identity is used instead (a branch-free add
+   to w, so that the loops still vectorise). */
+#define CUBIC_ZERO_TO_IDENTITY(x, y, z, w) ((w) += ((x) * (x) + (y) * (y) + (z) * (z) + (w) * (w) < 1e-12f ? 1.0f : 0.0f))
+
+/* normalises the quaternions of the lanes flagged 1 in `animated` in place (a zero one becomes
+   the identity, see CUBIC_ZERO_TO_IDENTITY) and leaves those flagged 0 (rest values) exactly as
+   they are. Arithmetic rather than a select around sqrtf, so that the loop vectorises. */
 KERNEL normalize_rows(float *restrict x, float *restrict y, float *restrict z, float *restrict w,
                       const float *restrict animated, int n) {
     int i;
     for (i = 0; i < n; i++) {
-        float k = 1.0f / sqrtf(x[i] * x[i] + y[i] * y[i] + z[i] * z[i] + w[i] * w[i] + 1e-30f);
+        float qw = w[i], k;
+        CUBIC_ZERO_TO_IDENTITY(x[i], y[i], z[i], qw); /* rest lanes are unit: unchanged */
+        w[i] = qw;
+        k = 1.0f / sqrtf(x[i] * x[i] + y[i] * y[i] + z[i] * z[i] + w[i] * w[i] + 1e-30f);
         k = 1.0f + animated[i] * (k - 1.0f);
         x[i] *= k;
         y[i] *= k;
@@ -723,58 +887,166 @@ KERNEL normalize_rows(float *restrict x, float *restrict y, float *restrict z, f
     }
 }
 
-static void sample_tracks(sn_clip *clip, group *g, float t, float *o, int ost);
+/* Keyed groups. The cache rows hold, per lane, key A in slot 0 (the first np floats of a row)
+   and key B in slot 1 (the next np); either may be the earlier. The fraction s of t from A's time
+   to B's, clamped to [0, 1], is exactly 0 at A's time and 1 at B's (x / x is 1) and 0 for a lane
+   whose B is at +inf (a one-key track, a padding lane); (1 - s) A + s B then hits both keys
+   exactly, and the Hermite form is the same from either end (h00(1 - s) = h01(s), h10(1 - s) =
+   -h11(s), and the interval length changes sign). The fractions go through a scratch row: with
+   the clamp in the same loop, gcc's partial redundancy elimination leaves branches that stop
+   it vectorising. */
+KERNEL slot_fractions(float *restrict s, const float *restrict ta, const float *restrict tb, float t, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        float a = (t - ta[i]) / (tb[i] - ta[i]);
+        a = a > 0.0f ? a : 0.0f;
+        s[i] = a < 1.0f ? a : 1.0f;
+    }
+}
 
-/* computes the values of every track of `g` at t into `width` rows at `o` (row stride ost) */
-static void sample_group(sn_clip *clip, group *g, float t, float *o, int ost) {
+/* linear translations or scales: the cache holds the keys' times in row 0, values in rows 1-3 */
+KERNEL keyed_lerp3(float *restrict ox, float *restrict oy, float *restrict oz, const float *restrict c,
+                   const float *restrict s, int np, int n) {
+    const float *xa = c + 2 * np, *xb = c + 3 * np, *ya = c + 4 * np, *yb = c + 5 * np, *za = c + 6 * np,
+                *zb = c + 7 * np;
+    int i;
+    for (i = 0; i < n; i++) {
+        const float b = s[i], a = 1.0f - b;
+        ox[i] = a * xa[i] + b * xb[i];
+        oy[i] = a * ya[i] + b * yb[i];
+        oz[i] = a * za[i] + b * zb[i];
+    }
+}
+
+/* linear rotations (nlerp; the keys are in one hemisphere): the times in row 0, x, y, z, w in
+   rows 1-4 */
+KERNEL keyed_nlerp(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
+                   const float *restrict c, const float *restrict s, int np, int n) {
+    const float *xa = c + 2 * np, *xb = c + 3 * np, *ya = c + 4 * np, *yb = c + 5 * np, *za = c + 6 * np,
+                *zb = c + 7 * np, *wa = c + 8 * np, *wb = c + 9 * np;
+    int i;
+    for (i = 0; i < n; i++) {
+        const float b = s[i], a = 1.0f - b;
+        const float x = a * xa[i] + b * xb[i], y = a * ya[i] + b * yb[i], z = a * za[i] + b * zb[i],
+                    w = a * wa[i] + b * wb[i];
+        const float k = 1.0f / sqrtf(x * x + y * y + z * z + w * w + 1e-30f);
+        ox[i] = x * k;
+        oy[i] = y * k;
+        oz[i] = z * k;
+        ow[i] = w * k;
+    }
+}
+
+/* The Hermite weights of lane i at its fraction s, with h10 and h11 times the signed interval
+   length (capped, so that a lane whose B is at +inf, where s is 0 and so are they, gives 0), and
+   fa = 1, fb = 0 when A is the earlier key, which then brings its out-tangent and B its
+   in-tangent, else fa = 0, fb = 1. The tangents are picked by fa x + fb y, exact for finite
+   values: gcc does not vectorise the loop with selects there. */
+#define HERMITE_WEIGHTS(i)                                                                 \
+    const float u = s[i], u2 = u * u, u3 = u2 * u, ti = ta[i], tj = tb[i];               \
+    const float dt = tj - ti, dtc = dt < FLT_MAX ? dt : FLT_MAX;                           \
+    const float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f, h01 = 3.0f * u2 - 2.0f * u3;          \
+    const float g10 = (u3 - 2.0f * u2 + u) * dtc, g11 = (u3 - u2) * dtc;                   \
+    const float fa = ti <= tj ? 1.0f : 0.0f, fb = 1.0f - fa
+
+/* cubic translations or scales: the times in row 0, the values in rows 1-3, the in-tangents in
+   4-6, the out-tangents in 7-9 */
+KERNEL keyed_cubic3(float *restrict ox, float *restrict oy, float *restrict oz, const float *restrict c,
+                    const float *restrict s, int np, int n) {
+    const size_t r = 2 * (size_t)np;
+    const float *ta = c, *tb = c + np, *px = c + r, *py = c + 2 * r, *pz = c + 3 * r, *ix = c + 4 * r,
+                *iy = c + 5 * r, *iz = c + 6 * r, *qx = c + 7 * r, *qy = c + 8 * r, *qz = c + 9 * r;
+    int i;
+    for (i = 0; i < n; i++) {
+        HERMITE_WEIGHTS(i);
+        const float pxa = px[i], pxb = px[np + i], ixa = ix[i], ixb = ix[np + i], qxa = qx[i], qxb = qx[np + i];
+        const float pya = py[i], pyb = py[np + i], iya = iy[i], iyb = iy[np + i], qya = qy[i], qyb = qy[np + i];
+        const float pza = pz[i], pzb = pz[np + i], iza = iz[i], izb = iz[np + i], qza = qz[i], qzb = qz[np + i];
+        ox[i] = h00 * pxa + g10 * (fa * qxa + fb * ixa) + h01 * pxb + g11 * (fa * ixb + fb * qxb);
+        oy[i] = h00 * pya + g10 * (fa * qya + fb * iya) + h01 * pyb + g11 * (fa * iyb + fb * qyb);
+        oz[i] = h00 * pza + g10 * (fa * qza + fb * iza) + h01 * pzb + g11 * (fa * izb + fb * qzb);
+    }
+}
+
+/* cubic rotations, normalised: the times in row 0, the values in rows 1-4, the in-tangents in
+   5-8, the out-tangents in 9-12 */
+KERNEL keyed_cubic4(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
+                    const float *restrict c, const float *restrict s, int np, int n) {
+    const size_t r = 2 * (size_t)np;
+    const float *ta = c, *tb = c + np, *px = c + r, *py = c + 2 * r, *pz = c + 3 * r, *pw = c + 4 * r,
+                *ix = c + 5 * r, *iy = c + 6 * r, *iz = c + 7 * r, *iw = c + 8 * r, *qx = c + 9 * r,
+                *qy = c + 10 * r, *qz = c + 11 * r, *qw = c + 12 * r;
+    int i;
+    for (i = 0; i < n; i++) {
+        HERMITE_WEIGHTS(i);
+        const float pxa = px[i], pxb = px[np + i], ixa = ix[i], ixb = ix[np + i], qxa = qx[i], qxb = qx[np + i];
+        const float pya = py[i], pyb = py[np + i], iya = iy[i], iyb = iy[np + i], qya = qy[i], qyb = qy[np + i];
+        const float pza = pz[i], pzb = pz[np + i], iza = iz[i], izb = iz[np + i], qza = qz[i], qzb = qz[np + i];
+        const float pwa = pw[i], pwb = pw[np + i], iwa = iw[i], iwb = iw[np + i], qwa = qw[i], qwb = qw[np + i];
+        const float x = h00 * pxa + g10 * (fa * qxa + fb * ixa) + h01 * pxb + g11 * (fa * ixb + fb * qxb);
+        const float y = h00 * pya + g10 * (fa * qya + fb * iya) + h01 * pyb + g11 * (fa * iyb + fb * qyb);
+        const float z = h00 * pza + g10 * (fa * qza + fb * iza) + h01 * pzb + g11 * (fa * izb + fb * qzb);
+        float w = h00 * pwa + g10 * (fa * qwa + fb * iwa) + h01 * pwb + g11 * (fa * iwb + fb * qwb), k;
+        CUBIC_ZERO_TO_IDENTITY(x, y, z, w);
+        k = 1.0f / sqrtf(x * x + y * y + z * z + w * w + 1e-30f);
+        ox[i] = x * k;
+        oy[i] = y * k;
+        oz[i] = z * k;
+        ow[i] = w * k;
+    }
+}
+
+/* computes the values of every track of keyed group `g` at t (its cursor there) into `width`
+   rows at `o` (row stride ost); `s` is a scratch row */
+static void sample_keyed(const group *g, float t, float *o, int ost, float *s) {
     const int n = g->n, np = g->np, w = width_of(g->path);
-    float *row = g->cache, *coef;
+    const float *c = g->cache;
     int r;
-    if (!g->uniform) advance_tracks(g, t);
-    else if (t < row[0] || t >= row[np]) seek_shared(g, t);
-    row = g->cache;
-    coef = row + 4 * np;
-    if (g->uniform) {
-        /* one interval for all: the fraction and the Hermite weights are plain numbers */
-        float a = (t - row[2 * np]) * row[3 * np];
-        a = a < 0.0f ? 0.0f : a > 1.0f ? 1.0f : a;
-        if (g->interp == SN_CLIP_LINEAR) {
-            for (r = 0; r < w; r++) lerp_row_s(o + r * ost, coef + r * np, coef + (w + r) * np, a, n);
-        } else if (g->interp == SN_CLIP_STEP) {
-            for (r = 0; r < w; r++) memcpy(o + r * ost, coef + r * np, sizeof(float) * (size_t)n);
-        } else {
-            const float a2 = a * a, a3 = a2 * a;
-            for (r = 0; r < w; r++)
-                cubic_row_s(o + r * ost, coef + r * np, coef + (w + r) * np, coef + (2 * w + r) * np,
-                            coef + (3 * w + r) * np, a3 - 2 * a2 + a, 3 * a2 - 2 * a3, a3 - a2, n);
-        }
+    if (g->interp == SN_CLIP_STEP) {
+        for (r = 0; r < w; r++) memcpy(o + r * ost, c + (size_t)r * (size_t)np, sizeof(float) * (size_t)n);
+        return;
+    }
+    slot_fractions(s, c, c + np, t, n);
+    if (g->interp == SN_CLIP_LINEAR) {
+        if (w == 3) keyed_lerp3(o, o + ost, o + 2 * ost, c, s, np, n);
+        else keyed_nlerp(o, o + ost, o + 2 * ost, o + 3 * ost, c, s, np, n);
     } else {
-        sample_tracks(clip, g, t, o, ost);
+        if (w == 3) keyed_cubic3(o, o + ost, o + 2 * ost, c, s, np, n);
+        else keyed_cubic4(o, o + ost, o + 2 * ost, o + 3 * ost, c, s, np, n);
+    }
+}
+
+/* moves the cursor of `g` to t: the interval of a shared-times group, the cached keys of a keyed
+   one. Done for every group before any computes, so that the keys just stored have left the
+   store buffer when the vector loads read them. */
+static void move_cursor(group *g, float t) {
+    if (!g->uniform) advance_keyed(g, t);
+    else if (t < g->cache[0] || t >= g->cache[g->np]) seek_shared(g, t);
+}
+
+/* computes the values of every track of shared-times group `g` at t (its cursor there) into
+   `width` rows at `o` (row stride ost) */
+static void sample_shared(const group *g, float t, float *o, int ost) {
+    const int n = g->n, np = g->np, w = width_of(g->path);
+    const float *row = g->cache, *coef = row + 4 * np;
+    /* one interval for all: the fraction and the Hermite weights are plain numbers */
+    float a = (t - row[2 * np]) * row[3 * np];
+    int r;
+    a = a < 0.0f ? 0.0f : a > 1.0f ? 1.0f : a;
+    if (g->interp == SN_CLIP_LINEAR) {
+        if (w == 3) lerp_rows3(o, o + ost, o + 2 * ost, coef, a, np, n);
+        else nlerp_rows(o, o + ost, o + 2 * ost, o + 3 * ost, coef, a, g->animated, np, n);
+        return;
+    } else if (g->interp == SN_CLIP_STEP) {
+        for (r = 0; r < w; r++) memcpy(o + r * ost, coef + r * np, sizeof(float) * (size_t)n);
+    } else {
+        const float a2 = a * a, a3 = a2 * a;
+        for (r = 0; r < w; r++)
+            cubic_row_s(o + r * ost, coef + r * np, coef + (w + r) * np, coef + (2 * w + r) * np,
+                        coef + (3 * w + r) * np, a3 - 2 * a2 + a, 3 * a2 - 2 * a3, a3 - a2, n);
     }
     if (g->path == SN_CLIP_ROTATION && g->interp != SN_CLIP_STEP)
         normalize_rows(o, o + ost, o + 2 * ost, o + 3 * ost, g->animated, n);
-}
-
-/* the values of a group with a cursor per track: fractions and Hermite weights per track */
-static void sample_tracks(sn_clip *clip, group *g, float t, float *o, int ost) {
-    const int n = g->n, np = g->np, w = width_of(g->path);
-    float *row = g->cache, *s = clip->scratch, *coef = row + 2 * np; /* rows t0, 1/dt, coefficients */
-    int r;
-    if (g->interp == SN_CLIP_STEP) {
-        for (r = 0; r < w; r++) memcpy(o + r * ost, coef + r * np, sizeof(float) * (size_t)n);
-        return;
-    }
-    fraction(s, row, row + np, t, n);
-    if (g->interp == SN_CLIP_LINEAR) {
-        for (r = 0; r < w; r++) lerp_row(o + r * ost, coef + r * np, coef + (w + r) * np, s, n);
-    } else {
-        float *h = s + clip->scratch_np; /* three rows after s */
-        const int sn = clip->scratch_np;
-        hermite(h, h + sn, h + 2 * sn, s, n);
-        for (r = 0; r < w; r++)
-            cubic_row(o + r * ost, coef + r * np, coef + (w + r) * np, coef + (2 * w + r) * np,
-                      coef + (3 * w + r) * np, h, h + sn, h + 2 * sn, n);
-    }
 }
 
 /* o[r * ost + joint[i]] = res[r * rst + i] for the w rows r */
@@ -788,25 +1060,25 @@ KERNEL scatter(float *restrict o, int ost, const float *restrict res, int rst, c
 sn_status sn_clip_sample(sn_clip *c, double t, int loop, sn_pose *out, sn_error *err) {
     const int st = c->stride;
     const float *rest = sn_skeleton_rest_soa(c->skeleton);
-    float *ch = out->ch, ft, *res = c->scratch + 5 * c->scratch_np;
+    float *ch = out->ch, ft, *res = c->scratch;
     int p, g;
     if (sn_pose_skeleton(out) != c->skeleton) return sn_fail_arg(err, 2, SN_EINVAL, "pose of another skeleton");
     if (!sn_isfinite(t)) return sn_fail_arg(err, 1, SN_EINVAL, "time is not finite");
     ft = (float)sn_clip_local_time(c, t, loop);
+    for (g = 0; g < c->group_count; g++)
+        if (c->groups[g].n > 0) move_cursor(&c->groups[g], ft);
     for (p = 0; p < 3; p++)
         if (c->fill[p])
             memcpy(ch + path_row[p] * st, rest + path_row[p] * st, sizeof(float) * (size_t)(width_of(p) * st));
     for (g = 0; g < c->group_count; g++) {
-        group *gr = &c->groups[g];
-        float *o = ch + path_row[gr->path] * st;
-        const int w = width_of(gr->path);
+        const group *gr = &c->groups[g];
+        float *o = gr->direct ? ch + path_row[gr->path] * st : res;
+        const int ost = gr->direct ? st : c->scratch_np;
         if (gr->n == 0) continue;
-        if (gr->direct) {
-            sample_group(c, gr, ft, o, st);
-            continue;
-        }
-        sample_group(c, gr, ft, res, c->scratch_np);
-        scatter(o, st, res, c->scratch_np, gr->joint, gr->n, w);
+        if (gr->uniform) sample_shared(gr, ft, o, ost);
+        else sample_keyed(gr, ft, o, ost, c->scratch + 4 * c->scratch_np);
+        if (!gr->direct)
+            scatter(ch + path_row[gr->path] * st, st, res, c->scratch_np, gr->joint, gr->n, width_of(gr->path));
     }
     return SN_OK;
 }

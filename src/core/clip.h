@@ -18,8 +18,9 @@
  *   - A clip is built once inside caller memory (sn_clip_size, sn_clip_init) and refers to its
  *     skeleton, which must outlive it. It keeps its cursors (the current key interval of each
  *     track: one for all tracks that share key times), so sampling forward in time costs no key
- *     search; a backward seek or a jump re-searches by bisection. Sampling never allocates; a
- *     clip must not be sampled from two threads at once.
+ *     search; a backward seek or a jump re-searches by bisection (tracks with their own key
+ *     times replay from the start instead when the new time is near it, as when a loop wraps
+ *     around). Sampling never allocates; a clip must not be sampled from two threads at once.
  */
 #ifndef SN_CLIP_H
 #define SN_CLIP_H
@@ -27,6 +28,11 @@
 #include "common.h"
 #include "pose.h"
 #include "skeleton.h"
+
+/// Largest magnitude of a clip value or tangent: keeps every float product of sampling finite.
+#define SN_CLIP_MAX_VALUE 1e18
+/// Longest clip duration, in seconds (about 31 years).
+#define SN_CLIP_MAX_TIME 1e9
 
 /// What a track animates.
 typedef enum sn_clip_path {
