@@ -357,6 +357,54 @@ describe("sinew.chain", function()
       end
     end)
 
+    it("tests only the colliders that can reach the chain, with the same result (bit for bit)", function()
+      -- the same tree alone and with a far second tree in the chain (whose broad-phase ball then
+      -- holds every collider), and alone with far colliders of every kind between the near ones
+      local rng = helper.rng(13)
+      local function tree(far_tree)
+        local def = line(8, 0.08, { radius = 0.02, elasticity = 0, damping = 0.02, teleport = 0,
+          gravity = { 0, -30, 0 }, max_steps = 20, max_colliders = 12 })
+        if far_tree then
+          def.points[9], def.parents[9] = { 100, 0, 0 }, 0
+          def.points[10], def.parents[10] = { 100.1, 0, 0 }, 9
+        end
+        return sinew.chain(def)
+      end
+      local alone, both, padded = tree(false), tree(true), tree(false)
+      local near = {
+        { shape = "sphere", center = { rng(0.1, 0.5), rng(-0.5, -0.1), rng(-0.2, 0.2) }, radius = rng(0.05, 0.2) },
+        { shape = "capsule", a = { -0.5, -0.6, rng(-0.3, 0.3) }, b = { 0.8, -0.6, rng(-0.3, 0.3) },
+          radius = rng(0.02, 0.1), radius_b = rng(0.02, 0.1) },
+        { shape = "plane", point = { 0, -0.9, 0 }, normal = { rng(-0.3, 0.3), 1, rng(-0.3, 0.3) } },
+      }
+      local far = {
+        { shape = "sphere", center = { 30, 0, 0 }, radius = 1 },
+        { shape = "capsule", a = { -20, 5, 0 }, b = { -20, 9, 3 }, radius = 2, radius_b = 1 },
+        { shape = "plane", point = { 0, -40, 0 }, normal = { 0, 1, 0.2 } },
+        { shape = "sphere", center = { 0, 0, 0 }, radius = 200, inside = true },
+        { shape = "capsule", a = { 0, -50, 0 }, b = { 0, 50, 0 }, radius = 60, radius_b = 60, inside = true },
+        { shape = "plane", point = { 0, 50, 0 }, normal = { 0, 1, 0 }, inside = true },
+      }
+      for k = 1, 3 do
+        alone:add_collider(near[k])
+        both:add_collider(near[k])
+        padded:add_collider(far[2 * k - 1])
+        padded:add_collider(near[k])
+        padded:add_collider(far[2 * k])
+      end
+      for s = 1, 60 do
+        for _, c in ipairs { alone, both, padded } do
+          c:move_root(0.6 * math.sin(s * 0.4), 0, 0.4 * math.cos(s * 0.3))
+          c:step(s % 10 == 0 and 0.3 or 1 / 60)
+        end
+        for i = 1, 8 do
+          local x, y, z = alone:position(i, "step")
+          assert.same({ x, y, z }, { both:position(i, "step") })
+          assert.same({ x, y, z }, { padded:position(i, "step") })
+        end
+      end
+    end)
+
     it("keeps particles inside a keep-in collider", function()
       local c = sinew.chain(line(6, 0.1, { radius = 0.01, elasticity = 0, stiffness = 0 }))
       c:add_collider { shape = "sphere", center = { 0, 0, 0 }, radius = 0.3, inside = true }

@@ -576,6 +576,143 @@ static void test_no_tunnelling(void) {
     free_blocks();
 }
 
+/* a collider definition from numbers: shape, a, b, radius, radius_b, inside */
+static void collider_of(sn_collider_def *k, sn_collider_shape shape, double ax, double ay, double az, double bx,
+                        double by, double bz, double ra, double rb, int inside) {
+    memset(k, 0, sizeof *k);
+    k->shape = shape;
+    k->a.x = ax; k->a.y = ay; k->a.z = az;
+    k->b.x = bx; k->b.y = by; k->b.z = bz;
+    k->radius = ra;
+    k->radius_b = rb;
+    k->inside = inside;
+}
+
+static void test_far_colliders_change_nothing(void) {
+    /* the broad phase skips colliders that cannot reach the chain: with many of them around (of
+       every kind, between the near ones) the motion is the same, bit for bit */
+    sn_collider_def near[3], far[6];
+    sn_chain *with, *without;
+    sn_chain_def d;
+    int s, i, k;
+    random_tree_def(&d, 12);
+    set_default(&d, SN_CHAIN_RADIUS, 0.02);
+    set_default(&d, SN_CHAIN_ELASTICITY, 0.0);
+    d.teleport = 0.0;
+    d.gravity[1] = -30.0;
+    d.max_colliders = 9;
+    with = make_chain(&d);
+    without = make_chain(&d);
+    collider_of(&near[0], SN_COLLIDER_CAPSULE, -0.6, -0.4, 0.1, 0.7, -0.45, -0.1, 0.08, 0.04, 0);
+    collider_of(&near[1], SN_COLLIDER_SPHERE, 0.2, -0.3, 0.2, 0, 0, 0, 0.12, 0, 0);
+    collider_of(&near[2], SN_COLLIDER_PLANE, 0, -0.8, 0, 0.1, 1, 0, 0, 0, 0);
+    collider_of(&far[0], SN_COLLIDER_SPHERE, 30, 0, 0, 0, 0, 0, 1, 0, 0);
+    collider_of(&far[1], SN_COLLIDER_CAPSULE, -20, 5, 0, -20, 9, 3, 2, 1, 0);
+    collider_of(&far[2], SN_COLLIDER_PLANE, 0, -40, 0, 0, 1, 0.2, 0, 0, 0);
+    collider_of(&far[3], SN_COLLIDER_SPHERE, 0, 0, 0, 0, 0, 0, 100, 0, 1);      /* everything inside */
+    collider_of(&far[4], SN_COLLIDER_CAPSULE, 0, -50, 0, 0, 50, 0, 60, 60, 1); /* the same */
+    collider_of(&far[5], SN_COLLIDER_PLANE, 0, 50, 0, 0, 1, 0, 0, 0, 1);     /* everything behind */
+    for (k = 0; k < 3; k++) {
+        ENSURE(sn_chain_add_collider(with, &far[2 * k], NULL, NULL) == SN_OK);
+        ENSURE(sn_chain_add_collider(with, &near[k], NULL, NULL) == SN_OK);
+        ENSURE(sn_chain_add_collider(with, &far[2 * k + 1], NULL, NULL) == SN_OK);
+        ENSURE(sn_chain_add_collider(without, &near[k], NULL, NULL) == SN_OK);
+    }
+    for (s = 0; s < 300; s++) {
+        sn_vec3 t = {0, 0, 0};
+        sn_quat q;
+        sn_vec3 axis = {0.2, 1, 0.4};
+        t.x = 0.8 * sin(s * 0.3);
+        t.z = 0.5 * cos(s * 0.23);
+        ENSURE(sn_quat_from_axis_angle(&axis, 1.5 * sin(s * 0.05), &q) == SN_OK);
+        ENSURE(sn_chain_move_root(with, &t, &q) == SN_OK && sn_chain_move_root(without, &t, &q) == SN_OK);
+        ENSURE(sn_chain_step(with, s % 25 == 0 ? 0.2 : 1.0 / 60, NULL) == SN_OK);
+        ENSURE(sn_chain_step(without, s % 25 == 0 ? 0.2 : 1.0 / 60, NULL) == SN_OK);
+        for (i = 0; i < sn_chain_count(with); i++) {
+            sn_vec3 a, b;
+            sn_chain_step_position(with, i, &a);
+            sn_chain_step_position(without, i, &b);
+            ENSURE(memcmp(&a, &b, sizeof a) == 0);
+        }
+    }
+    free_blocks();
+}
+
+static void test_broad_phase_matches_all_colliders(void) {
+    /* the same tree alone, and with a second tree 100 units away in the same chain: that one
+       makes the broad phase's ball so big that every collider is tested for every particle, and
+       trees do not interact, so the first tree must move the same, bit for bit */
+    int trial, s, i, j, nk;
+    for (trial = 0; trial < 12; trial++) {
+        sn_chain_def d;
+        sn_chain *alone, *both;
+        sn_collider_def ks[4];
+        double radius = trial % 3 == 0 ? 0.0 : 0.02;
+        random_tree_def(&d, 10);
+        set_default(&d, SN_CHAIN_RADIUS, radius);
+        set_default(&d, SN_CHAIN_ELASTICITY, 0.0);
+        set_default(&d, SN_CHAIN_DAMPING, 0.02);
+        d.teleport = 0.0;
+        d.max_steps = 20;
+        d.gravity[1] = -30.0;
+        alone = make_chain(&d);
+        for (i = 10; i < 12; i++) { /* the far tree: a root and a child */
+            parents[i] = i == 10 ? -1 : 10;
+            pts[3 * i] = 100.0 + 0.1 * (i - 10);
+            pts[3 * i + 1] = pts[3 * i + 2] = 0.0;
+        }
+        d.count = 12;
+        both = make_chain(&d);
+        nk = 0;
+        for (i = 0; i < 200 && nk < 4; i++) {
+            sn_collider_def k;
+            int ok = 1;
+            random_collider(&k);
+            for (j = 0; j < nk; j++) ok = ok && !overlapping(&k, &ks[j]);
+            if (!ok) continue;
+            ks[nk++] = k;
+            ENSURE(sn_chain_add_collider(alone, &k, NULL, NULL) == SN_OK);
+            ENSURE(sn_chain_add_collider(both, &k, NULL, NULL) == SN_OK);
+        }
+        for (s = 0; s < 120; s++) {
+            sn_vec3 t = {0, 0, 0};
+            double dt = s % 10 == 0 ? 0.2 : 1.0 / 60;
+            t.x = 0.8 * sin(s * 0.3);
+            t.z = 0.5 * cos(s * 0.23);
+            ENSURE(sn_chain_move_root(alone, &t, &qid) == SN_OK && sn_chain_move_root(both, &t, &qid) == SN_OK);
+            ENSURE(sn_chain_step(alone, dt, NULL) == SN_OK && sn_chain_step(both, dt, NULL) == SN_OK);
+            for (i = 0; i < 10; i++) {
+                sn_vec3 a, b;
+                sn_chain_step_position(alone, i, &a);
+                sn_chain_step_position(both, i, &b);
+                ENSURE(memcmp(&a, &b, sizeof a) == 0);
+            }
+        }
+        free_blocks();
+    }
+}
+
+static void test_pushed_out_of_the_broad_phase(void) {
+    /* a particle at the centre of a big sphere is pushed far out of the chain's broad-phase ball,
+       into a small sphere the broad phase found out of reach: it is kept out of both */
+    sn_chain_def d;
+    sn_chain *c;
+    sn_collider_def big, small;
+    sn_vec3 p;
+    line_def(&d, 2, 0.1);
+    d.gravity[1] = 0.0;
+    c = make_chain(&d);
+    collider_of(&big, SN_COLLIDER_SPHERE, 0.1, 0, 0, 0, 0, 0, 0.5, 0, 0);
+    collider_of(&small, SN_COLLIDER_SPHERE, 0.64, 0.03, 0, 0, 0, 0, 0.06, 0, 0); /* holds (0.6, 0, 0) */
+    ENSURE(sn_chain_add_collider(c, &big, NULL, NULL) == SN_OK);
+    ENSURE(sn_chain_add_collider(c, &small, NULL, NULL) == SN_OK);
+    ENSURE(sn_chain_step(c, 1.0 / 60, NULL) == SN_OK);
+    sn_chain_step_position(c, 1, &p);
+    ENSURE(sdf_check(&big, &p, 0.0) >= -1e-4);
+    ENSURE(sdf_check(&small, &p, 0.0) >= -1e-4);
+    free_blocks();
+}
+
 static void test_teleport(void) {
     sn_chain_def d;
     sn_chain *c, *ref;
@@ -888,6 +1025,9 @@ int main(void) {
     RUN(test_colliders_not_penetrated);
     RUN(test_inside_collider_keeps_in);
     RUN(test_no_tunnelling);
+    RUN(test_far_colliders_change_nothing);
+    RUN(test_broad_phase_matches_all_colliders);
+    RUN(test_pushed_out_of_the_broad_phase);
     RUN(test_teleport);
     RUN(test_inert_and_parent_space);
     RUN(test_live_params_and_curves);

@@ -203,7 +203,13 @@ typedef struct collider {
     double len;         /* capsule axis length */
     double rmin, rmax;  /* the smaller and the larger radius */
     double s, cs;       /* capsule: sine and cosine of the taper, (r_a - r_b) / len */
+    double ua;          /* plane: u . a */
+    int kind;           /* KIND_ROUND (outside sphere or capsule), KIND_PLANE (outside), KIND_INSIDE */
 } collider;
+
+#define KIND_ROUND 0
+#define KIND_PLANE 1
+#define KIND_INSIDE 2
 
 struct sn_chain {
     int n;          /* particles */
@@ -229,6 +235,9 @@ struct sn_chain {
     collider *col;
     jointdata *jd;  /* skeleton mode: n entries */
     int *anc;       /* skeleton mode: the root joint's ancestors, topmost first */
+    int *near;      /* this step: the colliders that can reach the ball bc, br (maxcol entries) */
+    int nnear;      /* this step: entries in near */
+    double bc[3], br2; /* this step: a ball holding every moving particle's start and solved positions */
 };
 
 /* ---- parameters ------------------------------------------------------------------------------ */
@@ -399,8 +408,8 @@ sn_status sn_chain_validate(const sn_chain_def *def, sn_error *err) {
 }
 
 /* byte offsets of the parts of the block: off[0] particles, [1] colliders, [2] joint data,
-   [3] ancestors; returns the total */
-static size_t layout(int n, int maxcol, int skeleton, int nanc, size_t off[4]) {
+   [3] ancestors, [4] the near colliders; returns the total */
+static size_t layout(int n, int maxcol, int skeleton, int nanc, size_t off[5]) {
     size_t s = SN_ALIGN16(sizeof(sn_chain));
     off[0] = s;
     s += SN_ALIGN16((size_t)n * sizeof(particle));
@@ -410,12 +419,14 @@ static size_t layout(int n, int maxcol, int skeleton, int nanc, size_t off[4]) {
     s += skeleton ? SN_ALIGN16((size_t)n * sizeof(jointdata)) : 0;
     off[3] = s;
     s += SN_ALIGN16((size_t)nanc * sizeof(int));
+    off[4] = s;
+    s += SN_ALIGN16((size_t)maxcol * sizeof(int));
     return s;
 }
 
 size_t sn_chain_size(const sn_chain_def *def) {
     int n, njoint, nanc, max_depth;
-    size_t off[4];
+    size_t off[5];
     if (sn_chain_validate(def, NULL) != SN_OK) return 0;
     (void)topology(def, &n, &njoint, &nanc, &max_depth, NULL);
     return layout(n, def->max_colliders, def->skeleton != NULL, nanc, off);
@@ -511,7 +522,7 @@ static void skeleton_init(sn_chain *c, const sn_chain_def *def);
 
 sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_error *err) {
     int n, njoint, nanc, max_depth, i, k;
-    size_t off[4], need;
+    size_t off[5], need;
     sn_chain *c = (sn_chain *)mem;
     sn_status st = sn_chain_validate(def, err);
     if (st != SN_OK) return st;
@@ -537,6 +548,7 @@ sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_erro
     c->col = (collider *)((char *)mem + off[1]);
     c->jd = def->skeleton != NULL ? (jointdata *)((char *)mem + off[2]) : NULL;
     c->anc = (int *)((char *)mem + off[3]);
+    c->near = (int *)((char *)mem + off[4]);
     frame_identity(&c->place);
     frame_identity(&c->carry1);
     frame_identity(&c->root1);
@@ -708,6 +720,8 @@ static void collider_set(collider *k, const sn_collider_def *def) {
     } else if (def->shape == SN_COLLIDER_PLANE) {
         unit3(k->u, k->b);
     }
+    k->ua = dot3(k->u, k->a);
+    k->kind = def->inside ? KIND_INSIDE : def->shape == SN_COLLIDER_PLANE ? KIND_PLANE : KIND_ROUND;
 }
 
 sn_status sn_chain_add_collider(sn_chain *c, const sn_collider_def *def, int *index, sn_error *err) {
@@ -820,15 +834,77 @@ static double collider_value(const collider *k, const double *x, double r, const
     return v;
 }
 
+/* ---- broad phase: per chain and step, the colliders that can reach it ---- */
+
+/* squared distance from x to the core of a sphere (its centre) or capsule (its axis segment) */
+static double core_distance2(const collider *k, const double *x) {
+    double d[3], t;
+    sub3(d, x, k->a);
+    t = dot3(d, k->u); /* a sphere has u = 0 and len = 0 */
+    t = t < 0.0 ? 0.0 : t > k->len ? k->len : t;
+    madd3(d, d, -t, k->u);
+    return dot3(d, d);
+}
+
+/* 1 when collider k cannot act on a particle of radius at most r anywhere in the ball (bc, br):
+   every point of the ball is outside the outside-collider grown by r (or inside the
+   inside-collider shrunk by r) with room to spare, so collide would not move it. Conservative:
+   a sphere or round cone lies within rmax of its core, and holds the balls of radius rmin about
+   its core. */
+static int collider_far(const collider *k, const double *bc, double br, double r) {
+    double d[3];
+    if (k->def.shape == SN_COLLIDER_PLANE) {
+        sub3(d, bc, k->a);
+        return k->def.inside ? dot3(d, k->u) + br + r < 0.0 : dot3(d, k->u) - br - r > 0.0;
+    }
+    if (k->def.inside) {
+        double room = k->rmin - r - br;
+        return room > 0.0 && core_distance2(k, bc) < room * room;
+    }
+    return core_distance2(k, bc) > (k->rmax + r + br) * (k->rmax + r + br);
+}
+
+/* Before the colliders of a step: the ball around the box lo..hi of every moving particle's
+   start and solved positions, and the list of the colliders that can reach a particle of radius
+   at most `rmax` in it. A particle whose path stays in the ball needs only those: the others
+   cannot move it (colliders_for). One that the placing or a push takes out of it is tested
+   against all of them (cheaper, measured, than growing the ball by a margin). */
+static void broad_phase(sn_chain *c, const double *lo, const double *hi, double rmax) {
+    double d[3], br;
+    int k;
+    set3(c->bc, 0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2]));
+    sub3(d, hi, lo);
+    br = 0.5 * len3(d);
+    c->br2 = br * br;
+    c->nnear = 0;
+    for (k = 0; k < c->ncol; k++)
+        if (!collider_far(&c->col[k], c->bc, br, rmax)) c->near[c->nnear++] = k;
+}
+
+/* the colliders to test at x: the near list when x is in the ball (*list set, count returned),
+   else all of them (*list NULL) */
+static int colliders_for(const sn_chain *c, const double *x, int **list) {
+    double d[3];
+    sub3(d, x, c->bc);
+    if (dot3(d, d) <= c->br2) {
+        *list = c->near;
+        return c->nnear;
+    }
+    *list = NULL;
+    return c->ncol;
+}
+
 /* Moves x onto every violated constraint at once: dx = sum l_j g_j with g_i . dx = -c_i for the
    (at most 3) deepest violated colliders, a Newton step on the active set. For a particle wedged
    between colliders (a capsule on a floor), where projecting onto one after the other converges
    slowly. Returns 0 when nothing is violated. */
 static int project_jointly(const sn_chain *c, double *x, double r, const double *hint) {
     double gs[3][3], cs[3], G[9], l[3], det;
-    int i, m = 0, a;
-    for (i = 0; i < c->ncol; i++) {
-        double g[3], v = collider_value(&c->col[i], x, r, hint, g);
+    int i, j, m = 0, a, *list = NULL, count = colliders_for(c, x, &list);
+    for (j = 0; j < count; j++) {
+        double g[3], v;
+        i = list != NULL ? list[j] : j;
+        v = collider_value(&c->col[i], x, r, hint, g);
         if (!(v < 0.0)) continue;
         if (m < 3) a = m++;
         else { /* keep the three deepest */
@@ -865,23 +941,13 @@ static int project_jointly(const sn_chain *c, double *x, double r, const double 
     return 1;
 }
 
-/* squared distance from x to the core of a sphere (its centre) or capsule (its axis segment) */
-static double core_distance2(const collider *k, const double *x) {
-    double d[3], t;
-    sub3(d, x, k->a);
-    if (k->def.shape == SN_COLLIDER_CAPSULE) {
-        t = dot3(d, k->u);
-        t = t < 0.0 ? 0.0 : t > k->len ? k->len : t;
-        madd3(d, d, -t, k->u);
-    }
-    return dot3(d, d);
-}
-
 /* Keeps particle p (whose step started at s0) out of or inside every collider: projections
    until a pass moves nothing (at most COLLIDE_PASSES), then joint projections onto the colliders
    still violated (a particle wedged between two). In the first pass, a particle that moved
    farther than an outside collider's thinnest radius is swept against it: a shorter move cannot
-   pass through, a longer one is stopped where it enters. `hint` is the parent's position. */
+   pass through, a longer one is stopped where it enters. While the particle (and in the first
+   pass its whole path) is in the broad phase's ball, only the colliders that can reach the ball
+   are tested: the others cannot move it. `hint` is the parent's position. */
 static void collide(const sn_chain *c, particle *p, const double *s0, const double *parent) {
     double r = p->param[SN_CHAIN_RADIUS], m[3], m2, mlen = -1.0, hint[3], g[3];
     int pass, i, skip = -1;
@@ -889,59 +955,65 @@ static void collide(const sn_chain *c, particle *p, const double *s0, const doub
     m2 = dot3(m, m);
     sub3(hint, p->x, parent);
     for (pass = 0; pass < COLLIDE_PASSES; pass++) {
-        int moved = 0, mover = -1;
-        for (i = 0; i < c->ncol; i++) {
-            const collider *k = &c->col[i];
-            double sd, reach, thin;
+        int moved = 0, mover = -1, j, *list, *start, count = colliders_for(c, p->x, &list);
+        if (pass == 0 && list != NULL) { /* the sweep needs the whole path in the ball: its start too */
+            (void)colliders_for(c, s0, &start);
+            if (start == NULL) {
+                list = NULL;
+                count = c->ncol;
+            }
+        }
+        for (j = 0; j < count; j++) {
+            const collider *k;
+            double sd, reach;
             int sweep;
+            i = list != NULL ? list[j] : j;
             if (i == skip) continue; /* it alone moved the particle: now on its surface */
-            if (k->def.inside) {
+            k = &c->col[i];
+            if (k->kind == KIND_ROUND) {
+                sweep = pass == 0 && m2 > (k->rmin + r) * (k->rmin + r);
+                if (sweep && mlen < 0.0) mlen = sqrt(m2);
+                reach = k->rmax + r + (sweep ? mlen : 0.0);
+                if (core_distance2(k, p->x) > reach * reach) continue; /* out of reach */
+                sd = collider_sdf(k, p->x, r, hint, g);
+                if (sd < 0.0) {
+                    madd3(p->x, p->x, -sd, g);
+                    moved++;
+                    mover = i;
+                } else if (sweep && sd < mlen) {
+                    /* both ends outside: did the motion pass through the collider? */
+                    double sd0 = collider_sdf(k, s0, r, hint, g), t, q[3], lo, hi;
+                    int it;
+                    if (sd0 < 0.0 || sd0 + sd >= mlen) continue;
+                    t = closest_on_motion(k, s0, m);
+                    madd3(q, s0, t, m);
+                    if (collider_sdf(k, q, r, hint, g) >= 0.0) continue;
+                    lo = 0.0; /* outside */
+                    hi = t;   /* inside */
+                    for (it = 0; it < SWEEP_BISECTIONS; it++) {
+                        double mid = 0.5 * (lo + hi);
+                        madd3(q, s0, mid, m);
+                        if (collider_sdf(k, q, r, hint, g) < 0.0) hi = mid;
+                        else lo = mid;
+                    }
+                    madd3(p->x, s0, lo, m);
+                    moved++;
+                    mover = i;
+                }
+            } else if (k->kind == KIND_PLANE) { /* a half-space: nothing to tunnel through */
+                sd = dot3(p->x, k->u) - k->ua - r;
+                if (sd < 0.0) {
+                    madd3(p->x, p->x, -sd, k->u);
+                    moved++;
+                    mover = i;
+                }
+            } else {
                 sd = collider_sdf(k, p->x, -r, hint, g);
                 if (sd > 0.0) {
                     madd3(p->x, p->x, -sd, g);
                     moved++;
                     mover = i;
                 }
-                continue;
-            }
-            if (k->def.shape == SN_COLLIDER_PLANE) { /* a half-space: nothing to tunnel through */
-                sd = dot3(p->x, k->u) - dot3(k->a, k->u) - r;
-                if (sd < 0.0) {
-                    madd3(p->x, p->x, -sd, k->u);
-                    moved++;
-                    mover = i;
-                }
-                continue;
-            }
-            thin = k->rmin + r;
-            sweep = pass == 0 && m2 > thin * thin;
-            if (sweep && mlen < 0.0) mlen = sqrt(m2);
-            reach = k->rmax + r + (sweep ? mlen : 0.0);
-            if (core_distance2(k, p->x) > reach * reach) continue; /* broad phase */
-            sd = collider_sdf(k, p->x, r, hint, g);
-            if (sd < 0.0) {
-                madd3(p->x, p->x, -sd, g);
-                moved++;
-                mover = i;
-            } else if (sweep && sd < mlen) {
-                /* both ends outside: did the motion pass through the collider? */
-                double sd0 = collider_sdf(k, s0, r, hint, g), t, q[3], lo, hi;
-                int it;
-                if (sd0 < 0.0 || sd0 + sd >= mlen) continue;
-                t = closest_on_motion(k, s0, m);
-                madd3(q, s0, t, m);
-                if (collider_sdf(k, q, r, hint, g) >= 0.0) continue;
-                lo = 0.0; /* outside */
-                hi = t;   /* inside */
-                for (it = 0; it < SWEEP_BISECTIONS; it++) {
-                    double mid = 0.5 * (lo + hi);
-                    madd3(q, s0, mid, m);
-                    if (collider_sdf(k, q, r, hint, g) < 0.0) hi = mid;
-                    else lo = mid;
-                }
-                madd3(p->x, s0, lo, m);
-                moved++;
-                mover = i;
             }
         }
         if (!moved) return;
@@ -1140,8 +1212,8 @@ static void stretch_terms(sn_chain *c, particle *p) {
 
 /* One fixed step, from animation fraction u0 to u1 of the current update. */
 static void step_once(sn_chain *c, double u0, double u1) {
-    double h2 = c->h * c->h, acc[3], kcached = -1.0;
-    int i, carrying = !frame_equal(&c->carry0, &c->carry1);
+    double h2 = c->h * c->h, acc[3], kcached = -1.0, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, rmax = 0.0;
+    int i, any = 0, carrying = !frame_equal(&c->carry0, &c->carry1);
     motion mo;
     set3(acc, (c->gravity[0] + c->force[0]) * h2, (c->gravity[1] + c->force[1]) * h2,
          (c->gravity[2] + c->force[2]) * h2);
@@ -1188,36 +1260,42 @@ static void step_once(sn_chain *c, double u0, double u1) {
         if (c->p[i].parent >= 0 && c->p[i].kb > 0.0) soft_terms(c, &c->p[i]);
     solve_soft(c);
     /* exact lengths (the solve is linearised), then the colliders, parents first: a child is
-       placed from its parent's final position. Without colliders the parents' own corrections
-       are tiny, so every segment is rescaled from the solved positions at once (no chain of
-       square roots waiting on each other), then applied. */
-    if (c->ncol == 0) {
-        for (i = 0; i < c->n; i++) {
-            particle *p = &c->p[i];
-            double v[3], l;
-            if (p->parent < 0) continue;
-            sub3(v, p->x, c->p[p->parent].x);
-            l = len3(v);
-            if (l > 0.0) set3(p->dx, v[0] * (p->len / l), v[1] * (p->len / l), v[2] * (p->len / l));
-            else set3(p->dx, p->len * p->da[0], p->len * p->da[1], p->len * p->da[2]);
+       placed from its parent's final position, along its solved segment. Every segment is
+       rescaled from the solved positions at once (no chain of square roots waiting on each
+       other), then applied parents first; with colliders, each particle is then kept out of (or
+       in) them, after a broad phase around the start and solved positions. */
+    for (i = 0; i < c->n; i++) {
+        particle *p = &c->p[i];
+        double v[3], l;
+        int k;
+        if (p->parent < 0) continue;
+        sub3(v, p->x, c->p[p->parent].x);
+        l = len3(v);
+        if (l > 0.0) set3(p->dx, v[0] * (p->len / l), v[1] * (p->len / l), v[2] * (p->len / l));
+        else set3(p->dx, p->len * p->da[0], p->len * p->da[1], p->len * p->da[2]);
+        if (c->ncol == 0) continue;
+        if (!any) {
+            copy3(lo, p->x);
+            copy3(hi, p->x);
+            any = 1;
         }
-        for (i = 0; i < c->n; i++) {
-            particle *p = &c->p[i];
-            if (p->parent >= 0) madd3(p->x, c->p[p->parent].x, 1.0, p->dx);
+        for (k = 0; k < 3; k++) {
+            double a = p->x[k], b = p->xp[k];
+            lo[k] = a < lo[k] ? a : lo[k];
+            lo[k] = b < lo[k] ? b : lo[k];
+            hi[k] = a > hi[k] ? a : hi[k];
+            hi[k] = b > hi[k] ? b : hi[k];
         }
-        return;
+        rmax = p->param[SN_CHAIN_RADIUS] > rmax ? p->param[SN_CHAIN_RADIUS] : rmax;
     }
+    if (c->ncol > 0) broad_phase(c, lo, hi, rmax);
     for (i = 0; i < c->n; i++) {
         particle *p = &c->p[i];
         const particle *q;
-        double v[3], l;
         if (p->parent < 0) continue;
         q = &c->p[p->parent];
-        sub3(v, p->x, q->x);
-        l = len3(v);
-        if (l > 0.0) madd3(p->x, q->x, p->len / l, v);
-        else madd3(p->x, q->x, p->len, p->da);
-        collide(c, p, p->xp, q->x);
+        madd3(p->x, q->x, 1.0, p->dx);
+        if (c->ncol > 0) collide(c, p, p->xp, q->x);
     }
 }
 
