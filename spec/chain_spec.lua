@@ -111,6 +111,11 @@ describe("sinew.chain", function()
         { { skeleton = skel, root = "nose" }, "unknown joint 'nose'" },
         { { skeleton = skel }, "'root' is needed" },
         { { skeleton = {}, root = 1 }, "'skeleton' must be a sinew.Skeleton" },
+        -- magnitudes whose products would overflow (found by fuzzing)
+        { { points = { { 0, 0, 0 }, { 4.3e155, 0, 0 } }, parents = { 0, 1 } }, "point 2 is too far from the origin" },
+        { line(3, 0.1, { gravity = { 0, -2e9, 0 } }), "'gravity' is too large" },
+        { line(3, 0.1, { radius = 1e10 }), "'radius' is too large" },
+        { line(3, 0.1, { rate = 4.9e-318 }), "'rate' must be in %[1, 10000%]" },
       }
       for _, case in ipairs(cases) do
         local msg = helper.error_of(sinew.chain, case[1])
@@ -157,6 +162,10 @@ describe("sinew.chain", function()
       assert.matches("no room for another collider",
         helper.error_of(c.add_collider, c, { shape = "plane", point = { 0, -1, 0 }, normal = { 0, 1, 0 } }))
       assert.matches("'normal' is zero", helper.error_of(c.move_collider, c, 1, 0, -1, 0, 0, 0, 0))
+      local far = sinew.chain(line(3, 0.1, { max_colliders = 1 }))
+      assert.matches("sphere is too large or too far",
+        helper.error_of(far.add_collider, far, { shape = "sphere", center = { 2e9, 0, 0 }, radius = 1 }))
+      assert.matches("position is too far from the origin", helper.error_of(far.move_root, far, 0, 1e12, 0))
     end)
 
     it("refuses a pose of another skeleton, a bad root matrix and update on a points chain", function()
@@ -167,6 +176,16 @@ describe("sinew.chain", function()
       assert.matches("'root_matrix' must have 16 numbers", helper.error_of(c.update, c, 1 / 60, pose, { 1, 0, 0 }))
       local singular = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
       assert.matches("root matrix is singular", helper.error_of(c.update, c, 1 / 60, pose, singular))
+      local huge = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1e12, 0, 1 }
+      assert.matches("element 14 of the root matrix is too large", helper.error_of(c.update, c, 1 / 60, pose, huge))
+      local flung = sinew.pose(skel)
+      flung:set_translation(c:joint(1), 1e30, 0, 0)
+      assert.matches("is placed beyond 1e%+?0?9", helper.error_of(c.update, c, 1 / 60, flung))
+      c:update(1 / 60, pose) -- and it goes on from the last good pose
+      for i = 1, #c do
+        local x, y, z = c:position(i)
+        assert.is_true(x == x and y == y and z == z and math.abs(x) < 1e3)
+      end
       local bad = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0 / 0, 0, 1 }
       assert.matches("element 14 of 'root_matrix' is not finite", helper.error_of(c.update, c, 1 / 60, pose, bad))
       assert.matches("dt is negative", helper.error_of(c.update, c, -1, pose))

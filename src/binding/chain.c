@@ -352,7 +352,8 @@ static int l_move_root(lua_State *L) {
     sn_quat q;
     points_only(L, c, "move_root");
     check_placement(L, 2, &t, &q);
-    (void)sn_chain_move_root(c, &t, &q);
+    if (sn_chain_move_root(c, &t, &q) != SN_OK)
+        return luaL_argerror(L, 2, lua_pushfstring(L, "position is too far from the origin (at most %f)", SN_CHAIN_MAX_COORD));
     return 0;
 }
 
@@ -380,7 +381,8 @@ static int l_teleport(lua_State *L) {
         sn_quat q;
         points_only(L, c, "teleport(x, y, z)");
         check_placement(L, 2, &t, &q);
-        (void)sn_chain_move_root(c, &t, &q);
+        if (sn_chain_move_root(c, &t, &q) != SN_OK)
+            return luaL_argerror(L, 2, lua_pushfstring(L, "position is too far from the origin (at most %f)", SN_CHAIN_MAX_COORD));
     }
     sn_chain_teleport(c);
     return 0;

@@ -37,6 +37,9 @@ static void cross3(double *o, const double *a, const double *b) {
 static double len3(const double *a) { return sqrt(dot3(a, a)); }
 static double clamp01(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 static int finite3(const double *a) { return sn_isfinite(a[0]) && sn_isfinite(a[1]) && sn_isfinite(a[2]); }
+/* finite and within SN_CHAIN_MAX_COORD: what positions, radii and accelerations must be */
+static int inrange(double x) { return sn_isfinite(x) && fabs(x) <= SN_CHAIN_MAX_COORD; }
+static int inrange3(const double *a) { return inrange(a[0]) && inrange(a[1]) && inrange(a[2]); }
 
 /* o = a / |a| and returns |a|; a zero vector gives o = 0 */
 static double unit3(double *o, const double *a) {
@@ -264,6 +267,8 @@ static sn_status check_value(int param, const double *v, int arg, sn_error *err)
     const char *name = param_names[param];
     if (param == SN_CHAIN_GRAVITY || param == SN_CHAIN_FORCE) {
         if (!finite3(v)) return sn_fail_arg(err, arg, SN_EINVAL, "'%s' is not finite", name);
+        if (!inrange3(v))
+            return sn_fail_arg(err, arg, SN_EINVAL, "'%s' is too large (at most %g in magnitude)", name, SN_CHAIN_MAX_COORD);
         return SN_OK;
     }
     if (!sn_isfinite(v[0])) return sn_fail_arg(err, arg, SN_EINVAL, "'%s' is not finite", name);
@@ -273,8 +278,8 @@ static sn_status check_value(int param, const double *v, int arg, sn_error *err)
             return sn_fail_arg(err, arg, SN_EINVAL, "'%s' must be in [0, 1] (got %g)", name, v[0]);
         break;
     case SN_CHAIN_RATE:
-        if (v[0] <= 0.0 || v[0] > MAX_RATE)
-            return sn_fail_arg(err, arg, SN_EINVAL, "'rate' must be in (0, %g] (got %g)", MAX_RATE, v[0]);
+        if (!(v[0] >= 1.0) || v[0] > MAX_RATE) /* below 1 step per second is no simulation (and 1/rate overflows) */
+            return sn_fail_arg(err, arg, SN_EINVAL, "'rate' must be in [1, %g] (got %g)", MAX_RATE, v[0]);
         break;
     case SN_CHAIN_MAX_STEPS:
         if (v[0] != floor(v[0]) || v[0] < 1.0 || v[0] > MAX_STEPS_LIMIT)
@@ -283,6 +288,8 @@ static sn_status check_value(int param, const double *v, int arg, sn_error *err)
         break;
     default: /* radius, teleport, end_length */
         if (v[0] < 0.0) return sn_fail_arg(err, arg, SN_EINVAL, "'%s' must not be negative (got %g)", name, v[0]);
+        if (v[0] > SN_CHAIN_MAX_COORD)
+            return sn_fail_arg(err, arg, SN_EINVAL, "'%s' is too large (at most %g)", name, SN_CHAIN_MAX_COORD);
         break;
     }
     return SN_OK;
@@ -341,6 +348,9 @@ static sn_status points_topology(const sn_chain_def *def, int *n, int *max_depth
         int p = def->parents[i], d = 0, j;
         if (!finite3(&def->points[3 * i]))
             return sn_fail_arg(err, 1, SN_EINVAL, "point %d is not finite", i + 1);
+        if (!inrange3(&def->points[3 * i]))
+            return sn_fail_arg(err, 1, SN_EINVAL, "point %d is too far from the origin (at most %g)", i + 1,
+                               SN_CHAIN_MAX_COORD);
         if (p < -1 || p >= i)
             return sn_fail_arg(err, 1, SN_EINVAL, "parent of point %d must be a point before it or the root (got %d)",
                                i + 1, p + 1);
@@ -680,11 +690,15 @@ sn_status sn_collider_validate(const sn_collider_def *def, sn_error *err) {
         if (!finite3(a)) return sn_fail_arg(err, 1, SN_EINVAL, "sphere 'center' is not finite");
         if (!sn_isfinite(def->radius) || def->radius < 0.0)
             return sn_fail_arg(err, 1, SN_EINVAL, "sphere 'radius' must be finite and not negative");
+        if (!inrange3(a) || def->radius > SN_CHAIN_MAX_COORD)
+            return sn_fail_arg(err, 1, SN_EINVAL, "sphere is too large or too far (at most %g)", SN_CHAIN_MAX_COORD);
         return SN_OK;
     case SN_COLLIDER_CAPSULE:
         if (!finite3(a) || !finite3(b)) return sn_fail_arg(err, 1, SN_EINVAL, "capsule 'a' or 'b' is not finite");
         if (!sn_isfinite(def->radius) || def->radius < 0.0 || !sn_isfinite(def->radius_b) || def->radius_b < 0.0)
             return sn_fail_arg(err, 1, SN_EINVAL, "capsule 'radius' and 'radius_b' must be finite and not negative");
+        if (!inrange3(a) || !inrange3(b) || def->radius > SN_CHAIN_MAX_COORD || def->radius_b > SN_CHAIN_MAX_COORD)
+            return sn_fail_arg(err, 1, SN_EINVAL, "capsule is too large or too far (at most %g)", SN_CHAIN_MAX_COORD);
         sub3(d, b, a);
         if (!(len3(d) > 0.0)) return sn_fail_arg(err, 1, SN_EINVAL, "capsule ends 'a' and 'b' coincide");
         if (!sn_isfinite(len3(d))) return sn_fail_arg(err, 1, SN_EINVAL, "capsule is too long");
@@ -693,6 +707,7 @@ sn_status sn_collider_validate(const sn_collider_def *def, sn_error *err) {
         return SN_OK;
     case SN_COLLIDER_PLANE:
         if (!finite3(a) || !finite3(b)) return sn_fail_arg(err, 1, SN_EINVAL, "plane 'point' or 'normal' is not finite");
+        if (!inrange3(a)) return sn_fail_arg(err, 1, SN_EINVAL, "plane 'point' is too far (at most %g)", SN_CHAIN_MAX_COORD);
         if (!(len3(b) > 0.0) || !sn_isfinite(len3(b))) return sn_fail_arg(err, 1, SN_EINVAL, "plane 'normal' is zero");
         return SN_OK;
     default:
@@ -1370,7 +1385,7 @@ sn_status sn_chain_move_root(sn_chain *c, const sn_vec3 *t, const sn_quat *q) {
     sn_quat u;
     double tt[3];
     set3(tt, t->x, t->y, t->z);
-    if (!finite3(tt) || !sn_isfinite(q->x) || !sn_isfinite(q->y) || !sn_isfinite(q->z) || !sn_isfinite(q->w))
+    if (!inrange3(tt) || !sn_isfinite(q->x) || !sn_isfinite(q->y) || !sn_isfinite(q->z) || !sn_isfinite(q->w))
         return SN_EINVAL;
     if (sn_quat_normalize(q, &u) != SN_OK) return SN_EINVAL;
     c->place.q = u;
@@ -1547,6 +1562,8 @@ static sn_status skeleton_read(sn_chain *c, const sn_pose *pose, const double *w
             set3(t, trs[0] * c->end_length, trs[1] * c->end_length, trs[2] * c->end_length);
             affine_point(c->jd[p->parent].m, t, J->mp);
             affine_point(w, J->mp, p->a1);
+            *bad = leaf->joint;
+            if (!inrange3(p->a1)) return SN_EINVAL;
             continue;
         }
         *bad = p->joint;
@@ -1563,6 +1580,7 @@ static sn_status skeleton_read(sn_chain *c, const sn_pose *pose, const double *w
         }
         set3(J->mp, J->m[3], J->m[7], J->m[11]);
         affine_point(w, J->mp, p->a1);
+        if (!inrange3(p->a1)) return SN_EINVAL; /* also catches an overflow further up */
     }
     lin[0] = w[0]; lin[1] = w[1]; lin[2] = w[2];
     lin[3] = w[4]; lin[4] = w[5]; lin[5] = w[6];
@@ -1731,6 +1749,9 @@ sn_status sn_chain_update(sn_chain *c, double dt, struct sn_pose *pose, const do
         for (i = 0; i < 16; i++)
             if (!sn_isfinite(root_matrix[i]))
                 return sn_fail_arg(err, 3, SN_EINVAL, "element %d of the root matrix is not finite", i + 1);
+            else if (!inrange(root_matrix[i]))
+                return sn_fail_arg(err, 3, SN_EINVAL, "element %d of the root matrix is too large (at most %g)", i + 1,
+                                   SN_CHAIN_MAX_COORD);
         if (root_matrix[3] != 0.0 || root_matrix[7] != 0.0 || root_matrix[11] != 0.0 || root_matrix[15] != 1.0)
             return sn_fail_arg(err, 3, SN_EINVAL, "root matrix is not affine (its last row must be 0 0 0 1)");
         for (i = 0; i < 3; i++) { /* column-major 4x4 to row-major 3x4 */
@@ -1746,8 +1767,9 @@ sn_status sn_chain_update(sn_chain *c, double dt, struct sn_pose *pose, const do
         for (i = 0; i < c->n; i++) copy3(c->p[i].a1, c->p[i].a0);
         c->carry1 = c->carry0;
         c->root1 = c->root0;
-        return sn_fail_arg(err, 2, SN_EINVAL, "joint '%s' of the pose is not finite or has a zero rotation",
-                           sn_skeleton_name(c->skel, bad));
+        return sn_fail_arg(err, 2, SN_EINVAL,
+                           "joint '%s' of the pose is not finite, has a zero rotation or is placed beyond %g",
+                           sn_skeleton_name(c->skel, bad), SN_CHAIN_MAX_COORD);
     }
     st = advance(c, dt, err);
     if (st != SN_OK) return st;

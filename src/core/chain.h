@@ -49,6 +49,10 @@ typedef enum sn_chain_param {
 /// Count of the per-particle parameters (the first ones of sn_chain_param).
 #define SN_CHAIN_PER_PARTICLE 5
 
+/// Largest magnitude of a position, distance, radius or acceleration a chain accepts (world
+/// units): inputs within it keep every product of the simulation finite.
+#define SN_CHAIN_MAX_COORD 1e9
+
 /// Where the chain simulates (see the manual): how the character's motion reaches the particles.
 typedef enum sn_chain_space {
     SN_CHAIN_WORLD = 0,  ///< world space; `inert` carries a fraction of the placement's motion
@@ -72,7 +76,7 @@ typedef struct sn_chain_def {
     double gravity[3];      ///< units/s^2
     double force[3];        ///< units/s^2
     double end_length;      ///< >= 0: a virtual tip after every leaf, this fraction of the last bone
-    double rate;            ///< > 0: internal steps per second
+    double rate;            ///< [1, 10000]: internal steps per second
     int max_steps;          ///< [1, 1000]: most steps per update
     int max_colliders;      ///< [0, 4096]: collider capacity reserved in the block
     double teleport;        ///< >= 0 jump distance that resets (0 never); < 0: 5 x the chain length
