@@ -339,6 +339,16 @@ static void points_only(lua_State *L, sn_chain *c, const char *what) {
         luaL_error(L, "'%s' is for points chains: a skeleton chain's root follows the pose", what);
 }
 
+/* places a points chain's root from the arguments at 2.. (move_root, teleport) */
+static void place_root(lua_State *L, sn_chain *c, const char *what) {
+    sn_vec3 t;
+    sn_quat q;
+    points_only(L, c, what);
+    check_placement(L, 2, &t, &q);
+    if (sn_chain_move_root(c, &t, &q) != SN_OK)
+        luaL_argerror(L, 2, lua_pushfstring(L, "position is too far from the origin (at most %f)", SN_CHAIN_MAX_COORD));
+}
+
 /***
  * Points mode: places the rest points (the animated pose the chain follows) with a translation
  * and an optional rotation `qx, qy, qz, qw` (normalised). The chain follows at the next step.
@@ -347,13 +357,7 @@ static void points_only(lua_State *L, sn_chain *c, const char *what) {
  * @tparam[opt] number qx,qy,qz,qw
  */
 static int l_move_root(lua_State *L) {
-    sn_chain *c = check_chain(L, 1);
-    sn_vec3 t;
-    sn_quat q;
-    points_only(L, c, "move_root");
-    check_placement(L, 2, &t, &q);
-    if (sn_chain_move_root(c, &t, &q) != SN_OK)
-        return luaL_argerror(L, 2, lua_pushfstring(L, "position is too far from the origin (at most %f)", SN_CHAIN_MAX_COORD));
+    place_root(L, check_chain(L, 1), "move_root");
     return 0;
 }
 
@@ -376,14 +380,7 @@ static int l_reset(lua_State *L) {
  */
 static int l_teleport(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
-    if (!lua_isnoneornil(L, 2)) {
-        sn_vec3 t;
-        sn_quat q;
-        points_only(L, c, "teleport(x, y, z)");
-        check_placement(L, 2, &t, &q);
-        if (sn_chain_move_root(c, &t, &q) != SN_OK)
-            return luaL_argerror(L, 2, lua_pushfstring(L, "position is too far from the origin (at most %f)", SN_CHAIN_MAX_COORD));
-    }
+    if (!lua_isnoneornil(L, 2)) place_root(L, c, "teleport(x, y, z)");
     sn_chain_teleport(c);
     return 0;
 }
