@@ -270,6 +270,18 @@ describe("sinew.blendspace", function()
         end
         assert.is_true(near(sum, 1, 1e-12))
       end
+      -- a sample at a subnormal distance, and an input exactly on another sample's direction
+      space = sinew.blendspace { mode = "simple_directional",
+        points = { { -4, -1 }, { -0.5, -4 }, { -1.5, -0.25 }, { 1, 1 }, { 1, 0 }, { -3.5, -1.5 }, { 0, 2.78e-309 } } }
+      for _, p in ipairs { { 1.75, 1.75 }, { 0, 5 }, { 2, 0 }, { 1e-300, 1e-300 } } do
+        local w = space:weights(p[1], p[2])
+        local sum = 0
+        for i = 1, 7 do
+          assert.is_true(w[i] >= 0 and w[i] <= 1)
+          sum = sum + w[i]
+        end
+        assert.is_true(near(sum, 1, 1e-12))
+      end
     end)
   end)
 

@@ -570,8 +570,8 @@ static void simple_directional_weights(const sn_blendspace *bs, const double *p,
     ub = ((a[0] / ra) * py - (a[1] / ra) * px) / det;
     if (ua < 0.0) ua = 0.0; /* only rounding makes these negative inside the wedge */
     if (ub < 0.0) ub = 0.0;
-    wa = rp / ra * ua;
-    wb = rp / rb * ub;
+    wa = ua > 0.0 ? rp / ra * ua : 0.0; /* |p|/|a| may overflow for a subnormal |a|: inf * 0 is NaN */
+    wb = ub > 0.0 ? rp / rb * ub : 0.0;
     c = 1.0 - wa - wb; /* -inf for an input far beyond tiny samples: handled as c < 0 */
     if (c < 0.0) {
         /* wa / (wa + wb) with |p| cancelled: bounded for any scale */
