@@ -257,31 +257,26 @@ describe("sinew.blendspace", function()
   end)
 
   describe("mode 'simple_directional' at extreme scales", function()
+    -- weights in [0, 1] summing to 1 at every input of `inputs`
+    local function check_weights(points, inputs)
+      local space = sinew.blendspace { mode = "simple_directional", points = points }
+      for _, p in ipairs(inputs) do
+        local w, sum = space:weights(p[1], p[2]), 0
+        for i = 1, #points do
+          assert.is_true(w[i] >= 0 and w[i] <= 1)
+          sum = sum + w[i]
+        end
+        assert.is_true(near(sum, 1, 1e-12))
+      end
+    end
+
     it("gives finite weights summing to 1 for tiny samples and huge inputs", function()
       -- found by fuzzing: (b x p) / (a x b) overflowed for a sample 1e-279 from the origin
-      local space = sinew.blendspace { mode = "simple_directional",
-        points = { { 3.5, -2.75 }, { 0, 1.2675e-279 }, { -0.75, 2 }, { -4, 0 } } }
-      for _, p in ipairs { { -4, 1.7e159 }, { 0, 1e-300 }, { 1e-250, 1e-250 }, { -3, 2 }, { 1e300, -1e300 } } do
-        local w = space:weights(p[1], p[2])
-        local sum = 0
-        for i = 1, 4 do
-          assert.is_true(w[i] >= 0 and w[i] <= 1)
-          sum = sum + w[i]
-        end
-        assert.is_true(near(sum, 1, 1e-12))
-      end
-      -- a sample at a subnormal distance, and an input exactly on another sample's direction
-      space = sinew.blendspace { mode = "simple_directional",
-        points = { { -4, -1 }, { -0.5, -4 }, { -1.5, -0.25 }, { 1, 1 }, { 1, 0 }, { -3.5, -1.5 }, { 0, 2.78e-309 } } }
-      for _, p in ipairs { { 1.75, 1.75 }, { 0, 5 }, { 2, 0 }, { 1e-300, 1e-300 } } do
-        local w = space:weights(p[1], p[2])
-        local sum = 0
-        for i = 1, 7 do
-          assert.is_true(w[i] >= 0 and w[i] <= 1)
-          sum = sum + w[i]
-        end
-        assert.is_true(near(sum, 1, 1e-12))
-      end
+      check_weights({ { 3.5, -2.75 }, { 0, 1.2675e-279 }, { -0.75, 2 }, { -4, 0 } },
+        { { -4, 1.7e159 }, { 0, 1e-300 }, { 1e-250, 1e-250 }, { -3, 2 }, { 1e300, -1e300 } })
+      -- a sample at a subnormal distance, and an input exactly on another sample's direction (inf * 0)
+      check_weights({ { -4, -1 }, { -0.5, -4 }, { -1.5, -0.25 }, { 1, 1 }, { 1, 0 }, { -3.5, -1.5 }, { 0, 2.78e-309 } },
+        { { 1.75, 1.75 }, { 0, 5 }, { 2, 0 }, { 1e-300, 1e-300 } })
     end)
   end)
 

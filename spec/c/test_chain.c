@@ -477,6 +477,23 @@ static int overlapping(const sn_collider_def *a, const sn_collider_def *b) {
     return dist3(&ca, &cb) < ra + rb + 0.1;
 }
 
+/* adds up to `want` random, mutually non-overlapping colliders to chain a (and to b when given),
+   recording them in ks; returns how many */
+static int add_random_colliders(sn_chain *a, sn_chain *b, sn_collider_def *ks, int want) {
+    int i, j, nk = 0;
+    for (i = 0; i < 200 && nk < want; i++) {
+        sn_collider_def k;
+        int ok = 1;
+        random_collider(&k);
+        for (j = 0; j < nk; j++) ok = ok && !overlapping(&k, &ks[j]);
+        if (!ok) continue;
+        ks[nk++] = k;
+        ENSURE(sn_chain_add_collider(a, &k, NULL, NULL) == SN_OK);
+        if (b != NULL) ENSURE(sn_chain_add_collider(b, &k, NULL, NULL) == SN_OK);
+    }
+    return nk;
+}
+
 static void test_colliders_not_penetrated(void) {
     int trial, s, i, j, nk;
     for (trial = 0; trial < 40; trial++) {
@@ -491,16 +508,7 @@ static void test_colliders_not_penetrated(void) {
         d.teleport = 0.0; /* never: large jumps are the point here */
         d.gravity[1] = -30.0;
         c = make_chain(&d);
-        nk = 0;
-        for (i = 0; i < 200 && nk < 4; i++) {
-            sn_collider_def k;
-            int ok = 1;
-            random_collider(&k);
-            for (j = 0; j < nk; j++) ok = ok && !overlapping(&k, &ks[j]);
-            if (!ok) continue;
-            ks[nk++] = k;
-            ENSURE(sn_chain_add_collider(c, &k, NULL, NULL) == SN_OK);
-        }
+        nk = add_random_colliders(c, NULL, ks, 4);
         for (s = 0; s < 240; s++) {
             sn_vec3 t = {0, 0, 0};
             t.x = 0.8 * sin(s * 0.3); /* fast: up to 0.24 per step */
@@ -642,7 +650,7 @@ static void test_broad_phase_matches_all_colliders(void) {
     /* the same tree alone, and with a second tree 100 units away in the same chain: that one
        makes the broad phase's ball so big that every collider is tested for every particle, and
        trees do not interact, so the first tree must move the same, bit for bit */
-    int trial, s, i, j, nk;
+    int trial, s, i;
     for (trial = 0; trial < 12; trial++) {
         sn_chain_def d;
         sn_chain *alone, *both;
@@ -663,17 +671,7 @@ static void test_broad_phase_matches_all_colliders(void) {
         }
         d.count = 12;
         both = make_chain(&d);
-        nk = 0;
-        for (i = 0; i < 200 && nk < 4; i++) {
-            sn_collider_def k;
-            int ok = 1;
-            random_collider(&k);
-            for (j = 0; j < nk; j++) ok = ok && !overlapping(&k, &ks[j]);
-            if (!ok) continue;
-            ks[nk++] = k;
-            ENSURE(sn_chain_add_collider(alone, &k, NULL, NULL) == SN_OK);
-            ENSURE(sn_chain_add_collider(both, &k, NULL, NULL) == SN_OK);
-        }
+        (void)add_random_colliders(alone, both, ks, 4);
         for (s = 0; s < 120; s++) {
             sn_vec3 t = {0, 0, 0};
             double dt = s % 10 == 0 ? 0.2 : 1.0 / 60;
