@@ -477,6 +477,17 @@ static int overlapping(const sn_collider_def *a, const sn_collider_def *b) {
     return dist3(&ca, &cb) < ra + rb + 0.1;
 }
 
+/* the first `count` particles of a and b are at the same end-of-step positions, bit for bit */
+static void ensure_same_positions(const sn_chain *a, const sn_chain *b, int count) {
+    int i;
+    for (i = 0; i < count; i++) {
+        sn_vec3 pa, pb;
+        sn_chain_step_position(a, i, &pa);
+        sn_chain_step_position(b, i, &pb);
+        ENSURE(memcmp(&pa, &pb, sizeof pa) == 0);
+    }
+}
+
 /* adds up to `want` random, mutually non-overlapping colliders to chain a (and to b when given),
    recording them in ks; returns how many */
 static int add_random_colliders(sn_chain *a, sn_chain *b, sn_collider_def *ks, int want) {
@@ -602,7 +613,7 @@ static void test_far_colliders_change_nothing(void) {
     sn_collider_def near[3], far[6];
     sn_chain *with, *without;
     sn_chain_def d;
-    int s, i, k;
+    int s, k;
     random_tree_def(&d, 12);
     set_default(&d, SN_CHAIN_RADIUS, 0.02);
     set_default(&d, SN_CHAIN_ELASTICITY, 0.0);
@@ -636,12 +647,7 @@ static void test_far_colliders_change_nothing(void) {
         ENSURE(sn_chain_move_root(with, &t, &q) == SN_OK && sn_chain_move_root(without, &t, &q) == SN_OK);
         ENSURE(sn_chain_step(with, s % 25 == 0 ? 0.2 : 1.0 / 60, NULL) == SN_OK);
         ENSURE(sn_chain_step(without, s % 25 == 0 ? 0.2 : 1.0 / 60, NULL) == SN_OK);
-        for (i = 0; i < sn_chain_count(with); i++) {
-            sn_vec3 a, b;
-            sn_chain_step_position(with, i, &a);
-            sn_chain_step_position(without, i, &b);
-            ENSURE(memcmp(&a, &b, sizeof a) == 0);
-        }
+        ensure_same_positions(with, without, sn_chain_count(with));
     }
     free_blocks();
 }
@@ -679,12 +685,7 @@ static void test_broad_phase_matches_all_colliders(void) {
             t.z = 0.5 * cos(s * 0.23);
             ENSURE(sn_chain_move_root(alone, &t, &qid) == SN_OK && sn_chain_move_root(both, &t, &qid) == SN_OK);
             ENSURE(sn_chain_step(alone, dt, NULL) == SN_OK && sn_chain_step(both, dt, NULL) == SN_OK);
-            for (i = 0; i < 10; i++) {
-                sn_vec3 a, b;
-                sn_chain_step_position(alone, i, &a);
-                sn_chain_step_position(both, i, &b);
-                ENSURE(memcmp(&a, &b, sizeof a) == 0);
-            }
+            ensure_same_positions(alone, both, 10);
         }
         free_blocks();
     }

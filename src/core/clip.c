@@ -949,6 +949,14 @@ KERNEL keyed_nlerp(float *restrict ox, float *restrict oy, float *restrict oz, f
     const float g10 = (u3 - 2.0f * u2 + u) * dtc, g11 = (u3 - u2) * dtc;                   \
     const float fa = ti <= tj ? 1.0f : 0.0f, fb = 1.0f - fa
 
+/* one component of the Hermite sum for lane i: value p, in-tangent in and out-tangent out, each
+   a row of two slots (A at i, B at np + i); fa/fb pick key A's out-tangent and key B's in-tangent
+   when A is the earlier key, the other way round when B is */
+static inline float hermite_row(const float *restrict p, const float *restrict in, const float *restrict out,
+                                int i, int np, float h00, float g10, float h01, float g11, float fa, float fb) {
+    return h00 * p[i] + g10 * (fa * out[i] + fb * in[i]) + h01 * p[np + i] + g11 * (fa * in[np + i] + fb * out[np + i]);
+}
+
 /* cubic translations or scales: the times in row 0, the values in rows 1-3, the in-tangents in
    4-6, the out-tangents in 7-9 */
 KERNEL keyed_cubic3(float *restrict ox, float *restrict oy, float *restrict oz, const float *restrict c,
@@ -959,12 +967,9 @@ KERNEL keyed_cubic3(float *restrict ox, float *restrict oy, float *restrict oz, 
     int i;
     for (i = 0; i < n; i++) {
         HERMITE_WEIGHTS(i);
-        const float pxa = px[i], pxb = px[np + i], ixa = ix[i], ixb = ix[np + i], qxa = qx[i], qxb = qx[np + i];
-        const float pya = py[i], pyb = py[np + i], iya = iy[i], iyb = iy[np + i], qya = qy[i], qyb = qy[np + i];
-        const float pza = pz[i], pzb = pz[np + i], iza = iz[i], izb = iz[np + i], qza = qz[i], qzb = qz[np + i];
-        ox[i] = h00 * pxa + g10 * (fa * qxa + fb * ixa) + h01 * pxb + g11 * (fa * ixb + fb * qxb);
-        oy[i] = h00 * pya + g10 * (fa * qya + fb * iya) + h01 * pyb + g11 * (fa * iyb + fb * qyb);
-        oz[i] = h00 * pza + g10 * (fa * qza + fb * iza) + h01 * pzb + g11 * (fa * izb + fb * qzb);
+        ox[i] = hermite_row(px, ix, qx, i, np, h00, g10, h01, g11, fa, fb);
+        oy[i] = hermite_row(py, iy, qy, i, np, h00, g10, h01, g11, fa, fb);
+        oz[i] = hermite_row(pz, iz, qz, i, np, h00, g10, h01, g11, fa, fb);
     }
 }
 
@@ -979,14 +984,10 @@ KERNEL keyed_cubic4(float *restrict ox, float *restrict oy, float *restrict oz, 
     int i;
     for (i = 0; i < n; i++) {
         HERMITE_WEIGHTS(i);
-        const float pxa = px[i], pxb = px[np + i], ixa = ix[i], ixb = ix[np + i], qxa = qx[i], qxb = qx[np + i];
-        const float pya = py[i], pyb = py[np + i], iya = iy[i], iyb = iy[np + i], qya = qy[i], qyb = qy[np + i];
-        const float pza = pz[i], pzb = pz[np + i], iza = iz[i], izb = iz[np + i], qza = qz[i], qzb = qz[np + i];
-        const float pwa = pw[i], pwb = pw[np + i], iwa = iw[i], iwb = iw[np + i], qwa = qw[i], qwb = qw[np + i];
-        const float x = h00 * pxa + g10 * (fa * qxa + fb * ixa) + h01 * pxb + g11 * (fa * ixb + fb * qxb);
-        const float y = h00 * pya + g10 * (fa * qya + fb * iya) + h01 * pyb + g11 * (fa * iyb + fb * qyb);
-        const float z = h00 * pza + g10 * (fa * qza + fb * iza) + h01 * pzb + g11 * (fa * izb + fb * qzb);
-        float w = h00 * pwa + g10 * (fa * qwa + fb * iwa) + h01 * pwb + g11 * (fa * iwb + fb * qwb), k;
+        const float x = hermite_row(px, ix, qx, i, np, h00, g10, h01, g11, fa, fb);
+        const float y = hermite_row(py, iy, qy, i, np, h00, g10, h01, g11, fa, fb);
+        const float z = hermite_row(pz, iz, qz, i, np, h00, g10, h01, g11, fa, fb);
+        float w = hermite_row(pw, iw, qw, i, np, h00, g10, h01, g11, fa, fb), k;
         CUBIC_ZERO_TO_IDENTITY(x, y, z, w);
         k = 1.0f / sqrtf(x * x + y * y + z * z + w * w + 1e-30f);
         ox[i] = x * k;
