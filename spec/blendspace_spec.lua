@@ -500,6 +500,24 @@ describe("sinew.blendspace", function()
       end
     end)
 
+    it("gives weights summing to 1 without normalize_axes when coordinates span 1e115", function()
+      -- found by fuzzing: raw coordinates overflowed the Delaunay predicates, and every weight was 0
+      local pts = { { 0.809, -4 }, { 4, 4.739 }, { -4, 4 }, { -4, -1.46792e+115 }, { -4.468, -3.13108e+105 },
+        { -8.927, 2 }, { 0, 0 }, { -3.75, -2.75 }, { 1.5, -4 }, { -3.75, -4 }, { 3.75, -4 }, { -4, -4 },
+        { -2, -3.5 }, { 3.5, -3.5 }, { 0, 1.25 }, { 1.25, 1.25 }, { 2.25, 1.25 }, { -3.75, 1.5 }, { -4, -3.75 } }
+      for _, mode in ipairs { "triangulated", "grid" } do
+        local space = sinew.blendspace { mode = mode, points = pts, normalize_axes = false }
+        for _, p in ipairs { { -4, -4 }, { 3.5, -1.5 }, { 0, 0 }, { -8.927, -1.46792e+115 }, { 4.739, 4.739 } } do
+          local w, sum = space:weights(p[1], p[2]), 0
+          for i = 1, #pts do
+            assert.is_true(w[i] >= 0 and w[i] <= 1)
+            sum = sum + w[i]
+          end
+          assert.is_true(near(sum, 1, 1e-9), mode)
+        end
+      end
+    end)
+
     it("stays finite when the points span a subnormal extent along one axis", function()
       -- found by fuzzing: cells per unit along y overflowed to infinity, then 0 * inf was NaN
       for _, na in ipairs { true, false } do

@@ -178,7 +178,8 @@ static sn_status check_directions(const sn_blendspace_def *def, sn_error *err) {
 
 /* the bounding box of the first `dims` (at most 2) coordinates, and the normalising map */
 static void box_of(const sn_blendspace_def *def, int normalize, double *lo, double *hi, double *scale) {
-    int i, k;
+    int i, k, e;
+    double extent = 0.0;
     for (k = 0; k < def->dims; k++) {
         lo[k] = hi[k] = pt(def, 0)[k];
         for (i = 1; i < def->count; i++) {
@@ -188,6 +189,14 @@ static void box_of(const sn_blendspace_def *def, int normalize, double *lo, doub
         }
         /* an extent so small that its reciprocal overflows (subnormal) counts as none */
         scale[k] = (normalize && hi[k] > lo[k] && sn_isfinite(1.0 / (hi[k] - lo[k]))) ? 1.0 / (hi[k] - lo[k]) : 1.0;
+        if (hi[k] - lo[k] > extent) extent = hi[k] - lo[k];
+    }
+    if (!normalize && extent > 0.0) {
+        /* one power of two for every axis, so that the largest extent is in [0.5, 1): exact, and
+           uniform, so Delaunay triangles and barycentric weights are those of the points as given,
+           but the geometric predicates (up to fourth powers) cannot overflow or underflow */
+        (void)frexp(extent, &e);
+        for (k = 0; k < def->dims; k++) scale[k] = ldexp(1.0, -e);
     }
 }
 
@@ -675,6 +684,7 @@ static void triangulated_weights(const sn_blendspace *bs, const double *x, doubl
             if (l1 < 0.0) l1 = 0.0;
             if (l2 < 0.0) l2 = 0.0;
             s = l0 + l1 + l2;
+            if (!(s > 0.0) || !sn_isfinite(s)) continue; /* a degenerate triangle's map */
             w[tv[3 * t]] = l0 / s;
             w[tv[3 * t + 1]] = l1 / s;
             w[tv[3 * t + 2]] = l2 / s;
@@ -695,8 +705,21 @@ static void triangulated_weights(const sn_blendspace *bs, const double *x, doubl
             bestf = f;
         }
     }
-    w[hv[2 * besth]] = 1.0 - bestf;
-    w[hv[2 * besth + 1]] = bestf;
+    if (best < INFINITY) {
+        w[hv[2 * besth]] = 1.0 - bestf;
+        w[hv[2 * besth + 1]] = bestf;
+    } else { /* no edge gave a finite distance (degenerate geometry): the nearest point */
+        const double *q = CARR(bs, norm, double);
+        int i, near = 0;
+        for (i = 0; i < bs->n; i++) {
+            double dx = u[0] - q[2 * i], dy = u[1] - q[2 * i + 1], d2 = dx * dx + dy * dy;
+            if (d2 < best) {
+                best = d2;
+                near = i;
+            }
+        }
+        w[near] = 1.0;
+    }
 }
 
 static void grid_weights(const sn_blendspace *bs, const double *x, double *w) {
