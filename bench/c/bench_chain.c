@@ -1,5 +1,5 @@
 /* C figures of the dynamic-bone core: ns per particle-step for 100 chains of 8 particles (hair
-   hanging from a moving head), one step per call, with colliders in two layouts:
+   hanging from a moving head), one step per call, for each solver, with colliders in two layouts:
    - "crossing": 4 or 16 capsules placed through the hair itself, so that nearly every chain is
      near 2 or 3 of the first 4 and about one particle in five is pushed every step (a worst case);
    - "body": a character's body under the head (neck, shoulders, chest first, then arms, torso,
@@ -70,7 +70,7 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static double run(int colliders, int layout_body) {
+static double run(int colliders, int layout_body, sn_chain_solver solver) {
     static sn_chain *chains[CHAINS];
     double pts[3 * POINTS], radius = 0.01, t0, times[ROUNDS];
     int parents[POINTS], c, i, s, round;
@@ -86,6 +86,7 @@ static double run(int colliders, int layout_body) {
             parents[i] = i - 1;
         }
         def.count = POINTS;
+        def.solver = solver;
         def.points = pts;
         def.parents = parents;
         def.curves[SN_CHAIN_RADIUS].values = &radius;
@@ -125,13 +126,17 @@ static double run(int colliders, int layout_body) {
 
 int main(void) {
     static const int counts[5] = {0, 4, 16, 4, 16};
-    char label[80];
-    int k;
-    for (k = 0; k < 5; k++) {
-        if (k == 0) snprintf(label, sizeof label, "sn_chain_step 100 x 8 particles, no collider");
-        else snprintf(label, sizeof label, "sn_chain_step 100 x 8 particles, %d capsules, %s", counts[k],
-                      k < 3 ? "crossing" : "body");
-        bench_report(label, run(counts[k], k >= 3), "ns/particle-step");
+    char label[100];
+    int k, v;
+    for (v = 0; v < 2; v++) {
+        sn_chain_solver solver = v == 0 ? SN_CHAIN_SWEEP : SN_CHAIN_COUPLED;
+        const char *name = v == 0 ? "sweep" : "coupled";
+        for (k = 0; k < 5; k++) {
+            if (k == 0) snprintf(label, sizeof label, "chain step 100 x 8, %s, no collider", name);
+            else snprintf(label, sizeof label, "chain step 100 x 8, %s, %d capsules, %s", name, counts[k],
+                          k < 3 ? "crossing" : "body");
+            bench_report(label, run(counts[k], k >= 3, solver), "ns/particle-step");
+        }
     }
     return 0;
 }

@@ -11,6 +11,14 @@ static unsigned long seed = 4242;
 
 static double rnd(double lo, double hi) { return lo + (hi - lo) * ensure_random(&seed); }
 
+/* the solver of the chains the tests make: main runs the behaviour tests with each */
+static sn_chain_solver solver = SN_CHAIN_SWEEP;
+
+static void def_init(sn_chain_def *d) {
+    sn_chain_def_init(d);
+    d->solver = solver;
+}
+
 /* every object of a test lives in memory from here, freed at the end of the test */
 static void *blocks[64];
 static int nblocks = 0;
@@ -44,7 +52,7 @@ static double vals[SN_CHAIN_PER_PARTICLE];
 
 static void line_def(sn_chain_def *d, int n, double seg) {
     int i;
-    sn_chain_def_init(d);
+    def_init(d);
     for (i = 0; i < n; i++) {
         pts[3 * i] = i * seg;
         pts[3 * i + 1] = 0.0;
@@ -171,6 +179,9 @@ static void test_invalid_inputs_refused(void) {
     line_def(&d, 3, 0.1);
     d.space = (sn_chain_space)7;
     ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL);
+    line_def(&d, 3, 0.1);
+    d.solver = (sn_chain_solver)2;
+    ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "unknown solver 2") != NULL);
     /* memory too small */
     line_def(&d, 3, 0.1);
     size = sn_chain_size(&d);
@@ -290,7 +301,7 @@ static void test_frame_rate_independence(void) {
 /* a random tree of n points, within a unit box around the origin */
 static void random_tree_def(sn_chain_def *d, int n) {
     int i;
-    sn_chain_def_init(d);
+    def_init(d);
     pts[0] = pts[1] = pts[2] = 0.0;
     parents[0] = -1;
     for (i = 1; i < n; i++) {
@@ -903,7 +914,7 @@ static void test_skeleton_chain(void) {
     other = make_skeleton(6, tail_parents, rest);
     pose = make_pose(s);
     wrong = make_pose(other);
-    sn_chain_def_init(&d);
+    def_init(&d);
     d.skeleton = s;
     d.root = 9;
     ENSURE(sn_chain_validate(&d, &err) == SN_EINVAL && strstr(err.msg, "root joint 10") != NULL);
@@ -957,7 +968,7 @@ static sn_pose *branched_tail(sn_chain_def *d, int root) {
     sn_skeleton *s;
     tail_rest(rest);
     s = make_skeleton(8, tail_parents, rest);
-    sn_chain_def_init(d);
+    def_init(d);
     d->skeleton = s;
     d->root = root;
     return make_pose(s);
@@ -1015,24 +1026,30 @@ static void test_skeleton_rest_stays(void) {
 }
 
 int main(void) {
+    static const sn_chain_solver solvers[2] = {SN_CHAIN_SWEEP, SN_CHAIN_COUPLED};
+    int k;
     RUN(test_defaults);
     RUN(test_invalid_inputs_refused);
-    RUN(test_frame_rate_independence);
-    RUN(test_lengths_kept_each_step);
-    RUN(test_determinism);
-    RUN(test_never_nan);
-    RUN(test_colliders_not_penetrated);
-    RUN(test_inside_collider_keeps_in);
-    RUN(test_no_tunnelling);
-    RUN(test_far_colliders_change_nothing);
-    RUN(test_broad_phase_matches_all_colliders);
-    RUN(test_pushed_out_of_the_broad_phase);
-    RUN(test_teleport);
-    RUN(test_inert_and_parent_space);
-    RUN(test_live_params_and_curves);
-    RUN(test_end_length_tips);
-    RUN(test_skeleton_chain);
-    RUN(test_skeleton_branch_best_fit_and_root_matrix);
-    RUN(test_skeleton_rest_stays);
+    for (k = 0; k < 2; k++) {
+        solver = solvers[k];
+        RUN(test_frame_rate_independence);
+        RUN(test_lengths_kept_each_step);
+        RUN(test_determinism);
+        RUN(test_never_nan);
+        RUN(test_colliders_not_penetrated);
+        RUN(test_inside_collider_keeps_in);
+        RUN(test_no_tunnelling);
+        RUN(test_far_colliders_change_nothing);
+        RUN(test_broad_phase_matches_all_colliders);
+        RUN(test_pushed_out_of_the_broad_phase);
+        RUN(test_teleport);
+        RUN(test_inert_and_parent_space);
+        RUN(test_live_params_and_curves);
+        RUN(test_end_length_tips);
+        RUN(test_skeleton_chain);
+        RUN(test_skeleton_branch_best_fit_and_root_matrix);
+        RUN(test_skeleton_rest_stays);
+        if (ensure_failed > 0) fprintf(stderr, "  (solver %s)\n", k == 0 ? "sweep" : "coupled");
+    }
     return END("test_chain");
 }

@@ -43,6 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (read_byte(&r) > 200u) def.max_steps = read_int(&r, -1, 40);
     def.max_colliders = read_int(&r, 0, 6);
     if (read_byte(&r) > 200u) def.teleport = read_number(&r);
+    def.solver = (sn_chain_solver)read_int(&r, 0, 2); /* 2: refused */
     if (sn_chain_validate(&def, &err) != SN_OK) {
         FUZZ_CHECK(err.msg[0] != '\0');
         return 0;

@@ -80,9 +80,32 @@ static int read_curve(lua_State *L, int idx, int arg, const char *what, double *
     return n;
 }
 
+static const char *const space_names[] = {"world", "parent", NULL};   /* sn_chain_space order */
+static const char *const solver_names[] = {"sweep", "coupled", NULL}; /* sn_chain_solver order */
+
+/* field `name` of the table at 1: one of `names` (its index returned), or `dflt` when nil */
+static int read_choice(lua_State *L, const char *name, const char *const *names, int dflt) {
+    const char *v;
+    int i;
+    lua_getfield(L, 1, name);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return dflt;
+    }
+    if (lua_type(L, -1) != LUA_TSTRING)
+        luaL_argerror(L, 1, lua_pushfstring(L, "'%s' must be \"%s\" or \"%s\"", name, names[0], names[1]));
+    v = lua_tostring(L, -1);
+    for (i = 0; names[i] != NULL; i++)
+        if (strcmp(v, names[i]) == 0) break;
+    if (names[i] == NULL)
+        luaL_argerror(L, 1, lua_pushfstring(L, "unknown %s '%s' (\"%s\" or \"%s\")", name, v, names[0], names[1]));
+    lua_pop(L, 1);
+    return i;
+}
+
 static const char *const def_fields[] = {
     "skeleton", "root", "points", "parents", "damping", "elasticity", "stiffness", "inert", "radius",
-    "gravity", "force", "end_length", "rate", "max_steps", "max_colliders", "teleport", "space", NULL};
+    "gravity", "force", "end_length", "rate", "max_steps", "max_colliders", "teleport", "space", "solver", NULL};
 
 /* every key of the table at 1 is a known field */
 static void check_fields(lua_State *L, const char *const *fields, int arg) {
@@ -188,15 +211,8 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
         if (def->teleport < 0) luaL_argerror(L, 1, "'teleport' must not be negative");
     }
     lua_pop(L, 1);
-    lua_getfield(L, 1, "space");
-    if (!lua_isnil(L, -1)) {
-        const char *sp = lua_tostring(L, -1);
-        if (lua_type(L, -1) != LUA_TSTRING) luaL_argerror(L, 1, "'space' must be \"world\" or \"parent\"");
-        if (strcmp(sp, "world") == 0) def->space = SN_CHAIN_WORLD;
-        else if (strcmp(sp, "parent") == 0) def->space = SN_CHAIN_PARENT;
-        else luaL_argerror(L, 1, lua_pushfstring(L, "unknown space '%s' (\"world\" or \"parent\")", sp));
-    }
-    lua_pop(L, 1);
+    def->space = (sn_chain_space)read_choice(L, "space", space_names, (int)def->space);
+    def->solver = (sn_chain_solver)read_choice(L, "solver", solver_names, (int)def->solver);
 }
 
 /***
@@ -210,7 +226,8 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
  * >= 0, each a number or a curve along the chain (a table of one value per depth, or `{start,
  * end}`); `gravity` [{0, -9.81, 0}] and `force` [{0, 0, 0}] in units/s^2; `end_length` [0];
  * `rate` [60] steps per second; `max_steps` [4]; `max_colliders` [16]; `teleport` [5 x the chain
- * length; 0: never]; `space` ["world"] or "parent". Every fault is an error; no partial object.
+ * length; 0: never]; `space` ["world"] or "parent"; `solver` ["sweep"] or "coupled" (see the
+ * manual). Every fault is an error; no partial object.
  * @function chain
  * @tparam table def
  * @treturn Chain

@@ -178,7 +178,9 @@ typedef struct particle {
     double B[9];    /* soft solve: block to the parent, then D^-1 B */
     double G[9];    /* soft solve: block to the grandparent, then D^-1 G */
     double r[3];    /* soft solve: right-hand side, then D^-1 r */
-    double dx[3];   /* the correction of the solve */
+    double dx[3];   /* the correction of the solve, then the solved segment from the parent */
+    double u[3];    /* sweep: this step, unit direction of the solved segment from the parent */
+    double wsoft;   /* sweep: 1 / (1 + ke + kb) */
     int hasb, hasg; /* the solve: B, G are not zero */
     double param[SN_CHAIN_PER_PARTICLE];
     int parent;  /* particle index, -1 for a root (kinematic: inverse mass 0) */
@@ -223,6 +225,7 @@ struct sn_chain {
     int max_depth;
     int root_joint; /* skeleton mode: the chain's root joint, else -1 */
     int space;
+    int solver;     /* sn_chain_solver */
     int started;    /* 0 until the first step, which starts at the animated pose */
     int teleport_pending;
     int anim_dirty; /* points mode: moved since the animated positions were computed */
@@ -240,6 +243,7 @@ struct sn_chain {
     int *anc;       /* skeleton mode: the root joint's ancestors, topmost first */
     int *near;      /* this step: the colliders that can reach the ball bc, br (maxcol entries) */
     int nnear;      /* this step: entries in near */
+    double sweep2;  /* this step: the squared thinnest radius of the near outside round colliders */
     double bc[3], br2; /* this step: a ball holding every moving particle's start and solved positions */
 };
 
@@ -310,6 +314,7 @@ static void update_factors(sn_chain *c, particle *p) {
     p->fd = d >= 1.0 ? 0.0 : pow(1.0 - d, c->h / REF_STEP);
     p->ke = stiffness_per_step(p->param[SN_CHAIN_ELASTICITY], c->h);
     p->kb = stiffness_per_step(p->param[SN_CHAIN_STIFFNESS], c->h);
+    p->wsoft = 1.0 / (1.0 + p->ke + p->kb);
 }
 
 /* value of a curve at depth d of max_depth */
@@ -414,6 +419,8 @@ sn_status sn_chain_validate(const sn_chain_def *def, sn_error *err) {
                            def->max_colliders);
     if (def->space != SN_CHAIN_WORLD && def->space != SN_CHAIN_PARENT)
         return sn_fail_arg(err, 1, SN_EINVAL, "unknown space %d", (int)def->space);
+    if (def->solver != SN_CHAIN_SWEEP && def->solver != SN_CHAIN_COUPLED)
+        return sn_fail_arg(err, 1, SN_EINVAL, "unknown solver %d", (int)def->solver);
     return SN_OK;
 }
 
@@ -549,6 +556,7 @@ sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_erro
     c->max_depth = max_depth;
     c->root_joint = -1;
     c->space = (int)def->space;
+    c->solver = (int)def->solver;
     c->rate = def->rate;
     c->h = 1.0 / def->rate;
     c->end_length = def->end_length;
@@ -892,8 +900,20 @@ static void broad_phase(sn_chain *c, const double *lo, const double *hi, double 
     br = 0.5 * len3(d);
     c->br2 = br * br;
     c->nnear = 0;
-    for (k = 0; k < c->ncol; k++)
-        if (!collider_far(&c->col[k], c->bc, br, rmax)) c->near[c->nnear++] = k;
+    c->sweep2 = HUGE_VAL;
+    for (k = 0; k < c->ncol; k++) {
+        const collider *col = &c->col[k];
+        if (collider_far(col, c->bc, br, rmax)) continue;
+        c->near[c->nnear++] = k;
+        if (col->kind == KIND_ROUND && col->rmin * col->rmin < c->sweep2) c->sweep2 = col->rmin * col->rmin;
+    }
+}
+
+/* 1 when x is in the broad phase's ball */
+static int in_ball(const sn_chain *c, const double *x) {
+    double d[3];
+    sub3(d, x, c->bc);
+    return dot3(d, d) <= c->br2;
 }
 
 /* the colliders to test at x: the near list when x is in the ball (*list set, count returned),
@@ -956,20 +976,97 @@ static int project_jointly(const sn_chain *c, double *x, double r, const double 
     return 1;
 }
 
+/* An outside sphere or round cone k against a particle of radius r at x: 0 when x is farther
+   than `reach` from its core (nothing computed); else 1, with the signed distance in *sd and, when
+   it is negative, the unit push direction in g. collider_sdf's geometry, sharing the projection
+   on the axis with the reach test. */
+static inline int round_test(const collider *k, const double *x, double r, double reach, const double *hint, double *g,
+                      double *sd) {
+    double d[3], rad[3], y, x2, core2, rx, tau, l;
+    sub3(d, x, k->a);
+    y = dot3(d, k->u); /* a sphere has u = 0 and len = 0 */
+    madd3(rad, d, -y, k->u);
+    x2 = dot3(rad, rad);
+    if (y < 0.0) core2 = dot3(d, d);
+    else if (y > k->len) core2 = x2 + (y - k->len) * (y - k->len);
+    else core2 = x2;
+    if (core2 > reach * reach) return 0;
+    if (k->def.shape == SN_COLLIDER_SPHERE) {
+        l = sqrt(x2);
+        *sd = l - (k->def.radius + r);
+        if (*sd < 0.0) {
+            if (l > 0.0) set3(g, d[0] / l, d[1] / l, d[2] / l);
+            else (void)collider_sdf(k, x, r, hint, g);
+        }
+        return 1;
+    }
+    rx = sqrt(x2);
+    tau = k->cs * y - k->s * rx;
+    if (tau < 0.0) { /* on the sphere at a */
+        l = sqrt(x2 + y * y);
+        *sd = l - (k->def.radius + r);
+        if (*sd < 0.0 && l > 0.0) set3(g, d[0] / l, d[1] / l, d[2] / l);
+    } else if (tau > k->cs * k->len) { /* on the sphere at b */
+        l = sqrt(x2 + (y - k->len) * (y - k->len));
+        *sd = l - (k->def.radius_b + r);
+        if (*sd < 0.0 && l > 0.0) {
+            madd3(d, d, -k->len, k->u);
+            set3(g, d[0] / l, d[1] / l, d[2] / l);
+        }
+    } else { /* on the side */
+        l = rx;
+        *sd = k->cs * rx + k->s * y - (k->def.radius + r);
+        if (*sd < 0.0 && l > 0.0) {
+            double f = k->cs / rx;
+            set3(g, f * rad[0] + k->s * k->u[0], f * rad[1] + k->s * k->u[1], f * rad[2] + k->s * k->u[2]);
+        }
+    }
+    if (*sd < 0.0 && !(l > 0.0)) (void)collider_sdf(k, x, r, hint, g); /* on the core: the hint decides */
+    return 1;
+}
+
 /* Keeps particle p (whose step started at s0) out of or inside every collider: projections
    until a pass moves nothing (at most COLLIDE_PASSES), then joint projections onto the colliders
    still violated (a particle wedged between two). In the first pass, a particle that moved
    farther than an outside collider's thinnest radius is swept against it: a shorter move cannot
    pass through, a longer one is stopped where it enters. While the particle (and in the first
    pass its whole path) is in the broad phase's ball, only the colliders that can reach the ball
-   are tested: the others cannot move it. `hint` is the parent's position. */
-static void collide(const sn_chain *c, particle *p, const double *s0, const double *parent) {
+   are tested: the others cannot move it. `hint` is the parent's position. Returns 1 when it moved
+   the particle. */
+static int collide(const sn_chain *c, particle *p, const double *s0, const double *parent) {
     double r = p->param[SN_CHAIN_RADIUS], m[3], m2, mlen = -1.0, hint[3], g[3];
     int pass, i, skip = -1;
     sub3(m, p->x, s0);
     m2 = dot3(m, m);
     sub3(hint, p->x, parent);
-    for (pass = 0; pass < COLLIDE_PASSES; pass++) {
+    pass = 0;
+    if (m2 <= c->sweep2 && in_ball(c, p->x) && in_ball(c, s0)) {
+        /* the common case: the whole path in the ball, too short to pass through a near
+           collider, so the first pass tests the near ones without sweeps */
+        int moved = 0, mover = -1, j;
+        for (j = 0; j < c->nnear; j++) {
+            const collider *k = &c->col[c->near[j]];
+            double sd;
+            if (k->kind == KIND_ROUND) {
+                if (!round_test(k, p->x, r, k->rmax + r, hint, g, &sd) || sd >= 0.0) continue;
+            } else if (k->kind == KIND_PLANE) {
+                sd = dot3(p->x, k->u) - k->ua - r;
+                if (sd >= 0.0) continue;
+                copy3(g, k->u);
+            } else {
+                sd = -collider_sdf(k, p->x, -r, hint, g);
+                if (sd >= 0.0) continue;
+                set3(g, -g[0], -g[1], -g[2]);
+            }
+            madd3(p->x, p->x, -sd, g);
+            moved++;
+            mover = c->near[j];
+        }
+        if (!moved) return 0;
+        skip = moved == 1 ? mover : -1;
+        pass = 1;
+    }
+    for (; pass < COLLIDE_PASSES; pass++) {
         int moved = 0, mover = -1, j, *list, *start, count = colliders_for(c, p->x, &list);
         if (pass == 0 && list != NULL) { /* the sweep needs the whole path in the ball: its start too */
             (void)colliders_for(c, s0, &start);
@@ -989,8 +1086,7 @@ static void collide(const sn_chain *c, particle *p, const double *s0, const doub
                 sweep = pass == 0 && m2 > (k->rmin + r) * (k->rmin + r);
                 if (sweep && mlen < 0.0) mlen = sqrt(m2);
                 reach = k->rmax + r + (sweep ? mlen : 0.0);
-                if (core_distance2(k, p->x) > reach * reach) continue; /* out of reach */
-                sd = collider_sdf(k, p->x, r, hint, g);
+                if (!round_test(k, p->x, r, reach, hint, g, &sd)) continue; /* out of reach */
                 if (sd < 0.0) {
                     madd3(p->x, p->x, -sd, g);
                     moved++;
@@ -1031,11 +1127,12 @@ static void collide(const sn_chain *c, particle *p, const double *s0, const doub
                 }
             }
         }
-        if (!moved) return;
+        if (!moved) return pass > 0;
         skip = moved == 1 ? mover : -1;
     }
     for (pass = 0; pass < COLLIDE_PASSES; pass++)
-        if (!project_jointly(c, p->x, r, hint)) return;
+        if (!project_jointly(c, p->x, r, hint)) break;
+    return 1;
 }
 
 /* ---- stepping ------------------------------------------------------------------------------ */
@@ -1225,10 +1322,64 @@ static void stretch_terms(sn_chain *c, particle *p) {
     p->B[6] -= kn[2]; p->B[7] -= kn[4]; p->B[8] -= kn[5];
 }
 
-/* One fixed step, from animation fraction u0 to u1 of the current update. */
-static void step_once(sn_chain *c, double u0, double u1) {
-    double h2 = c->h * c->h, acc[3], kcached = -1.0, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, rmax = 0.0;
-    int i, any = 0, carrying = !frame_equal(&c->carry0, &c->carry1);
+/* R v for R the shortest arc from unit a to unit b (a half turn about an axis perpendicular to a
+   for opposite ones), given av = a . v and w = v x a, which do not depend on b:
+   R v = c v + (a x b) x v + ((a x b) . v) (a x b) / (1 + c), c = a . b, expanded so that b, the
+   late input, goes through as few dependent operations as possible. */
+static void arc_apply(const double *a, const double *b, const double *v, double av, const double *w, double *o) {
+    double c = dot3(a, b), bv, f, k[3];
+    if (1.0 + c < 1e-9) { /* 2 (e . v) e - v, e a unit vector perpendicular to a */
+        double e[3], z[3] = {0, 0, 0}, ev;
+        perp3(e, a, z);
+        ev = 2.0 * dot3(e, v);
+        set3(o, ev * e[0] - v[0], ev * e[1] - v[1], ev * e[2] - v[2]);
+        return;
+    }
+    bv = dot3(b, v);
+    f = dot3(b, w) / (1.0 + c);
+    cross3(k, a, b);
+    set3(o, c * v[0] + av * b[0] - bv * a[0] + f * k[0], c * v[1] + av * b[1] - bv * a[1] + f * k[1],
+         c * v[2] + av * b[2] - bv * a[2] + f * k[2]);
+}
+
+/* After a solve, each segment in dx: puts every particle at its parent's final position plus its
+   segment, parents first, and keeps it out of (or in) the colliders, after a broad phase around
+   the start and solved positions of the moving particles. */
+static void place_and_collide(sn_chain *c) {
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, rmax = 0.0;
+    int i, k, any = 0;
+    for (i = 0; i < c->n; i++) {
+        const particle *p = &c->p[i];
+        if (p->parent < 0 || c->ncol == 0) continue;
+        if (!any) {
+            copy3(lo, p->x);
+            copy3(hi, p->x);
+            any = 1;
+        }
+        for (k = 0; k < 3; k++) {
+            double a = p->x[k], b = p->xp[k];
+            lo[k] = a < lo[k] ? a : lo[k];
+            lo[k] = b < lo[k] ? b : lo[k];
+            hi[k] = a > hi[k] ? a : hi[k];
+            hi[k] = b > hi[k] ? b : hi[k];
+        }
+        rmax = p->param[SN_CHAIN_RADIUS] > rmax ? p->param[SN_CHAIN_RADIUS] : rmax;
+    }
+    if (c->ncol > 0) broad_phase(c, lo, hi, rmax);
+    for (i = 0; i < c->n; i++) {
+        particle *p = &c->p[i];
+        const particle *q;
+        if (p->parent < 0) continue;
+        q = &c->p[p->parent];
+        madd3(p->x, q->x, 1.0, p->dx);
+        if (c->ncol > 0) collide(c, p, p->xp, q->x);
+    }
+}
+
+/* One fixed step of the coupled solver, from animation fraction u0 to u1 of the current update. */
+static void step_coupled(sn_chain *c, double u0, double u1) {
+    double h2 = c->h * c->h, acc[3], kcached = -1.0;
+    int i, carrying = !frame_equal(&c->carry0, &c->carry1);
     motion mo;
     set3(acc, (c->gravity[0] + c->force[0]) * h2, (c->gravity[1] + c->force[1]) * h2,
          (c->gravity[2] + c->force[2]) * h2);
@@ -1274,43 +1425,119 @@ static void step_once(sn_chain *c, double u0, double u1) {
     for (i = 0; i < c->n; i++)
         if (c->p[i].parent >= 0 && c->p[i].kb > 0.0) soft_terms(c, &c->p[i]);
     solve_soft(c);
-    /* exact lengths (the solve is linearised), then the colliders, parents first: a child is
-       placed from its parent's final position, along its solved segment. Every segment is
-       rescaled from the solved positions at once (no chain of square roots waiting on each
-       other), then applied parents first; with colliders, each particle is then kept out of (or
-       in) them, after a broad phase around the start and solved positions. */
+    /* exact lengths (the solve is linearised): every segment is rescaled from the solved
+       positions at once (no chain of square roots waiting on each other) */
     for (i = 0; i < c->n; i++) {
         particle *p = &c->p[i];
         double v[3], l;
-        int k;
         if (p->parent < 0) continue;
         sub3(v, p->x, c->p[p->parent].x);
         l = len3(v);
         if (l > 0.0) set3(p->dx, v[0] * (p->len / l), v[1] * (p->len / l), v[2] * (p->len / l));
         else set3(p->dx, p->len * p->da[0], p->len * p->da[1], p->len * p->da[2]);
-        if (c->ncol == 0) continue;
-        if (!any) {
-            copy3(lo, p->x);
-            copy3(hi, p->x);
-            any = 1;
-        }
-        for (k = 0; k < 3; k++) {
-            double a = p->x[k], b = p->xp[k];
-            lo[k] = a < lo[k] ? a : lo[k];
-            lo[k] = b < lo[k] ? b : lo[k];
-            hi[k] = a > hi[k] ? a : hi[k];
-            hi[k] = b > hi[k] ? b : hi[k];
-        }
-        rmax = p->param[SN_CHAIN_RADIUS] > rmax ? p->param[SN_CHAIN_RADIUS] : rmax;
     }
-    if (c->ncol > 0) broad_phase(c, lo, hi, rmax);
+    place_and_collide(c);
+}
+
+/* One fixed step of the sweep solver, from animation fraction u0 to u1 of the current update.
+   First, for every particle at once (no particle waits on another): the animation, the carried
+   motion, the Verlet prediction y pulled toward the animated position a, and the animated segment.
+   Then parents before children, each particle is solved with its parent already final: the exact
+   implicit step of its elasticity and bend springs (the minimiser of
+   |x - y|^2 + ke |x - a|^2 + kb |x - t|^2, t the bend target: the animated offset from the parent
+   turned with the parent's segment), put at its exact length from the parent, and kept out of (or
+   in) the colliders; its children then start from that final position. */
+static void step_sweep(sn_chain *c, double u0, double u1) {
+    double h2 = c->h * c->h, acc[3], kcached = -1.0, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, rmax = 0.0;
+    int i, k, any = 0, carrying = !frame_equal(&c->carry0, &c->carry1);
+    motion mo;
+    set3(acc, (c->gravity[0] + c->force[0]) * h2, (c->gravity[1] + c->force[1]) * h2,
+         (c->gravity[2] + c->force[2]) * h2);
     for (i = 0; i < c->n; i++) {
         particle *p = &c->p[i];
         const particle *q;
+        double y[3];
+        lerp3(p->at, p->a0, p->a1, u1);
+        if (carrying) { /* roots too: their previous positions are rendered with the others */
+            double kc = c->space == SN_CHAIN_PARENT ? 1.0 : p->param[SN_CHAIN_INERT];
+            if (kc > 0.0) {
+                if (kc != kcached) {
+                    frame fa, fb;
+                    frame_at(&c->carry0, &c->carry1, kc * u0, &fa);
+                    frame_at(&c->carry0, &c->carry1, kc * u1, &fb);
+                    motion_between(&fa, &fb, &mo);
+                    kcached = kc;
+                }
+                motion_apply(&mo, p->x);
+                motion_apply(&mo, p->xp);
+            }
+        }
+        if (p->parent < 0) { /* kinematic root */
+            copy3(p->xp, p->x);
+            copy3(p->x, p->at);
+            continue;
+        }
+        q = &c->p[p->parent];
+        /* Verlet with damping per second, gravity and force, then the elasticity pull: r */
+        set3(y, p->x[0] + (p->x[0] - p->xp[0]) * p->fd + acc[0], p->x[1] + (p->x[1] - p->xp[1]) * p->fd + acc[1],
+             p->x[2] + (p->x[2] - p->xp[2]) * p->fd + acc[2]);
+        copy3(p->xp, p->x);
+        set3(p->r, (y[0] + p->ke * p->at[0]) * p->wsoft, (y[1] + p->ke * p->at[1]) * p->wsoft,
+             (y[2] + p->ke * p->at[2]) * p->wsoft);
+        sub3(p->dx, p->at, q->at); /* the animated segment */
+        p->len = unit3(p->da, p->dx);
+        if (c->ncol == 0) continue;
+        /* the broad phase's box: the start and the predicted positions */
+        if (!any) {
+            copy3(lo, p->xp);
+            copy3(hi, p->xp);
+            any = 1;
+        }
+        for (k = 0; k < 3; k++) {
+            double a = p->xp[k], b = p->r[k], e = p->at[k];
+            lo[k] = a < lo[k] ? a : lo[k];
+            lo[k] = b < lo[k] ? b : lo[k];
+            lo[k] = e < lo[k] ? e : lo[k];
+            hi[k] = a > hi[k] ? a : hi[k];
+            hi[k] = b > hi[k] ? b : hi[k];
+            hi[k] = e > hi[k] ? e : hi[k];
+        }
+        rmax = p->param[SN_CHAIN_RADIUS] > rmax ? p->param[SN_CHAIN_RADIUS] : rmax;
+    }
+    if (any) broad_phase(c, lo, hi, rmax);
+    for (i = 0; i < c->n; i++) {
+        particle *p = &c->p[i];
+        const particle *q;
+        double y[3], d[3], l;
         if (p->parent < 0) continue;
         q = &c->p[p->parent];
-        madd3(p->x, q->x, 1.0, p->dx);
-        if (c->ncol > 0) collide(c, p, p->xp, q->x);
+        copy3(y, p->r);
+        if (p->kb > 0.0) { /* the bend target t, weighted */
+            double t[3], w = p->kb * p->wsoft;
+            if (q->parent >= 0 && q->len > 0.0) {
+                double v[3];
+                cross3(v, p->dx, q->da);
+                arc_apply(q->da, q->u, p->dx, dot3(q->da, p->dx), v, t);
+            } else {
+                copy3(t, p->dx);
+            }
+            set3(y, y[0] + w * (t[0] + q->x[0]), y[1] + w * (t[1] + q->x[1]), y[2] + w * (t[2] + q->x[2]));
+        }
+        /* the exact length from the parent */
+        sub3(d, y, q->x);
+        l = len3(d);
+        if (l > 0.0) {
+            l = 1.0 / l;
+            set3(p->u, d[0] * l, d[1] * l, d[2] * l);
+        } else if (p->len > 0.0) copy3(p->u, p->da);
+        else if (q->parent >= 0) copy3(p->u, q->u);
+        else set3(p->u, 0.0, -1.0, 0.0);
+        set3(p->x, q->x[0] + p->u[0] * p->len, q->x[1] + p->u[1] * p->len, q->x[2] + p->u[2] * p->len);
+        if (c->ncol > 0 && collide(c, p, p->xp, q->x)) { /* pushed: the segment as it now is */
+            sub3(d, p->x, q->x);
+            l = len3(d);
+            if (l > 0.0) set3(p->u, d[0] / l, d[1] / l, d[2] / l);
+        }
     }
 }
 
@@ -1371,7 +1598,11 @@ static sn_status advance(sn_chain *c, double dt, sn_error *err) {
         follow_root(c, fraction(total, dt), fraction(c->acc, dt));
     }
     n = (int)steps;
-    for (i = 0; i < n; i++) step_once(c, fraction(c->acc - i * c->h, dt), fraction(c->acc - (i + 1) * c->h, dt));
+    for (i = 0; i < n; i++) {
+        double u0 = fraction(c->acc - i * c->h, dt), u1 = fraction(c->acc - (i + 1) * c->h, dt);
+        if (c->solver == SN_CHAIN_COUPLED) step_coupled(c, u0, u1);
+        else step_sweep(c, u0, u1);
+    }
     c->acc -= n * c->h;
     if (c->acc < 0.0) c->acc = 0.0;
     c->alpha = clamp01(c->acc / c->h);
