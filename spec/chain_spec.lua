@@ -222,7 +222,8 @@ describe("sinew.chain", function()
         for _, moving in ipairs { false, true } do
           local a, b = released(solver, 60, 1 / 144, 2, moving), released(solver, 120, 1 / 144, 2, moving)
           local s = spread(a, b) / a:length()
-          print(("  " .. solver .. ": rate 60 vs 120, %s root: spread %.5f%% of the chain length"):format(moving and "swinging" or "fixed", 100 * s))
+          print(("  %s: rate 60 vs 120, %s root: spread %.5f%% of the chain length"):format(
+            solver, moving and "swinging" or "fixed", 100 * s))
           assert.is_true(s <= 0.05)
         end
       end)
