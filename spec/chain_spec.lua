@@ -104,6 +104,8 @@ describe("sinew.chain", function()
         { line(3, 0.1, { stiffness = { 0.1, 0.2, 0.3, 0.4 } }), "'stiffness' has 4 values" },
         { line(3, 0.1, { gravity = { 0, 0 / 0, 0 } }), "element 2 of 'gravity' is not finite" },
         { line(3, 0.1, { space = "local" }), "unknown space 'local'" },
+        { line(3, 0.1, { solver = "exact" }), "unknown solver 'exact'" },
+        { line(3, 0.1, { solver = 1 }), "'solver' must be \"sweep\" or \"coupled\"" },
         { line(3, 0.1, { dampign = 0.2 }), "unknown field 'dampign'" },
         { line(3, 0.1, { skeleton = skel, root = "tail1" }), "either 'points' or 'skeleton'" },
         { { points = { { 0, 0, 0 }, { 1, 0, 0 } }, parents = { 0, 2 } }, "parent of point 2" },

@@ -1,7 +1,7 @@
 /* C figures of the dynamic-bone core: ns per particle-step for 100 chains of 8 particles (hair
    hanging from a moving head), one step per call, for each solver, with colliders in two layouts:
-   - "crossing": 4 or 16 capsules placed through the hair itself, so that nearly every chain is
-     near 2 or 3 of the first 4 and about one particle in five is pushed every step (a worst case);
+   - "crossing": 4 or 16 capsules placed through the hair itself, so that every chain is near
+     3 or 4 of the first 4 and about one particle in four is pushed every step (a worst case);
    - "body": a character's body under the head (neck, shoulders, chest first, then arms, torso,
      hips and legs), where only the strands over the shoulders, chest and back touch and the
      other capsules are far (the usual case). */
