@@ -1376,6 +1376,32 @@ static void place_and_collide(sn_chain *c) {
     }
 }
 
+/* The start of a step for particle p, from animation fraction u0 to u1: its animated position
+   at the step's end, the carried motion (when `carrying`; *mo caches it for the inert value
+   *kcached), and for a kinematic root its new position. Returns 1 for a root (done). */
+static int start_particle(const sn_chain *c, particle *p, double u0, double u1, int carrying, double *kcached,
+                          motion *mo) {
+    lerp3(p->at, p->a0, p->a1, u1);
+    if (carrying) { /* roots too: their previous positions are rendered with the others */
+        double k = c->space == SN_CHAIN_PARENT ? 1.0 : p->param[SN_CHAIN_INERT];
+        if (k > 0.0) {
+            if (k != *kcached) {
+                frame fa, fb;
+                frame_at(&c->carry0, &c->carry1, k * u0, &fa);
+                frame_at(&c->carry0, &c->carry1, k * u1, &fb);
+                motion_between(&fa, &fb, mo);
+                *kcached = k;
+            }
+            motion_apply(mo, p->x);
+            motion_apply(mo, p->xp);
+        }
+    }
+    if (p->parent >= 0) return 0;
+    copy3(p->xp, p->x);
+    copy3(p->x, p->at);
+    return 1;
+}
+
 /* One fixed step of the coupled solver, from animation fraction u0 to u1 of the current update. */
 static void step_coupled(sn_chain *c, double u0, double u1) {
     double h2 = c->h * c->h, acc[3], kcached = -1.0;
@@ -1387,26 +1413,7 @@ static void step_coupled(sn_chain *c, double u0, double u1) {
     for (i = 0; i < c->n; i++) {
         particle *p = &c->p[i];
         double v[3], d[3];
-        lerp3(p->at, p->a0, p->a1, u1);
-        if (carrying) { /* roots too: their previous positions are rendered with the others */
-            double k = c->space == SN_CHAIN_PARENT ? 1.0 : p->param[SN_CHAIN_INERT];
-            if (k > 0.0) {
-                if (k != kcached) {
-                    frame fa, fb;
-                    frame_at(&c->carry0, &c->carry1, k * u0, &fa);
-                    frame_at(&c->carry0, &c->carry1, k * u1, &fb);
-                    motion_between(&fa, &fb, &mo);
-                    kcached = k;
-                }
-                motion_apply(&mo, p->x);
-                motion_apply(&mo, p->xp);
-            }
-        }
-        if (p->parent < 0) { /* kinematic root */
-            copy3(p->xp, p->x);
-            copy3(p->x, p->at);
-            continue;
-        }
+        if (start_particle(c, p, u0, u1, carrying, &kcached, &mo)) continue; /* a kinematic root */
         sub3(v, p->x, p->xp);
         copy3(p->xp, p->x);
         set3(p->x, p->x[0] + v[0] * p->fd + acc[0], p->x[1] + v[1] * p->fd + acc[1],
@@ -1457,26 +1464,7 @@ static void step_sweep(sn_chain *c, double u0, double u1) {
         particle *p = &c->p[i];
         const particle *q;
         double y[3];
-        lerp3(p->at, p->a0, p->a1, u1);
-        if (carrying) { /* roots too: their previous positions are rendered with the others */
-            double kc = c->space == SN_CHAIN_PARENT ? 1.0 : p->param[SN_CHAIN_INERT];
-            if (kc > 0.0) {
-                if (kc != kcached) {
-                    frame fa, fb;
-                    frame_at(&c->carry0, &c->carry1, kc * u0, &fa);
-                    frame_at(&c->carry0, &c->carry1, kc * u1, &fb);
-                    motion_between(&fa, &fb, &mo);
-                    kcached = kc;
-                }
-                motion_apply(&mo, p->x);
-                motion_apply(&mo, p->xp);
-            }
-        }
-        if (p->parent < 0) { /* kinematic root */
-            copy3(p->xp, p->x);
-            copy3(p->x, p->at);
-            continue;
-        }
+        if (start_particle(c, p, u0, u1, carrying, &kcached, &mo)) continue; /* a kinematic root */
         q = &c->p[p->parent];
         /* Verlet with damping per second, gravity and force, then the elasticity pull: r */
         set3(y, p->x[0] + (p->x[0] - p->xp[0]) * p->fd + acc[0], p->x[1] + (p->x[1] - p->xp[1]) * p->fd + acc[1],
