@@ -12,6 +12,7 @@
 #define REF_STEP (1.0 / 60.0) /* damping and the compliances are defined per 1/60 s */
 #define COLLIDE_PASSES 4
 #define SWEEP_BISECTIONS 40
+#define NEAR_SOA 32 /* near colliders whose cores the first collision pass filters all at once */
 /* Stiffness per step of the linearised stretch penalty: stiff against the unit masses, soft
    enough that the elimination keeps full precision far from the origin (1e-12 at 1000 units). */
 #define STRETCH_K 1e4
@@ -244,6 +245,13 @@ struct sn_chain {
     int *near;      /* this step: the colliders that can reach the ball bc, br (maxcol entries) */
     int nnear;      /* this step: entries in near */
     double sweep2;  /* this step: the squared thinnest radius of the near outside round colliders */
+    /* this step, when nnear <= NEAR_SOA: the near colliders' cores as arrays (an end, the unit
+       axis, the axis length; a sphere's axis is 0) and the radius within which a particle centre
+       can touch them, before the particle radius (HUGE_VAL: always tested, for planes and
+       inside colliders), for a filter that runs over all of them at once */
+    double soa_ax[NEAR_SOA], soa_ay[NEAR_SOA], soa_az[NEAR_SOA];
+    double soa_ux[NEAR_SOA], soa_uy[NEAR_SOA], soa_uz[NEAR_SOA];
+    double soa_len[NEAR_SOA], soa_reach[NEAR_SOA];
     double bc[3], br2; /* this step: a ball holding every moving particle's start and solved positions */
 };
 
@@ -904,6 +912,17 @@ static void broad_phase(sn_chain *c, const double *lo, const double *hi, double 
     for (k = 0; k < c->ncol; k++) {
         const collider *col = &c->col[k];
         if (collider_far(col, c->bc, br, rmax)) continue;
+        if (c->nnear < NEAR_SOA) {
+            int j = c->nnear;
+            c->soa_ax[j] = col->a[0];
+            c->soa_ay[j] = col->a[1];
+            c->soa_az[j] = col->a[2];
+            c->soa_ux[j] = col->u[0];
+            c->soa_uy[j] = col->u[1];
+            c->soa_uz[j] = col->u[2];
+            c->soa_len[j] = col->len;
+            c->soa_reach[j] = col->kind == KIND_ROUND ? col->rmax : HUGE_VAL;
+        }
         c->near[c->nnear++] = k;
         if (col->kind == KIND_ROUND && col->rmin * col->rmin < c->sweep2) c->sweep2 = col->rmin * col->rmin;
     }
@@ -1040,31 +1059,51 @@ static int collide(const sn_chain *c, particle *p, const double *s0, const doubl
     m2 = dot3(m, m);
     sub3(hint, p->x, parent);
     pass = 0;
-    if (m2 <= c->sweep2 && in_ball(c, p->x) && in_ball(c, s0)) {
-        /* the common case: the whole path in the ball, too short to pass through a near
-           collider, so the first pass tests the near ones without sweeps */
-        int moved = 0, mover = -1, j;
-        for (j = 0; j < c->nnear; j++) {
-            const collider *k = &c->col[c->near[j]];
-            double sd;
-            if (k->kind == KIND_ROUND) {
-                if (!round_test(k, p->x, r, k->rmax + r, hint, g, &sd) || sd >= 0.0) continue;
-            } else if (k->kind == KIND_PLANE) {
-                sd = dot3(p->x, k->u) - k->ua - r;
-                if (sd >= 0.0) continue;
-                copy3(g, k->u);
-            } else {
-                sd = -collider_sdf(k, p->x, -r, hint, g);
-                if (sd >= 0.0) continue;
-                set3(g, -g[0], -g[1], -g[2]);
+    if (m2 <= c->sweep2 && c->nnear <= NEAR_SOA) { /* s0 is in the ball: the ball holds every start */
+        /* the common case: while x is in the ball, only the near colliders can move it, and the
+           move is too short to pass through one of them, so no sweep is needed. Each pass first
+           takes the squared distance from x to every near core at once (a loop the compiler
+           vectorises), so that until something moves x only the colliders within reach are
+           looked at (with a margin against rounding: the exact reach test decides). The same
+           passes as the general loop below, which goes on where x leaves the ball. */
+        double core2[NEAR_SOA];
+        int n = c->nnear;
+        for (; pass < COLLIDE_PASSES && in_ball(c, p->x); pass++) {
+            int moved = 0, mover = -1, j;
+            for (j = 0; j < n; j++) {
+                double dx = p->x[0] - c->soa_ax[j], dy = p->x[1] - c->soa_ay[j], dz = p->x[2] - c->soa_az[j];
+                double t = dx * c->soa_ux[j] + dy * c->soa_uy[j] + dz * c->soa_uz[j];
+                t = t < 0.0 ? 0.0 : t;
+                t = t > c->soa_len[j] ? c->soa_len[j] : t;
+                dx -= t * c->soa_ux[j];
+                dy -= t * c->soa_uy[j];
+                dz -= t * c->soa_uz[j];
+                core2[j] = dx * dx + dy * dy + dz * dz;
             }
-            madd3(p->x, p->x, -sd, g);
-            moved++;
-            mover = c->near[j];
+            for (j = 0; j < n; j++) {
+                const collider *k;
+                double sd, reach = c->soa_reach[j] + r;
+                if (!moved && core2[j] > reach * reach * (1.0 + 1e-9)) continue;
+                if (c->near[j] == skip) continue; /* it alone moved the particle: now on its surface */
+                k = &c->col[c->near[j]];
+                if (k->kind == KIND_ROUND) {
+                    if (!round_test(k, p->x, r, k->rmax + r, hint, g, &sd) || sd >= 0.0) continue;
+                } else if (k->kind == KIND_PLANE) {
+                    sd = dot3(p->x, k->u) - k->ua - r;
+                    if (sd >= 0.0) continue;
+                    copy3(g, k->u);
+                } else {
+                    sd = -collider_sdf(k, p->x, -r, hint, g);
+                    if (sd >= 0.0) continue;
+                    set3(g, -g[0], -g[1], -g[2]);
+                }
+                madd3(p->x, p->x, -sd, g);
+                moved++;
+                mover = c->near[j];
+            }
+            if (!moved) return pass > 0;
+            skip = moved == 1 ? mover : -1;
         }
-        if (!moved) return 0;
-        skip = moved == 1 ? mover : -1;
-        pass = 1;
     }
     for (; pass < COLLIDE_PASSES; pass++) {
         int moved = 0, mover = -1, j, *list, *start, count = colliders_for(c, p->x, &list);
@@ -1379,7 +1418,7 @@ static void place_and_collide(sn_chain *c) {
 /* The start of a step for particle p, from animation fraction u0 to u1: its animated position
    at the step's end, the carried motion (when `carrying`; *mo caches it for the inert value
    *kcached), and for a kinematic root its new position. Returns 1 for a root (done). */
-static int start_particle(const sn_chain *c, particle *p, double u0, double u1, int carrying, double *kcached,
+static inline int start_particle(const sn_chain *c, particle *p, double u0, double u1, int carrying, double *kcached,
                           motion *mo) {
     lerp3(p->at, p->a0, p->a1, u1);
     if (carrying) { /* roots too: their previous positions are rendered with the others */
@@ -1482,13 +1521,11 @@ static void step_sweep(sn_chain *c, double u0, double u1) {
             any = 1;
         }
         for (k = 0; k < 3; k++) {
-            double a = p->xp[k], b = p->r[k], e = p->at[k];
+            double a = p->xp[k], b = p->r[k];
             lo[k] = a < lo[k] ? a : lo[k];
             lo[k] = b < lo[k] ? b : lo[k];
-            lo[k] = e < lo[k] ? e : lo[k];
             hi[k] = a > hi[k] ? a : hi[k];
             hi[k] = b > hi[k] ? b : hi[k];
-            hi[k] = e > hi[k] ? e : hi[k];
         }
         rmax = p->param[SN_CHAIN_RADIUS] > rmax ? p->param[SN_CHAIN_RADIUS] : rmax;
     }
