@@ -24,31 +24,33 @@ end
 local skel = sinew.skeleton { names = names, parents = parents, rest = rest }
 local anim, pose = sinew.pose(skel), sinew.pose(skel)
 
-local chains = {}
-for s = 1, strands do
-  local c = sinew.chain { skeleton = skel, root = ("strand%d_1"):format(s), radius = 0.01, end_length = 0.5 }
-  for k = 0, 3 do
-    local x = (k % 2 == 0 and 1 or -1) * (0.05 + 0.04 * math.floor(k / 2))
-    c:add_collider { shape = "capsule", a = { x, 1.45 - 0.06 * math.floor(k / 2), -0.15 },
-      b = { 1.5 * x, 1.25 - 0.06 * math.floor(k / 2), 0.15 }, radius = 0.06, radius_b = 0.045 }
-  end
-  chains[s] = c
-end
-
 local frame, head = 0, skel:find("head")
 local sin, from_axis_angle = math.sin, sinew.quat.from_axis_angle
-local function update_all()
-  frame = frame + 1
-  anim:set_rotation(head, from_axis_angle(0, 1, 0, 0.6 * sin(frame * 0.05)))
-  pose:copy(anim) -- the freshly animated pose; the chains write their rotations into it
-  for s = 1, strands do chains[s]:update(1 / 60, pose) end
-end
-
 local n = bench.interpreter == "luajit" and 600 or 300
--- microseconds: the report prints one decimal, too coarse for milliseconds
-bench.report(("chain:update %d chains x %d joints, 4 capsules (+ pose copy)"):format(strands, joints),
-  bench.ns_per_call(update_all, n) / 1e3, "us/frame")
-bench.report("chain:update garbage", bench.garbage_per_call(update_all, n), "bytes/frame")
+
+for _, solver in ipairs { "coupled", "sweep" } do
+  local chains = {}
+  for s = 1, strands do
+    local c = sinew.chain { skeleton = skel, root = ("strand%d_1"):format(s), radius = 0.01, end_length = 0.5,
+      solver = solver }
+    for k = 0, 3 do
+      local x = (k % 2 == 0 and 1 or -1) * (0.05 + 0.04 * math.floor(k / 2))
+      c:add_collider { shape = "capsule", a = { x, 1.45 - 0.06 * math.floor(k / 2), -0.15 },
+        b = { 1.5 * x, 1.25 - 0.06 * math.floor(k / 2), 0.15 }, radius = 0.06, radius_b = 0.045 }
+    end
+    chains[s] = c
+  end
+  local function update_all()
+    frame = frame + 1
+    anim:set_rotation(head, from_axis_angle(0, 1, 0, 0.6 * sin(frame * 0.05)))
+    pose:copy(anim) -- the freshly animated pose; the chains write their rotations into it
+    for s = 1, strands do chains[s]:update(1 / 60, pose) end
+  end
+  -- microseconds: the report prints one decimal, too coarse for milliseconds
+  bench.report(("chain:update %d chains x %d joints, 4 capsules, %s (+ pose copy)"):format(strands, joints, solver),
+    bench.ns_per_call(update_all, n) / 1e3, "us/frame")
+  bench.report(("chain:update garbage, %s"):format(solver), bench.garbage_per_call(update_all, n), "bytes/frame")
+end
 
 -- the same strands without a skeleton
 local points = {}

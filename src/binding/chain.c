@@ -226,7 +226,7 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
  * >= 0, each a number or a curve along the chain (a table of one value per depth, or `{start,
  * end}`); `gravity` [{0, -9.81, 0}] and `force` [{0, 0, 0}] in units/s^2; `end_length` [0];
  * `rate` [60] steps per second; `max_steps` [4]; `max_colliders` [16]; `teleport` [5 x the chain
- * length; 0: never]; `space` ["world"] or "parent"; `solver` ["sweep"] or "coupled" (see the
+ * length; 0: never]; `space` ["world"] or "parent"; `solver` ["coupled"] or "sweep" (see the
  * manual). Every fault is an error; no partial object.
  * @function chain
  * @tparam table def

@@ -400,6 +400,7 @@ void sn_chain_def_init(sn_chain_def *def) {
     def->max_colliders = 16;
     def->teleport = -1.0;
     def->space = SN_CHAIN_WORLD;
+    def->solver = SN_CHAIN_COUPLED;
 }
 
 static const double default_params[SN_CHAIN_PER_PARTICLE] = {0.1, 0.1, 0.1, 0.0, 0.0};

@@ -61,8 +61,8 @@ typedef enum sn_chain_space {
 
 /// How a step solves elasticity, bend stiffness and stretch (see the manual).
 typedef enum sn_chain_solver {
-    SN_CHAIN_SWEEP = 0,   ///< parents first, each particle solved exactly with its parent final (fast)
-    SN_CHAIN_COUPLED = 1  ///< one implicit solve of the whole tree: children also pull their parents
+    SN_CHAIN_SWEEP = 0,   ///< parents first, each solved with its parent final: fast; motion depends on rate
+    SN_CHAIN_COUPLED = 1  ///< one implicit solve of the whole tree, children also pulling their parents (default)
 } sn_chain_solver;
 
 /// Values of a per-particle parameter along the chain, by depth (0 at a root).
@@ -87,7 +87,7 @@ typedef struct sn_chain_def {
     int max_colliders;      ///< [0, 4096]: collider capacity reserved in the block
     double teleport;        ///< >= 0 jump distance that resets (0 never); < 0: 5 x the chain length
     sn_chain_space space;   ///< simulation space
-    sn_chain_solver solver; ///< the solver (SN_CHAIN_SWEEP by default)
+    sn_chain_solver solver; ///< the solver (SN_CHAIN_COUPLED by default)
 } sn_chain_def;
 
 /// Collider shapes.
