@@ -1382,27 +1382,32 @@ static void arc_apply(const double *a, const double *b, const double *v, double 
          c * v[2] + av * b[2] - bv * a[2] + f * k[2]);
 }
 
+/* grows the box lo..hi (empty while *any is 0) to hold the points a and b */
+static void box_add(double *lo, double *hi, int *any, const double *a, const double *b) {
+    int k;
+    if (!*any) {
+        copy3(lo, a);
+        copy3(hi, a);
+        *any = 1;
+    }
+    for (k = 0; k < 3; k++) {
+        lo[k] = a[k] < lo[k] ? a[k] : lo[k];
+        lo[k] = b[k] < lo[k] ? b[k] : lo[k];
+        hi[k] = a[k] > hi[k] ? a[k] : hi[k];
+        hi[k] = b[k] > hi[k] ? b[k] : hi[k];
+    }
+}
+
 /* After a solve, each segment in dx: puts every particle at its parent's final position plus its
    segment, parents first, and keeps it out of (or in) the colliders, after a broad phase around
    the start and solved positions of the moving particles. */
 static void place_and_collide(sn_chain *c) {
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, rmax = 0.0;
-    int i, k, any = 0;
+    int i, any = 0;
     for (i = 0; i < c->n; i++) {
         const particle *p = &c->p[i];
         if (p->parent < 0 || c->ncol == 0) continue;
-        if (!any) {
-            copy3(lo, p->x);
-            copy3(hi, p->x);
-            any = 1;
-        }
-        for (k = 0; k < 3; k++) {
-            double a = p->x[k], b = p->xp[k];
-            lo[k] = a < lo[k] ? a : lo[k];
-            lo[k] = b < lo[k] ? b : lo[k];
-            hi[k] = a > hi[k] ? a : hi[k];
-            hi[k] = b > hi[k] ? b : hi[k];
-        }
+        box_add(lo, hi, &any, p->x, p->xp);
         rmax = p->param[SN_CHAIN_RADIUS] > rmax ? p->param[SN_CHAIN_RADIUS] : rmax;
     }
     if (c->ncol > 0) broad_phase(c, lo, hi, rmax);
@@ -1496,7 +1501,7 @@ static void step_coupled(sn_chain *c, double u0, double u1) {
    in) the colliders; its children then start from that final position. */
 static void step_sweep(sn_chain *c, double u0, double u1) {
     double h2 = c->h * c->h, acc[3], kcached = -1.0, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, rmax = 0.0;
-    int i, k, any = 0, carrying = !frame_equal(&c->carry0, &c->carry1);
+    int i, any = 0, carrying = !frame_equal(&c->carry0, &c->carry1);
     motion mo;
     set3(acc, (c->gravity[0] + c->force[0]) * h2, (c->gravity[1] + c->force[1]) * h2,
          (c->gravity[2] + c->force[2]) * h2);
@@ -1516,18 +1521,7 @@ static void step_sweep(sn_chain *c, double u0, double u1) {
         p->len = unit3(p->da, p->dx);
         if (c->ncol == 0) continue;
         /* the broad phase's box: the start and the predicted positions */
-        if (!any) {
-            copy3(lo, p->xp);
-            copy3(hi, p->xp);
-            any = 1;
-        }
-        for (k = 0; k < 3; k++) {
-            double a = p->xp[k], b = p->r[k];
-            lo[k] = a < lo[k] ? a : lo[k];
-            lo[k] = b < lo[k] ? b : lo[k];
-            hi[k] = a > hi[k] ? a : hi[k];
-            hi[k] = b > hi[k] ? b : hi[k];
-        }
+        box_add(lo, hi, &any, p->xp, p->r);
         rmax = p->param[SN_CHAIN_RADIUS] > rmax ? p->param[SN_CHAIN_RADIUS] : rmax;
     }
     if (any) broad_phase(c, lo, hi, rmax);
