@@ -178,8 +178,9 @@ typedef struct particle {
     double D[6];    /* soft solve: symmetric diagonal block (xx xy xz yy yz zz) */
     double B[9];    /* soft solve: block to the parent, then D^-1 B */
     double G[9];    /* soft solve: block to the grandparent, then D^-1 G */
-    double r[3];    /* soft solve: right-hand side, then D^-1 r */
-    double dx[3];   /* the correction of the solve, then the solved segment from the parent */
+    double r[3];    /* soft solve: right-hand side, then D^-1 r; sweep: the prediction pulled toward a */
+    double dx[3];   /* soft solve: the correction, then the solved segment from the parent;
+                       sweep: the animated segment from the parent */
     double u[3];    /* sweep: this step, unit direction of the solved segment from the parent */
     double wsoft;   /* sweep: 1 / (1 + ke + kb) */
     int hasb, hasg; /* the solve: B, G are not zero */
@@ -939,9 +940,7 @@ static int in_ball(const sn_chain *c, const double *x) {
 /* the colliders to test at x: the near list when x is in the ball (*list set, count returned),
    else all of them (*list NULL) */
 static int colliders_for(const sn_chain *c, const double *x, int **list) {
-    double d[3];
-    sub3(d, x, c->bc);
-    if (dot3(d, d) <= c->br2) {
+    if (in_ball(c, x)) {
         *list = c->near;
         return c->nnear;
     }
@@ -1045,6 +1044,22 @@ static inline int round_test(const collider *k, const double *x, double r, doubl
     return 1;
 }
 
+/* A plane (a half-space: nothing to tunnel through) or an inside collider k against a particle
+   of radius r at x: moves x onto its surface when it is on the wrong side; returns 1 if it did. */
+static int push_flat_or_inside(const collider *k, double *x, double r, const double *hint) {
+    double sd, g[3];
+    if (k->kind == KIND_PLANE) {
+        sd = dot3(x, k->u) - k->ua - r;
+        if (!(sd < 0.0)) return 0;
+        madd3(x, x, -sd, k->u);
+        return 1;
+    }
+    sd = collider_sdf(k, x, -r, hint, g);
+    if (!(sd > 0.0)) return 0;
+    madd3(x, x, -sd, g);
+    return 1;
+}
+
 /* Keeps particle p (whose step started at s0) out of or inside every collider: projections
    until a pass moves nothing (at most COLLIDE_PASSES), then joint projections onto the colliders
    still violated (a particle wedged between two). In the first pass, a particle that moved
@@ -1089,16 +1104,10 @@ static int collide(const sn_chain *c, particle *p, const double *s0, const doubl
                 k = &c->col[c->near[j]];
                 if (k->kind == KIND_ROUND) {
                     if (!round_test(k, p->x, r, k->rmax + r, hint, g, &sd) || sd >= 0.0) continue;
-                } else if (k->kind == KIND_PLANE) {
-                    sd = dot3(p->x, k->u) - k->ua - r;
-                    if (sd >= 0.0) continue;
-                    copy3(g, k->u);
-                } else {
-                    sd = -collider_sdf(k, p->x, -r, hint, g);
-                    if (sd >= 0.0) continue;
-                    set3(g, -g[0], -g[1], -g[2]);
+                    madd3(p->x, p->x, -sd, g);
+                } else if (!push_flat_or_inside(k, p->x, r, hint)) {
+                    continue;
                 }
-                madd3(p->x, p->x, -sd, g);
                 moved++;
                 mover = c->near[j];
             }
@@ -1151,20 +1160,9 @@ static int collide(const sn_chain *c, particle *p, const double *s0, const doubl
                     moved++;
                     mover = i;
                 }
-            } else if (k->kind == KIND_PLANE) { /* a half-space: nothing to tunnel through */
-                sd = dot3(p->x, k->u) - k->ua - r;
-                if (sd < 0.0) {
-                    madd3(p->x, p->x, -sd, k->u);
-                    moved++;
-                    mover = i;
-                }
-            } else {
-                sd = collider_sdf(k, p->x, -r, hint, g);
-                if (sd > 0.0) {
-                    madd3(p->x, p->x, -sd, g);
-                    moved++;
-                    mover = i;
-                }
+            } else if (push_flat_or_inside(k, p->x, r, hint)) {
+                moved++;
+                mover = i;
             }
         }
         if (!moved) return pass > 0;
