@@ -4,6 +4,14 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+/* x86-64 with GCC or Clang: the collider filter also has an AVX version, chosen at run time */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SN_CHAIN_AVX 1
+#include <immintrin.h>
+#endif
 
 #define MAX_POINTS 65536
 #define MAX_COLLIDERS 4096
@@ -17,6 +25,14 @@
    enough that the elimination keeps full precision far from the origin (1e-12 at 1000 units). */
 #define STRETCH_K 1e4
 #define MAX_K 1e6 /* the stiffness per step of elasticity or bend at 1 (rigid) */
+
+#if SN_CHAIN_AVX
+/* 1 when the processor runs AVX (and the system saves its registers) */
+static int cpu_avx(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx") != 0;
+}
+#endif
 
 /* ---- small vector helpers (double[3]) ---------------------------------------------------- */
 
@@ -183,6 +199,9 @@ typedef struct particle {
                        sweep: the animated segment from the parent */
     double u[3];    /* sweep: this step, unit direction of the solved segment from the parent */
     double wsoft;   /* sweep: 1 / (1 + ke + kb) */
+    double wbend;   /* sweep: kb / (1 + ke + kb) */
+    double av;      /* sweep: this step, the parent's animated direction . dx */
+    double vx[3];   /* sweep: this step, dx x the parent's animated direction */
     int hasb, hasg; /* the solve: B, G are not zero */
     double param[SN_CHAIN_PER_PARTICLE];
     int parent;  /* particle index, -1 for a root (kinematic: inverse mass 0) */
@@ -218,6 +237,32 @@ typedef struct collider {
 #define KIND_PLANE 1
 #define KIND_INSIDE 2
 
+/* colliders' cores as arrays (see struct sn_chain), padded to a multiple of 4 with far entries */
+typedef struct cores {
+    double ax[NEAR_SOA], ay[NEAR_SOA], az[NEAR_SOA];
+    double ux[NEAR_SOA], uy[NEAR_SOA], uz[NEAR_SOA];
+    double len[NEAR_SOA], reach[NEAR_SOA];
+} cores;
+
+/* entry j of s: collider k's core, or (k NULL) padding: a core 1e30 away (coordinates are at
+   most SN_CHAIN_MAX_COORD) with no reach */
+static void cores_set(cores *s, int j, const collider *k) {
+    if (k == NULL) {
+        s->ax[j] = s->ay[j] = s->az[j] = 1e30;
+        s->ux[j] = s->uy[j] = s->uz[j] = 0.0;
+        s->len[j] = s->reach[j] = 0.0;
+        return;
+    }
+    s->ax[j] = k->a[0];
+    s->ay[j] = k->a[1];
+    s->az[j] = k->a[2];
+    s->ux[j] = k->u[0];
+    s->uy[j] = k->u[1];
+    s->uz[j] = k->u[2];
+    s->len[j] = k->len;
+    s->reach[j] = k->kind == KIND_ROUND ? k->rmax : HUGE_VAL;
+}
+
 struct sn_chain {
     int n;          /* particles */
     int njoint;     /* particles carrying a skeleton joint (the first njoint); 0 in points mode */
@@ -233,6 +278,8 @@ struct sn_chain {
     int anim_dirty; /* points mode: moved since the animated positions were computed */
     double rate, h, acc, alpha;
     double teleport, end_length, length;
+    double rmax;    /* the largest radius of a moving particle */
+    int avx;        /* 1 to filter colliders with AVX */
     double gravity[3], force[3];
     frame place;          /* points mode: the transform of the rest points */
     frame carry0, carry1; /* the frame whose motion is carried, at the previous / current update */
@@ -245,14 +292,16 @@ struct sn_chain {
     int *anc;       /* skeleton mode: the root joint's ancestors, topmost first */
     int *near;      /* this step: the colliders that can reach the ball bc, br (maxcol entries) */
     int nnear;      /* this step: entries in near */
+    int npad;       /* this step: entries of the near cores, nnear (at most NEAR_SOA) rounded up to 4 */
     double sweep2;  /* this step: the squared thinnest radius of the near outside round colliders */
-    /* this step, when nnear <= NEAR_SOA: the near colliders' cores as arrays (an end, the unit
-       axis, the axis length; a sphere's axis is 0) and the radius within which a particle centre
-       can touch them, before the particle radius (HUGE_VAL: always tested, for planes and
-       inside colliders), for a filter that runs over all of them at once */
-    double soa_ax[NEAR_SOA], soa_ay[NEAR_SOA], soa_az[NEAR_SOA];
-    double soa_ux[NEAR_SOA], soa_uy[NEAR_SOA], soa_uz[NEAR_SOA];
-    double soa_len[NEAR_SOA], soa_reach[NEAR_SOA];
+    /* the cores of colliders as arrays, for filters that run over all of them at once: an end, the
+       unit axis, the axis length (a sphere's axis is 0) and the radius within which a particle
+       centre can touch them, before the particle radius (HUGE_VAL: always tested, for planes and
+       inside colliders). `all`: the first NEAR_SOA colliders, kept as they are added and moved;
+       `nearc`: this step, the near colliders when some are far (when none is, `all` serves) */
+    cores all, nearc;
+    int nall;       /* entries of `all` in use, padded: the first NEAR_SOA colliders rounded up to 4 */
+    int use_all;    /* this step: the near colliders are all of them, and `all` holds them */
     double bc[3], br2; /* this step: a ball holding every moving particle's start and solved positions */
 };
 
@@ -324,6 +373,15 @@ static void update_factors(sn_chain *c, particle *p) {
     p->ke = stiffness_per_step(p->param[SN_CHAIN_ELASTICITY], c->h);
     p->kb = stiffness_per_step(p->param[SN_CHAIN_STIFFNESS], c->h);
     p->wsoft = 1.0 / (1.0 + p->ke + p->kb);
+    p->wbend = p->kb * p->wsoft;
+}
+
+/* the largest radius of a moving particle (roots do not collide) */
+static void update_rmax(sn_chain *c) {
+    int i;
+    c->rmax = 0.0;
+    for (i = 0; i < c->n; i++)
+        if (c->p[i].parent >= 0 && c->p[i].param[SN_CHAIN_RADIUS] > c->rmax) c->rmax = c->p[i].param[SN_CHAIN_RADIUS];
 }
 
 /* value of a curve at depth d of max_depth */
@@ -567,6 +625,9 @@ sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_erro
     c->root_joint = -1;
     c->space = (int)def->space;
     c->solver = (int)def->solver;
+#if SN_CHAIN_AVX
+    c->avx = cpu_avx();
+#endif
     c->rate = def->rate;
     c->h = 1.0 / def->rate;
     c->end_length = def->end_length;
@@ -601,6 +662,7 @@ sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_erro
             p->param[k] = def->curves[k].count > 0 ? curve_at(&def->curves[k], p->depth, max_depth) : default_params[k];
         update_factors(c, p);
     }
+    update_rmax(c);
     compute_length(c);
     c->teleport = def->teleport >= 0.0 ? def->teleport : 5.0 * c->length;
     place_at_animation(c);
@@ -647,6 +709,7 @@ sn_status sn_chain_set_param(sn_chain *c, int param, int i, const double *value,
             c->p[k].param[param] = value[0];
             update_factors(c, &c->p[k]);
         }
+        update_rmax(c);
         return SN_OK;
     }
     switch (param) {
@@ -676,6 +739,7 @@ sn_status sn_chain_set_curve(sn_chain *c, int param, const sn_chain_curve *curve
         c->p[i].param[param] = curve_at(curve, c->p[i].depth, c->max_depth);
         update_factors(c, &c->p[i]);
     }
+    update_rmax(c);
     return SN_OK;
 }
 
@@ -763,6 +827,10 @@ sn_status sn_chain_add_collider(sn_chain *c, const sn_collider_def *def, int *in
     if (c->ncol >= c->maxcol)
         return sn_fail(err, SN_ERANGE, "no room for another collider (max_colliders is %d)", c->maxcol);
     collider_set(&c->col[c->ncol], def);
+    if (c->ncol < NEAR_SOA) {
+        cores_set(&c->all, c->ncol, &c->col[c->ncol]);
+        for (c->nall = c->ncol + 1; c->nall % 4 != 0; c->nall++) cores_set(&c->all, c->nall, NULL);
+    }
     if (index != NULL) *index = c->ncol;
     c->ncol++;
     return SN_OK;
@@ -777,6 +845,7 @@ sn_status sn_chain_move_collider(sn_chain *c, int k, const sn_collider_def *def,
         return st;
     }
     collider_set(&c->col[k], def);
+    if (k < NEAR_SOA) cores_set(&c->all, k, &c->col[k]);
     return SN_OK;
 }
 
@@ -867,6 +936,81 @@ static double collider_value(const collider *k, const double *x, double r, const
     return v;
 }
 
+/* Which of the n (a multiple of 4) cores of s a ball of radius r at x may touch, as bits: the
+   squared distance from x to every core at once against the reach plus r, with a margin for
+   rounding (the exact tests decide). With AVX or SSE2 several cores per instruction; elsewhere a
+   plain loop that compilers vectorise. The result is the same on every path. */
+#if SN_CHAIN_AVX
+__attribute__((target("avx"))) static unsigned within_avx(const cores *s, int n, const double *x, double r) {
+    const __m256d px = _mm256_set1_pd(x[0]), py = _mm256_set1_pd(x[1]), pz = _mm256_set1_pd(x[2]);
+    const __m256d pr = _mm256_set1_pd(r), zero = _mm256_setzero_pd(), margin = _mm256_set1_pd(1.0 + 1e-9);
+    unsigned bits = 0;
+    int j;
+    for (j = 0; j < n; j += 4) {
+        __m256d ux = _mm256_loadu_pd(s->ux + j), uy = _mm256_loadu_pd(s->uy + j), uz = _mm256_loadu_pd(s->uz + j);
+        __m256d dx = _mm256_sub_pd(px, _mm256_loadu_pd(s->ax + j));
+        __m256d dy = _mm256_sub_pd(py, _mm256_loadu_pd(s->ay + j));
+        __m256d dz = _mm256_sub_pd(pz, _mm256_loadu_pd(s->az + j));
+        __m256d t = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, ux), _mm256_mul_pd(dy, uy)), _mm256_mul_pd(dz, uz));
+        __m256d reach = _mm256_add_pd(_mm256_loadu_pd(s->reach + j), pr), d2;
+        t = _mm256_min_pd(_mm256_max_pd(t, zero), _mm256_loadu_pd(s->len + j));
+        dx = _mm256_sub_pd(dx, _mm256_mul_pd(t, ux));
+        dy = _mm256_sub_pd(dy, _mm256_mul_pd(t, uy));
+        dz = _mm256_sub_pd(dz, _mm256_mul_pd(t, uz));
+        d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
+        bits |= (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, _mm256_mul_pd(_mm256_mul_pd(reach, reach), margin), _CMP_LE_OQ))
+                << j;
+    }
+    return bits;
+}
+#endif
+
+static unsigned within(int avx, const cores *s, int n, const double *x, double r) {
+    unsigned bits = 0;
+    int j;
+#if SN_CHAIN_AVX
+    if (avx) return within_avx(s, n, x, r);
+#else
+    (void)avx;
+#endif
+#if defined(__SSE2__)
+    {
+        const __m128d px = _mm_set1_pd(x[0]), py = _mm_set1_pd(x[1]), pz = _mm_set1_pd(x[2]);
+        const __m128d pr = _mm_set1_pd(r), zero = _mm_setzero_pd(), margin = _mm_set1_pd(1.0 + 1e-9);
+        for (j = 0; j < n; j += 2) {
+            __m128d ux = _mm_loadu_pd(s->ux + j), uy = _mm_loadu_pd(s->uy + j), uz = _mm_loadu_pd(s->uz + j);
+            __m128d dx = _mm_sub_pd(px, _mm_loadu_pd(s->ax + j));
+            __m128d dy = _mm_sub_pd(py, _mm_loadu_pd(s->ay + j));
+            __m128d dz = _mm_sub_pd(pz, _mm_loadu_pd(s->az + j));
+            __m128d t = _mm_add_pd(_mm_add_pd(_mm_mul_pd(dx, ux), _mm_mul_pd(dy, uy)), _mm_mul_pd(dz, uz));
+            __m128d reach = _mm_add_pd(_mm_loadu_pd(s->reach + j), pr), d2;
+            t = _mm_min_pd(_mm_max_pd(t, zero), _mm_loadu_pd(s->len + j));
+            dx = _mm_sub_pd(dx, _mm_mul_pd(t, ux));
+            dy = _mm_sub_pd(dy, _mm_mul_pd(t, uy));
+            dz = _mm_sub_pd(dz, _mm_mul_pd(t, uz));
+            d2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(dx, dx), _mm_mul_pd(dy, dy)), _mm_mul_pd(dz, dz));
+            bits |= (unsigned)_mm_movemask_pd(_mm_cmple_pd(d2, _mm_mul_pd(_mm_mul_pd(reach, reach), margin))) << j;
+        }
+    }
+#else
+    {
+        double slack[NEAR_SOA];
+        for (j = 0; j < n; j++) {
+            double dx = x[0] - s->ax[j], dy = x[1] - s->ay[j], dz = x[2] - s->az[j];
+            double t = dx * s->ux[j] + dy * s->uy[j] + dz * s->uz[j], reach = s->reach[j] + r;
+            t = t < 0.0 ? 0.0 : t;
+            t = t > s->len[j] ? s->len[j] : t;
+            dx -= t * s->ux[j];
+            dy -= t * s->uy[j];
+            dz -= t * s->uz[j];
+            slack[j] = reach * reach * (1.0 + 1e-9) - (dx * dx + dy * dy + dz * dz);
+        }
+        for (j = 0; j < n; j++) bits |= (unsigned)(slack[j] >= 0.0) << j;
+    }
+#endif
+    return bits;
+}
+
 /* ---- broad phase: per chain and step, the colliders that can reach it ---- */
 
 /* squared distance from x to the core of a sphere (its centre) or capsule (its axis segment) */
@@ -904,30 +1048,34 @@ static int collider_far(const collider *k, const double *bc, double br, double r
    against all of them (cheaper, measured, than growing the ball by a margin). */
 static void broad_phase(sn_chain *c, const double *lo, const double *hi, double rmax) {
     double d[3], br;
-    int k;
+    unsigned cand;
+    int k, nfirst = c->ncol < NEAR_SOA ? c->ncol : NEAR_SOA;
     set3(c->bc, 0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2]));
     sub3(d, hi, lo);
     br = 0.5 * len3(d);
     c->br2 = br * br;
     c->nnear = 0;
     c->sweep2 = HUGE_VAL;
+    /* the first NEAR_SOA at once: an outside round collider whose core is beyond its reach plus
+       rmax + br is far (the filter keeps the others, and every plane and inside collider, which
+       collider_far then decides) */
+    cand = within(c->avx, &c->all, c->nall, c->bc, rmax + br);
     for (k = 0; k < c->ncol; k++) {
         const collider *col = &c->col[k];
-        if (collider_far(col, c->bc, br, rmax)) continue;
-        if (c->nnear < NEAR_SOA) {
-            int j = c->nnear;
-            c->soa_ax[j] = col->a[0];
-            c->soa_ay[j] = col->a[1];
-            c->soa_az[j] = col->a[2];
-            c->soa_ux[j] = col->u[0];
-            c->soa_uy[j] = col->u[1];
-            c->soa_uz[j] = col->u[2];
-            c->soa_len[j] = col->len;
-            c->soa_reach[j] = col->kind == KIND_ROUND ? col->rmax : HUGE_VAL;
-        }
+        if (k < nfirst ? !((cand >> k) & 1u) || (col->kind != KIND_ROUND && collider_far(col, c->bc, br, rmax))
+                       : collider_far(col, c->bc, br, rmax))
+            continue;
         c->near[c->nnear++] = k;
         if (col->kind == KIND_ROUND && col->rmin * col->rmin < c->sweep2) c->sweep2 = col->rmin * col->rmin;
     }
+    c->use_all = c->nnear == c->ncol && c->ncol <= NEAR_SOA;
+    if (c->use_all) {
+        c->npad = c->nall;
+        return;
+    }
+    c->npad = c->nnear < NEAR_SOA ? c->nnear : NEAR_SOA;
+    for (k = 0; k < c->npad; k++) cores_set(&c->nearc, k, &c->col[c->near[k]]);
+    for (; c->npad % 4 != 0; c->npad++) cores_set(&c->nearc, c->npad, NULL);
 }
 
 /* 1 when x is in the broad phase's ball */
@@ -1060,6 +1208,16 @@ static int push_flat_or_inside(const collider *k, double *x, double r, const dou
     return 1;
 }
 
+/* The near colliders (the first NEAR_SOA) that a particle of radius r at x may touch, as bits:
+   the squared distance from x to every near core at once, from the arrays (padded to a multiple
+   of 4 with far, reachless entries, so the loop has no remainder), against the reach with a
+   margin for rounding: the exact reach test of round_test decides. With SSE2 (every x86-64),
+   two colliders per instruction; elsewhere a plain loop that compilers vectorise. */
+/* the near colliders (the first NEAR_SOA) that a particle of radius r at x may touch, as bits */
+static unsigned near_within(const sn_chain *c, const double *x, double r) {
+    return within(c->avx, c->use_all ? &c->all : &c->nearc, c->npad, x, r);
+}
+
 /* Keeps particle p (whose step started at s0) out of or inside every collider: projections
    until a pass moves nothing (at most COLLIDE_PASSES), then joint projections onto the colliders
    still violated (a particle wedged between two). In the first pass, a particle that moved
@@ -1068,7 +1226,8 @@ static int push_flat_or_inside(const collider *k, double *x, double r, const dou
    pass its whole path) is in the broad phase's ball, only the colliders that can reach the ball
    are tested: the others cannot move it. `hint` is the parent's position. Returns 1 when it moved
    the particle. */
-static int collide(const sn_chain *c, particle *p, const double *s0, const double *parent) {
+static int collide_passes(const sn_chain *c, particle *p, const double *s0, const double *parent, unsigned bits0,
+                          int have_bits0) {
     double r = p->param[SN_CHAIN_RADIUS], m[3], m2, mlen = -1.0, hint[3], g[3];
     int pass, i, skip = -1;
     sub3(m, p->x, s0);
@@ -1078,28 +1237,18 @@ static int collide(const sn_chain *c, particle *p, const double *s0, const doubl
     if (m2 <= c->sweep2 && c->nnear <= NEAR_SOA) { /* s0 is in the ball: the ball holds every start */
         /* the common case: while x is in the ball, only the near colliders can move it, and the
            move is too short to pass through one of them, so no sweep is needed. Each pass first
-           takes the squared distance from x to every near core at once (a loop the compiler
-           vectorises), so that until something moves x only the colliders within reach are
-           looked at (with a margin against rounding: the exact reach test decides). The same
-           passes as the general loop below, which goes on where x leaves the ball. */
-        double core2[NEAR_SOA];
+           filters every near core at once (near_within), so that until something moves x only
+           the colliders within reach are looked at. The same passes as the general loop below,
+           which goes on where x leaves the ball. */
         int n = c->nnear;
         for (; pass < COLLIDE_PASSES && in_ball(c, p->x); pass++) {
+            unsigned bits = pass == 0 && have_bits0 ? bits0 : near_within(c, p->x, r);
             int moved = 0, mover = -1, j;
-            for (j = 0; j < n; j++) {
-                double dx = p->x[0] - c->soa_ax[j], dy = p->x[1] - c->soa_ay[j], dz = p->x[2] - c->soa_az[j];
-                double t = dx * c->soa_ux[j] + dy * c->soa_uy[j] + dz * c->soa_uz[j];
-                t = t < 0.0 ? 0.0 : t;
-                t = t > c->soa_len[j] ? c->soa_len[j] : t;
-                dx -= t * c->soa_ux[j];
-                dy -= t * c->soa_uy[j];
-                dz -= t * c->soa_uz[j];
-                core2[j] = dx * dx + dy * dy + dz * dz;
-            }
+            if (!bits) return pass > 0;
             for (j = 0; j < n; j++) {
                 const collider *k;
-                double sd, reach = c->soa_reach[j] + r;
-                if (!moved && core2[j] > reach * reach * (1.0 + 1e-9)) continue;
+                double sd;
+                if (!moved && !((bits >> j) & 1u)) continue;
                 if (c->near[j] == skip) continue; /* it alone moved the particle: now on its surface */
                 k = &c->col[c->near[j]];
                 if (k->kind == KIND_ROUND) {
@@ -1171,6 +1320,18 @@ static int collide(const sn_chain *c, particle *p, const double *s0, const doubl
     for (pass = 0; pass < COLLIDE_PASSES; pass++)
         if (!project_jointly(c, p->x, r, hint)) break;
     return 1;
+}
+
+/* collide_passes with its most common case first, inline: a particle whose move stays in the
+   ball and that no near collider can reach (the first pass's filter finds nothing) is done. */
+static inline int collide(const sn_chain *c, particle *p, const double *s0, const double *parent) {
+    double m[3];
+    sub3(m, p->x, s0);
+    if (dot3(m, m) <= c->sweep2 && c->nnear <= NEAR_SOA && in_ball(c, p->x)) {
+        unsigned bits = near_within(c, p->x, p->param[SN_CHAIN_RADIUS]);
+        return bits ? collide_passes(c, p, s0, parent, bits, 1) : 0;
+    }
+    return collide_passes(c, p, s0, parent, 0, 0);
 }
 
 /* ---- stepping ------------------------------------------------------------------------------ */
@@ -1400,15 +1561,14 @@ static void box_add(double *lo, double *hi, int *any, const double *a, const dou
    segment, parents first, and keeps it out of (or in) the colliders, after a broad phase around
    the start and solved positions of the moving particles. */
 static void place_and_collide(sn_chain *c) {
-    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, rmax = 0.0;
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     int i, any = 0;
     for (i = 0; i < c->n; i++) {
         const particle *p = &c->p[i];
         if (p->parent < 0 || c->ncol == 0) continue;
         box_add(lo, hi, &any, p->x, p->xp);
-        rmax = p->param[SN_CHAIN_RADIUS] > rmax ? p->param[SN_CHAIN_RADIUS] : rmax;
     }
-    if (c->ncol > 0) broad_phase(c, lo, hi, rmax);
+    if (c->ncol > 0) broad_phase(c, lo, hi, c->rmax);
     for (i = 0; i < c->n; i++) {
         particle *p = &c->p[i];
         const particle *q;
@@ -1498,47 +1658,49 @@ static void step_coupled(sn_chain *c, double u0, double u1) {
    turned with the parent's segment), put at its exact length from the parent, and kept out of (or
    in) the colliders; its children then start from that final position. */
 static void step_sweep(sn_chain *c, double u0, double u1) {
-    double h2 = c->h * c->h, acc[3], kcached = -1.0, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, rmax = 0.0;
-    int i, any = 0, carrying = !frame_equal(&c->carry0, &c->carry1);
+    double h2 = c->h * c->h, acc[3], kcached = -1.0, lo[3], hi[3];
+    int i, n = c->n, carrying = !frame_equal(&c->carry0, &c->carry1), ncol = c->ncol;
     motion mo;
     set3(acc, (c->gravity[0] + c->force[0]) * h2, (c->gravity[1] + c->force[1]) * h2,
          (c->gravity[2] + c->force[2]) * h2);
-    for (i = 0; i < c->n; i++) {
+    set3(lo, HUGE_VAL, HUGE_VAL, HUGE_VAL);
+    set3(hi, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
+    for (i = 0; i < n; i++) {
         particle *p = &c->p[i];
         const particle *q;
-        double y[3];
+        double y[3], k;
+        int a;
         if (start_particle(c, p, u0, u1, carrying, &kcached, &mo)) continue; /* a kinematic root */
         q = &c->p[p->parent];
         /* Verlet with damping per second, gravity and force, then the elasticity pull: r */
         set3(y, p->x[0] + (p->x[0] - p->xp[0]) * p->fd + acc[0], p->x[1] + (p->x[1] - p->xp[1]) * p->fd + acc[1],
              p->x[2] + (p->x[2] - p->xp[2]) * p->fd + acc[2]);
         copy3(p->xp, p->x);
-        set3(p->r, (y[0] + p->ke * p->at[0]) * p->wsoft, (y[1] + p->ke * p->at[1]) * p->wsoft,
-             (y[2] + p->ke * p->at[2]) * p->wsoft);
-        sub3(p->dx, p->at, q->at); /* the animated segment */
+        k = p->ke;
+        set3(p->r, (y[0] + k * p->at[0]) * p->wsoft, (y[1] + k * p->at[1]) * p->wsoft, (y[2] + k * p->at[2]) * p->wsoft);
+        sub3(p->dx, p->at, q->at); /* the animated segment, and what the bend target needs of it */
         p->len = unit3(p->da, p->dx);
-        if (c->ncol == 0) continue;
-        /* the broad phase's box: the start and the predicted positions */
-        box_add(lo, hi, &any, p->xp, p->r);
-        rmax = p->param[SN_CHAIN_RADIUS] > rmax ? p->param[SN_CHAIN_RADIUS] : rmax;
+        p->av = dot3(q->da, p->dx);
+        cross3(p->vx, p->dx, q->da);
+        for (a = 0; a < 3; a++) { /* the broad phase's box: the start and the predicted positions */
+            lo[a] = p->xp[a] < lo[a] ? p->xp[a] : lo[a];
+            lo[a] = p->r[a] < lo[a] ? p->r[a] : lo[a];
+            hi[a] = p->xp[a] > hi[a] ? p->xp[a] : hi[a];
+            hi[a] = p->r[a] > hi[a] ? p->r[a] : hi[a];
+        }
     }
-    if (any) broad_phase(c, lo, hi, rmax);
-    for (i = 0; i < c->n; i++) {
+    if (ncol > 0 && lo[0] <= hi[0]) broad_phase(c, lo, hi, c->rmax);
+    for (i = 0; i < n; i++) {
         particle *p = &c->p[i];
         const particle *q;
         double y[3], d[3], l;
         if (p->parent < 0) continue;
         q = &c->p[p->parent];
         copy3(y, p->r);
-        if (p->kb > 0.0) { /* the bend target t, weighted */
-            double t[3], w = p->kb * p->wsoft;
-            if (q->parent >= 0 && q->len > 0.0) {
-                double v[3];
-                cross3(v, p->dx, q->da);
-                arc_apply(q->da, q->u, p->dx, dot3(q->da, p->dx), v, t);
-            } else {
-                copy3(t, p->dx);
-            }
+        if (p->wbend > 0.0) { /* the bend target t, weighted */
+            double t[3], w = p->wbend;
+            if (q->parent >= 0 && q->len > 0.0) arc_apply(q->da, q->u, p->dx, p->av, p->vx, t);
+            else copy3(t, p->dx);
             set3(y, y[0] + w * (t[0] + q->x[0]), y[1] + w * (t[1] + q->x[1]), y[2] + w * (t[2] + q->x[2]));
         }
         /* the exact length from the parent */
@@ -1551,7 +1713,7 @@ static void step_sweep(sn_chain *c, double u0, double u1) {
         else if (q->parent >= 0) copy3(p->u, q->u);
         else set3(p->u, 0.0, -1.0, 0.0);
         set3(p->x, q->x[0] + p->u[0] * p->len, q->x[1] + p->u[1] * p->len, q->x[2] + p->u[2] * p->len);
-        if (c->ncol > 0 && collide(c, p, p->xp, q->x)) { /* pushed: the segment as it now is */
+        if (ncol > 0 && collide(c, p, p->xp, q->x)) { /* pushed: the segment as it now is */
             sub3(d, p->x, q->x);
             l = len3(d);
             if (l > 0.0) set3(p->u, d[0] / l, d[1] / l, d[2] / l);
