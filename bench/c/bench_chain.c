@@ -70,7 +70,7 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static double run(int colliders, int layout_body, sn_chain_solver solver) {
+static double run(int colliders, int layout_body, sn_chain_solver solver, int simd) {
     static sn_chain *chains[CHAINS];
     double pts[3 * POINTS], radius = 0.01, t0, times[ROUNDS];
     int parents[POINTS], c, i, s, round;
@@ -94,6 +94,7 @@ static double run(int colliders, int layout_body, sn_chain_solver solver) {
         size = sn_chain_size(&def);
         chains[c] = (sn_chain *)malloc(size);
         if (chains[c] == NULL || sn_chain_init(chains[c], size, &def, NULL) != SN_OK) return -1.0;
+        if (simd >= 0) (void)sn_chain_set_simd(chains[c], simd);
         for (i = 0; i < colliders; i++) {
             sn_collider_def k;
             if (layout_body) body_capsule(i, &k);
@@ -135,8 +136,19 @@ int main(void) {
             if (k == 0) snprintf(label, sizeof label, "chain step 100 x 8, %s, no collider", name);
             else snprintf(label, sizeof label, "chain step 100 x 8, %s, %d capsules, %s", name, counts[k],
                           k < 3 ? "crossing" : "body");
-            bench_report(label, run(counts[k], k >= 3, solver), "ns/particle-step");
+            bench_report(label, run(counts[k], k >= 3, solver, -1), "ns/particle-step");
         }
     }
+    /* the collider filter's paths (the figures above use the best one here) */
+    for (v = SN_CHAIN_SIMD_NONE; v < sn_chain_simd_best(); v++) {
+        static const char *const names[3] = {"plain C", "SSE2", "AVX"};
+        for (k = 3; k >= 1; k -= 2) {
+            snprintf(label, sizeof label, "chain step, sweep, 4 capsules, %s, %s filter", k == 3 ? "body" : "crossing",
+                     names[v]);
+            bench_report(label, run(4, k == 3, SN_CHAIN_SWEEP, v), "ns/particle-step");
+        }
+    }
+    printf("c       (collider filter of the figures above the last lines: %s)\n",
+           sn_chain_simd_best() == SN_CHAIN_SIMD_AVX ? "AVX" : sn_chain_simd_best() == SN_CHAIN_SIMD_SSE2 ? "SSE2" : "plain C");
     return 0;
 }

@@ -26,13 +26,18 @@
 #define STRETCH_K 1e4
 #define MAX_K 1e6 /* the stiffness per step of elasticity or bend at 1 (rigid) */
 
+int sn_chain_simd_best(void) {
 #if SN_CHAIN_AVX
-/* 1 when the processor runs AVX (and the system saves its registers) */
-static int cpu_avx(void) {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx") != 0;
-}
+    if (__builtin_cpu_supports("avx")) return SN_CHAIN_SIMD_AVX;
 #endif
+#if defined(__SSE2__)
+    return SN_CHAIN_SIMD_SSE2;
+#else
+    return SN_CHAIN_SIMD_NONE;
+#endif
+}
+
 
 /* ---- small vector helpers (double[3]) ---------------------------------------------------- */
 
@@ -279,7 +284,8 @@ struct sn_chain {
     double rate, h, acc, alpha;
     double teleport, end_length, length;
     double rmax;    /* the largest radius of a moving particle */
-    int avx;        /* 1 to filter colliders with AVX */
+    int carries;    /* 1 when some particle carries the placement's motion (parent space, or inert > 0) */
+    int simd;       /* sn_chain_simd_level: how colliders are filtered (the same results on every path) */
     double gravity[3], force[3];
     frame place;          /* points mode: the transform of the rest points */
     frame carry0, carry1; /* the frame whose motion is carried, at the previous / current update */
@@ -376,12 +382,16 @@ static void update_factors(sn_chain *c, particle *p) {
     p->wbend = p->kb * p->wsoft;
 }
 
-/* the largest radius of a moving particle (roots do not collide) */
-static void update_rmax(sn_chain *c) {
+/* after a per-particle parameter changed: the largest radius of a moving particle (roots do not
+   collide), and whether any particle carries the placement's motion */
+static void update_chain_wide(sn_chain *c) {
     int i;
     c->rmax = 0.0;
-    for (i = 0; i < c->n; i++)
+    c->carries = c->space == SN_CHAIN_PARENT;
+    for (i = 0; i < c->n; i++) {
         if (c->p[i].parent >= 0 && c->p[i].param[SN_CHAIN_RADIUS] > c->rmax) c->rmax = c->p[i].param[SN_CHAIN_RADIUS];
+        if (c->p[i].param[SN_CHAIN_INERT] > 0.0) c->carries = 1;
+    }
 }
 
 /* value of a curve at depth d of max_depth */
@@ -625,9 +635,7 @@ sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_erro
     c->root_joint = -1;
     c->space = (int)def->space;
     c->solver = (int)def->solver;
-#if SN_CHAIN_AVX
-    c->avx = cpu_avx();
-#endif
+    c->simd = sn_chain_simd_best();
     c->rate = def->rate;
     c->h = 1.0 / def->rate;
     c->end_length = def->end_length;
@@ -662,7 +670,7 @@ sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_erro
             p->param[k] = def->curves[k].count > 0 ? curve_at(&def->curves[k], p->depth, max_depth) : default_params[k];
         update_factors(c, p);
     }
-    update_rmax(c);
+    update_chain_wide(c);
     compute_length(c);
     c->teleport = def->teleport >= 0.0 ? def->teleport : 5.0 * c->length;
     place_at_animation(c);
@@ -670,6 +678,14 @@ sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_erro
 }
 
 /* ---- queries ------------------------------------------------------------------------------- */
+
+int sn_chain_get_simd(const sn_chain *c) { return c->simd; }
+
+int sn_chain_set_simd(sn_chain *c, int simd) {
+    int best = sn_chain_simd_best();
+    c->simd = simd < SN_CHAIN_SIMD_NONE ? SN_CHAIN_SIMD_NONE : simd > best ? best : simd;
+    return c->simd;
+}
 
 int sn_chain_count(const sn_chain *c) { return c->n; }
 int sn_chain_has_skeleton(const sn_chain *c) { return c->skel != NULL; }
@@ -709,7 +725,7 @@ sn_status sn_chain_set_param(sn_chain *c, int param, int i, const double *value,
             c->p[k].param[param] = value[0];
             update_factors(c, &c->p[k]);
         }
-        update_rmax(c);
+        update_chain_wide(c);
         return SN_OK;
     }
     switch (param) {
@@ -739,7 +755,7 @@ sn_status sn_chain_set_curve(sn_chain *c, int param, const sn_chain_curve *curve
         c->p[i].param[param] = curve_at(curve, c->p[i].depth, c->max_depth);
         update_factors(c, &c->p[i]);
     }
-    update_rmax(c);
+    update_chain_wide(c);
     return SN_OK;
 }
 
@@ -965,16 +981,15 @@ __attribute__((target("avx"))) static unsigned within_avx(const cores *s, int n,
 }
 #endif
 
-static unsigned within(int avx, const cores *s, int n, const double *x, double r) {
+static unsigned within(int simd, const cores *s, int n, const double *x, double r) {
+    double slack[NEAR_SOA];
     unsigned bits = 0;
     int j;
 #if SN_CHAIN_AVX
-    if (avx) return within_avx(s, n, x, r);
-#else
-    (void)avx;
+    if (simd >= SN_CHAIN_SIMD_AVX) return within_avx(s, n, x, r);
 #endif
 #if defined(__SSE2__)
-    {
+    if (simd >= SN_CHAIN_SIMD_SSE2) {
         const __m128d px = _mm_set1_pd(x[0]), py = _mm_set1_pd(x[1]), pz = _mm_set1_pd(x[2]);
         const __m128d pr = _mm_set1_pd(r), zero = _mm_setzero_pd(), margin = _mm_set1_pd(1.0 + 1e-9);
         for (j = 0; j < n; j += 2) {
@@ -991,24 +1006,26 @@ static unsigned within(int avx, const cores *s, int n, const double *x, double r
             d2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(dx, dx), _mm_mul_pd(dy, dy)), _mm_mul_pd(dz, dz));
             bits |= (unsigned)_mm_movemask_pd(_mm_cmple_pd(d2, _mm_mul_pd(_mm_mul_pd(reach, reach), margin))) << j;
         }
-    }
-#else
-    {
-        double slack[NEAR_SOA];
-        for (j = 0; j < n; j++) {
-            double dx = x[0] - s->ax[j], dy = x[1] - s->ay[j], dz = x[2] - s->az[j];
-            double t = dx * s->ux[j] + dy * s->uy[j] + dz * s->uz[j], reach = s->reach[j] + r;
-            t = t < 0.0 ? 0.0 : t;
-            t = t > s->len[j] ? s->len[j] : t;
-            dx -= t * s->ux[j];
-            dy -= t * s->uy[j];
-            dz -= t * s->uz[j];
-            slack[j] = reach * reach * (1.0 + 1e-9) - (dx * dx + dy * dy + dz * dz);
-        }
-        for (j = 0; j < n; j++) bits |= (unsigned)(slack[j] >= 0.0) << j;
+        return bits;
     }
 #endif
+    for (j = 0; j < n; j++) {
+        double dx = x[0] - s->ax[j], dy = x[1] - s->ay[j], dz = x[2] - s->az[j];
+        double t = dx * s->ux[j] + dy * s->uy[j] + dz * s->uz[j], reach = s->reach[j] + r;
+        t = t < 0.0 ? 0.0 : t;
+        t = t > s->len[j] ? s->len[j] : t;
+        dx -= t * s->ux[j];
+        dy -= t * s->uy[j];
+        dz -= t * s->uz[j];
+        slack[j] = reach * reach * (1.0 + 1e-9) - (dx * dx + dy * dy + dz * dz);
+    }
+    for (j = 0; j < n; j++) bits |= (unsigned)(slack[j] >= 0.0) << j;
     return bits;
+}
+
+/* the near colliders (the first NEAR_SOA) that a particle of radius r at x may touch, as bits */
+static unsigned near_within(const sn_chain *c, const double *x, double r) {
+    return within(c->simd, c->use_all ? &c->all : &c->nearc, c->npad, x, r);
 }
 
 /* ---- broad phase: per chain and step, the colliders that can reach it ---- */
@@ -1059,7 +1076,7 @@ static void broad_phase(sn_chain *c, const double *lo, const double *hi, double 
     /* the first NEAR_SOA at once: an outside round collider whose core is beyond its reach plus
        rmax + br is far (the filter keeps the others, and every plane and inside collider, which
        collider_far then decides) */
-    cand = within(c->avx, &c->all, c->nall, c->bc, rmax + br);
+    cand = within(c->simd, &c->all, c->nall, c->bc, rmax + br);
     for (k = 0; k < c->ncol; k++) {
         const collider *col = &c->col[k];
         if (k < nfirst ? !((cand >> k) & 1u) || (col->kind != KIND_ROUND && collider_far(col, c->bc, br, rmax))
@@ -1213,11 +1230,6 @@ static int push_flat_or_inside(const collider *k, double *x, double r, const dou
    of 4 with far, reachless entries, so the loop has no remainder), against the reach with a
    margin for rounding: the exact reach test of round_test decides. With SSE2 (every x86-64),
    two colliders per instruction; elsewhere a plain loop that compilers vectorise. */
-/* the near colliders (the first NEAR_SOA) that a particle of radius r at x may touch, as bits */
-static unsigned near_within(const sn_chain *c, const double *x, double r) {
-    return within(c->avx, c->use_all ? &c->all : &c->nearc, c->npad, x, r);
-}
-
 /* Keeps particle p (whose step started at s0) out of or inside every collider: projections
    until a pass moves nothing (at most COLLIDE_PASSES), then joint projections onto the colliders
    still violated (a particle wedged between two). In the first pass, a particle that moved
@@ -1608,7 +1620,7 @@ static inline int start_particle(const sn_chain *c, particle *p, double u0, doub
 /* One fixed step of the coupled solver, from animation fraction u0 to u1 of the current update. */
 static void step_coupled(sn_chain *c, double u0, double u1) {
     double h2 = c->h * c->h, acc[3], kcached = -1.0;
-    int i, carrying = !frame_equal(&c->carry0, &c->carry1);
+    int i, carrying = c->carries && !frame_equal(&c->carry0, &c->carry1);
     motion mo;
     set3(acc, (c->gravity[0] + c->force[0]) * h2, (c->gravity[1] + c->force[1]) * h2,
          (c->gravity[2] + c->force[2]) * h2);
@@ -1659,7 +1671,7 @@ static void step_coupled(sn_chain *c, double u0, double u1) {
    in) the colliders; its children then start from that final position. */
 static void step_sweep(sn_chain *c, double u0, double u1) {
     double h2 = c->h * c->h, acc[3], kcached = -1.0, lo[3], hi[3];
-    int i, n = c->n, carrying = !frame_equal(&c->carry0, &c->carry1), ncol = c->ncol;
+    int i, n = c->n, carrying = c->carries && !frame_equal(&c->carry0, &c->carry1), ncol = c->ncol;
     motion mo;
     set3(acc, (c->gravity[0] + c->force[0]) * h2, (c->gravity[1] + c->force[1]) * h2,
          (c->gravity[2] + c->force[2]) * h2);
@@ -1682,6 +1694,7 @@ static void step_sweep(sn_chain *c, double u0, double u1) {
         p->len = unit3(p->da, p->dx);
         p->av = dot3(q->da, p->dx);
         cross3(p->vx, p->dx, q->da);
+        if (ncol == 0) continue;
         for (a = 0; a < 3; a++) { /* the broad phase's box: the start and the predicted positions */
             lo[a] = p->xp[a] < lo[a] ? p->xp[a] : lo[a];
             lo[a] = p->r[a] < lo[a] ? p->r[a] : lo[a];

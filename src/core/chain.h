@@ -119,6 +119,21 @@ size_t sn_chain_size(const sn_chain_def *def);
 /// The particles start at the rest pose: points, or the skeleton's rest pose in model space.
 sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_error *err);
 
+/// How a chain filters its colliders (several at once): every path gives the same results.
+typedef enum sn_chain_simd {
+    SN_CHAIN_SIMD_NONE = 0,  ///< a plain C loop
+    SN_CHAIN_SIMD_SSE2 = 1,  ///< two colliders per instruction (x86-64)
+    SN_CHAIN_SIMD_AVX = 2    ///< four colliders per instruction (x86-64 with AVX, checked at run time)
+} sn_chain_simd_level;
+
+/// The best sn_chain_simd_level this build and processor run (a new chain uses it).
+int sn_chain_simd_best(void);
+/// The sn_chain_simd_level chain c uses.
+int sn_chain_get_simd(const sn_chain *c);
+/// Makes chain c use `simd`, or the best below it that runs here; returns the one chosen. For
+/// tests and benchmarks: the results are the same on every path.
+int sn_chain_set_simd(sn_chain *c, int simd);
+
 /// Number of particles: the points or chain joints, then one virtual tip per leaf (end_length > 0).
 int sn_chain_count(const sn_chain *c);
 /// 1 in skeleton mode, 0 in points mode.
