@@ -4,9 +4,6 @@
 
 #include <math.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 /* x86-64 with GCC or Clang: the collider filter also has an AVX version, chosen at run time */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SN_CHAIN_AVX 1
@@ -25,19 +22,6 @@
    enough that the elimination keeps full precision far from the origin (1e-12 at 1000 units). */
 #define STRETCH_K 1e4
 #define MAX_K 1e6 /* the stiffness per step of elasticity or bend at 1 (rigid) */
-
-int sn_chain_simd_best(void) {
-#if SN_CHAIN_AVX
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx")) return SN_CHAIN_SIMD_AVX;
-#endif
-#if defined(__SSE2__)
-    return SN_CHAIN_SIMD_SSE2;
-#else
-    return SN_CHAIN_SIMD_NONE;
-#endif
-}
-
 
 /* ---- small vector helpers (double[3]) ---------------------------------------------------- */
 
@@ -679,11 +663,19 @@ sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_erro
 
 /* ---- queries ------------------------------------------------------------------------------- */
 
+int sn_chain_simd_best(void) {
+#if SN_CHAIN_AVX
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx")) return SN_CHAIN_SIMD_AVX;
+#endif
+    return SN_CHAIN_SIMD_PLAIN;
+}
+
 int sn_chain_get_simd(const sn_chain *c) { return c->simd; }
 
 int sn_chain_set_simd(sn_chain *c, int simd) {
     int best = sn_chain_simd_best();
-    c->simd = simd < SN_CHAIN_SIMD_NONE ? SN_CHAIN_SIMD_NONE : simd > best ? best : simd;
+    c->simd = simd < SN_CHAIN_SIMD_PLAIN ? SN_CHAIN_SIMD_PLAIN : simd > best ? best : simd;
     return c->simd;
 }
 
@@ -954,9 +946,30 @@ static double collider_value(const collider *k, const double *x, double r, const
 
 /* Which of the n (a multiple of 4) cores of s a ball of radius r at x may touch, as bits: the
    squared distance from x to every core at once against the reach plus r, with a margin for
-   rounding (the exact tests decide). With AVX or SSE2 several cores per instruction; elsewhere a
-   plain loop that compilers vectorise. The result is the same on every path. */
+   rounding (the exact tests decide). A plain loop that compilers vectorise for the baseline
+   instruction set (SSE2 on x86-64: two cores per instruction); on x86-64 an AVX version (four),
+   chosen at run time. Either way the exact tests decide, so the motion is the same. */
+static inline unsigned within_loop(const cores *s, int n, const double *x, double r) {
+    double slack[NEAR_SOA];
+    unsigned bits = 0;
+    int j;
+    for (j = 0; j < n; j++) {
+        double dx = x[0] - s->ax[j], dy = x[1] - s->ay[j], dz = x[2] - s->az[j];
+        double t = dx * s->ux[j] + dy * s->uy[j] + dz * s->uz[j], reach = s->reach[j] + r;
+        t = t < 0.0 ? 0.0 : t;
+        t = t > s->len[j] ? s->len[j] : t;
+        dx -= t * s->ux[j];
+        dy -= t * s->uy[j];
+        dz -= t * s->uz[j];
+        slack[j] = reach * reach * (1.0 + 1e-9) - (dx * dx + dy * dy + dz * dz);
+    }
+    for (j = 0; j < n; j++) bits |= (unsigned)(slack[j] >= 0.0) << j;
+    return bits;
+}
+
 #if SN_CHAIN_AVX
+/* within_loop with AVX intrinsics: four cores per instruction, the same operations in the same
+   order, and the bits straight from the comparison */
 __attribute__((target("avx"))) static unsigned within_avx(const cores *s, int n, const double *x, double r) {
     const __m256d px = _mm256_set1_pd(x[0]), py = _mm256_set1_pd(x[1]), pz = _mm256_set1_pd(x[2]);
     const __m256d pr = _mm256_set1_pd(r), zero = _mm256_setzero_pd(), margin = _mm256_set1_pd(1.0 + 1e-9);
@@ -982,45 +995,12 @@ __attribute__((target("avx"))) static unsigned within_avx(const cores *s, int n,
 #endif
 
 static unsigned within(int simd, const cores *s, int n, const double *x, double r) {
-    double slack[NEAR_SOA];
-    unsigned bits = 0;
-    int j;
 #if SN_CHAIN_AVX
     if (simd >= SN_CHAIN_SIMD_AVX) return within_avx(s, n, x, r);
+#else
+    (void)simd;
 #endif
-#if defined(__SSE2__)
-    if (simd >= SN_CHAIN_SIMD_SSE2) {
-        const __m128d px = _mm_set1_pd(x[0]), py = _mm_set1_pd(x[1]), pz = _mm_set1_pd(x[2]);
-        const __m128d pr = _mm_set1_pd(r), zero = _mm_setzero_pd(), margin = _mm_set1_pd(1.0 + 1e-9);
-        for (j = 0; j < n; j += 2) {
-            __m128d ux = _mm_loadu_pd(s->ux + j), uy = _mm_loadu_pd(s->uy + j), uz = _mm_loadu_pd(s->uz + j);
-            __m128d dx = _mm_sub_pd(px, _mm_loadu_pd(s->ax + j));
-            __m128d dy = _mm_sub_pd(py, _mm_loadu_pd(s->ay + j));
-            __m128d dz = _mm_sub_pd(pz, _mm_loadu_pd(s->az + j));
-            __m128d t = _mm_add_pd(_mm_add_pd(_mm_mul_pd(dx, ux), _mm_mul_pd(dy, uy)), _mm_mul_pd(dz, uz));
-            __m128d reach = _mm_add_pd(_mm_loadu_pd(s->reach + j), pr), d2;
-            t = _mm_min_pd(_mm_max_pd(t, zero), _mm_loadu_pd(s->len + j));
-            dx = _mm_sub_pd(dx, _mm_mul_pd(t, ux));
-            dy = _mm_sub_pd(dy, _mm_mul_pd(t, uy));
-            dz = _mm_sub_pd(dz, _mm_mul_pd(t, uz));
-            d2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(dx, dx), _mm_mul_pd(dy, dy)), _mm_mul_pd(dz, dz));
-            bits |= (unsigned)_mm_movemask_pd(_mm_cmple_pd(d2, _mm_mul_pd(_mm_mul_pd(reach, reach), margin))) << j;
-        }
-        return bits;
-    }
-#endif
-    for (j = 0; j < n; j++) {
-        double dx = x[0] - s->ax[j], dy = x[1] - s->ay[j], dz = x[2] - s->az[j];
-        double t = dx * s->ux[j] + dy * s->uy[j] + dz * s->uz[j], reach = s->reach[j] + r;
-        t = t < 0.0 ? 0.0 : t;
-        t = t > s->len[j] ? s->len[j] : t;
-        dx -= t * s->ux[j];
-        dy -= t * s->uy[j];
-        dz -= t * s->uz[j];
-        slack[j] = reach * reach * (1.0 + 1e-9) - (dx * dx + dy * dy + dz * dz);
-    }
-    for (j = 0; j < n; j++) bits |= (unsigned)(slack[j] >= 0.0) << j;
-    return bits;
+    return within_loop(s, n, x, r);
 }
 
 /* the near colliders (the first NEAR_SOA) that a particle of radius r at x may touch, as bits */
@@ -1079,9 +1059,9 @@ static void broad_phase(sn_chain *c, const double *lo, const double *hi, double 
     cand = within(c->simd, &c->all, c->nall, c->bc, rmax + br);
     for (k = 0; k < c->ncol; k++) {
         const collider *col = &c->col[k];
-        if (k < nfirst ? !((cand >> k) & 1u) || (col->kind != KIND_ROUND && collider_far(col, c->bc, br, rmax))
-                       : collider_far(col, c->bc, br, rmax))
-            continue;
+        int far = k < nfirst && !((cand >> k) & 1u);
+        if (!far && (k >= nfirst || col->kind != KIND_ROUND)) far = collider_far(col, c->bc, br, rmax);
+        if (far) continue;
         c->near[c->nnear++] = k;
         if (col->kind == KIND_ROUND && col->rmin * col->rmin < c->sweep2) c->sweep2 = col->rmin * col->rmin;
     }
@@ -1225,11 +1205,6 @@ static int push_flat_or_inside(const collider *k, double *x, double r, const dou
     return 1;
 }
 
-/* The near colliders (the first NEAR_SOA) that a particle of radius r at x may touch, as bits:
-   the squared distance from x to every near core at once, from the arrays (padded to a multiple
-   of 4 with far, reachless entries, so the loop has no remainder), against the reach with a
-   margin for rounding: the exact reach test of round_test decides. With SSE2 (every x86-64),
-   two colliders per instruction; elsewhere a plain loop that compilers vectorise. */
 /* Keeps particle p (whose step started at s0) out of or inside every collider: projections
    until a pass moves nothing (at most COLLIDE_PASSES), then joint projections onto the colliders
    still violated (a particle wedged between two). In the first pass, a particle that moved
@@ -1553,14 +1528,15 @@ static void arc_apply(const double *a, const double *b, const double *v, double 
          c * v[2] + av * b[2] - bv * a[2] + f * k[2]);
 }
 
-/* grows the box lo..hi (empty while *any is 0) to hold the points a and b */
-static void box_add(double *lo, double *hi, int *any, const double *a, const double *b) {
+/* an empty box lo..hi (lo[0] > hi[0] until a point is added) */
+static void box_empty(double *lo, double *hi) {
+    set3(lo, HUGE_VAL, HUGE_VAL, HUGE_VAL);
+    set3(hi, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
+}
+
+/* grows the box lo..hi to hold the points a and b */
+static void box_add(double *lo, double *hi, const double *a, const double *b) {
     int k;
-    if (!*any) {
-        copy3(lo, a);
-        copy3(hi, a);
-        *any = 1;
-    }
     for (k = 0; k < 3; k++) {
         lo[k] = a[k] < lo[k] ? a[k] : lo[k];
         lo[k] = b[k] < lo[k] ? b[k] : lo[k];
@@ -1573,14 +1549,15 @@ static void box_add(double *lo, double *hi, int *any, const double *a, const dou
    segment, parents first, and keeps it out of (or in) the colliders, after a broad phase around
    the start and solved positions of the moving particles. */
 static void place_and_collide(sn_chain *c) {
-    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    int i, any = 0;
+    double lo[3], hi[3];
+    int i;
+    box_empty(lo, hi);
     for (i = 0; i < c->n; i++) {
         const particle *p = &c->p[i];
         if (p->parent < 0 || c->ncol == 0) continue;
-        box_add(lo, hi, &any, p->x, p->xp);
+        box_add(lo, hi, p->x, p->xp);
     }
-    if (c->ncol > 0) broad_phase(c, lo, hi, c->rmax);
+    if (c->ncol > 0 && lo[0] <= hi[0]) broad_phase(c, lo, hi, c->rmax);
     for (i = 0; i < c->n; i++) {
         particle *p = &c->p[i];
         const particle *q;
@@ -1675,32 +1652,26 @@ static void step_sweep(sn_chain *c, double u0, double u1) {
     motion mo;
     set3(acc, (c->gravity[0] + c->force[0]) * h2, (c->gravity[1] + c->force[1]) * h2,
          (c->gravity[2] + c->force[2]) * h2);
-    set3(lo, HUGE_VAL, HUGE_VAL, HUGE_VAL);
-    set3(hi, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
+    box_empty(lo, hi);
     for (i = 0; i < n; i++) {
         particle *p = &c->p[i];
         const particle *q;
-        double y[3], k;
-        int a;
+        double y[3];
         if (start_particle(c, p, u0, u1, carrying, &kcached, &mo)) continue; /* a kinematic root */
         q = &c->p[p->parent];
         /* Verlet with damping per second, gravity and force, then the elasticity pull: r */
         set3(y, p->x[0] + (p->x[0] - p->xp[0]) * p->fd + acc[0], p->x[1] + (p->x[1] - p->xp[1]) * p->fd + acc[1],
              p->x[2] + (p->x[2] - p->xp[2]) * p->fd + acc[2]);
         copy3(p->xp, p->x);
-        k = p->ke;
-        set3(p->r, (y[0] + k * p->at[0]) * p->wsoft, (y[1] + k * p->at[1]) * p->wsoft, (y[2] + k * p->at[2]) * p->wsoft);
+        set3(p->r, (y[0] + p->ke * p->at[0]) * p->wsoft, (y[1] + p->ke * p->at[1]) * p->wsoft,
+             (y[2] + p->ke * p->at[2]) * p->wsoft);
         sub3(p->dx, p->at, q->at); /* the animated segment, and what the bend target needs of it */
         p->len = unit3(p->da, p->dx);
-        p->av = dot3(q->da, p->dx);
-        cross3(p->vx, p->dx, q->da);
-        if (ncol == 0) continue;
-        for (a = 0; a < 3; a++) { /* the broad phase's box: the start and the predicted positions */
-            lo[a] = p->xp[a] < lo[a] ? p->xp[a] : lo[a];
-            lo[a] = p->r[a] < lo[a] ? p->r[a] : lo[a];
-            hi[a] = p->xp[a] > hi[a] ? p->xp[a] : hi[a];
-            hi[a] = p->r[a] > hi[a] ? p->r[a] : hi[a];
+        if (p->wbend > 0.0) {
+            p->av = dot3(q->da, p->dx);
+            cross3(p->vx, p->dx, q->da);
         }
+        if (ncol > 0) box_add(lo, hi, p->xp, p->r); /* the broad phase's box: start and prediction */
     }
     if (ncol > 0 && lo[0] <= hi[0]) broad_phase(c, lo, hi, c->rmax);
     for (i = 0; i < n; i++) {

@@ -121,9 +121,8 @@ sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_erro
 
 /// How a chain filters its colliders (several at once): every path gives the same results.
 typedef enum sn_chain_simd {
-    SN_CHAIN_SIMD_NONE = 0,  ///< a plain C loop
-    SN_CHAIN_SIMD_SSE2 = 1,  ///< two colliders per instruction (x86-64)
-    SN_CHAIN_SIMD_AVX = 2    ///< four colliders per instruction (x86-64 with AVX, checked at run time)
+    SN_CHAIN_SIMD_PLAIN = 0,  ///< a plain C loop, vectorised by the compiler (SSE2 on x86-64)
+    SN_CHAIN_SIMD_AVX = 1     ///< four colliders per instruction (x86-64 with AVX, checked at run time)
 } sn_chain_simd_level;
 
 /// The best sn_chain_simd_level this build and processor run (a new chain uses it).
