@@ -737,6 +737,14 @@ static void test_simd_paths_agree(void) {
     }
 }
 
+/* a floor plane far below everything: it never touches, but with it the chain has a broad phase
+   (a plane always passes the collider filter, so the broad phase drops it when it is far) */
+static void add_far_floor(sn_chain *c) {
+    sn_collider_def floor;
+    collider_of(&floor, SN_COLLIDER_PLANE, 0, -50, 0, 0, 1, 0, 0, 0, 0);
+    ENSURE(sn_chain_add_collider(c, &floor, NULL, NULL) == SN_OK);
+}
+
 static void test_pushed_out_of_the_broad_phase(void) {
     /* a particle at the centre of a big sphere is pushed far out of the chain's broad-phase ball,
        into a small sphere the broad phase found out of reach: it is kept out of both */
@@ -751,11 +759,51 @@ static void test_pushed_out_of_the_broad_phase(void) {
     collider_of(&small, SN_COLLIDER_SPHERE, 0.64, 0.03, 0, 0, 0, 0, 0.06, 0, 0); /* holds (0.6, 0, 0) */
     ENSURE(sn_chain_add_collider(c, &big, NULL, NULL) == SN_OK);
     ENSURE(sn_chain_add_collider(c, &small, NULL, NULL) == SN_OK);
+    add_far_floor(c); /* two spheres alone are all tested without a broad phase */
     ENSURE(sn_chain_step(c, 1.0 / 60, NULL) == SN_OK);
     sn_chain_step_position(c, 1, &p);
     ENSURE(sdf_check(&big, &p, 0.0) >= -1e-4);
     ENSURE(sdf_check(&small, &p, 0.0) >= -1e-4);
     free_blocks();
+}
+
+static void test_broad_phase_changes_nothing(void) {
+    /* up to 4 outside spheres and capsules are all tested without a broad phase; a far floor
+       plane added brings the broad phase back (it drops the floor, and whatever round collider
+       is far): the motion must be the same, bit for bit */
+    int trial, s, v;
+    for (trial = 0; trial < 12; trial++) {
+        sn_chain_def d;
+        sn_chain *c[2];
+        sn_collider_def k;
+        int nk = 0, tries;
+        random_tree_def(&d, 10);
+        set_default(&d, SN_CHAIN_RADIUS, trial % 3 == 0 ? 0.0 : 0.02);
+        set_default(&d, SN_CHAIN_ELASTICITY, 0.0);
+        set_default(&d, SN_CHAIN_DAMPING, 0.02);
+        d.teleport = 0.0;
+        d.gravity[1] = -30.0;
+        c[0] = make_chain(&d);
+        c[1] = make_chain(&d);
+        for (tries = 0; tries < 100 && nk < 1 + trial % 4; tries++) {
+            random_collider(&k);
+            if (k.shape == SN_COLLIDER_PLANE) continue;
+            for (v = 0; v < 2; v++) ENSURE(sn_chain_add_collider(c[v], &k, NULL, NULL) == SN_OK);
+            nk++;
+        }
+        add_far_floor(c[1]);
+        for (s = 0; s < 120; s++) {
+            sn_vec3 t = {0, 0, 0};
+            t.x = 0.8 * sin(s * 0.3);
+            t.z = 0.5 * cos(s * 0.23);
+            for (v = 0; v < 2; v++) {
+                ENSURE(sn_chain_move_root(c[v], &t, &qid) == SN_OK);
+                ENSURE(sn_chain_step(c[v], 1.0 / 60, NULL) == SN_OK);
+            }
+            ensure_same_positions(c[0], c[1], 10);
+        }
+        free_blocks();
+    }
 }
 
 static void test_teleport(void) {
@@ -1078,6 +1126,7 @@ int main(void) {
         RUN(test_broad_phase_matches_all_colliders);
         RUN(test_pushed_out_of_the_broad_phase);
         RUN(test_simd_paths_agree);
+        RUN(test_broad_phase_changes_nothing);
         RUN(test_teleport);
         RUN(test_inert_and_parent_space);
         RUN(test_live_params_and_curves);

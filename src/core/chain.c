@@ -10,6 +10,14 @@
 #include <immintrin.h>
 #endif
 
+/* Kept out of line (measured): inlined into the step loop, gcc's register allocation makes the
+   whole loop slower */
+#if defined(__GNUC__)
+#define OUT_OF_LINE __attribute__((noinline))
+#else
+#define OUT_OF_LINE
+#endif
+
 #define MAX_POINTS 65536
 #define MAX_COLLIDERS 4096
 #define MAX_STEPS_LIMIT 1000
@@ -18,6 +26,7 @@
 #define COLLIDE_PASSES 4
 #define SWEEP_BISECTIONS 40
 #define NEAR_SOA 32 /* near colliders whose cores the first collision pass filters all at once */
+#define FEW_COLLIDERS 4 /* at most this many outside round colliders: no broad phase (all_near) */
 /* Stiffness per step of the linearised stretch penalty: stiff against the unit masses, soft
    enough that the elimination keeps full precision far from the origin (1e-12 at 1000 units). */
 #define STRETCH_K 1e4
@@ -255,8 +264,10 @@ static void cores_set(cores *s, int j, const collider *k) {
 struct sn_chain {
     int n;          /* particles */
     int njoint;     /* particles carrying a skeleton joint (the first njoint); 0 in points mode */
+    int npoints;    /* points mode: the given points (the first npoints; virtual tips follow) */
     int nanc;       /* skeleton mode: ancestors of the root joint */
     int ncol, maxcol;
+    int nflat;      /* colliders that are not outside round ones (planes, inside colliders) */
     int max_steps;
     int max_depth;
     int root_joint; /* skeleton mode: the chain's root joint, else -1 */
@@ -293,6 +304,7 @@ struct sn_chain {
     int nall;       /* entries of `all` in use, padded: the first NEAR_SOA colliders rounded up to 4 */
     int use_all;    /* this step: the near colliders are all of them, and `all` holds them */
     double bc[3], br2; /* this step: a ball holding every moving particle's start and solved positions */
+    int everywhere;    /* this step: no broad phase (all_near), the ball is all space */
 };
 
 /* ---- parameters ------------------------------------------------------------------------------ */
@@ -559,24 +571,25 @@ static void compute_length(sn_chain *c) {
     c->length = best;
 }
 
-/* points mode: animated positions = place * rest; virtual tips extend their leaf */
+/* points mode: animated positions = place * rest; virtual tips (after the points) extend their
+   leaf */
 static void points_animate(sn_chain *c) {
-    double m[9];
+    double m[9], t[3];
     int i;
     quat_matrix(&c->place.q, m);
-    for (i = 0; i < c->n; i++) {
+    copy3(t, c->place.t);
+    for (i = 0; i < c->npoints; i++) {
         particle *p = &c->p[i];
-        if (p->tip) { /* virtual tip: leaf + (leaf - parent) * end_length */
-            const particle *leaf = &c->p[p->parent];
-            double d[3];
-            sub3(d, leaf->a1, c->p[leaf->parent].a1);
-            madd3(p->a1, leaf->a1, c->end_length, d);
-        } else {
-            mat_apply(m, p->rest, p->a1);
-            p->a1[0] += c->place.t[0];
-            p->a1[1] += c->place.t[1];
-            p->a1[2] += c->place.t[2];
-        }
+        const double *v = p->rest;
+        set3(p->a1, m[0] * v[0] + m[1] * v[1] + m[2] * v[2] + t[0], m[3] * v[0] + m[4] * v[1] + m[5] * v[2] + t[1],
+             m[6] * v[0] + m[7] * v[1] + m[8] * v[2] + t[2]);
+    }
+    for (; i < c->n; i++) { /* leaf + (leaf - parent) * end_length */
+        particle *p = &c->p[i];
+        const particle *leaf = &c->p[p->parent];
+        double d[3];
+        sub3(d, leaf->a1, c->p[leaf->parent].a1);
+        madd3(p->a1, leaf->a1, c->end_length, d);
     }
     c->carry1 = c->place;
     c->root1 = c->place;
@@ -644,7 +657,7 @@ sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_erro
             p->joint = -1;
             copy3(p->rest, &def->points[3 * i]);
         }
-        c->n = def->count;
+        c->n = c->npoints = def->count;
         add_tips(c, def->end_length > 0.0, 0);
         points_animate(c);
     }
@@ -835,6 +848,7 @@ sn_status sn_chain_add_collider(sn_chain *c, const sn_collider_def *def, int *in
     if (c->ncol >= c->maxcol)
         return sn_fail(err, SN_ERANGE, "no room for another collider (max_colliders is %d)", c->maxcol);
     collider_set(&c->col[c->ncol], def);
+    c->nflat += c->col[c->ncol].kind != KIND_ROUND;
     if (c->ncol < NEAR_SOA) {
         cores_set(&c->all, c->ncol, &c->col[c->ncol]);
         for (c->nall = c->ncol + 1; c->nall % 4 != 0; c->nall++) cores_set(&c->all, c->nall, NULL);
@@ -852,7 +866,9 @@ sn_status sn_chain_move_collider(sn_chain *c, int k, const sn_collider_def *def,
         if (err != NULL) err->arg = 2;
         return st;
     }
+    c->nflat -= c->col[k].kind != KIND_ROUND;
     collider_set(&c->col[k], def);
+    c->nflat += c->col[k].kind != KIND_ROUND;
     if (k < NEAR_SOA) cores_set(&c->all, k, &c->col[k]);
     return SN_OK;
 }
@@ -1051,6 +1067,7 @@ static void broad_phase(sn_chain *c, const double *lo, const double *hi, double 
     sub3(d, hi, lo);
     br = 0.5 * len3(d);
     c->br2 = br * br;
+    c->everywhere = 0;
     c->nnear = 0;
     c->sweep2 = HUGE_VAL;
     /* the first NEAR_SOA at once: an outside round collider whose core is beyond its reach plus
@@ -1075,9 +1092,34 @@ static void broad_phase(sn_chain *c, const double *lo, const double *hi, double 
     for (; c->npad % 4 != 0; c->npad++) cores_set(&c->nearc, c->npad, NULL);
 }
 
+/* Instead of broad_phase for at most FEW_COLLIDERS outside round colliders: every collider is
+   near and the ball is all space. The filter of collide looks at four cores at once (one AVX
+   instruction, two SSE2), so keeping fewer would not make it cheaper: the broad phase and the
+   box it needs would cost more than they save. (A plane or inside collider always passes the
+   filter, so with one of them the broad phase is kept: it drops them when they are far.) */
+static void all_near(sn_chain *c) {
+    int k;
+    set3(c->bc, 0.0, 0.0, 0.0);
+    c->br2 = HUGE_VAL;
+    c->everywhere = 1;
+    c->sweep2 = HUGE_VAL;
+    for (k = 0; k < c->ncol; k++) {
+        double r = c->col[k].rmin;
+        c->near[k] = k;
+        if (r * r < c->sweep2) c->sweep2 = r * r;
+    }
+    c->nnear = c->ncol;
+    c->use_all = 1;
+    c->npad = c->nall;
+}
+
+/* 1 when the colliders need a broad phase (else all_near) */
+static int needs_broad_phase(const sn_chain *c) { return c->ncol > FEW_COLLIDERS || c->nflat > 0; }
+
 /* 1 when x is in the broad phase's ball */
 static int in_ball(const sn_chain *c, const double *x) {
     double d[3];
+    if (c->everywhere) return 1;
     sub3(d, x, c->bc);
     return dot3(d, d) <= c->br2;
 }
@@ -1512,7 +1554,7 @@ static void stretch_terms(sn_chain *c, particle *p) {
    for opposite ones), given av = a . v and w = v x a, which do not depend on b:
    R v = c v + (a x b) x v + ((a x b) . v) (a x b) / (1 + c), c = a . b, expanded so that b, the
    late input, goes through as few dependent operations as possible. */
-static void arc_apply(const double *a, const double *b, const double *v, double av, const double *w, double *o) {
+static inline void arc_apply(const double *a, const double *b, const double *v, double av, const double *w, double *o) {
     double c = dot3(a, b), bv, f, k[3];
     if (1.0 + c < 1e-9) { /* 2 (e . v) e - v, e a unit vector perpendicular to a */
         double e[3], z[3] = {0, 0, 0}, ev;
@@ -1550,14 +1592,15 @@ static void box_add(double *lo, double *hi, const double *a, const double *b) {
    the start and solved positions of the moving particles. */
 static void place_and_collide(sn_chain *c) {
     double lo[3], hi[3];
-    int i;
+    int i, broad = needs_broad_phase(c);
     box_empty(lo, hi);
     for (i = 0; i < c->n; i++) {
         const particle *p = &c->p[i];
-        if (p->parent < 0 || c->ncol == 0) continue;
+        if (p->parent < 0 || !broad) continue;
         box_add(lo, hi, p->x, p->xp);
     }
-    if (c->ncol > 0 && lo[0] <= hi[0]) broad_phase(c, lo, hi, c->rmax);
+    if (broad && lo[0] <= hi[0]) broad_phase(c, lo, hi, c->rmax);
+    else if (c->ncol > 0) all_near(c);
     for (i = 0; i < c->n; i++) {
         particle *p = &c->p[i];
         const particle *q;
@@ -1638,71 +1681,87 @@ static void step_coupled(sn_chain *c, double u0, double u1) {
     place_and_collide(c);
 }
 
+/* The sweep's first part for a moving particle p with parent q, which needs nothing of other
+   particles' solved positions: the Verlet prediction (damping per second, gravity and force)
+   pulled toward the animated position, in r; the animated segment from the parent, in dx, and
+   what the bend target needs of it. */
+static inline void sweep_predict(particle *p, const particle *q, const double *acc) {
+    double y[3];
+    set3(y, p->x[0] + (p->x[0] - p->xp[0]) * p->fd + acc[0], p->x[1] + (p->x[1] - p->xp[1]) * p->fd + acc[1],
+         p->x[2] + (p->x[2] - p->xp[2]) * p->fd + acc[2]);
+    copy3(p->xp, p->x);
+    set3(p->r, (y[0] + p->ke * p->at[0]) * p->wsoft, (y[1] + p->ke * p->at[1]) * p->wsoft,
+         (y[2] + p->ke * p->at[2]) * p->wsoft);
+    sub3(p->dx, p->at, q->at);
+    p->len = unit3(p->da, p->dx);
+    if (p->wbend > 0.0) {
+        p->av = dot3(q->da, p->dx);
+        cross3(p->vx, p->dx, q->da);
+    }
+}
+
+/* The sweep's second part, with the parent q final: the bend target added to the prediction,
+   the particle put at its exact length from the parent, then kept out of (or in) the colliders. */
+static OUT_OF_LINE void sweep_solve(const sn_chain *c, particle *p, const particle *q) {
+    double y[3], d[3], l;
+    copy3(y, p->r);
+    if (p->wbend > 0.0) { /* the bend target t, weighted */
+        double t[3], w = p->wbend;
+        if (q->parent >= 0 && q->len > 0.0) arc_apply(q->da, q->u, p->dx, p->av, p->vx, t);
+        else copy3(t, p->dx);
+        set3(y, y[0] + w * (t[0] + q->x[0]), y[1] + w * (t[1] + q->x[1]), y[2] + w * (t[2] + q->x[2]));
+    }
+    sub3(d, y, q->x);
+    l = len3(d);
+    if (l > 0.0) {
+        l = 1.0 / l;
+        set3(p->u, d[0] * l, d[1] * l, d[2] * l);
+    } else if (p->len > 0.0) copy3(p->u, p->da);
+    else if (q->parent >= 0) copy3(p->u, q->u);
+    else set3(p->u, 0.0, -1.0, 0.0);
+    set3(p->x, q->x[0] + p->u[0] * p->len, q->x[1] + p->u[1] * p->len, q->x[2] + p->u[2] * p->len);
+    if (c->ncol > 0 && collide(c, p, p->xp, q->x)) { /* pushed: the segment as it now is */
+        sub3(d, p->x, q->x);
+        l = len3(d);
+        if (l > 0.0) set3(p->u, d[0] / l, d[1] / l, d[2] / l);
+    }
+}
+
 /* One fixed step of the sweep solver, from animation fraction u0 to u1 of the current update.
-   First, for every particle at once (no particle waits on another): the animation, the carried
-   motion, the Verlet prediction y pulled toward the animated position a, and the animated segment.
-   Then parents before children, each particle is solved with its parent already final: the exact
+   Parents before children, each particle is solved with its parent already final: the exact
    implicit step of its elasticity and bend springs (the minimiser of
-   |x - y|^2 + ke |x - a|^2 + kb |x - t|^2, t the bend target: the animated offset from the parent
-   turned with the parent's segment), put at its exact length from the parent, and kept out of (or
-   in) the colliders; its children then start from that final position. */
+   |x - y|^2 + ke |x - a|^2 + kb |x - t|^2, y the Verlet prediction, a the animated position, t
+   the bend target: the animated offset from the parent turned with the parent's segment), put at
+   its exact length from the parent, and kept out of (or in) the colliders; its children then
+   start from that final position. With a broad phase, the predictions of every particle come
+   first (no particle waits on another), for the box around them; without, each particle is
+   predicted and solved in turn. */
 static void step_sweep(sn_chain *c, double u0, double u1) {
     double h2 = c->h * c->h, acc[3], kcached = -1.0, lo[3], hi[3];
-    int i, n = c->n, carrying = c->carries && !frame_equal(&c->carry0, &c->carry1), ncol = c->ncol;
+    int i, n = c->n, carrying = c->carries && !frame_equal(&c->carry0, &c->carry1);
     motion mo;
     set3(acc, (c->gravity[0] + c->force[0]) * h2, (c->gravity[1] + c->force[1]) * h2,
          (c->gravity[2] + c->force[2]) * h2);
+    if (!needs_broad_phase(c)) {
+        if (c->ncol > 0) all_near(c);
+        for (i = 0; i < n; i++) {
+            particle *p = &c->p[i];
+            if (start_particle(c, p, u0, u1, carrying, &kcached, &mo)) continue; /* a kinematic root */
+            sweep_predict(p, &c->p[p->parent], acc);
+            sweep_solve(c, p, &c->p[p->parent]);
+        }
+        return;
+    }
     box_empty(lo, hi);
     for (i = 0; i < n; i++) {
         particle *p = &c->p[i];
-        const particle *q;
-        double y[3];
-        if (start_particle(c, p, u0, u1, carrying, &kcached, &mo)) continue; /* a kinematic root */
-        q = &c->p[p->parent];
-        /* Verlet with damping per second, gravity and force, then the elasticity pull: r */
-        set3(y, p->x[0] + (p->x[0] - p->xp[0]) * p->fd + acc[0], p->x[1] + (p->x[1] - p->xp[1]) * p->fd + acc[1],
-             p->x[2] + (p->x[2] - p->xp[2]) * p->fd + acc[2]);
-        copy3(p->xp, p->x);
-        set3(p->r, (y[0] + p->ke * p->at[0]) * p->wsoft, (y[1] + p->ke * p->at[1]) * p->wsoft,
-             (y[2] + p->ke * p->at[2]) * p->wsoft);
-        sub3(p->dx, p->at, q->at); /* the animated segment, and what the bend target needs of it */
-        p->len = unit3(p->da, p->dx);
-        if (p->wbend > 0.0) {
-            p->av = dot3(q->da, p->dx);
-            cross3(p->vx, p->dx, q->da);
-        }
-        if (ncol > 0) box_add(lo, hi, p->xp, p->r); /* the broad phase's box: start and prediction */
+        if (start_particle(c, p, u0, u1, carrying, &kcached, &mo)) continue;
+        sweep_predict(p, &c->p[p->parent], acc);
+        box_add(lo, hi, p->xp, p->r); /* the broad phase's box: start and prediction */
     }
-    if (ncol > 0 && lo[0] <= hi[0]) broad_phase(c, lo, hi, c->rmax);
-    for (i = 0; i < n; i++) {
-        particle *p = &c->p[i];
-        const particle *q;
-        double y[3], d[3], l;
-        if (p->parent < 0) continue;
-        q = &c->p[p->parent];
-        copy3(y, p->r);
-        if (p->wbend > 0.0) { /* the bend target t, weighted */
-            double t[3], w = p->wbend;
-            if (q->parent >= 0 && q->len > 0.0) arc_apply(q->da, q->u, p->dx, p->av, p->vx, t);
-            else copy3(t, p->dx);
-            set3(y, y[0] + w * (t[0] + q->x[0]), y[1] + w * (t[1] + q->x[1]), y[2] + w * (t[2] + q->x[2]));
-        }
-        /* the exact length from the parent */
-        sub3(d, y, q->x);
-        l = len3(d);
-        if (l > 0.0) {
-            l = 1.0 / l;
-            set3(p->u, d[0] * l, d[1] * l, d[2] * l);
-        } else if (p->len > 0.0) copy3(p->u, p->da);
-        else if (q->parent >= 0) copy3(p->u, q->u);
-        else set3(p->u, 0.0, -1.0, 0.0);
-        set3(p->x, q->x[0] + p->u[0] * p->len, q->x[1] + p->u[1] * p->len, q->x[2] + p->u[2] * p->len);
-        if (ncol > 0 && collide(c, p, p->xp, q->x)) { /* pushed: the segment as it now is */
-            sub3(d, p->x, q->x);
-            l = len3(d);
-            if (l > 0.0) set3(p->u, d[0] / l, d[1] / l, d[2] / l);
-        }
-    }
+    if (lo[0] <= hi[0]) broad_phase(c, lo, hi, c->rmax);
+    for (i = 0; i < n; i++)
+        if (c->p[i].parent >= 0) sweep_solve(c, &c->p[i], &c->p[c->p[i].parent]);
 }
 
 /* The chain follows its first root's animated translation from fraction ua to ub rigidly
