@@ -242,6 +242,9 @@ typedef struct cores {
     double len[NEAR_SOA], reach[NEAR_SOA];
 } cores;
 
+/* a collider filter: which of the n cores of s a ball of radius r at x may touch, as bits */
+typedef unsigned (*filter_fn)(const cores *s, int n, const double *x, double r);
+
 /* entry j of s: collider k's core, or (k NULL) padding: a core 1e30 away (coordinates are at
    most SN_CHAIN_MAX_COORD) with no reach */
 static void cores_set(cores *s, int j, const collider *k) {
@@ -281,6 +284,7 @@ struct sn_chain {
     double rmax;    /* the largest radius of a moving particle */
     int carries;    /* 1 when some particle carries the placement's motion (parent space, or inert > 0) */
     int simd;       /* sn_chain_simd_level: how colliders are filtered (the same results on every path) */
+    filter_fn within; /* the filter of that level */
     double gravity[3], force[3];
     frame place;          /* points mode: the transform of the rest points */
     frame carry0, carry1; /* the frame whose motion is carried, at the previous / current update */
@@ -302,7 +306,7 @@ struct sn_chain {
        `nearc`: this step, the near colliders when some are far (when none is, `all` serves) */
     cores all, nearc;
     int nall;       /* entries of `all` in use, padded: the first NEAR_SOA colliders rounded up to 4 */
-    int use_all;    /* this step: the near colliders are all of them, and `all` holds them */
+    const cores *near_cores; /* this step: the near colliders' cores, `all` when they are all of them */
     double bc[3], br2; /* this step: a ball holding every moving particle's start and solved positions */
     int everywhere;    /* this step: no broad phase (all_near), the ball is all space */
 };
@@ -611,6 +615,7 @@ static void place_at_animation(sn_chain *c) {
 }
 
 static void skeleton_init(sn_chain *c, const sn_chain_def *def);
+static filter_fn filter_of(int simd);
 
 sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_error *err) {
     int n, njoint, nanc, max_depth, i, k;
@@ -633,6 +638,7 @@ sn_status sn_chain_init(void *mem, size_t size, const sn_chain_def *def, sn_erro
     c->space = (int)def->space;
     c->solver = (int)def->solver;
     c->simd = sn_chain_simd_best();
+    c->within = filter_of(c->simd);
     c->rate = def->rate;
     c->h = 1.0 / def->rate;
     c->end_length = def->end_length;
@@ -689,6 +695,7 @@ int sn_chain_get_simd(const sn_chain *c) { return c->simd; }
 int sn_chain_set_simd(sn_chain *c, int simd) {
     int best = sn_chain_simd_best();
     c->simd = simd < SN_CHAIN_SIMD_PLAIN ? SN_CHAIN_SIMD_PLAIN : simd > best ? best : simd;
+    c->within = filter_of(c->simd);
     return c->simd;
 }
 
@@ -1010,19 +1017,20 @@ __attribute__((target("avx"))) static unsigned within_avx(const cores *s, int n,
 }
 #endif
 
-static unsigned within(int simd, const cores *s, int n, const double *x, double r) {
+static unsigned within_plain(const cores *s, int n, const double *x, double r) { return within_loop(s, n, x, r); }
+
+/* the filter of a sn_chain_simd_level, called through a pointer (one call, no dispatch) */
+static filter_fn filter_of(int simd) {
 #if SN_CHAIN_AVX
-    if (simd >= SN_CHAIN_SIMD_AVX) return within_avx(s, n, x, r);
+    if (simd >= SN_CHAIN_SIMD_AVX) return within_avx;
 #else
     (void)simd;
 #endif
-    return within_loop(s, n, x, r);
+    return within_plain;
 }
 
 /* the near colliders (the first NEAR_SOA) that a particle of radius r at x may touch, as bits */
-static unsigned near_within(const sn_chain *c, const double *x, double r) {
-    return within(c->simd, c->use_all ? &c->all : &c->nearc, c->npad, x, r);
-}
+static unsigned near_within(const sn_chain *c, const double *x, double r) { return c->within(c->near_cores, c->npad, x, r); }
 
 /* ---- broad phase: per chain and step, the colliders that can reach it ---- */
 
@@ -1073,7 +1081,7 @@ static void broad_phase(sn_chain *c, const double *lo, const double *hi, double 
     /* the first NEAR_SOA at once: an outside round collider whose core is beyond its reach plus
        rmax + br is far (the filter keeps the others, and every plane and inside collider, which
        collider_far then decides) */
-    cand = within(c->simd, &c->all, c->nall, c->bc, rmax + br);
+    cand = c->within(&c->all, c->nall, c->bc, rmax + br);
     for (k = 0; k < c->ncol; k++) {
         const collider *col = &c->col[k];
         int far = k < nfirst && !((cand >> k) & 1u);
@@ -1082,11 +1090,12 @@ static void broad_phase(sn_chain *c, const double *lo, const double *hi, double 
         c->near[c->nnear++] = k;
         if (col->kind == KIND_ROUND && col->rmin * col->rmin < c->sweep2) c->sweep2 = col->rmin * col->rmin;
     }
-    c->use_all = c->nnear == c->ncol && c->ncol <= NEAR_SOA;
-    if (c->use_all) {
+    if (c->nnear == c->ncol && c->ncol <= NEAR_SOA) { /* all of them: `all` holds them */
+        c->near_cores = &c->all;
         c->npad = c->nall;
         return;
     }
+    c->near_cores = &c->nearc;
     c->npad = c->nnear < NEAR_SOA ? c->nnear : NEAR_SOA;
     for (k = 0; k < c->npad; k++) cores_set(&c->nearc, k, &c->col[c->near[k]]);
     for (; c->npad % 4 != 0; c->npad++) cores_set(&c->nearc, c->npad, NULL);
@@ -1109,7 +1118,7 @@ static void all_near(sn_chain *c) {
         if (r * r < c->sweep2) c->sweep2 = r * r;
     }
     c->nnear = c->ncol;
-    c->use_all = 1;
+    c->near_cores = &c->all;
     c->npad = c->nall;
 }
 
@@ -1550,24 +1559,28 @@ static void stretch_terms(sn_chain *c, particle *p) {
     p->B[6] -= kn[2]; p->B[7] -= kn[4]; p->B[8] -= kn[5];
 }
 
-/* R v for R the shortest arc from unit a to unit b (a half turn about an axis perpendicular to a
-   for opposite ones), given av = a . v and w = v x a, which do not depend on b:
-   R v = c v + (a x b) x v + ((a x b) . v) (a x b) / (1 + c), c = a . b, expanded so that b, the
-   late input, goes through as few dependent operations as possible. */
-static inline void arc_apply(const double *a, const double *b, const double *v, double av, const double *w, double *o) {
-    double c = dot3(a, b), bv, f, k[3];
-    if (1.0 + c < 1e-9) { /* 2 (e . v) e - v, e a unit vector perpendicular to a */
+/* s R v, for R the shortest arc from unit a to unit b, and a factor s > 0 it returns (a half turn
+   about an axis perpendicular to a for opposite ones, s = 1), given av = a . v and w = v x a,
+   which do not depend on b. With c = a . b,
+   R v = c v + (a x b) x v + ((a x b) . v) (a x b) / (1 + c); s = 1 + c takes the division off
+   the path from b (the parent's direction, just solved) to the result, and the caller only needs
+   a direction. Expanded so that b goes through as few dependent operations as possible. */
+static inline double arc_apply_scaled(const double *a, const double *b, const double *v, double av, const double *w,
+                                      double *o) {
+    double c = dot3(a, b), s = 1.0 + c, bv, bw, k[3];
+    if (s < 1e-9) { /* 2 (e . v) e - v, e a unit vector perpendicular to a */
         double e[3], z[3] = {0, 0, 0}, ev;
         perp3(e, a, z);
         ev = 2.0 * dot3(e, v);
         set3(o, ev * e[0] - v[0], ev * e[1] - v[1], ev * e[2] - v[2]);
-        return;
+        return 1.0;
     }
     bv = dot3(b, v);
-    f = dot3(b, w) / (1.0 + c);
+    bw = dot3(b, w);
     cross3(k, a, b);
-    set3(o, c * v[0] + av * b[0] - bv * a[0] + f * k[0], c * v[1] + av * b[1] - bv * a[1] + f * k[1],
-         c * v[2] + av * b[2] - bv * a[2] + f * k[2]);
+    set3(o, s * (c * v[0] + (av * b[0] - bv * a[0])) + bw * k[0], s * (c * v[1] + (av * b[1] - bv * a[1])) + bw * k[1],
+         s * (c * v[2] + (av * b[2] - bv * a[2])) + bw * k[2]);
+    return s;
 }
 
 /* an empty box lo..hi (lo[0] > hi[0] until a point is added) */
@@ -1703,15 +1716,19 @@ static inline void sweep_predict(particle *p, const particle *q, const double *a
 /* The sweep's second part, with the parent q final: the bend target added to the prediction,
    the particle put at its exact length from the parent, then kept out of (or in) the colliders. */
 static OUT_OF_LINE void sweep_solve(const sn_chain *c, particle *p, const particle *q) {
-    double y[3], d[3], l;
-    copy3(y, p->r);
-    if (p->wbend > 0.0) { /* the bend target t, weighted */
-        double t[3], w = p->wbend;
-        if (q->parent >= 0 && q->len > 0.0) arc_apply(q->da, q->u, p->dx, p->av, p->vx, t);
+    double d[3], l;
+    /* d: the direction from the parent, y - q->x for y = r + wbend (t + q->x), t the bend target,
+       up to a factor s > 0 (see arc_apply_scaled). Written so that the bend target, which waits
+       for the parent's direction, comes last: d = s (r - (1 - wbend) q->x) + wbend s t */
+    if (p->wbend > 0.0) {
+        double t[3], e[3], w = p->wbend, s = 1.0;
+        set3(e, p->r[0] - (1.0 - w) * q->x[0], p->r[1] - (1.0 - w) * q->x[1], p->r[2] - (1.0 - w) * q->x[2]);
+        if (q->parent >= 0 && q->len > 0.0) s = arc_apply_scaled(q->da, q->u, p->dx, p->av, p->vx, t);
         else copy3(t, p->dx);
-        set3(y, y[0] + w * (t[0] + q->x[0]), y[1] + w * (t[1] + q->x[1]), y[2] + w * (t[2] + q->x[2]));
+        set3(d, s * e[0] + w * t[0], s * e[1] + w * t[1], s * e[2] + w * t[2]);
+    } else {
+        sub3(d, p->r, q->x);
     }
-    sub3(d, y, q->x);
     l = len3(d);
     if (l > 0.0) {
         l = 1.0 / l;
