@@ -702,35 +702,47 @@ static void test_broad_phase_matches_all_colliders(void) {
     }
 }
 
+/* two chains of the same random 10-point tree falling fast (radius 0 or 0.02 by trial), for
+   comparing two ways of stepping it */
+static void falling_tree_pair(sn_chain_def *d, int trial, sn_chain *c[2]) {
+    random_tree_def(d, 10);
+    set_default(d, SN_CHAIN_RADIUS, trial % 3 == 0 ? 0.0 : 0.02);
+    set_default(d, SN_CHAIN_ELASTICITY, 0.0);
+    set_default(d, SN_CHAIN_DAMPING, 0.02);
+    d->teleport = 0.0;
+    d->gravity[1] = -30.0;
+    c[0] = make_chain(d);
+    c[1] = make_chain(d);
+}
+
+/* 120 steps of both chains with the root swinging fast: the same positions after each, bit for bit */
+static void step_pair_alike(sn_chain *c[2]) {
+    int s, v;
+    for (s = 0; s < 120; s++) {
+        sn_vec3 t = {0, 0, 0};
+        t.x = 0.8 * sin(s * 0.3);
+        t.z = 0.5 * cos(s * 0.23);
+        for (v = 0; v < 2; v++) {
+            ENSURE(sn_chain_move_root(c[v], &t, &qid) == SN_OK);
+            ENSURE(sn_chain_step(c[v], 1.0 / 60, NULL) == SN_OK);
+        }
+        ensure_same_positions(c[0], c[1], 10);
+    }
+}
+
 static void test_simd_paths_agree(void) {
     /* the collider filters (the plain loop, and AVX where the processor has it) choose what the
        exact tests look at, with a margin: both must give the same motion, bit for bit */
-    int trial, s, v;
+    int trial;
     for (trial = 0; trial < 12; trial++) {
         sn_chain_def d;
         sn_chain *c[2];
         sn_collider_def ks[10];
-        random_tree_def(&d, 10);
-        set_default(&d, SN_CHAIN_RADIUS, trial % 3 == 0 ? 0.0 : 0.02);
-        set_default(&d, SN_CHAIN_ELASTICITY, 0.0);
-        set_default(&d, SN_CHAIN_DAMPING, 0.02);
-        d.teleport = 0.0;
-        d.gravity[1] = -30.0;
-        c[0] = make_chain(&d);
-        c[1] = make_chain(&d);
+        falling_tree_pair(&d, trial, c);
         ENSURE(sn_chain_get_simd(c[1]) == sn_chain_simd_best());
         ENSURE(sn_chain_set_simd(c[0], SN_CHAIN_SIMD_PLAIN) == SN_CHAIN_SIMD_PLAIN);
         (void)add_random_colliders(c[0], c[1], ks, trial % 2 ? 10 : 4);
-        for (s = 0; s < 120; s++) {
-            sn_vec3 t = {0, 0, 0};
-            t.x = 0.8 * sin(s * 0.3);
-            t.z = 0.5 * cos(s * 0.23);
-            for (v = 0; v < 2; v++) {
-                ENSURE(sn_chain_move_root(c[v], &t, &qid) == SN_OK);
-                ENSURE(sn_chain_step(c[v], 1.0 / 60, NULL) == SN_OK);
-            }
-            ensure_same_positions(c[0], c[1], 10);
-        }
+        step_pair_alike(c);
         ENSURE(sn_chain_set_simd(c[0], -5) == SN_CHAIN_SIMD_PLAIN);
         ENSURE(sn_chain_set_simd(c[0], 99) == sn_chain_simd_best() && sn_chain_get_simd(c[0]) == sn_chain_simd_best());
         free_blocks();
@@ -771,20 +783,13 @@ static void test_broad_phase_changes_nothing(void) {
     /* up to 4 outside spheres and capsules are all tested without a broad phase; a far floor
        plane added brings the broad phase back (it drops the floor, and whatever round collider
        is far): the motion must be the same, bit for bit */
-    int trial, s, v;
+    int trial, v;
     for (trial = 0; trial < 12; trial++) {
         sn_chain_def d;
         sn_chain *c[2];
         sn_collider_def k;
         int nk = 0, tries;
-        random_tree_def(&d, 10);
-        set_default(&d, SN_CHAIN_RADIUS, trial % 3 == 0 ? 0.0 : 0.02);
-        set_default(&d, SN_CHAIN_ELASTICITY, 0.0);
-        set_default(&d, SN_CHAIN_DAMPING, 0.02);
-        d.teleport = 0.0;
-        d.gravity[1] = -30.0;
-        c[0] = make_chain(&d);
-        c[1] = make_chain(&d);
+        falling_tree_pair(&d, trial, c);
         for (tries = 0; tries < 100 && nk < 1 + trial % 4; tries++) {
             random_collider(&k);
             if (k.shape == SN_COLLIDER_PLANE) continue;
@@ -792,16 +797,7 @@ static void test_broad_phase_changes_nothing(void) {
             nk++;
         }
         add_far_floor(c[1]);
-        for (s = 0; s < 120; s++) {
-            sn_vec3 t = {0, 0, 0};
-            t.x = 0.8 * sin(s * 0.3);
-            t.z = 0.5 * cos(s * 0.23);
-            for (v = 0; v < 2; v++) {
-                ENSURE(sn_chain_move_root(c[v], &t, &qid) == SN_OK);
-                ENSURE(sn_chain_step(c[v], 1.0 / 60, NULL) == SN_OK);
-            }
-            ensure_same_positions(c[0], c[1], 10);
-        }
+        step_pair_alike(c);
         free_blocks();
     }
 }
