@@ -663,6 +663,14 @@ static void test_far_colliders_change_nothing(void) {
     free_blocks();
 }
 
+/* a floor plane far below everything: it never touches, but with it the chain has a broad phase
+   (a plane always passes the collider filter, so the broad phase drops it when it is far) */
+static void add_far_floor(sn_chain *c) {
+    sn_collider_def floor;
+    collider_of(&floor, SN_COLLIDER_PLANE, 0, -50, 0, 0, 1, 0, 0, 0, 0);
+    ENSURE(sn_chain_add_collider(c, &floor, NULL, NULL) == SN_OK);
+}
+
 static void test_broad_phase_matches_all_colliders(void) {
     /* the same tree alone, and with a second tree 100 units away in the same chain: that one
        makes the broad phase's ball so big that every collider is tested for every particle, and
@@ -689,6 +697,8 @@ static void test_broad_phase_matches_all_colliders(void) {
         d.count = 12;
         both = make_chain(&d);
         (void)add_random_colliders(alone, both, ks, 4);
+        add_far_floor(alone); /* so that both have a broad phase, whatever colliders were drawn */
+        add_far_floor(both);
         for (s = 0; s < 120; s++) {
             sn_vec3 t = {0, 0, 0};
             double dt = s % 10 == 0 ? 0.2 : 1.0 / 60;
@@ -747,14 +757,6 @@ static void test_simd_paths_agree(void) {
         ENSURE(sn_chain_set_simd(c[0], 99) == sn_chain_simd_best() && sn_chain_get_simd(c[0]) == sn_chain_simd_best());
         free_blocks();
     }
-}
-
-/* a floor plane far below everything: it never touches, but with it the chain has a broad phase
-   (a plane always passes the collider filter, so the broad phase drops it when it is far) */
-static void add_far_floor(sn_chain *c) {
-    sn_collider_def floor;
-    collider_of(&floor, SN_COLLIDER_PLANE, 0, -50, 0, 0, 1, 0, 0, 0, 0);
-    ENSURE(sn_chain_add_collider(c, &floor, NULL, NULL) == SN_OK);
 }
 
 static void test_pushed_out_of_the_broad_phase(void) {

@@ -972,7 +972,7 @@ static double collider_value(const collider *k, const double *x, double r, const
    rounding (the exact tests decide). A plain loop that compilers vectorise for the baseline
    instruction set (SSE2 on x86-64: two cores per instruction); on x86-64 an AVX version (four),
    chosen at run time. Either way the exact tests decide, so the motion is the same. */
-static inline unsigned within_loop(const cores *s, int n, const double *x, double r) {
+static unsigned within_plain(const cores *s, int n, const double *x, double r) {
     double slack[NEAR_SOA];
     unsigned bits = 0;
     int j;
@@ -991,7 +991,7 @@ static inline unsigned within_loop(const cores *s, int n, const double *x, doubl
 }
 
 #if SN_CHAIN_AVX
-/* within_loop with AVX intrinsics: four cores per instruction, the same operations in the same
+/* within_plain with AVX intrinsics: four cores per instruction, the same operations in the same
    order, and the bits straight from the comparison */
 __attribute__((target("avx"))) static unsigned within_avx(const cores *s, int n, const double *x, double r) {
     const __m256d px = _mm256_set1_pd(x[0]), py = _mm256_set1_pd(x[1]), pz = _mm256_set1_pd(x[2]);
@@ -1016,8 +1016,6 @@ __attribute__((target("avx"))) static unsigned within_avx(const cores *s, int n,
     return bits;
 }
 #endif
-
-static unsigned within_plain(const cores *s, int n, const double *x, double r) { return within_loop(s, n, x, r); }
 
 /* the filter of a sn_chain_simd_level, called through a pointer (one call, no dispatch) */
 static filter_fn filter_of(int simd) {
@@ -1605,15 +1603,15 @@ static void box_add(double *lo, double *hi, const double *a, const double *b) {
    the start and solved positions of the moving particles. */
 static void place_and_collide(sn_chain *c) {
     double lo[3], hi[3];
-    int i, broad = needs_broad_phase(c);
-    box_empty(lo, hi);
-    for (i = 0; i < c->n; i++) {
-        const particle *p = &c->p[i];
-        if (p->parent < 0 || !broad) continue;
-        box_add(lo, hi, p->x, p->xp);
+    int i;
+    if (needs_broad_phase(c)) {
+        box_empty(lo, hi);
+        for (i = 0; i < c->n; i++)
+            if (c->p[i].parent >= 0) box_add(lo, hi, c->p[i].x, c->p[i].xp);
+        if (lo[0] <= hi[0]) broad_phase(c, lo, hi, c->rmax);
+    } else if (c->ncol > 0) {
+        all_near(c);
     }
-    if (broad && lo[0] <= hi[0]) broad_phase(c, lo, hi, c->rmax);
-    else if (c->ncol > 0) all_near(c);
     for (i = 0; i < c->n; i++) {
         particle *p = &c->p[i];
         const particle *q;
