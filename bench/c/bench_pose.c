@@ -53,6 +53,7 @@ static sn_skeleton *make_skeleton(void) {
         np[j] = names[j];
         parents[j] = j == 0 ? -1 : (int)rnd(0, (float)j - 0.001f);
     }
+    sn_skeleton_def_init(&def);
     def.count = JOINTS;
     def.parents = parents;
     def.names = np;

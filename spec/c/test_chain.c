@@ -946,6 +946,7 @@ static sn_skeleton *make_skeleton(int n, const int *par, const float *rest) {
         sprintf(names[i], "j%d", i);
         np[i] = names[i];
     }
+    sn_skeleton_def_init(&sd);
     sd.count = n;
     sd.parents = par;
     sd.names = np;

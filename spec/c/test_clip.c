@@ -27,6 +27,7 @@ static sn_skeleton *new_skeleton(int n) {
         r[3] = 0; r[4] = 0.6f; r[5] = 0; r[6] = 0.8f;
         r[7] = 1; r[8] = 2; r[9] = 3;
     }
+    sn_skeleton_def_init(&def);
     def.count = n;
     def.parents = parents;
     def.names = names;

@@ -39,6 +39,7 @@ static void make_def(fixture *f, int n) {
         random_quat(r + 3);
         r[7] = (float)rnd(0.8, 1.2); r[8] = (float)rnd(0.8, 1.2); r[9] = (float)rnd(0.8, 1.2);
     }
+    sn_skeleton_def_init(&f->def);
     f->def.count = n;
     f->def.parents = f->parents;
     f->def.names = f->np;
@@ -231,6 +232,7 @@ static void test_masks(void) {
     sn_skeleton *s;
     sn_mask *m;
     int j;
+    sn_skeleton_def_init(&def);
     def.count = 6;
     def.names = names;
     def.parents = parents;
@@ -349,7 +351,7 @@ static void test_invalid_inputs_refused(void) {
     float rest[30], nan = 0.0f;
     char longname[300];
     const char *longnames[] = {"a", longname, "c"};
-    sn_skeleton_def def = {3, chain, names3, NULL};
+    sn_skeleton_def def = {3, chain, names3, NULL, NULL};
     sn_error err;
     sn_skeleton *s, *s2;
     sn_pose *p, *q;

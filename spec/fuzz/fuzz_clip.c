@@ -28,6 +28,7 @@ static void *build_skeleton(reader *r, sn_skeleton **out) {
         if (rest[10 * i + 3] == 0 && rest[10 * i + 4] == 0 && rest[10 * i + 5] == 0 && rest[10 * i + 6] == 0)
             rest[10 * i + 6] = 1;
     }
+    sn_skeleton_def_init(&def);
     def.count = n;
     def.parents = parents;
     def.names = names;

@@ -131,6 +131,7 @@ static void read_skeleton_def(lua_State *L, sn_skeleton_def *def) {
             lua_pop(L, 1);
         }
     }
+    sn_skeleton_def_init(def);
     def->count = n;
     def->parents = parents;
     def->names = names;

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static void record(sn_error *err, int arg, sn_status code, const char *fmt, va_list ap) {
     err->code = code;
@@ -27,4 +28,17 @@ sn_status sn_fail_arg(sn_error *err, int arg, sn_status code, const char *fmt, .
         va_end(ap);
     }
     return code;
+}
+
+void *sn_scratch_alloc(const sn_allocator *a, size_t size) {
+    if (size == 0) size = 1;
+    if (a == NULL || a->fn == NULL) return malloc(size);
+    return a->fn(a->ud, NULL, 0, size);
+}
+
+void sn_scratch_free(const sn_allocator *a, void *p, size_t size) {
+    if (p == NULL) return;
+    if (size == 0) size = 1;
+    if (a == NULL || a->fn == NULL) free(p);
+    else (void)a->fn(a->ud, p, size, 0);
 }

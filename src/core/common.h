@@ -45,6 +45,23 @@ sn_status sn_fail_arg(sn_error *err, int arg, sn_status code, const char *fmt, .
 #endif
     ;
 
+/// An allocator with the contract of Lua's lua_Alloc, for the scratch memory that some
+/// constructors (validate, size, init) need for a moment: fn(ud, NULL, 0, n) returns n bytes or
+/// NULL; fn(ud, p, n, 0) frees p (a block of n bytes) and returns NULL. The Lua binding passes
+/// the Lua state's own allocator (lua_getallocf), so a host's memory limits see these blocks too.
+typedef void *(*sn_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
+
+/// An allocator and its user data. Definitions hold a pointer to one; NULL means malloc/free.
+typedef struct sn_allocator {
+    sn_alloc_fn fn;  ///< the allocation function
+    void *ud;        ///< its first argument
+} sn_allocator;
+
+/// `size` bytes of scratch from `a` (malloc when `a` is NULL); NULL when out of memory.
+void *sn_scratch_alloc(const sn_allocator *a, size_t size);
+/// Frees scratch of `size` bytes taken from `a` by sn_scratch_alloc; NULL `p` is ignored.
+void sn_scratch_free(const sn_allocator *a, void *p, size_t size);
+
 /// 1 when x is neither NaN nor infinite (NaN - NaN and inf - inf are NaN; this also holds
 /// where isfinite() would be folded away by -ffast-math).
 static inline int sn_isfinite(double x) { return x - x == 0.0; }

@@ -1,7 +1,6 @@
 #include "anim_internal.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* The object block: this header, then (16-byte aligned) the rest pose channels, the parents,
@@ -62,16 +61,16 @@ static sn_status check_names(const sn_skeleton_def *def, sn_error *err) {
         if (strlen(nm) > SN_SKELETON_MAX_NAME)
             return sn_fail(err, SN_EINVAL, "name of joint %d is longer than %d bytes", j + 1, SN_SKELETON_MAX_NAME);
     }
-    slots = (int *)malloc(sizeof(int) * (mask + 1));
+    slots = (int *)sn_scratch_alloc(def->alloc, sizeof(int) * (mask + 1));
     if (slots == NULL) return sn_fail(err, SN_ENOMEM, "out of memory checking joint names");
     dup = hash_names(def->names, def->count, slots, mask);
     if (dup >= 0) {
         int first = 0;
         while (strcmp(def->names[first], def->names[dup]) != 0) first++;
-        free(slots);
+        sn_scratch_free(def->alloc, slots, sizeof(int) * (mask + 1));
         return sn_fail(err, SN_EINVAL, "joints %d and %d are both named '%s'", first + 1, dup + 1, def->names[dup]);
     }
-    free(slots);
+    sn_scratch_free(def->alloc, slots, sizeof(int) * (mask + 1));
     return SN_OK;
 }
 
@@ -110,6 +109,8 @@ static sn_status check_rest(const sn_skeleton_def *def, sn_error *err) {
     }
     return SN_OK;
 }
+
+void sn_skeleton_def_init(sn_skeleton_def *def) { memset(def, 0, sizeof *def); }
 
 sn_status sn_skeleton_validate(const sn_skeleton_def *def, sn_error *err) {
     sn_status st;

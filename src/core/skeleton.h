@@ -34,7 +34,11 @@ typedef struct sn_skeleton_def {
     const int *parents;         ///< count parent indices: -1 for a root, else 0 .. joint-1
     const char *const *names;   ///< count distinct non-empty zero-terminated names
     const float *rest;          ///< 10 * count floats (trs per joint), or NULL for identities
+    const sn_allocator *alloc;  ///< scratch for checking names (see sn_allocator); NULL: malloc
 } sn_skeleton_def;
+
+/// Fills `def` with an empty definition: no joints, no arrays, malloc for scratch.
+void sn_skeleton_def_init(sn_skeleton_def *def);
 
 /// Checks `def` fully (counts, parents in range and before their children, cycles, names
 /// present, distinct and not too long, rest values finite, rest rotations non-zero); names the
