@@ -113,6 +113,7 @@ static sn_clip *make_clip(const sn_skeleton *s, int paths, int times_of) {
             n++;
         }
     }
+    sn_clip_def_init(&def);
     def.skeleton = s;
     def.duration = 1.0f;
     def.track_count = n;

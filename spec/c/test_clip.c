@@ -217,6 +217,7 @@ static void test_matches_reference_and_fresh_cursors(void) {
         sn_pose *p = new_pose(s), *q = new_pose(s);
         double t = -0.1;
         random_tracks(&tr, n, round % 3 == 0);
+        sn_clip_def_init(&def);
         def.skeleton = s;
         def.duration = max_time(&tr);
         def.track_count = tr.n;
@@ -263,6 +264,7 @@ static void test_keys_hit_exactly(void) {
     d[0].keys = 3;
     d[0].times = times;
     d[0].values = tv;
+    sn_clip_def_init(&def);
     def.skeleton = s;
     def.duration = 1;
     def.track_count = 1;
@@ -288,6 +290,7 @@ static void test_local_time_wraps(void) {
     sn_clip_track_def d = {0, SN_CLIP_TRANSLATION, SN_CLIP_LINEAR, 1, times, v};
     sn_clip_def def;
     sn_clip *clip;
+    sn_clip_def_init(&def);
     def.skeleton = s;
     def.duration = 2;
     def.track_count = 1;
@@ -329,6 +332,7 @@ static void test_invalid_inputs_refused(void) {
     d[0].values = v8;
     d[1] = d[0];
     d[1].joint = 1;
+    sn_clip_def_init(&def);
     def.skeleton = s;
     def.duration = 1;
     def.track_count = 2;
@@ -424,6 +428,7 @@ static void test_own_times_playback(void) {
         sn_pose *p = new_pose(s);
         double t = rnd(-0.2, 0.2);
         own_time_tracks(&tr, n, round % 4 == 3, round % 5 < 3 ? round % 5 : -1);
+        sn_clip_def_init(&def);
         def.skeleton = s;
         def.duration = max_time(&tr) + (float)(int)rnd(0, 4) / 64; /* some hold past the last key */
         def.track_count = tr.n;
@@ -464,6 +469,7 @@ static void test_own_times_keys_exact(void) {
         sn_clip *clip;
         sn_pose *p = new_pose(s);
         own_time_tracks(&tr, n, round % 2, round % 3);
+        sn_clip_def_init(&def);
         def.skeleton = s;
         def.duration = max_time(&tr) + 0.25f;
         def.track_count = tr.n;

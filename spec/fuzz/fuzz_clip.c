@@ -75,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int i, k, n;
     if (smem == NULL) return 0;
     n = sn_skeleton_count(skel);
+    sn_clip_def_init(&def);
     def.skeleton = skel;
     def.duration = (float)read_number(&r);
     def.track_count = read_int(&r, 0, MAXT);

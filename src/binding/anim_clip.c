@@ -135,6 +135,7 @@ static int l_clip(lua_State *L) {
     void *mem;
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
+    sn_clip_def_init(&def);
     lua_getfield(L, 1, "skeleton"); /* 2 */
     def.skeleton = (const sn_skeleton *)sn_lua_testudata(L, 2, SN_SKELETON_MT);
     if (def.skeleton == NULL)

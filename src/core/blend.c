@@ -11,7 +11,7 @@
 #include <float.h>
 #include <string.h>
 
-#include "anim_internal.h"
+#include "pose_internal.h"
 
 /* The kernels stay separate functions: inlined into sn_pose_blend, gcc loses their restrict
    guarantees (output and scratch come from the same pose) and falls back to scalar loops. */

@@ -64,7 +64,11 @@ typedef struct sn_clip_def {
     float duration;                       ///< seconds, finite, >= 0 (0: a still pose)
     int track_count;                      ///< number of tracks, >= 0
     const sn_clip_track_def *tracks;      ///< track_count tracks, at most one per joint and path
+    const sn_allocator *alloc;            ///< scratch while building (see sn_allocator); NULL: malloc
 } sn_clip_def;
+
+/// Fills `def` with an empty definition: no skeleton, no tracks, duration 0, malloc for scratch.
+void sn_clip_def_init(sn_clip_def *def);
 
 /// A built clip (opaque; built by sn_clip_init).
 typedef struct sn_clip sn_clip;

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "anim_internal.h"
+#include "pose_internal.h"
 
 /* ---- poses ------------------------------------------------------------------------------ */
 

@@ -1,4 +1,4 @@
-#include "anim_internal.h"
+#include "skeleton_internal.h"
 
 #include <math.h>
 #include <string.h>
