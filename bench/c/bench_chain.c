@@ -1,16 +1,21 @@
-/* C figures of the dynamic-bone core: ns per particle-step for 100 chains of 8 particles (hair
-   hanging from a moving head), one step per call, for each solver, with colliders in two layouts:
+/* C figures of the dynamic-bone core.
+   Stepping: ns per particle-step for 100 chains of 8 particles (hair hanging from a moving head),
+   one step per call, for each solver, with colliders in two layouts:
    - "crossing": 4 or 16 capsules placed through the hair itself, so that every chain is near
      3 or 4 of the first 4 and about one particle in four is pushed every step (a worst case);
    - "body": a character's body under the head (neck, shoulders, chest first, then arms, torso,
      hips and legs), where only the strands over the shoulders, chest and back touch and the
-     other capsules are far (the usual case). */
+     other capsules are far (the usual case).
+   Construction: us to validate, size and build one chain (sn_chain_validate, sn_chain_size,
+   sn_chain_init) of 1k, 16k and 64k particles, a line and a bushy tree, points and skeleton mode:
+   linear in the particles. */
 #include "bench.h" /* first: it sets _POSIX_C_SOURCE */
 
 #include <math.h>
 #include <stdlib.h>
 
 #include "chain.h"
+#include "skeleton.h"
 
 #define CHAINS 100
 #define POINTS 8
@@ -89,9 +94,9 @@ static double run(int colliders, int layout_body, sn_chain_solver solver, int si
         def.solver = solver;
         def.points = pts;
         def.parents = parents;
-        def.curves[SN_CHAIN_RADIUS].values = &radius;
-        def.curves[SN_CHAIN_RADIUS].count = 1;
-        size = sn_chain_size(&def);
+        def.curves[SN_CHAIN_PARAM_RADIUS].values = &radius;
+        def.curves[SN_CHAIN_PARAM_RADIUS].count = 1;
+        size = sn_chain_size(&def, NULL);
         chains[c] = (sn_chain *)malloc(size);
         if (chains[c] == NULL || sn_chain_init(chains[c], size, &def, NULL) != SN_OK) return -1.0;
         if (simd >= 0) (void)sn_chain_set_simd(chains[c], simd);
@@ -114,7 +119,7 @@ static double run(int colliders, int layout_body, sn_chain_solver solver, int si
             at.z = 0.05 * sin(1.3 * tt);
             (void)sn_quat_from_axis_angle(&up, 0.4 * sin(1.7 * tt), &q);
             for (c = 0; c < CHAINS; c++) {
-                (void)sn_chain_move_root(chains[c], &at, &q);
+                (void)sn_chain_move_root(chains[c], &at, &q, NULL);
                 (void)sn_chain_step(chains[c], 1.0 / 60.0, NULL);
             }
         }
@@ -123,6 +128,99 @@ static double run(int colliders, int layout_body, sn_chain_solver solver, int si
     for (c = 0; c < CHAINS; c++) free(chains[c]);
     qsort(times + 1, ROUNDS - 1, sizeof times[0], cmp_double);
     return times[1 + (ROUNDS - 1) / 2] / ((double)STEPS * CHAINS * POINTS) * 1e9;
+}
+
+/* ---- construction ---- */
+
+#define BUILD_ROUNDS 5 /* the median */
+
+/* the parents of a line (each joint the child of the one before) or of a bushy tree (joint j the
+   child of (j - 1) / 4: four children each) of n, 0-based, -1 for the root */
+static void tree_parents(int *parents, int n, int bushy) {
+    int j;
+    for (j = 0; j < n; j++) parents[j] = j == 0 ? -1 : bushy ? (j - 1) / 4 : j - 1;
+}
+
+/* us to validate, size and build the chain of `def` (the median of BUILD_ROUNDS) */
+static double build_time(const sn_chain_def *def) {
+    double times[BUILD_ROUNDS];
+    int round;
+    for (round = 0; round < BUILD_ROUNDS; round++) {
+        double t0 = bench_now();
+        size_t size;
+        void *mem;
+        if (sn_chain_validate(def, NULL) != SN_OK || (size = sn_chain_size(def, NULL)) == 0) return -1.0;
+        mem = malloc(size);
+        if (mem == NULL || sn_chain_init(mem, size, def, NULL) != SN_OK) return -1.0;
+        times[round] = bench_now() - t0;
+        free(mem);
+    }
+    qsort(times, BUILD_ROUNDS, sizeof times[0], cmp_double);
+    return times[BUILD_ROUNDS / 2] * 1e6;
+}
+
+/* a skeleton of n joints with `parents` (unit translations along x), malloc'ed; NULL on failure */
+static sn_skeleton *make_skeleton(int n, const int *parents) {
+    static char names[SN_SKELETON_MAX_JOINTS][16];
+    static const char *np[SN_SKELETON_MAX_JOINTS];
+    float *rest = (float *)calloc((size_t)n * 10, sizeof(float));
+    sn_skeleton_def def;
+    sn_skeleton *s = NULL;
+    size_t size;
+    int j;
+    for (j = 0; rest != NULL && j < n; j++) {
+        snprintf(names[j], sizeof names[j], "j%d", j);
+        np[j] = names[j];
+        rest[10 * j] = 0.01f;
+        rest[10 * j + 6] = rest[10 * j + 7] = rest[10 * j + 8] = rest[10 * j + 9] = 1.0f;
+    }
+    sn_skeleton_def_init(&def);
+    def.count = n;
+    def.parents = parents;
+    def.names = np;
+    def.rest = rest;
+    if (rest != NULL && (size = sn_skeleton_size(&def, NULL)) > 0 && (s = (sn_skeleton *)malloc(size)) != NULL &&
+        sn_skeleton_init(s, size, &def, NULL) != SN_OK) {
+        free(s);
+        s = NULL;
+    }
+    free(rest);
+    return s;
+}
+
+/* construction figures: points and skeleton chains of n joints, a line and a bushy tree */
+static void construction(void) {
+    static const int sizes[3] = {1024, 16384, 65535};
+    static int parents[SN_CHAIN_MAX_POINTS];
+    static double pts[3 * SN_CHAIN_MAX_POINTS];
+    char label[100];
+    int k, bushy, j;
+    for (bushy = 0; bushy < 2; bushy++)
+        for (k = 0; k < 3; k++) {
+            int n = sizes[k];
+            sn_chain_def def;
+            sn_skeleton *s;
+            tree_parents(parents, n, bushy);
+            for (j = 0; j < n; j++) {
+                pts[3 * j] = 0.01 * j;
+                pts[3 * j + 1] = pts[3 * j + 2] = 0.0;
+            }
+            sn_chain_def_init(&def);
+            def.count = n;
+            def.points = pts;
+            def.parents = parents;
+            snprintf(label, sizeof label, "chain build, points, %s of %d", bushy ? "bushy tree" : "line", n);
+            bench_report(label, build_time(&def), "us/chain");
+            s = make_skeleton(n, parents);
+            if (s == NULL) continue;
+            sn_chain_def_init(&def);
+            def.skeleton = s;
+            def.root = bushy ? 0 : 1; /* a line from joint 1, under the skeleton's root */
+            def.end_length = 1.0;
+            snprintf(label, sizeof label, "chain build, skeleton, %s of %d (tips)", bushy ? "bushy tree" : "line", n);
+            bench_report(label, build_time(&def), "us/chain");
+            free(s);
+        }
 }
 
 int main(void) {
@@ -146,6 +244,7 @@ int main(void) {
         bench_report("chain step, sweep, 4 capsules, crossing, plain C filter",
                      run(4, 0, SN_CHAIN_SWEEP, SN_CHAIN_SIMD_PLAIN), "ns/particle-step");
     }
+    construction();
     printf("c       (collider filter of the chain figures: %s)\n",
            sn_chain_simd_best() == SN_CHAIN_SIMD_AVX ? "AVX, and plain C where named" : "plain C");
     return 0;

@@ -1,6 +1,8 @@
-/* Fuzzes dynamic-bone chains in points mode: any definition is refused with a message or builds
-   a chain that, through any sequence of colliders, root moves, parameter changes and time
-   steps (0, tiny, huge), never produces a non-finite position. */
+/* Fuzzes dynamic-bone chains in points mode: any definition is refused with a message (by
+   sn_chain_validate and sn_chain_size alike) or builds a chain that, through any sequence of
+   colliders, root moves, parameter changes and time steps (0, tiny, huge), never produces a
+   non-finite position; every refused call says why. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -40,21 +42,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (read_byte(&r) > 128u) { def.gravity[0] = read_number(&r); def.gravity[1] = read_number(&r); def.gravity[2] = read_number(&r); }
     if (read_byte(&r) > 200u) def.end_length = read_number(&r);
     if (read_byte(&r) > 200u) def.rate = read_number(&r) * 60.0;
-    if (read_byte(&r) > 200u) def.max_steps = read_int(&r, -1, 40);
+    if (read_byte(&r) > 200u) { /* -1 and 41 stand for INT_MIN and INT_MAX, as a binding saturates */
+        int v = read_int(&r, -1, 41);
+        def.max_steps = v == -1 ? INT_MIN : v == 41 ? INT_MAX : v;
+    }
     def.max_colliders = read_int(&r, 0, 6);
     if (read_byte(&r) > 200u) def.teleport = read_number(&r);
     def.solver = (sn_chain_solver)read_int(&r, 0, 2); /* 2: refused */
     if (sn_chain_validate(&def, &err) != SN_OK) {
+        sn_error again;
         FUZZ_CHECK(err.msg[0] != '\0');
+        FUZZ_CHECK(sn_chain_size(&def, &again) == 0 && strcmp(again.msg, err.msg) == 0);
         return 0;
     }
-    need = sn_chain_size(&def);
+    need = sn_chain_size(&def, &err);
     FUZZ_CHECK(need > 0);
     mem = malloc(need);
     FUZZ_CHECK(mem != NULL && sn_chain_init(mem, need, &def, &err) == SN_OK);
     c = (sn_chain *)mem;
     for (op = 0; op < 40 && r.at < r.n; op++) {
         unsigned what = read_byte(&r) % 6u;
+        memset(&err, 0, sizeof err);
         if (what == 0) {
             sn_collider_def cd;
             int idx;
@@ -68,20 +76,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         } else if (what == 1 && sn_chain_collider_count(c) > 0) {
             sn_collider_def cd;
             int kk = read_int(&r, 0, sn_chain_collider_count(c) - 1);
-            FUZZ_CHECK(sn_chain_get_collider(c, kk, &cd) == SN_OK);
+            FUZZ_CHECK(sn_chain_get_collider(c, kk, &cd, &err) == SN_OK);
             read_vec(&r, &cd.a);
-            (void)sn_chain_move_collider(c, kk, &cd, &err);
+            if (sn_chain_move_collider(c, kk, &cd, &err) != SN_OK) FUZZ_CHECK(err.msg[0] != '\0' && err.arg == 2);
         } else if (what == 2) {
             sn_vec3 t;
             sn_quat q;
             read_vec(&r, &t);
             q.x = read_number(&r); q.y = read_number(&r); q.z = read_number(&r); q.w = read_number(&r);
-            (void)sn_chain_move_root(c, &t, &q);
+            if (sn_chain_move_root(c, &t, &q, &err) != SN_OK) FUZZ_CHECK(err.msg[0] != '\0' && (err.arg == 1 || err.arg == 2));
         } else if (what == 3) {
             double v[3];
             int param = read_int(&r, 0, SN_CHAIN_PARAM_COUNT - 1);
             v[0] = read_number(&r); v[1] = read_number(&r); v[2] = read_number(&r);
-            (void)sn_chain_set_param(c, param, read_int(&r, -1, sn_chain_count(c)), v, &err);
+            if (sn_chain_set_param(c, param, read_int(&r, -1, sn_chain_count(c)), v, &err) != SN_OK)
+                FUZZ_CHECK(err.msg[0] != '\0' && err.arg >= 1 && err.arg <= 3);
         } else if (what == 4) {
             if (read_byte(&r) & 1u) sn_chain_reset(c); else sn_chain_teleport(c);
         } else {
