@@ -605,10 +605,11 @@ describe("sinew.blendspace", function()
     end)
 
     it("refuses a point index out of range", function()
-      for _, i in ipairs { 0, 5, 2.5, -1 } do
+      for _, i in ipairs { 0, 5, -1 } do
         local msg = helper.error_of(space.point, space, i)
-        assert.is_truthy(msg and msg:find(("point index %s out of range (1 to 4)"):format(tostring(i)), 1, true), msg)
+        assert.is_truthy(msg:find(("point %d is out of range (1 .. 4)"):format(i), 1, true), msg)
       end
+      assert.matches("point 2.5 is not an integer", helper.error_of(space.point, space, 2.5))
     end)
   end)
 
@@ -623,7 +624,7 @@ describe("sinew.blendspace", function()
       fails(nil, "table expected")
       fails({ mode = "cartesain", points = sq }, "unknown mode 'cartesain'")
       fails({ points = sq }, "'mode' must be a string (got nil)")
-      fails({ mode = "idw", points = sq, powr = 2 }, "unknown option 'powr'")
+      fails({ mode = "idw", points = sq, powr = 2 }, "unknown field 'powr' in the blend space definition")
       fails({ mode = "idw" }, "'points' must be a table (got nil)")
       fails({ mode = "idw", points = {} }, "no points")
       fails({ mode = "1d", points = { 1 } }, "mode '1d' needs at least 2 points (got 1)")
@@ -640,7 +641,7 @@ describe("sinew.blendspace", function()
       fails({ mode = "idw", points = { {} } }, "point 1 has no coordinates")
       fails({ mode = "simple_directional", points = { { 1, 2, 3 } } }, "needs 2-D points (got 3-D)")
       fails({ mode = "triangulated", points = { { 1, 2, 3 }, { 0, 0, 0 } } }, "takes 1-D to 2-D points (got 3-D)")
-      fails({ mode = "freeform_cartesian", points = { { 1, 2, 3, 4, 5, 6, 7, 8, 9 } } }, "takes 1-D to 8-D points (got 9-D)")
+      fails({ mode = "freeform_cartesian", points = { { 1, 2, 3, 4, 5, 6, 7, 8, 9 } } }, "point 1 has 9 coordinates, more than 8")
       fails({ mode = "idw", points = sq, power = 0 }, "option 'power' must be positive and finite (got 0)")
       fails({ mode = "idw", points = sq, power = -1 }, "option 'power' must be positive")
       fails({ mode = "idw", points = sq, power = "4" }, "option 'power' must be a number (got string)")
@@ -672,6 +673,30 @@ describe("sinew.blendspace", function()
       fails_eval("number expected", 1, "x", {})
       local msg = helper.error_of(space.weights, {}, 1, 2)
       assert.is_truthy(msg and msg:find("sinew.BlendSpace expected", 1, true), msg)
+    end)
+  end)
+
+  describe("methods and metamethods called with a wrong self", function()
+    it("raise an error, whatever the metatable of what they get", function()
+      local space = sinew.blendspace { mode = "1d", points = { 0, 1 } }
+      local grid = sinew.blendspace { mode = "grid", points = { { 0, 0 }, { 1, 0 }, { 0, 1 } } }
+      local mt = getmetatable(space)
+      -- a userdata of another kind whose metatable got every key of a blend space's metatable
+      local file_mt = getmetatable(io.stdout)
+      local added = {}
+      for k, v in pairs(mt) do
+        if file_mt[k] == nil then file_mt[k] = v; added[#added + 1] = k end
+      end
+      local wrong = { io.stdout, {}, 1, sinew.skeleton { names = { "a" }, parents = { 0 } } }
+      for _, f in ipairs({ mt.__len, mt.__tostring, mt.__index.weights, mt.__index.point, mt.__index.dims,
+        mt.__index.triangles }) do
+        for _, w in ipairs(wrong) do
+          assert.matches("sinew.BlendSpace expected", helper.error_of(f, w, 0.5, {}))
+        end
+      end
+      for _, k in ipairs(added) do file_mt[k] = nil end
+      -- a method taken from one mode's metatable works on a space of another mode
+      assert.equal(2, mt.__index.dims(grid))
     end)
   end)
 end)

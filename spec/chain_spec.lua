@@ -96,28 +96,28 @@ describe("sinew.chain", function()
     it("refuses bad definitions with clear messages", function()
       local cases = {
         { {}, "give 'points'" },
-        { line(3, 0.1, { damping = 1.5 }), "'damping' must be in %[0, 1%]" },
-        { line(3, 0.1, { radius = -0.1 }), "'radius' must not be negative" },
-        { line(3, 0.1, { rate = 0 }), "'rate' must be in" },
-        { line(3, 0.1, { rate = -60 }), "'rate' must be in" },
+        { line(3, 0.1, { damping = 1.5 }), "'damping' 1.5 is out of range %(0 %.%. 1%)" },
+        { line(3, 0.1, { radius = -0.1 }), "'radius' %-0.1 is out of range %(0 %.%. 1e%+0?0?9%)" },
+        { line(3, 0.1, { rate = 0 }), "'rate' 0 is out of range %(1 %.%. 10000%)" },
+        { line(3, 0.1, { rate = -60 }), "'rate' %-60 is out of range" },
         { line(3, 0.1, { max_steps = 2.5 }), "'max_steps' must be an integer" },
         { line(3, 0.1, { stiffness = { 0.1, 0.2, 0.3, 0.4 } }), "'stiffness' has 4 values" },
         { line(3, 0.1, { gravity = { 0, 0 / 0, 0 } }), "element 2 of 'gravity' is not finite" },
         { line(3, 0.1, { space = "local" }), "unknown space 'local'" },
         { line(3, 0.1, { solver = "exact" }), "unknown solver 'exact'" },
-        { line(3, 0.1, { solver = 1 }), "'solver' must be \"sweep\" or \"coupled\"" },
+        { line(3, 0.1, { solver = 1 }), "'solver' must be a string %('sweep' or 'coupled'%) %(got number%)" },
         { line(3, 0.1, { dampign = 0.2 }), "unknown field 'dampign'" },
         { line(3, 0.1, { skeleton = skel, root = "tail1" }), "either 'points' or 'skeleton'" },
-        { { points = { { 0, 0, 0 }, { 1, 0, 0 } }, parents = { 0, 2 } }, "parent of point 2" },
+        { { points = { { 0, 0, 0 }, { 1, 0, 0 } }, parents = { 0, 2 } }, "parent 2 of point 2 is out of range %(0 %.%. 1%)" },
         { { points = { { 0, 0, 0 }, { 1, 0 / 0, 0 } }, parents = { 0, 1 } }, "not finite" },
         { { skeleton = skel, root = "nose" }, "unknown joint 'nose'" },
         { { skeleton = skel }, "'root' is needed" },
         { { skeleton = {}, root = 1 }, "'skeleton' must be a sinew.Skeleton" },
         -- magnitudes whose products would overflow (found by fuzzing)
-        { { points = { { 0, 0, 0 }, { 4.3e155, 0, 0 } }, parents = { 0, 1 } }, "point 2 is too far from the origin" },
-        { line(3, 0.1, { gravity = { 0, -2e9, 0 } }), "'gravity' is too large" },
-        { line(3, 0.1, { radius = 1e10 }), "'radius' is too large" },
-        { line(3, 0.1, { rate = 4.9e-318 }), "'rate' must be in %[1, 10000%]" },
+        { { points = { { 0, 0, 0 }, { 4.3e155, 0, 0 } }, parents = { 0, 1 } }, "point 2 x 4.3e%+155 is out of range" },
+        { line(3, 0.1, { gravity = { 0, -2e9, 0 } }), "'gravity' y %-2e%+0?0?9 is out of range" },
+        { line(3, 0.1, { radius = 1e10 }), "'radius' 1e%+0?10 is out of range" },
+        { line(3, 0.1, { rate = 4.9e-318 }), "'rate' 4.9e%-318 is out of range %(1 %.%. 10000%)" },
       }
       for _, case in ipairs(cases) do
         local msg = helper.error_of(sinew.chain, case[1])
@@ -130,21 +130,22 @@ describe("sinew.chain", function()
       local c = sinew.chain(line(3, 0.1, { max_colliders = 1 }))
       local cases = {
         { function() c:set_param("dampness", 0.1) end, "unknown parameter 'dampness'" },
-        { function() c:set_param("damping", -0.1) end, "'damping' must be in %[0, 1%]" },
-        { function() c:set_param("radius", -1) end, "'radius' must not be negative" },
-        { function() c:set_param("rate", 0) end, "'rate' must be in" },
-        { function() c:set_param("damping", 0.1, 4) end, "particle must be an integer in %[1, 3%]" },
+        { function() c:set_param("damping", -0.1) end, "bad argument #2 .*'damping' %-0.1 is out of range %(0 %.%. 1%)" },
+        { function() c:set_param("radius", -1) end, "'radius' %-1 is out of range" },
+        { function() c:set_param("rate", 0) end, "'rate' 0 is out of range" },
+        { function() c:set_param("damping", 0.1, 4) end, "bad argument #3 .*particle 4 is out of range %(1 %.%. 3%)" },
         { function() c:set_param("end_length", 1) end, "fixed when the chain is created" },
         { function() c:set_param("gravity", 3) end, "'gravity' must be a table of 3 numbers" },
         { function() c:set_param("rate", 30, 2) end, "'rate' is not per particle" },
-        { function() c:step(-1 / 60) end, "dt is negative" },
-        { function() c:step(0 / 0) end, "dt is not finite" },
-        { function() c:step(math.huge) end, "dt is not finite" },
-        { function() c:position(0) end, "particle must be an integer" },
+        { function() c:step(-1 / 60) end, "'dt' %-0.0166667 is negative" },
+        { function() c:step(0 / 0) end, "'dt' is not finite" },
+        { function() c:step(math.huge) end, "'dt' is not finite" },
+        { function() c:position(0) end, "particle 0 is out of range %(1 %.%. 3%)" },
+        { function() c:position(1.5) end, "particle 1.5 is not an integer" },
         { function() c:position(1, "later") end, "unknown position 'later'" },
         { function() c:add_collider { shape = "cube", center = { 0, 0, 0 }, radius = 1 } end, "unknown collider shape 'cube'" },
         { function() c:add_collider { shape = "sphere", center = { 0, 0, 0 }, radius = -1 } end,
-          "'radius' must be finite and not negative" },
+          "sphere 'radius' %-1 is out of range %(0 %.%. 1e%+0?0?9%)" },
         { function() c:add_collider { shape = "sphere", center = { 0, 0 / 0, 0 }, radius = 1 } end, "not finite" },
         { function() c:add_collider { shape = "capsule", a = { 0, 0, 0 }, b = { 0, 0, 0 }, radius = 1 } end, "coincide" },
         { function() c:add_collider { shape = "capsule", a = { 0, 0, 0 }, b = { 1, 0, 0 }, radius = 2, radius_b = 0.5 } end,
@@ -152,7 +153,7 @@ describe("sinew.chain", function()
         { function() c:add_collider { shape = "plane", point = { 0, 0, 0 }, normal = { 0, 0, 0 } } end, "'normal' is zero" },
         { function() c:add_collider { shape = "sphere", centre = { 0, 0, 0 }, radius = 1 } end,
           "unknown collider field 'centre'" },
-        { function() c:move_collider(1, 0, 0, 0) end, "collider must be an integer in %[1, 0%]" },
+        { function() c:move_collider(1, 0, 0, 0) end, "the chain has no collider" },
         { function() c:update(1 / 60, nil) end, "sinew.Pose expected" },
       }
       for _, case in ipairs(cases) do
@@ -165,9 +166,10 @@ describe("sinew.chain", function()
         helper.error_of(c.add_collider, c, { shape = "plane", point = { 0, -1, 0 }, normal = { 0, 1, 0 } }))
       assert.matches("'normal' is zero", helper.error_of(c.move_collider, c, 1, 0, -1, 0, 0, 0, 0))
       local far = sinew.chain(line(3, 0.1, { max_colliders = 1 }))
-      assert.matches("sphere is too large or too far",
+      assert.matches("sphere 'center' x 2e%+0?0?9 is out of range %(%-1e%+0?0?9 %.%. 1e%+0?0?9%)",
         helper.error_of(far.add_collider, far, { shape = "sphere", center = { 2e9, 0, 0 }, radius = 1 }))
-      assert.matches("position is too far from the origin", helper.error_of(far.move_root, far, 0, 1e12, 0))
+      assert.matches("bad argument #2 .*translation y 1e%+0?12 is out of range", helper.error_of(far.move_root, far, 0, 1e12, 0))
+      assert.matches("bad argument #5 .*rotation is zero", helper.error_of(far.move_root, far, 0, 0, 0, 0, 0, 0, 0))
     end)
 
     it("refuses a pose of another skeleton, a bad root matrix and update on a points chain", function()
@@ -179,10 +181,10 @@ describe("sinew.chain", function()
       local singular = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
       assert.matches("root matrix is singular", helper.error_of(c.update, c, 1 / 60, pose, singular))
       local huge = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1e12, 0, 1 }
-      assert.matches("element 14 of the root matrix is too large", helper.error_of(c.update, c, 1 / 60, pose, huge))
+      assert.matches("element 14 of the root matrix 1e%+0?12 is out of range", helper.error_of(c.update, c, 1 / 60, pose, huge))
       local flung = sinew.pose(skel)
       flung:set_translation(c:joint(1), 1e30, 0, 0)
-      assert.matches("is placed beyond 1e%+?0?9", helper.error_of(c.update, c, 1 / 60, flung))
+      assert.matches("bad argument #3 .*joint 'tail1' of the pose is placed out of range", helper.error_of(c.update, c, 1 / 60, flung))
       c:update(1 / 60, pose) -- and it goes on from the last good pose
       for i = 1, #c do
         local x, y, z = c:position(i)
@@ -190,7 +192,7 @@ describe("sinew.chain", function()
       end
       local bad = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0 / 0, 0, 1 }
       assert.matches("element 14 of 'root_matrix' is not finite", helper.error_of(c.update, c, 1 / 60, pose, bad))
-      assert.matches("dt is negative", helper.error_of(c.update, c, -1, pose))
+      assert.matches("'dt' %-1 is negative", helper.error_of(c.update, c, -1, pose))
       assert.matches("'move_root' is for points chains", helper.error_of(c.move_root, c, 1, 2, 3))
       local p = sinew.chain(line(3, 0.1))
       assert.matches("no skeleton", helper.error_of(p.update, p, 1 / 60, pose))
@@ -641,4 +643,35 @@ describe("sinew.chain", function()
     end)
     end)
   end
+
+  describe("definition tables with metatables (see manual/safety.md)", function()
+    it("reads the skeleton once and keeps it, whatever __index does afterwards", function()
+      local reads = 0
+      local c = sinew.chain(setmetatable({ root = 1 }, { __index = function(_, k)
+        if k == "skeleton" then
+          reads = reads + 1
+          if reads == 1 then return sinew.skeleton { names = { "a", "b", "c" }, parents = { 0, 1, 2 } } end
+          return 42
+        end
+        collectgarbage()
+      end }))
+      collectgarbage()
+      assert.equal(1, reads)
+      assert.equal(3, #c:skeleton())
+      c:update(1 / 60, sinew.pose(c:skeleton()))
+    end)
+
+    it("takes fields from a prototype through __index", function()
+      local proto = { damping = 0.4, solver = "sweep" }
+      local c = sinew.chain(setmetatable(line(3, 0.1), { __index = proto }))
+      assert.equal(0.4, c:get_param("damping"))
+    end)
+
+    it("gives no skeleton for a points chain, whatever the globals hold", function()
+      rawset(_G, 1, skel)
+      local c = sinew.chain(line(3, 0.1))
+      rawset(_G, 1, nil)
+      assert.is_nil(c:skeleton())
+    end)
+  end)
 end)

@@ -325,8 +325,8 @@ describe("sinew.clip", function()
 
     it("refuses unknown joints, paths and interpolations", function()
       assert.matches("bad argument #1 .*track 1: unknown joint 'tail'", err(build, rot("tail", { 0 }, { 0, 0, 0, 1 })))
-      assert.matches("track 1: joint 4 is not an index in 1 .. 3", err(build, rot(4, { 0 }, { 0, 0, 0, 1 })))
-      assert.matches("track 1: joint 1.5 is not an index", err(build, rot(1.5, { 0 }, { 0, 0, 0, 1 })))
+      assert.matches("track 1: joint 4 is out of range %(1 %.%. 3%)", err(build, rot(4, { 0 }, { 0, 0, 0, 1 })))
+      assert.matches("track 1: joint 1.5 is not an integer", err(build, rot(1.5, { 0 }, { 0, 0, 0, 1 })))
       assert.matches("track 1: 'joint' must be a name or an index", err(build, rot(nil, { 0 }, { 0, 0, 0, 1 })))
       assert.matches("track 1: unknown path 'rot'", err(build, { joint = 1, path = "rot", times = { 0 }, values = { 0, 0, 0 } }))
       assert.matches("track 1: 'path' must be a string", err(build, { joint = 1, times = { 0 }, values = { 0, 0, 0 } }))
@@ -360,7 +360,7 @@ describe("sinew.clip", function()
       assert.is_nil(err(build, rot(1, { 0 }, { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0 }, "cubicspline")))
       assert.matches("track 1 %(.hips. rotation%): value 4 is too large %(at most 1e%+?0?18 in magnitude%)",
         err(build, rot(1, { 0 }, { 0, 0, 0, 2e18 })))
-      assert.matches("duration 2e%+?0?9 is too long",
+      assert.matches("'duration' 2e%+?0?9 is too long",
         err(sinew.clip, { skeleton = skel, duration = 2e9, tracks = { rot(1, { 0 }, { 0, 0, 0, 1 }) } }))
       assert.matches("track 1: 'values' must be a table", err(build, rot(1, { 0 }, nil)))
     end)
@@ -384,6 +384,52 @@ describe("sinew.clip", function()
       assert.matches("bad argument #2 .*not a finite number", err(clip.sample, clip, 0 / 0, sinew.pose(skel)))
       assert.matches("bad argument #3 .*sinew.Pose expected", err(clip.sample, clip, 0, skel))
       assert.matches("sinew.Clip expected", err(clip.sample, {}, 0, sinew.pose(skel)))
+    end)
+  end)
+
+  describe("definition tables with metatables (see manual/safety.md)", function()
+    it("reads each field of a track once: a track whose fields change between reads builds from the first", function()
+      local s, n = sinew.skeleton { names = { "a" }, parents = { 0 } }, 0
+      local track = setmetatable({ joint = 1, path = "translation" }, { __index = function(_, k)
+        if k == "times" then
+          n = n + 1
+          if n == 1 then return { 0 } end
+          local t = {}
+          for i = 1, 4096 do t[i] = i end
+          return t
+        end
+        if k == "values" then
+          if n == 1 then return { 0, 0, 0 } end
+          local v = {}
+          for i = 1, 12288 do v[i] = 0 end
+          return v
+        end
+      end })
+      local clip = sinew.clip { skeleton = s, tracks = { track } }
+      assert.equal(1, n)
+      assert.equal(0, clip:duration())
+    end)
+
+    it("keeps the skeleton it read, whatever __index returns later", function()
+      local reads = 0
+      local def = setmetatable({ tracks = {} }, { __index = function(_, k)
+        if k == "skeleton" then
+          reads = reads + 1
+          collectgarbage()
+          return reads == 1 and sinew.skeleton { names = { "a", "b" }, parents = { 0, 1 } } or 42
+        end
+      end })
+      local clip = sinew.clip(def)
+      collectgarbage()
+      assert.equal(1, reads)
+      assert.equal(2, #clip:skeleton())
+      clip:sample(0, sinew.pose(clip:skeleton()))
+    end)
+
+    it("refuses unknown fields of the definition and of tracks", function()
+      assert.matches("unknown field 'track' in the clip definition", err(sinew.clip, { skeleton = skel, track = {} }))
+      assert.matches("unknown field 'time' in track 1", err(sinew.clip, { skeleton = skel, tracks = {
+        { joint = 1, path = "scale", time = { 0 }, times = { 0 }, values = { 1, 1, 1 } } } }))
     end)
   end)
 end)

@@ -144,7 +144,7 @@ describe("sinew.pose", function()
       local pose = sinew.pose(skel)
       assert.matches("joint 4 is out of range %(1 .. 3%)", err(pose.get, pose, 4))
       assert.matches("joint 0 is out of range", err(pose.set, pose, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1))
-      assert.matches("joint index 2.5 is not an integer", err(pose.get_rotation, pose, 2.5))
+      assert.matches("joint 2.5 is not an integer", err(pose.get_rotation, pose, 2.5))
       assert.matches("unknown joint 'tail'", err(pose.set_scale, pose, "tail", 1, 1, 1))
       assert.matches("bad argument #6 .*zero quaternion", err(pose.set, pose, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1))
       assert.matches("bad argument #3 .*zero quaternion", err(pose.set_rotation, pose, 1, 0, 0, 0, 0))
@@ -422,14 +422,16 @@ describe("sinew.pose", function()
       assert.same({ 0.75, 0.25, 0.75 }, { m:get(2), m:get(4), m:get(6) })
     end)
 
-    it("refuses weights outside [0, 1] and unknown joints", function()
-      assert.matches("bad argument #2 .*mask weight 1.5 is not in %[0, 1%]", err(sinew.mask, skel, { spine = 1.5 }))
+    it("refuses weights outside (0 .. 1) and unknown joints", function()
+      assert.matches("bad argument #2 .*mask weight 1.5 of joint 'spine' is out of range %(0 %.%. 1%)",
+        err(sinew.mask, skel, { spine = 1.5 }))
+      assert.matches("bad argument #2 .*mask weight inf of joint 'spine'", err(sinew.mask, skel, { spine = 1e300 }))
       assert.matches("bad argument #2 .*unknown joint 'tail'", err(sinew.mask, skel, { tail = 1 }))
       assert.matches("bad argument #2 .*joint 4 is out of range", err(sinew.mask, skel, { [4] = 1 }))
       assert.matches("bad argument #2 .*mask weight expected, got string", err(sinew.mask, skel, { spine = "x" }))
-      assert.matches("bad argument #3 .*mask weight %-1[.0]* is not in", err(sinew.mask, skel, nil, -1))
+      assert.matches("bad argument #3 .*mask weight %-1 is out of range %(0 %.%. 1%)", err(sinew.mask, skel, nil, -1))
       local m = sinew.mask(skel)
-      assert.matches("bad argument #3 .*not in %[0, 1%]", err(m.set, m, 1, 0 / 0))
+      assert.matches("bad argument #3 .*is out of range %(0 %.%. 1%)", err(m.set, m, 1, 0 / 0))
     end)
   end)
 
@@ -510,6 +512,24 @@ describe("sinew.pose", function()
       assert.matches("bad argument #2 .*matrices of another skeleton", err(p.to_model, p, other))
       assert.matches("bad argument #2 .*sinew.Matrices expected, got no value", err(p.to_model, p))
       assert.matches("joint 4 is out of range", err(mats.get, mats, 4))
+    end)
+  end)
+
+  describe("methods and metamethods called with a wrong self", function()
+    it("raise an error naming the class they expect", function()
+      local s = sinew.skeleton { names = { "a" }, parents = { 0 } }
+      local objects = { sinew.pose(s), sinew.mask(s), sinew.matrices(s) }
+      local wrong = { io.stdout, {}, 1, "x", s, sinew.blendspace { mode = "1d", points = { 0, 1 } } }
+      for i, obj in ipairs(objects) do
+        local mt = getmetatable(obj)
+        local name = mt.__name
+        for _, f in ipairs({ mt.__len, mt.__tostring, mt.__index.skeleton, mt.__index.get }) do
+          assert.matches(name .. " expected", helper.error_of(f))
+          for _, w in ipairs(wrong) do assert.matches(name .. " expected", helper.error_of(f, w, 1)) end
+          local other = objects[i % 3 + 1]
+          assert.matches(name .. " expected", helper.error_of(f, other, 1))
+        end
+      end
     end)
   end)
 end)

@@ -66,9 +66,9 @@ describe("sinew.skeleton", function()
     end
 
     it("refuses parents out of range, not integers or after their child", function()
-      assert.matches("parent of joint 2 is out of range %(0 .. 2%)", err(build, { "a", "b" }, { 0, 3 }))
-      assert.matches("parent of joint 1 is out of range", err(build, { "a", "b" }, { -1, 1 }))
-      assert.matches("parent of joint 2 is not an integer", err(build, { "a", "b" }, { 0, 0.5 }))
+      assert.matches("parent 3 of joint 2 is out of range %(0 .. 2%)", err(build, { "a", "b" }, { 0, 3 }))
+      assert.matches("parent %-1 of joint 1 is out of range %(0 .. 2%)", err(build, { "a", "b" }, { -1, 1 }))
+      assert.matches("parent 0.5 of joint 2 is not an integer", err(build, { "a", "b" }, { 0, 0.5 }))
       assert.matches("parent of joint 2 is not a number", err(build, { "a", "b" }, { 0, "a" }))
       assert.matches("parent 'c' comes after its child 'b'", err(build, { "a", "b", "c" }, { 0, 3, 1 }))
     end)
@@ -111,10 +111,39 @@ describe("sinew.skeleton", function()
       local skel = build({ "a", "b" }, { 0, 1 })
       assert.matches("bad argument #2 .*joint 3 is out of range %(1 .. 2%)", err(skel.parent, skel, 3))
       assert.matches("joint 0 is out of range", err(skel.name, skel, 0))
-      assert.matches("joint index 1.5 is not an integer", err(skel.rest, skel, 1.5))
+      assert.matches("joint 1.5 is not an integer", err(skel.rest, skel, 1.5))
       assert.matches("unknown joint 'c'", err(skel.parent, skel, "c"))
       assert.matches("joint index or name expected, got no value", err(skel.parent, skel))
       assert.matches("sinew.Skeleton expected, got number", err(skel.parent, 5, 1))
+    end)
+  end)
+
+  describe("definition tables with metatables (see manual/safety.md)", function()
+    it("reads each field once, through __index, and keeps what it read", function()
+      local reads = {}
+      local def = setmetatable({}, { __index = function(_, k)
+        reads[k] = (reads[k] or 0) + 1
+        if k == "names" then return { "a", "b" } end
+        if k == "parents" then return reads[k] == 1 and { 0, 1 } or { 0, 1, 2, 3 } end
+      end })
+      local skel = sinew.skeleton(def)
+      assert.equal(2, #skel)
+      assert.same({ names = 1, parents = 1, rest = 1 }, reads)
+    end)
+
+    it("reads arrays raw, ignoring their metatables", function()
+      local names = setmetatable({ "a" }, { __index = function(_, i) return "n" .. i end, __len = function() return 9 end })
+      assert.equal(1, #sinew.skeleton { names = names, parents = { 0 } })
+    end)
+
+    it("refuses unknown fields and names with a zero byte", function()
+      assert.matches("unknown field 'parent' in the skeleton definition",
+        err(sinew.skeleton, { names = { "a" }, parents = { 0 }, parent = { 0 } }))
+      assert.matches("name of joint 1 has a zero byte", err(sinew.skeleton, { names = { "a\0b" }, parents = { 0 } }))
+    end)
+
+    it("passes on an error raised by __index", function()
+      assert.matches("boom", err(sinew.skeleton, setmetatable({}, { __index = function() error("boom") end })))
     end)
   end)
 end)

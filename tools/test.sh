@@ -4,12 +4,14 @@
 #   tools/test.sh [--build DIR] STEP...     STEP: c | lua5.4 | lua5.3 | lua5.1 | luajit | love
 # c runs DIR/c/test_* (DIR defaults to build/lua5.4); a Lua step runs every busted spec under that
 # interpreter against build/<interpreter>/sinew/core.so, or against $SINEW_BUILD when it is set
-# (with the sanitizer runtimes preloaded when $SINEW_SANITIZE is set).
+# (with the sanitizer runtimes preloaded when $SINEW_SANITIZE is set, under valgrind's memcheck
+# when $SINEW_VALGRIND is set).
 set -u
 build=${SINEW_BUILD:-build/lua5.4}
 log=$(mktemp)
 trap 'rm -f "$log" "$log.step"' EXIT
 bad=0
+memcheck="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite --trace-children=yes --trace-children-skip=*/cc,*gcc*,*/cc1,*/as,*/ld*,*/collect2,*pkg-config*,*objdump"
 
 run_step() { # name command...
     name=$1
@@ -30,7 +32,9 @@ lua_step() { # interpreter
     else
         unset SINEW_CPATH
     fi
-    if [ -n "${SINEW_SANITIZE:-}" ]; then
+    if [ -n "${SINEW_VALGRIND:-}" ]; then
+        SINEW_PROBE_ROUNDS=${SINEW_PROBE_ROUNDS:-1} $memcheck "$1" spec/run.lua
+    elif [ -n "${SINEW_SANITIZE:-}" ]; then
         asan=$(${CC:-cc} -print-file-name=libasan.so)
         ubsan=$(${CC:-cc} -print-file-name=libubsan.so)
         LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
@@ -45,7 +49,7 @@ c_step() {
     for t in "$build"/c/test_*; do
         [ -x "$t" ] || continue
         found=1
-        run_step "$(basename "$t")" "$t"
+        run_step "$(basename "$t")" ${SINEW_VALGRIND:+$memcheck} "$t"
     done
     [ "$found" = 1 ] || { echo "c: 0 passed, 1 failed (no C tests built in $build/c)" | tee -a "$log"; bad=1; }
 }

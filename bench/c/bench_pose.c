@@ -65,11 +65,16 @@ static sn_skeleton *make_skeleton(void) {
 }
 
 static sn_pose *make_pose(const sn_skeleton *s) {
-    size_t size = sn_pose_size(s);
-    sn_pose *p = (sn_pose *)must(size);
+    sn_pose_def def;
+    size_t size;
+    sn_pose *p;
     float trs[10];
     int j;
-    if (sn_pose_init(p, size, s, NULL) != SN_OK) exit(1);
+    sn_pose_def_init(&def);
+    def.skeleton = s;
+    size = sn_pose_size(&def, NULL);
+    p = (sn_pose *)must(size);
+    if (sn_pose_init(p, size, &def, NULL) != SN_OK) exit(1);
     for (j = 0; j < JOINTS; j++) {
         random_trs(trs);
         sn_pose_set(p, j, trs);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ensure.h"
+#include "pose.h"
 #include "skeleton.h"
 
 #ifndef FIXTURE_SEED
@@ -20,14 +21,14 @@
 static unsigned long fixture_seed = FIXTURE_SEED;
 
 /* A random number in [lo, hi) from the file's deterministic sequence. */
-static double rnd(double lo, double hi) { return lo + (hi - lo) * ensure_random(&fixture_seed); }
+static inline double rnd(double lo, double hi) { return lo + (hi - lo) * ensure_random(&fixture_seed); }
 
 /* Object blocks: zeroed, 8 bytes past a malloc address (so the objects' own 16-byte alignment of
    their arrays is exercised), all freed by fixture_free(). */
 static void **fixture_blocks = NULL;
 static int fixture_count = 0, fixture_room = 0;
 
-static void *fixture_block(size_t size) {
+static inline void *fixture_block(size_t size) {
     unsigned char *p;
     if (fixture_count == fixture_room) {
         int room = fixture_room == 0 ? 64 : 2 * fixture_room;
@@ -42,7 +43,7 @@ static void *fixture_block(size_t size) {
     return p + 8;
 }
 
-static void fixture_free(void) {
+static inline void fixture_free(void) {
     while (fixture_count > 0) free(fixture_blocks[--fixture_count]);
     free(fixture_blocks);
     fixture_blocks = NULL;
@@ -52,8 +53,8 @@ static void fixture_free(void) {
 /* A skeleton of n joints (at most FIXTURE_MAX_JOINTS) named "j0", "j1", ... with the given
    0-based parents (-1 for a root) and rest transforms (10 floats per joint, or NULL for
    identities), in an arena block. */
-#define FIXTURE_MAX_JOINTS 1024
-static sn_skeleton *fixture_skeleton(int n, const int *parents, const float *rest) {
+#define FIXTURE_MAX_JOINTS SN_SKELETON_MAX_JOINTS
+static inline sn_skeleton *fixture_skeleton(int n, const int *parents, const float *rest) {
     static char names[FIXTURE_MAX_JOINTS][16];
     static const char *np[FIXTURE_MAX_JOINTS];
     sn_skeleton_def def;
@@ -80,11 +81,51 @@ static sn_skeleton *fixture_skeleton(int n, const int *parents, const float *res
 }
 
 /* A straight chain of n joints: joint j's parent is j - 1. */
-static sn_skeleton *fixture_line_skeleton(int n, const float *rest) {
+static inline sn_skeleton *fixture_line_skeleton(int n, const float *rest) {
     static int parents[FIXTURE_MAX_JOINTS];
     int j;
     for (j = 0; j < n && j < FIXTURE_MAX_JOINTS; j++) parents[j] = j - 1;
     return fixture_skeleton(n, parents, rest);
+}
+
+/* A pose of `s` at its rest pose, in an arena block. */
+static inline sn_pose *fixture_pose(const sn_skeleton *s) {
+    sn_pose_def def;
+    size_t size;
+    void *mem;
+    sn_pose_def_init(&def);
+    def.skeleton = s;
+    size = sn_pose_size(&def, NULL);
+    mem = fixture_block(size);
+    ENSURE(sn_pose_init(mem, size, &def, NULL) == SN_OK);
+    return (sn_pose *)mem;
+}
+
+/* A mask of `s` with every joint at `weight`, in an arena block. */
+static inline sn_mask *fixture_mask(const sn_skeleton *s, float weight) {
+    sn_mask_def def;
+    size_t size;
+    void *mem;
+    sn_mask_def_init(&def);
+    def.skeleton = s;
+    def.weight = weight;
+    size = sn_mask_size(&def, NULL);
+    mem = fixture_block(size);
+    ENSURE(sn_mask_init(mem, size, &def, NULL) == SN_OK);
+    return (sn_mask *)mem;
+}
+
+/* A matrix set of `s` (identities), in an arena block. */
+static inline sn_matrices *fixture_matrices(const sn_skeleton *s) {
+    sn_matrices_def def;
+    size_t size;
+    void *mem;
+    sn_matrices_def_init(&def);
+    def.skeleton = s;
+    size = sn_matrices_size(&def, NULL);
+    mem = fixture_block(size);
+    ENSURE(sn_matrices_init(mem, size, &def, NULL) == SN_OK);
+    return (sn_matrices *)mem;
 }
 
 /* Invalid-input tests as tables of one-line named cases. Each case spoils a valid definition

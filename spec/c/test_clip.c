@@ -1,60 +1,33 @@
-/* C-only tests of src/core/clip.c: no Lua involved. */
-#include <stdlib.h>
-#include <string.h>
-
+/* C-only tests of the clip files of src/core (clip_build.c, clip_sample.c): no Lua involved. */
+#define FIXTURE_SEED 99991
 #include "clip.h"
-#include "ensure.h"
-
-static unsigned long seed = 99991;
-
-static double rnd(double lo, double hi) { return lo + (hi - lo) * ensure_random(&seed); }
+#include "fixtures.h"
 
 #define JOINTS 12
 #define MAXKEYS 24
 
-static const char *names[JOINTS] = {"j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9", "j10", "j11"};
-
+/* a line of n joints with a rest pose of distinct values */
 static sn_skeleton *new_skeleton(int n) {
-    int parents[JOINTS], j;
     float rest[10 * JOINTS];
-    sn_skeleton_def def;
-    size_t size;
-    sn_skeleton *s;
+    int j;
     for (j = 0; j < n; j++) {
         float *r = rest + 10 * j;
-        parents[j] = j - 1;
         r[0] = (float)j; r[1] = 1; r[2] = 2;
         r[3] = 0; r[4] = 0.6f; r[5] = 0; r[6] = 0.8f;
         r[7] = 1; r[8] = 2; r[9] = 3;
     }
-    sn_skeleton_def_init(&def);
-    def.count = n;
-    def.parents = parents;
-    def.names = names;
-    def.rest = rest;
-    size = sn_skeleton_size(&def, NULL);
-    s = (sn_skeleton *)malloc(size);
-    ENSURE(sn_skeleton_init(s, size, &def, NULL) == SN_OK);
-    return s;
+    return fixture_line_skeleton(n, rest);
 }
 
 static sn_clip *new_clip(const sn_clip_def *def) {
     size_t size = sn_clip_size(def, NULL);
-    sn_clip *c = (sn_clip *)malloc(size + 8);
+    sn_clip *c = (sn_clip *)fixture_block(size);
     ENSURE(size > 0);
-    /* 8 bytes in: the arrays inside must be 16-byte aligned whatever the block's alignment */
-    ENSURE(sn_clip_init((char *)c + 8, size, def, NULL) == SN_OK);
-    return (sn_clip *)((char *)c + 8);
+    ENSURE(sn_clip_init(c, size, def, NULL) == SN_OK);
+    return c;
 }
 
-static void free_clip(sn_clip *c) { free((char *)c - 8); }
-
-static sn_pose *new_pose(const sn_skeleton *s) {
-    size_t size = sn_pose_size(s);
-    sn_pose *p = (sn_pose *)malloc(size);
-    ENSURE(sn_pose_init(p, size, s, NULL) == SN_OK);
-    return p;
-}
+#define new_pose fixture_pose
 
 /* storage for random definitions */
 typedef struct tracks {
@@ -242,12 +215,7 @@ static void test_matches_reference_and_fresh_cursors(void) {
                 sn_pose_get(q, j, b);
                 ENSURE(memcmp(a, b, sizeof a) == 0);
             }
-            free_clip(fresh);
         }
-        free_clip(clip);
-        free(p);
-        free(q);
-        free(s);
     }
 }
 
@@ -278,10 +246,7 @@ static void test_keys_hit_exactly(void) {
         }
         ENSURE(sn_clip_sample(clip, 0.25, 0, p, NULL) == SN_OK);
         ENSURE(sn_pose_channel(p, SN_POSE_SX)[1] == (d[0].interpolation == SN_CLIP_STEP ? 0.25f : 1.125f));
-        free_clip(clip);
     }
-    free(p);
-    free(s);
 }
 
 static void test_local_time_wraps(void) {
@@ -303,20 +268,85 @@ static void test_local_time_wraps(void) {
     ENSURE(sn_clip_local_time(clip, 2, 1) == 0 && sn_clip_local_time(clip, 4, 1) == 0);
     ENSURE(sn_clip_local_time(clip, 5, 0) == 2 && sn_clip_local_time(clip, -5, 0) == 0);
     ENSURE(sn_clip_local_time(clip, 1.25, 0) == 1.25);
-    free_clip(clip);
     def.duration = 0;
     clip = new_clip(&def);
     ENSURE(sn_clip_local_time(clip, 7, 1) == 0 && sn_clip_local_time(clip, 7, 0) == 0);
-    free_clip(clip);
-    free(s);
 }
 
+/* invalid definitions: two valid rotation tracks, the second spoiled by each case */
+static const float t2[2] = {0, 1}, tdup[2] = {0.5f, 0.5f}, tneg[2] = {-1, 0}, v8[8] = {0, 0, 0, 1, 0, 0, 0, 1},
+                   vzero[8] = {0, 0, 0, 1, 0, 0, 0, 0};
+static float tnan[2] = {0, 0}, vnan[8] = {0, 0, 0, 1, 0, 0, 0, 0};
+static sn_skeleton *case_skeleton;
+static sn_clip_track_def case_tracks[2];
+
+static void valid_clip(sn_clip_def *def) {
+    case_tracks[0].joint = 0;
+    case_tracks[0].path = SN_CLIP_ROTATION;
+    case_tracks[0].interpolation = SN_CLIP_LINEAR;
+    case_tracks[0].keys = 2;
+    case_tracks[0].times = t2;
+    case_tracks[0].values = v8;
+    case_tracks[1] = case_tracks[0];
+    case_tracks[1].joint = 1;
+    sn_clip_def_init(def);
+    def->skeleton = case_skeleton;
+    def->duration = 1;
+    def->track_count = 2;
+    def->tracks = case_tracks;
+}
+
+#define T2 case_tracks[1]
+static void joint_past_end(sn_clip_def *d) { (void)d; T2.joint = 2; }
+static void joint_negative(sn_clip_def *d) { (void)d; T2.joint = -1; }
+static void same_joint_and_path(sn_clip_def *d) { (void)d; T2.joint = 0; }
+static void unknown_path(sn_clip_def *d) { (void)d; T2.path = (sn_clip_path)3; }
+static void unknown_interpolation(sn_clip_def *d) { (void)d; T2.interpolation = (sn_clip_interpolation)7; }
+static void no_keys(sn_clip_def *d) { (void)d; T2.keys = 0; }
+static void no_times(sn_clip_def *d) { (void)d; T2.times = NULL; }
+static void repeated_time(sn_clip_def *d) { (void)d; T2.times = tdup; }
+static void negative_time(sn_clip_def *d) { (void)d; T2.times = tneg; }
+static void nan_time(sn_clip_def *d) { (void)d; T2.times = tnan; }
+static void time_past_duration(sn_clip_def *d) { d->duration = 0.5f; }
+static void negative_duration(sn_clip_def *d) { d->duration = -1; }
+static void nan_duration(sn_clip_def *d) { d->duration = tnan[1]; }
+static void endless_duration(sn_clip_def *d) { d->duration = 2e9f; }
+static void nan_value(sn_clip_def *d) { (void)d; T2.values = vnan; }
+static void zero_rotation(sn_clip_def *d) { (void)d; T2.values = vzero; }
+static void huge_value(sn_clip_def *d) { (void)d; vnan[0] = 1e30f; T2.values = vnan; }
+static void negative_track_count(sn_clip_def *d) { d->track_count = -1; }
+static void too_many_tracks(sn_clip_def *d) { d->track_count = 7; }
+static void no_tracks_array(sn_clip_def *d) { d->tracks = NULL; }
+static void no_skeleton(sn_clip_def *d) { d->skeleton = NULL; }
+#undef T2
+
+FIXTURE_CASE_TYPE(clip_case, sn_clip_def);
+static const clip_case clip_cases[] = {
+    {"a joint past the skeleton", joint_past_end, "joint 3 is out of range (1 .. 2)"},
+    {"a negative joint", joint_negative, "joint 0 is out of range (1 .. 2)"},
+    {"two tracks on one joint and path", same_joint_and_path, "tracks 1 and 2 both animate the rotation of 'j0'"},
+    {"an unknown path", unknown_path, "unknown path"},
+    {"an unknown interpolation", unknown_interpolation, "unknown interpolation"},
+    {"no keys", no_keys, "no keys"},
+    {"no times", no_times, "no keys"},
+    {"a repeated key time", repeated_time, "times are not increasing"},
+    {"a negative key time", negative_time, "is negative"},
+    {"a NaN key time", nan_time, "time 2 is not finite"},
+    {"a key past the duration", time_past_duration, "past the duration"},
+    {"a negative duration", negative_duration, "'duration' must be a finite number >= 0"},
+    {"a NaN duration", nan_duration, "'duration' must be a finite number >= 0"},
+    {"a duration of 63 years", endless_duration, "is too long"},
+    {"a NaN value", nan_value, "value 8 is not finite"},
+    {"a zero rotation", zero_rotation, "rotation of key 2 is zero"},
+    {"a value of 1e30", huge_value, "value 1 is too large"},
+    {"a negative track count", negative_track_count, "track count"},
+    {"more than 3 tracks per joint", too_many_tracks, "more than 3 per joint"},
+    {"tracks missing", no_tracks_array, "track count"},
+    {"no skeleton", no_skeleton, "no skeleton"},
+};
+
 static void test_invalid_inputs_refused(void) {
-    static const float t2[2] = {0, 1}, tdup[2] = {0.5f, 0.5f}, tneg[2] = {-1, 0}, v8[8] = {0, 0, 0, 1, 0, 0, 0, 1},
-                       vzero[8] = {0, 0, 0, 1, 0, 0, 0, 0};
-    float tnan[2] = {0, 0}, vnan[8] = {0, 0, 0, 1, 0, 0, 0, 0};
-    sn_skeleton *s = new_skeleton(2), *other = new_skeleton(2);
-    sn_clip_track_def d[2];
+    sn_skeleton *other = new_skeleton(2);
     sn_clip_def def;
     sn_error err;
     sn_clip *clip;
@@ -324,76 +354,18 @@ static void test_invalid_inputs_refused(void) {
     char small[16];
     tnan[1] = tnan[1] / tnan[1];
     vnan[7] = vnan[7] / vnan[7];
-    d[0].joint = 0;
-    d[0].path = SN_CLIP_ROTATION;
-    d[0].interpolation = SN_CLIP_LINEAR;
-    d[0].keys = 2;
-    d[0].times = t2;
-    d[0].values = v8;
-    d[1] = d[0];
-    d[1].joint = 1;
-    sn_clip_def_init(&def);
-    def.skeleton = s;
-    def.duration = 1;
-    def.track_count = 2;
-    def.tracks = d;
+    case_skeleton = new_skeleton(2);
+    valid_clip(&def);
     ENSURE(sn_clip_validate(&def, &err) == SN_OK);
-#define REFUSED(text) ENSURE(sn_clip_size(&def, &err) == 0 && err.code == SN_EINVAL && strstr(err.msg, text) != NULL)
-    d[1].joint = 2;
-    REFUSED("joint 3 is out of range");
-    d[1].joint = -1;
-    REFUSED("out of range");
-    d[1].joint = 0;
-    REFUSED("tracks 1 and 2 both animate the rotation of 'j0'");
-    d[1].joint = 1;
-    d[1].path = (sn_clip_path)3;
-    REFUSED("unknown path");
-    d[1].path = SN_CLIP_ROTATION;
-    d[1].interpolation = (sn_clip_interpolation)7;
-    REFUSED("unknown interpolation");
-    d[1].interpolation = SN_CLIP_LINEAR;
-    d[1].keys = 0;
-    REFUSED("no keys");
-    d[1].keys = 2;
-    d[1].times = tdup;
-    REFUSED("times are not increasing");
-    d[1].times = tneg;
-    REFUSED("is negative");
-    d[1].times = tnan;
-    REFUSED("time 2 is not finite");
-    d[1].times = t2;
-    def.duration = 0.5f;
-    REFUSED("past the duration");
-    def.duration = -1;
-    REFUSED("duration");
-    def.duration = tnan[1];
-    REFUSED("duration");
-    def.duration = 1;
-    d[1].values = vnan;
-    REFUSED("value 8 is not finite");
-    d[1].values = vzero;
-    REFUSED("rotation of key 2 is zero");
-    d[1].values = v8;
-    def.track_count = -1;
-    REFUSED("track count");
-    def.track_count = 7;
-    REFUSED("more than 3 per joint");
-    def.track_count = 2;
-    def.skeleton = NULL;
-    REFUSED("no skeleton");
-    def.skeleton = s;
+    REFUSE_CASES(clip_cases, sn_clip_def, valid_clip, sn_clip_validate);
+    valid_clip(&def);
+    ENSURE(sn_clip_size(&def, &err) > 0);
     ENSURE(sn_clip_init(small, sizeof small, &def, &err) == SN_ENOMEM);
     clip = new_clip(&def);
     ENSURE(sn_clip_sample(clip, 0, 1, p, &err) == SN_EINVAL && err.arg == 2);
-    free(p);
-    p = new_pose(s);
+    p = new_pose(case_skeleton);
     ENSURE(sn_clip_sample(clip, tnan[1], 1, p, &err) == SN_EINVAL && err.arg == 1);
     ENSURE(sn_clip_sample(clip, 0.5, 1, p, &err) == SN_OK);
-#undef REFUSED
-    free_clip(clip);
-    free(p);
-    free(s);
-    free(other);
 }
 
 /* every joint's pose equals the one of a clip built afresh and sampled once at t (its cursors
@@ -409,8 +381,6 @@ static void check_same_as_fresh(const sn_skeleton *s, const sn_clip_def *def, co
         sn_pose_get(q, j, b);
         ENSURE(memcmp(a, b, sizeof a) == 0);
     }
-    free_clip(fresh);
-    free(q);
 }
 
 /* Tracks with their own key times, played as a game plays them: forward by small steps (a frame)
@@ -449,9 +419,6 @@ static void test_own_times_playback(void) {
             check_against_reference(s, &tr, p, local);
             if (step % 3 == 0) check_same_as_fresh(s, &def, p, t, loop);
         }
-        free_clip(clip);
-        free(p);
-        free(s);
     }
 }
 
@@ -497,9 +464,6 @@ static void test_own_times_keys_exact(void) {
                 }
             }
         }
-        free_clip(clip);
-        free(p);
-        free(s);
     }
 }
 
@@ -510,5 +474,6 @@ int main(void) {
     RUN(test_own_times_keys_exact);
     RUN(test_local_time_wraps);
     RUN(test_invalid_inputs_refused);
+    fixture_free();
     return END("test_clip");
 }

@@ -1,13 +1,6 @@
 /* C-only tests of src/core/skeleton.c, pose.c and blend.c: no Lua involved. */
-#include <stdlib.h>
-#include <string.h>
-
-#include "ensure.h"
-#include "pose.h"
-
-static unsigned long seed = 4711;
-
-static double rnd(double lo, double hi) { return lo + (hi - lo) * ensure_random(&seed); }
+#define FIXTURE_SEED 4711
+#include "fixtures.h"
 
 #define MAXJ 40
 
@@ -46,30 +39,18 @@ static void make_def(fixture *f, int n) {
     f->def.rest = f->rest;
 }
 
+/* the skeleton of `def` in an arena block (8 bytes past a malloc address: the arrays inside
+   must be 16-byte aligned whatever the block's alignment) */
 static sn_skeleton *new_skeleton(const sn_skeleton_def *def) {
     size_t size = sn_skeleton_size(def, NULL);
-    void *mem = malloc(size + 8);
+    void *mem = fixture_block(size);
     ENSURE(size > 0 && mem != NULL);
-    /* 8 bytes in: the arrays inside must be 16-byte aligned whatever the block's alignment */
-    ENSURE(sn_skeleton_init((char *)mem + 8, size, def, NULL) == SN_OK);
-    return (sn_skeleton *)((char *)mem + 8);
+    ENSURE(sn_skeleton_init(mem, size, def, NULL) == SN_OK);
+    return (sn_skeleton *)mem;
 }
 
-static void free_skeleton(sn_skeleton *s) { free((char *)s - 8); }
-
-static sn_pose *new_pose(const sn_skeleton *s) {
-    size_t size = sn_pose_size(s);
-    sn_pose *p = (sn_pose *)malloc(size);
-    ENSURE(sn_pose_init(p, size, s, NULL) == SN_OK);
-    return p;
-}
-
-static sn_mask *new_mask(const sn_skeleton *s, float w) {
-    size_t size = sn_mask_size(s);
-    sn_mask *m = (sn_mask *)malloc(size);
-    ENSURE(sn_mask_init(m, size, s, w, NULL) == SN_OK);
-    return m;
-}
+#define new_pose fixture_pose
+#define new_mask fixture_mask
 
 /* random values; rotations within about 60 degrees of a per-joint centre, either sign */
 static void randomize(sn_pose *p, const float *centres) {
@@ -112,7 +93,6 @@ static void test_skeleton_queries(void) {
     ENSURE(sn_skeleton_parent(s, MAXJ) == -1 && sn_skeleton_name(s, -1) == NULL);
     sn_skeleton_rest(s, MAXJ, trs);
     ENSURE(trs[6] == 1 && trs[7] == 1 && trs[0] == 0);
-    free_skeleton(s);
 }
 
 static void test_pose_get_set_reset_copy(void) {
@@ -139,9 +119,6 @@ static void test_pose_get_set_reset_copy(void) {
     sn_pose_reset(a);
     sn_pose_get(a, 3, got);
     for (c = 0; c < 10; c++) ENSURE(got[c] == rest[c]);
-    free(a);
-    free(b);
-    free_skeleton(s);
 }
 
 /* the documented blend, in double precision */
@@ -215,12 +192,6 @@ static void test_blend_matches_reference(void) {
             sn_pose_get(out, j, b);
             for (c = 0; c < 10; c++) ENSURE_NEAR(a[c], b[c], 1e-6);
         }
-        for (i = 0; i < n; i++) {
-            free(layers[i]);
-            free(masks[i]);
-        }
-        free(out);
-        free_skeleton(s);
     }
 }
 
@@ -244,8 +215,6 @@ static void test_masks(void) {
     ENSURE(sn_mask_get(m, 0) == 0.25f && sn_mask_get(m, 1) == 1 && sn_mask_get(m, 2) == 0.25f);
     ENSURE(sn_mask_get(m, 3) == 1 && sn_mask_get(m, 4) == 0.25f && sn_mask_get(m, 5) == 1);
     for (j = 6; j < sn_skeleton_stride(s); j++) ENSURE(sn_mask_weights(m)[j] == 0);
-    free(m);
-    free_skeleton(s);
 }
 
 static void test_add_subtract_and_delta(void) {
@@ -287,12 +256,6 @@ static void test_add_subtract_and_delta(void) {
             for (c = 0; c < 10; c++)
                 ENSURE_NEAR(got[c] * (c >= 3 && c < 7 && dot < 0 ? -1 : 1), before[10 * j + c], 1e-5);
         }
-        free(p);
-        free(d);
-        free(ref);
-        free(back);
-        free(m);
-        free_skeleton(s);
     }
 }
 
@@ -300,6 +263,7 @@ static void test_model_matrices(void) {
     fixture f;
     sn_skeleton *s;
     sn_pose *p;
+    sn_matrices *set;
     float *mats, centres[4 * MAXJ];
     int j, k;
     make_def(&f, MAXJ);
@@ -307,8 +271,12 @@ static void test_model_matrices(void) {
     p = new_pose(s);
     random_centres(centres, MAXJ);
     randomize(p, centres);
-    mats = (float *)malloc(sizeof(float) * 16 * MAXJ);
-    sn_pose_to_model(p, mats);
+    set = fixture_matrices(s);
+    mats = sn_matrices_data(set);
+    for (j = 0; j < MAXJ; j++) /* identities at first */
+        for (k = 0; k < 16; k++) ENSURE(mats[16 * j + k] == (k % 5 == 0 ? 1.0f : 0.0f));
+    ENSURE(sn_matrices_skeleton(set) == s);
+    ENSURE(sn_pose_to_matrices(p, set, NULL) == SN_OK);
     for (j = 0; j < MAXJ; j++) {
         /* the model matrix maps the joint's local point x to parent_model * (T R S x): check with
            a test point pushed through the chain of local transforms */
@@ -338,86 +306,140 @@ static void test_model_matrices(void) {
         }
         ENSURE(mats[16 * j + 3] == 0 && mats[16 * j + 7] == 0 && mats[16 * j + 11] == 0 && mats[16 * j + 15] == 1);
     }
-    free(mats);
-    free(p);
-    free_skeleton(s);
 }
 
-static void test_invalid_inputs_refused(void) {
-    static const char *names3[] = {"a", "b", "c"}, *dup[] = {"a", "b", "a"}, *holes[] = {"a", NULL, "c"},
-                      *empty[] = {"a", "", "c"};
-    static const int chain[] = {-1, 0, 1}, self[] = {-1, 1, 1}, cycle[] = {-1, 2, 1}, late[] = {-1, 2, 0},
-                     range[] = {-1, 3, 1}, low[] = {-2, 0, 1};
-    float rest[30], nan = 0.0f;
-    char longname[300];
-    const char *longnames[] = {"a", longname, "c"};
-    sn_skeleton_def def = {3, chain, names3, NULL, NULL};
+/* invalid skeleton definitions: a valid 3-joint line, spoiled by each case */
+static const char *names3[] = {"a", "b", "c"}, *dup_names[] = {"a", "b", "a"}, *hole_names[] = {"a", NULL, "c"},
+                  *empty_names[] = {"a", "", "c"};
+static const int line3[] = {-1, 0, 1}, own_parent[] = {-1, 1, 1}, cycle[] = {-1, 2, 1}, late_parent[] = {-1, 2, 0},
+                 parent_past_end[] = {-1, 3, 1}, parent_below_root[] = {-2, 0, 1};
+static char long_name[300];
+static const char *long_names[] = {"a", long_name, "c"};
+static float case_rest[30];
+
+static void valid_skeleton(sn_skeleton_def *def) {
+    int c;
+    for (c = 0; c < 30; c++) case_rest[c] = (c % 10 == 6 || c % 10 >= 7) ? 1.0f : 0.0f;
+    memset(long_name, 'x', sizeof long_name - 1);
+    sn_skeleton_def_init(def);
+    def->count = 3;
+    def->parents = line3;
+    def->names = names3;
+    def->rest = case_rest;
+}
+
+static void no_joints(sn_skeleton_def *d) { d->count = 0; }
+static void too_many_joints(sn_skeleton_def *d) { d->count = SN_SKELETON_MAX_JOINTS + 1; }
+static void joint_its_own_parent(sn_skeleton_def *d) { d->parents = own_parent; }
+static void parents_in_a_cycle(sn_skeleton_def *d) { d->parents = cycle; }
+static void parent_after_child(sn_skeleton_def *d) { d->parents = late_parent; }
+static void parent_past_the_end(sn_skeleton_def *d) { d->parents = parent_past_end; }
+static void parent_below_minus_1(sn_skeleton_def *d) { d->parents = parent_below_root; }
+static void no_parents(sn_skeleton_def *d) { d->parents = NULL; }
+static void duplicate_names(sn_skeleton_def *d) { d->names = dup_names; }
+static void missing_name(sn_skeleton_def *d) { d->names = hole_names; }
+static void empty_name(sn_skeleton_def *d) { d->names = empty_names; }
+static void name_too_long(sn_skeleton_def *d) { d->names = long_names; }
+static void no_names(sn_skeleton_def *d) { d->names = NULL; }
+static void nan_rest_value(sn_skeleton_def *d) { (void)d; case_rest[12] = case_rest[12] / case_rest[12]; }
+static void zero_rest_rotation(sn_skeleton_def *d) { (void)d; case_rest[16] = 0; }
+
+FIXTURE_CASE_TYPE(skeleton_case, sn_skeleton_def);
+static const skeleton_case skeleton_cases[] = {
+    {"no joints", no_joints, "at least one joint"},
+    {"more joints than allowed", too_many_joints, "more than the 65535 allowed"},
+    {"a joint its own parent", joint_its_own_parent, "joint 'b' is its own parent"},
+    {"parents in a cycle", parents_in_a_cycle, "cycle through joint 'b'"},
+    {"a parent after its child", parent_after_child, "parent 'c' comes after its child 'b'"},
+    {"a parent past the end", parent_past_the_end, "parent 4 of joint 'b' is out of range (0 .. 3)"},
+    {"a parent below -1", parent_below_minus_1, "parent -1 of joint 'a' is out of range (0 .. 3)"},
+    {"no parents", no_parents, "no joint parents"},
+    {"two joints of one name", duplicate_names, "joints 1 and 3 are both named 'a'"},
+    {"a joint without a name", missing_name, "joint 2 has no name"},
+    {"an empty name", empty_name, "joint 2 has no name"},
+    {"a name of 299 bytes", name_too_long, "longer than 255 bytes"},
+    {"no names", no_names, "no joint names"},
+    {"a NaN rest value", nan_rest_value, "rest value 3 of joint 'b' is not finite"},
+    {"a zero rest rotation", zero_rest_rotation, "rest rotation of joint 'b' is zero"},
+};
+
+/* invalid mask definitions: weight 0.5 on a 3-joint skeleton, spoiled by each case */
+static sn_skeleton *case_skeleton;
+static float case_weights[3];
+
+static void valid_mask(sn_mask_def *def) {
+    sn_mask_def_init(def);
+    def->skeleton = case_skeleton;
+    def->weight = 0.5f;
+    case_weights[0] = case_weights[1] = case_weights[2] = 1.0f;
+}
+
+static void mask_without_skeleton(sn_mask_def *d) { d->skeleton = NULL; }
+static void mask_weight_above_1(sn_mask_def *d) { d->weight = 1.5f; }
+static void mask_weight_negative(sn_mask_def *d) { d->weight = -0.25f; }
+static void mask_weight_nan(sn_mask_def *d) { d->weight = d->weight - d->weight; d->weight /= d->weight; }
+static void joint_weight_above_1(sn_mask_def *d) { case_weights[1] = 2.0f; d->weights = case_weights; }
+
+FIXTURE_CASE_TYPE(mask_case, sn_mask_def);
+static const mask_case mask_cases[] = {
+    {"no skeleton", mask_without_skeleton, "no skeleton"},
+    {"a weight above 1", mask_weight_above_1, "mask weight 1.5 is out of range (0 .. 1)"},
+    {"a negative weight", mask_weight_negative, "mask weight -0.25 is out of range (0 .. 1)"},
+    {"a NaN weight", mask_weight_nan, "is out of range (0 .. 1)"},
+    {"a joint's weight above 1", joint_weight_above_1, "mask weight 2 of joint 'b' is out of range (0 .. 1)"},
+};
+
+static void test_invalid_definitions_refused(void) {
+    sn_skeleton_def def;
+    sn_mask_def md;
+    sn_pose_def pd;
+    sn_matrices_def xd;
+    sn_error err;
+    char small[8];
+    valid_skeleton(&def);
+    ENSURE(sn_skeleton_validate(&def, &err) == SN_OK);
+    REFUSE_CASES(skeleton_cases, sn_skeleton_def, valid_skeleton, sn_skeleton_validate);
+    ENSURE(sn_skeleton_validate(NULL, &err) == SN_EINVAL);
+    valid_skeleton(&def);
+    ENSURE(sn_skeleton_init(small, sizeof small, &def, &err) == SN_ENOMEM);
+    case_skeleton = new_skeleton(&def);
+    valid_mask(&md);
+    ENSURE(sn_mask_validate(&md, &err) == SN_OK);
+    REFUSE_CASES(mask_cases, sn_mask_def, valid_mask, sn_mask_validate);
+    ENSURE(sn_mask_init(small, sizeof small, &md, &err) == SN_ENOMEM);
+    sn_pose_def_init(&pd);
+    ENSURE(sn_pose_size(&pd, &err) == 0 && strstr(err.msg, "no skeleton") != NULL);
+    pd.skeleton = case_skeleton;
+    ENSURE(sn_pose_init(small, sizeof small, &pd, &err) == SN_ENOMEM);
+    sn_matrices_def_init(&xd);
+    ENSURE(sn_matrices_size(&xd, &err) == 0 && strstr(err.msg, "no skeleton") != NULL);
+    xd.skeleton = case_skeleton;
+    ENSURE(sn_matrices_init(small, sizeof small, &xd, &err) == SN_ENOMEM);
+}
+
+/* calls with objects of another skeleton or bad numbers: refused before anything is written */
+static void test_invalid_calls_refused(void) {
+    sn_skeleton_def def;
     sn_error err;
     sn_skeleton *s, *s2;
     sn_pose *p, *q;
     sn_mask *m, *m2;
     sn_blend_layer bl[2];
-    char small[8];
-    int c;
+    float nan = 0.0f;
     nan = nan / nan;
-    memset(longname, 'x', sizeof longname - 1);
-    longname[sizeof longname - 1] = '\0';
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_OK);
-    def.count = 0;
-    ENSURE(sn_skeleton_size(&def, &err) == 0 && err.code == SN_EINVAL);
-    def.count = SN_SKELETON_MAX_JOINTS + 1;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL);
-    def.count = 3;
-    def.parents = self;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "its own parent") != NULL);
-    def.parents = cycle;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "cycle") != NULL);
-    def.parents = late;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "comes after") != NULL);
-    def.parents = range;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "out of range") != NULL);
-    def.parents = low;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL);
-    def.parents = NULL;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL);
-    def.parents = chain;
-    def.names = dup;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "both named 'a'") != NULL);
-    def.names = holes;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "joint 2 has no name") != NULL);
-    def.names = empty;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL);
-    def.names = longnames;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "longer") != NULL);
-    def.names = NULL;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL);
-    def.names = names3;
-    for (c = 0; c < 30; c++) rest[c] = (c % 10 == 6 || c % 10 >= 7) ? 1.0f : 0.0f;
-    def.rest = rest;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_OK);
-    rest[12] = nan;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "not finite") != NULL);
-    rest[12] = 0;
-    rest[16] = 0;
-    ENSURE(sn_skeleton_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "rotation of joint 'b' is zero") != NULL);
-    rest[16] = 1;
-    ENSURE(sn_skeleton_validate(NULL, &err) == SN_EINVAL);
-    ENSURE(sn_skeleton_init(small, sizeof small, &def, &err) == SN_ENOMEM);
-
+    valid_skeleton(&def);
     s = new_skeleton(&def);
     def.rest = NULL;
     s2 = new_skeleton(&def);
-    ENSURE(sn_pose_init(small, sizeof small, s, &err) == SN_ENOMEM);
-    ENSURE(sn_mask_init(small, sizeof small, s, 1, &err) == SN_ENOMEM);
     p = new_pose(s);
     q = new_pose(s2);
     m = new_mask(s, 1);
     m2 = new_mask(s2, 1);
-    ENSURE(sn_mask_init(m, sn_mask_size(s), s, 1.5f, &err) == SN_EINVAL);
-    ENSURE(sn_mask_set(m, 3, 1, 0, &err) == SN_ERANGE);
-    ENSURE(sn_mask_set(m, 0, -0.5f, 0, &err) == SN_EINVAL);
-    ENSURE(sn_mask_set(m, 0, nan, 0, &err) == SN_EINVAL);
+    ENSURE(sn_mask_set(m, 3, 1, 0, &err) == SN_ERANGE && err.arg == 1);
+    ENSURE(sn_mask_set(m, 0, -0.5f, 0, &err) == SN_EINVAL && err.arg == 2);
+    ENSURE(sn_mask_set(m, 0, nan, 0, &err) == SN_EINVAL && err.arg == 2);
     ENSURE(sn_pose_copy(q, p, &err) == SN_EINVAL);
+    ENSURE(sn_pose_to_matrices(p, fixture_matrices(s2), &err) == SN_EINVAL && err.arg == 2);
     bl[0].pose = p; bl[0].weight = 1; bl[0].mask = NULL;
     bl[1].pose = q; bl[1].weight = 1; bl[1].mask = NULL;
     ENSURE(sn_pose_blend(p, bl, 2, 0.1f, &err) == SN_EINVAL && err.arg == 2);
@@ -451,14 +473,31 @@ static void test_invalid_inputs_refused(void) {
         v[7] = -1;                                       /* 1 + 0.5 * (-1 - 1) = 0 */
         sn_pose_set(z, 1, v);
         ENSURE(sn_pose_add(p, z, -0.5f, NULL, &err) == SN_EINVAL && strstr(err.msg, "divides by zero") != NULL);
-        free(z);
     }
-    free(p);
-    free(q);
-    free(m);
-    free(m2);
-    free_skeleton(s);
-    free_skeleton(s2);
+}
+
+/* a mask's subtree of a long line: one pass, whatever the depth */
+static void test_mask_subtree_of_a_deep_line(void) {
+    static int parents[SN_SKELETON_MAX_JOINTS];
+    static char names[SN_SKELETON_MAX_JOINTS][8];
+    static const char *np[SN_SKELETON_MAX_JOINTS];
+    sn_skeleton_def def;
+    sn_mask *m;
+    int j, n = SN_SKELETON_MAX_JOINTS;
+    for (j = 0; j < n; j++) {
+        parents[j] = j - 1;
+        snprintf(names[j], sizeof names[j], "%d", j);
+        np[j] = names[j];
+    }
+    sn_skeleton_def_init(&def);
+    def.count = n;
+    def.parents = parents;
+    def.names = np;
+    m = new_mask(new_skeleton(&def), 0.25f);
+    ENSURE(sn_mask_set(m, 10, 1.0f, 1, NULL) == SN_OK);
+    ENSURE(sn_mask_get(m, 9) == 0.25f && sn_mask_get(m, 10) == 1.0f && sn_mask_get(m, n - 1) == 1.0f);
+    ENSURE(sn_mask_set(m, 0, 0.5f, 1, NULL) == SN_OK);
+    for (j = 0; j < n; j++) ENSURE(sn_mask_get(m, j) == 0.5f);
 }
 
 int main(void) {
@@ -468,6 +507,9 @@ int main(void) {
     RUN(test_masks);
     RUN(test_add_subtract_and_delta);
     RUN(test_model_matrices);
-    RUN(test_invalid_inputs_refused);
+    RUN(test_invalid_definitions_refused);
+    RUN(test_invalid_calls_refused);
+    RUN(test_mask_subtree_of_a_deep_line);
+    fixture_free();
     return END("test_pose");
 }

@@ -42,9 +42,14 @@ static void *build_skeleton(reader *r, sn_skeleton **out) {
 }
 
 static void *new_pose(const sn_skeleton *s, sn_pose **out) {
-    size_t need = sn_pose_size(s);
-    void *mem = malloc(need);
-    FUZZ_CHECK(mem != NULL && sn_pose_init(mem, need, s, NULL) == SN_OK);
+    sn_pose_def pd;
+    size_t need;
+    void *mem;
+    sn_pose_def_init(&pd);
+    pd.skeleton = s;
+    need = sn_pose_size(&pd, NULL);
+    mem = malloc(need);
+    FUZZ_CHECK(mem != NULL && sn_pose_init(mem, need, &pd, NULL) == SN_OK);
     *out = (sn_pose *)mem;
     return mem;
 }

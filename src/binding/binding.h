@@ -1,37 +1,127 @@
 /*
- * Shared helpers of the Lua binding (the only C that includes lua.h).
+ * What the files of the Lua binding share (the only C that includes lua.h).
  *
  * Conventions: misuse raises a Lua error with a lowercase message, names in single quotes, no
- * final period; per-frame functions return plain numbers or fill a table or userdata the caller
- * passed, so they make no garbage; module state lives in upvalues or the registry.
+ * final period, ranges `(1 .. n)`, numbers as `%g`, choices `('a' or 'b')`; the binding checks
+ * Lua types and raises what the core says about ranges and values (it never repeats a core
+ * limit). Per-frame functions return plain numbers or fill a table or userdata the caller passed,
+ * so they make no garbage; module state lives in upvalues or the registry, never in C statics.
+ *
+ * Hostile Lua (see manual/safety.md): every method and metamethod checks its own `self`;
+ * definition tables are read once (each field through its metamethods once, its value kept on
+ * the stack until the constructor returns; arrays with raw access), and every object a
+ * constructor reads stays anchored until it returns, so neither __index nor a __gc finaliser
+ * running in between can change what the core is given.
+ *
+ * The arrows run one way: module.c opens every area; pose.c, clip.c and chain.c use skeleton.c
+ * and pose.c through this header; every file uses helpers.c.
  */
 #ifndef SN_BINDING_H
 #define SN_BINDING_H
 
-#include "../core/common.h"
+#include "../core/pose.h"
+#include "../core/skeleton.h"
 #include "compat.h"
 
-/// Every area's opener sets its entries into the module table at stack index `module`.
-void sn_open_quat(lua_State *L, int module);
-void sn_open_blendspace(lua_State *L, int module);
-void sn_open_anim(lua_State *L, int module);
-void sn_open_chain(lua_State *L, int module);
+/* ---- helpers.c: numbers, indices, definition tables, errors, classes ---------------------- */
 
 /// luaL_checknumber that also refuses NaN and infinities ("not a finite number").
 double sn_lua_checkfinite(lua_State *L, int arg);
 /// Optional finite number: `def` when the argument is none or nil.
 double sn_lua_optfinite(lua_State *L, int arg, double def);
-/// Reads element i (1-based) of the table at `t` as a finite number; otherwise raises an
-/// argument error on `arg` naming `what` and the element, e.g. "element 3 of 'qs' is not a number".
+/// Reads element i (1-based, raw access) of the table at `t` as a finite number; otherwise
+/// raises an argument error on `arg`: "element 3 of 'qs' is not a number (got string)".
 double sn_lua_finite_at(lua_State *L, int t, int i, int arg, const char *what);
+/// Pushes and returns `v` as a short string for messages, as `%g` would write it ("4", "0.25").
+const char *sn_lua_numstr(lua_State *L, double v);
+/// The number at stack index `idx` as an integer in [lo, hi]; otherwise raises an argument
+/// error on `arg`: "<what> 2.5 is not an integer", "<what> 9 is out of range (1 .. 8)" or
+/// "<what> must be a number (got string)". The one check of 1-based indices.
+int sn_lua_toindex(lua_State *L, int idx, int lo, int hi, int arg, const char *what);
+/// The number at `idx` as an int for the core to range-check: an integer-valued number, saturated
+/// to INT_MIN .. INT_MAX (never an undefined conversion); raises "'<what>' must be an integer
+/// (got 2.5)" or "'<what>' must be a number (got string)" on `arg`.
+int sn_lua_toint(lua_State *L, int idx, int arg, const char *what);
+/// The number at `idx` (NaN and infinities pass: the core names them); raises "'<what>' must be a
+/// number (got string)" on `arg`.
+double sn_lua_tonumber(lua_State *L, int idx, int arg, const char *what);
+/// The string at `idx` as one of `names` (NULL-terminated), returning its position; nil gives
+/// `dflt` when dflt >= 0. Raises on `arg` with `ctx` (a prefix such as "track 2: ", or "")
+/// before the message: "'<what>' must be a string (got number)", "unknown <what> 'x' ('a' or 'b')".
+int sn_lua_tooption(lua_State *L, int idx, int arg, const char *ctx, const char *what,
+                    const char *const *names, int dflt);
+/// Raises on `arg` when the table at `t` has a key (found by raw traversal) other than `known`
+/// (NULL-terminated): "unknown field 'x' in <what>" (or "a number key" for a key that is not a
+/// string).
+void sn_lua_checkfields(lua_State *L, int t, int arg, const char *what, const char *const *known);
+/// Pushes field `key` of the table at `t` (read once, through __index when the table has one)
+/// and returns its type. The value stays on the stack, anchored while the caller uses it.
+int sn_lua_field(lua_State *L, int t, const char *key);
 /// Raises the core's failure as a Lua error: an argument error when err->arg > 0 and
 /// `arg_offset` >= 0 (Lua argument = err->arg + arg_offset), a plain error otherwise.
 int sn_lua_raise(lua_State *L, const sn_error *err, int arg_offset);
+/// The Lua state's allocator as an sn_allocator, for the core's construction scratch.
+void sn_lua_allocator(lua_State *L, sn_allocator *a);
+/// Pushes a new userdata of `size` bytes (zeroed) to hold a constructor's temporary arrays; it
+/// is garbage once the constructor returns.
+void *sn_lua_newtemp(lua_State *L, size_t size);
 /// Returns a block of at least `size` bytes owned by the userdata in upvalue `upvalue` of the
 /// running C function; grows it (a new userdata) only when it is too small, so steady-state calls
 /// allocate nothing.
 void *sn_lua_scratch(lua_State *L, int upvalue, size_t size);
-/// Creates the metatable `tname` with __index = methods and the given metamethods; pops it.
+/// Creates the metatable `tname` (in the registry) with __index = methods, __name = tname and
+/// the given metamethods; every function of `methods` and `meta` gets `tname` as upvalue 1, so
+/// that a function shared by several classes knows which one its `self` must be. Pops it.
 void sn_lua_newclass(lua_State *L, const char *tname, const luaL_Reg *methods, const luaL_Reg *meta);
+/// The userdata at argument `arg` if its metatable is the registry's `tname` (compared by
+/// identity: nothing from Lua can forge it); otherwise an argument error
+/// "<tname> expected, got <type>".
+void *sn_lua_checkobject(lua_State *L, int arg, const char *tname);
+/// The userdata at stack index `idx` if its metatable is the registry's `tname`, else NULL.
+void *sn_lua_testobject(lua_State *L, int idx, const char *tname);
+/// sn_lua_checkobject for the class named by upvalue 1 of the running function (see
+/// sn_lua_newclass).
+void *sn_lua_checkself(lua_State *L);
+
+/* ---- skeleton.c: skeletons, joints, and the objects that keep a skeleton ------------------- */
+
+#define SN_SKELETON_MT "sinew.Skeleton"
+#define SN_POSE_MT "sinew.Pose"
+#define SN_MASK_MT "sinew.Mask"
+#define SN_MATRICES_MT "sinew.Matrices"
+#define SN_CLIP_MT "sinew.Clip"
+#define SN_CHAIN_MT "sinew.Chain"
+#define SN_BLENDSPACE_MT "sinew.BlendSpace"
+
+/// The Skeleton at argument `arg`; otherwise an argument error "sinew.Skeleton expected, got ...".
+sn_skeleton *sn_lua_checkskeleton(lua_State *L, int arg);
+/// Sets the uservalue of the userdata at `ud` to that of the Skeleton userdata at `skel`
+/// (the skeleton's own table, whose element 1 is the skeleton), which keeps the skeleton alive
+/// as long as the userdata: a core object may then keep a pointer to it.
+void sn_lua_keepskeleton(lua_State *L, int ud, int skel);
+/// Pushes the Skeleton userdata kept by the userdata at `ud` (see sn_lua_keepskeleton), or nil
+/// when it keeps none.
+void sn_lua_pushskeleton(lua_State *L, int ud);
+/// Reads the value at stack index `idx` as a joint of `s`: a 1-based index or a joint name;
+/// returns it 0-based, or raises an argument error on `arg`.
+int sn_lua_tojoint(lua_State *L, int idx, const sn_skeleton *s, int arg);
+/// sn_lua_tojoint for argument `arg`.
+int sn_lua_checkjoint(lua_State *L, int arg, const sn_skeleton *s);
+
+/* ---- pose.c: poses and masks, for the clip and chain files -------------------------------- */
+
+/// The Pose at argument `arg`; otherwise an argument error "sinew.Pose expected, got ...".
+sn_pose *sn_lua_checkpose(lua_State *L, int arg);
+/// The Mask at argument `arg`; otherwise an argument error "sinew.Mask expected, got ...".
+sn_mask *sn_lua_checkmask(lua_State *L, int arg);
+
+/* ---- the areas, opened by module.c: each sets its entries into the table at `module` ------- */
+
+void sn_open_quat(lua_State *L, int module);
+void sn_open_blendspace(lua_State *L, int module);
+void sn_open_skeleton(lua_State *L, int module);
+void sn_open_pose(lua_State *L, int module);
+void sn_open_clip(lua_State *L, int module);
+void sn_open_chain(lua_State *L, int module);
 
 #endif

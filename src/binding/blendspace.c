@@ -4,7 +4,8 @@
  * A blend space turns a parameter point (speed, direction, aim angles, ...) into one weight per
  * sample point. Build one with `sinew.blendspace{ mode = ..., points = {...}, ... }`, then call
  * `space:weights(x, y, out)` every frame: it fills `out` and makes no garbage. Weights are never
- * negative and sum to 1, except in mode "direct" without normalisation. The modes and their
+ * negative and sum to 1, except in mode "direct" (without normalisation the weights are the
+ * inputs; with it, all zero when no input is positive). The modes and their
  * formulas are in manual/blendspaces.md.
  * @module sinew.blendspace
  */
@@ -15,7 +16,7 @@
 
 #include "binding.h"
 
-#define TNAME "sinew.BlendSpace"
+#define TNAME SN_BLENDSPACE_MT
 
 /* The userdata: this header, the core block, then the output and input buffers of weights(). */
 typedef struct space {
@@ -26,17 +27,17 @@ typedef struct space {
 } space;
 
 /* Every mode has its own metatable, whose __index table holds the methods and the field `mode`
-   (a plain table lookup, the fastest Lua offers); each carries this address as a private key. */
-static const char class_key = 0;
-
+   (a plain table lookup, the fastest Lua offers). The constructor and every method share one
+   upvalue, the table of classes: entry m is the metatable of mode m - 1, and each metatable is a
+   key whose value is its mode + 1. A `self` is a blend space when its metatable is such a key:
+   compared by identity, in a table no Lua code can reach. */
 static space *check_space(lua_State *L) {
     void *p = lua_touserdata(L, 1);
     int ok = 0;
-    if (p != NULL && lua_getmetatable(L, 1)) {
-        lua_pushlightuserdata(L, (void *)&class_key);
-        lua_rawget(L, -2);
-        ok = lua_toboolean(L, -1);
-        lua_pop(L, 2);
+    if (p != NULL && lua_type(L, 1) == LUA_TUSERDATA && lua_getmetatable(L, 1)) {
+        lua_rawget(L, lua_upvalueindex(1));
+        ok = lua_type(L, -1) == LUA_TNUMBER;
+        lua_pop(L, 1);
     }
     if (!ok) luaL_argerror(L, 1, lua_pushfstring(L, TNAME " expected, got %s", luaL_typename(L, 1)));
     return (space *)p;
@@ -44,20 +45,6 @@ static space *check_space(lua_State *L) {
 
 static const char *const option_names[] = {"mode", "points", "alpha", "power", "normalize_axes", "normalize",
                                            "grid", NULL};
-
-static void check_keys(lua_State *L) {
-    lua_pushnil(L);
-    while (lua_next(L, 1) != 0) {
-        int i;
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING)
-            luaL_argerror(L, 1, lua_pushfstring(L, "unknown option (a %s key)", luaL_typename(L, -1)));
-        for (i = 0; option_names[i] != NULL; i++)
-            if (strcmp(lua_tostring(L, -1), option_names[i]) == 0) break;
-        if (option_names[i] == NULL)
-            luaL_argerror(L, 1, lua_pushfstring(L, "unknown option '%s'", lua_tostring(L, -1)));
-    }
-}
 
 static double opt_number(lua_State *L, const char *name, double def) {
     double v = def;
@@ -79,15 +66,15 @@ static int opt_boolean(lua_State *L, const char *name, int def) {
     return v;
 }
 
-/* element i of the table on top as a grid size, or raises */
+/* element i of the table on top as a grid size (saturated: the core checks the range), or raises */
 static int grid_size(lua_State *L, int i) {
-    double v;
+    int v;
     lua_rawgeti(L, -1, i);
-    v = lua_tonumber(L, -1);
-    if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v))
+    if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) != floor(lua_tonumber(L, -1)))
         luaL_argerror(L, 1, "option 'grid' must be {cols, rows}, two integers");
+    v = sn_lua_toint(L, -1, 1, "grid");
     lua_pop(L, 1);
-    return v > 1e6 ? 1000000 : v < -1 ? -1 : (int)v;
+    return v;
 }
 
 static void opt_grid(lua_State *L, sn_blendspace_def *def) {
@@ -123,30 +110,31 @@ static int point_dims(lua_State *L, int i) {
     return (int)sn_lua_rawlen(L, -1);
 }
 
-/* reads def.points into a new userdata left on the stack; sets count and dims */
+/* Reads def.points once, in one pass with raw access, into a temporary userdata sized for the
+   most coordinates a point may have (left on the stack above the points table); sets count and
+   dims. */
 static void read_points(lua_State *L, sn_blendspace_def *def) {
-    int n, dims = 0, i, k;
+    int n, dims = 0, i, k, t;
     double *xs;
-    lua_getfield(L, 1, "points");
-    if (lua_type(L, -1) != LUA_TTABLE)
+    if (sn_lua_field(L, 1, "points") != LUA_TTABLE)
         luaL_argerror(L, 1, lua_pushfstring(L, "'points' must be a table (got %s)", luaL_typename(L, -1)));
-    n = (int)sn_lua_rawlen(L, -1);
+    t = lua_gettop(L);
+    n = (int)sn_lua_rawlen(L, t);
     if (n == 0) luaL_argerror(L, 1, "no points");
     if (n > SN_BLENDSPACE_MAX_POINTS)
         luaL_argerror(L, 1, lua_pushfstring(L, "too many points (%d, at most %d)", n, SN_BLENDSPACE_MAX_POINTS));
+    xs = (double *)sn_lua_newtemp(L, (size_t)n * SN_BLENDSPACE_MAX_DIMS * sizeof(double));
     for (i = 1; i <= n; i++) {
         int d;
-        lua_rawgeti(L, -1, i);
+        lua_rawgeti(L, t, i);
         d = point_dims(L, i);
         if (d == 0) luaL_argerror(L, 1, lua_pushfstring(L, "point %d has no coordinates", i));
         if (i == 1) dims = d;
         else if (d != dims)
             luaL_argerror(L, 1, lua_pushfstring(L, "point %d has %d coordinates, point 1 has %d", i, d, dims));
-        lua_pop(L, 1);
-    }
-    xs = (double *)sn_lua_newuserdata(L, (size_t)n * (size_t)dims * sizeof(double));
-    for (i = 1; i <= n; i++) {
-        lua_rawgeti(L, -2, i);
+        if (d > SN_BLENDSPACE_MAX_DIMS)
+            luaL_argerror(L, 1, lua_pushfstring(L, "point %d has %d coordinates, more than %d", i, d,
+                                                SN_BLENDSPACE_MAX_DIMS));
         if (lua_type(L, -1) == LUA_TNUMBER) {
             xs[i - 1] = lua_tonumber(L, -1);
         } else {
@@ -161,7 +149,6 @@ static void read_points(lua_State *L, sn_blendspace_def *def) {
         }
         lua_pop(L, 1);
     }
-    lua_remove(L, -2);
     def->count = n;
     def->dims = dims;
     def->points = xs;
@@ -189,7 +176,8 @@ static int l_new(lua_State *L) {
     space *s;
     int inputs;
     luaL_checktype(L, 1, LUA_TTABLE);
-    check_keys(L);
+    lua_settop(L, 1);
+    sn_lua_checkfields(L, 1, 1, "the blend space definition", option_names);
     sn_blendspace_def_defaults(&def);
     def.mode = check_mode(L);
     def.alpha = opt_number(L, "alpha", def.alpha);
@@ -268,12 +256,8 @@ static int l_dims(lua_State *L) {
  */
 static int l_point(lua_State *L) {
     space *s = check_space(L);
-    double v = luaL_checknumber(L, 2);
-    const double *p;
+    const double *p = sn_blendspace_point(s->bs, sn_lua_toindex(L, 2, 1, s->n, 2, "point") - 1);
     int k, d = sn_blendspace_dims(s->bs);
-    if (!(v >= 1 && v <= s->n && v == floor(v)))
-        return luaL_argerror(L, 2, lua_pushfstring(L, "point index %s out of range (1 to %d)", lua_tostring(L, 2), s->n));
-    p = sn_blendspace_point(s->bs, (int)v - 1);
     luaL_checkstack(L, d, "too many coordinates");
     for (k = 0; k < d; k++) lua_pushnumber(L, p[k]);
     return d;
@@ -317,22 +301,25 @@ void sn_open_blendspace(lua_State *L, int module) {
     static const luaL_Reg methods[] = {
         {"weights", l_weights}, {"dims", l_dims}, {"point", l_point}, {"triangles", l_triangles}, {NULL, NULL}};
     static const luaL_Reg meta[] = {{"__len", l_len}, {"__tostring", l_tostring}, {NULL, NULL}};
-    int m;
-    lua_createtable(L, (int)SN_BLENDSPACE_MODES, 0); /* the metatables by mode, upvalue of the constructor */
+    int m, classes;
+    lua_createtable(L, (int)SN_BLENDSPACE_MODES, (int)SN_BLENDSPACE_MODES); /* the classes (see check_space) */
+    classes = lua_gettop(L);
     for (m = 0; m < (int)SN_BLENDSPACE_MODES; m++) {
+        lua_createtable(L, 0, 4);
+        lua_pushvalue(L, classes);
+        sn_lua_setfuncs(L, meta, 1);
         lua_createtable(L, 0, 5);
-        sn_lua_setfuncs(L, meta, 0);
-        lua_createtable(L, 0, 5);
-        sn_lua_setfuncs(L, methods, 0);
+        lua_pushvalue(L, classes);
+        sn_lua_setfuncs(L, methods, 1);
         lua_pushstring(L, sn_blendspace_mode_name((sn_blendspace_mode)m));
         lua_setfield(L, -2, "mode");
         lua_setfield(L, -2, "__index");
         lua_pushstring(L, TNAME);
         lua_setfield(L, -2, "__name");
-        lua_pushlightuserdata(L, (void *)&class_key);
-        lua_pushboolean(L, 1);
-        lua_rawset(L, -3);
-        lua_rawseti(L, -2, m + 1);
+        lua_pushvalue(L, -1);
+        lua_pushinteger(L, m + 1);
+        lua_rawset(L, classes);
+        lua_rawseti(L, classes, m + 1);
     }
     lua_pushcclosure(L, l_new, 1);
     lua_setfield(L, module, "blendspace");

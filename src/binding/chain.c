@@ -12,20 +12,13 @@
  */
 #include "../core/chain.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "anim.h"
 #include "binding.h"
 
-#define SN_CHAIN_MT "sinew.Chain"
-
-static sn_chain *check_chain(lua_State *L, int arg) {
-    sn_chain *c = (sn_chain *)sn_lua_testudata(L, arg, SN_CHAIN_MT);
-    if (c == NULL)
-        luaL_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", SN_CHAIN_MT, luaL_typename(L, arg)));
-    return c;
-}
+static sn_chain *check_chain(lua_State *L, int arg) { return (sn_chain *)sn_lua_checkobject(L, arg, SN_CHAIN_MT); }
 
 /* ---- reading definitions -------------------------------------------------------------------- */
 
@@ -38,21 +31,7 @@ static void read_vec3(lua_State *L, int idx, int arg, const char *what, double *
     for (i = 0; i < 3; i++) out[i] = sn_lua_finite_at(L, idx, i + 1, arg, what);
 }
 
-/* the number at `idx`, blaming argument `arg` and naming `what` (NaN and infinities pass: the
-   core names them) */
-static double read_number(lua_State *L, int idx, int arg, const char *what) {
-    if (lua_type(L, idx) != LUA_TNUMBER)
-        luaL_argerror(L, arg, lua_pushfstring(L, "'%s' must be a number (got %s)", what, luaL_typename(L, idx)));
-    return lua_tonumber(L, idx);
-}
-
-/* an integer field value, checked by hand (5.1 truncates, 5.3 refuses 2.5) */
-static int read_int(lua_State *L, int idx, int arg, const char *what, int lo, int hi) {
-    double v = read_number(L, idx, arg, what);
-    if (v != v || v < lo || v > hi || v != (double)(int)v)
-        luaL_argerror(L, arg, lua_pushfstring(L, "'%s' must be an integer in [%d, %d]", what, lo, hi));
-    return (int)v;
-}
+#define read_number sn_lua_tonumber
 
 /* A per-particle parameter value at `idx`: a number, or a table of numbers (a curve). The values
    go to `vals` (room for `room`); returns the count. */
@@ -85,20 +64,9 @@ static const char *const solver_names[] = {"sweep", "coupled", NULL}; /* sn_chai
 
 /* field `name` of the table at 1: one of `names` (its index returned), or `dflt` when nil */
 static int read_choice(lua_State *L, const char *name, const char *const *names, int dflt) {
-    const char *v;
     int i;
-    lua_getfield(L, 1, name);
-    if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        return dflt;
-    }
-    if (lua_type(L, -1) != LUA_TSTRING)
-        luaL_argerror(L, 1, lua_pushfstring(L, "'%s' must be \"%s\" or \"%s\"", name, names[0], names[1]));
-    v = lua_tostring(L, -1);
-    for (i = 0; names[i] != NULL; i++)
-        if (strcmp(v, names[i]) == 0) break;
-    if (names[i] == NULL)
-        luaL_argerror(L, 1, lua_pushfstring(L, "unknown %s '%s' (\"%s\" or \"%s\")", name, v, names[0], names[1]));
+    sn_lua_field(L, 1, name);
+    i = sn_lua_tooption(L, -1, 1, "", name, names, dflt);
     lua_pop(L, 1);
     return i;
 }
@@ -107,40 +75,26 @@ static const char *const def_fields[] = {
     "skeleton", "root", "points", "parents", "damping", "elasticity", "stiffness", "inert", "radius",
     "gravity", "force", "end_length", "rate", "max_steps", "max_colliders", "teleport", "space", "solver", NULL};
 
-/* every key of the table at 1 is a known field */
-static void check_fields(lua_State *L, const char *const *fields, int arg) {
-    lua_pushnil(L);
-    while (lua_next(L, 1) != 0) {
-        int i, known = 0;
-        lua_pop(L, 1);
-        if (lua_type(L, -1) == LUA_TSTRING)
-            for (i = 0; fields[i] != NULL && !known; i++) known = strcmp(lua_tostring(L, -1), fields[i]) == 0;
-        if (!known) {
-            const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1);
-            luaL_argerror(L, arg, lua_pushfstring(L, "unknown field '%s'", k));
-        }
-    }
-}
-
-/* Reads the definition table at 1 into `def`; arrays go into a scratch userdata left on the stack. */
+/* Reads the definition table at 1 into `def`, each field once. The skeleton (or nil) stays at
+   stack index 2, anchored while the chain is built and then kept by it; arrays go into
+   temporary userdata left on the stack. */
 static void read_chain_def(lua_State *L, sn_chain_def *def) {
     int n = 0, i, room;
     double *vals;
     sn_chain_def_init(def);
     luaL_checktype(L, 1, LUA_TTABLE);
-    check_fields(L, def_fields, 1);
-    lua_getfield(L, 1, "skeleton");
-    if (!lua_isnil(L, -1)) {
-        sn_skeleton *s = (sn_skeleton *)sn_lua_testudata(L, -1, SN_SKELETON_MT);
-        if (s == NULL) luaL_argerror(L, 1, lua_pushfstring(L, "'skeleton' must be a %s (got %s)", SN_SKELETON_MT, luaL_typename(L, -1)));
+    sn_lua_checkfields(L, 1, 1, "the chain definition", def_fields);
+    sn_lua_field(L, 1, "skeleton"); /* 2 */
+    if (!lua_isnil(L, 2)) {
+        sn_skeleton *s = (sn_skeleton *)sn_lua_testobject(L, 2, SN_SKELETON_MT);
+        if (s == NULL) luaL_argerror(L, 1, lua_pushfstring(L, "'skeleton' must be a %s (got %s)", SN_SKELETON_MT, luaL_typename(L, 2)));
         def->skeleton = s;
-        lua_getfield(L, 1, "root");
+        sn_lua_field(L, 1, "root");
         if (lua_isnil(L, -1)) luaL_argerror(L, 1, "'root' is needed with 'skeleton'");
         def->root = sn_lua_tojoint(L, -1, s, 1);
         lua_pop(L, 1);
         n = sn_skeleton_count(s);
     }
-    lua_pop(L, 1);
     lua_getfield(L, 1, "points");
     if (!lua_isnil(L, -1)) {
         int np, *parents;
@@ -149,11 +103,10 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
         if (!lua_istable(L, -1)) luaL_argerror(L, 1, "'points' must be a table of {x, y, z} tables");
         np = (int)sn_lua_rawlen(L, -1);
         if (np < 1) luaL_argerror(L, 1, "'points' is empty");
-        if (np > 65536) luaL_argerror(L, 1, "'points' has more than 65536 points");
         lua_getfield(L, 1, "parents");
         if (!lua_istable(L, -1) || (int)sn_lua_rawlen(L, -1) != np)
             luaL_argerror(L, 1, lua_pushfstring(L, "'parents' must be a table of %d numbers, one per point", np));
-        pts = (double *)sn_lua_newuserdata(L, (size_t)np * (3 * sizeof(double) + sizeof(int)));
+        pts = (double *)sn_lua_newtemp(L, (size_t)np * (3 * sizeof(double) + sizeof(int)));
         parents = (int *)(pts + 3 * np);
         lua_insert(L, -3); /* scratch below points and parents */
         for (i = 0; i < np; i++) {
@@ -163,7 +116,8 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
             read_vec3(L, -1, 1, what, &pts[3 * i]);
             lua_pop(L, 1);
             lua_rawgeti(L, -1, i + 1);
-            parents[i] = read_int(L, -1, 1, "parents", 0, np) - 1;
+            parents[i] = sn_lua_toint(L, -1, 1, "parents");
+            if (parents[i] > INT_MIN) parents[i]--; /* 0-based; the core checks the range */
             lua_pop(L, 1);
         }
         lua_pop(L, 2);
@@ -177,7 +131,7 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
     }
     /* curves: at most one value per depth, depths < particles + 1 */
     room = n + 2;
-    vals = (double *)sn_lua_newuserdata(L, (size_t)SN_CHAIN_PER_PARTICLE * (size_t)room * sizeof(double));
+    vals = (double *)sn_lua_newtemp(L, (size_t)SN_CHAIN_PER_PARTICLE * (size_t)room * sizeof(double));
     for (i = 0; i < SN_CHAIN_PER_PARTICLE; i++) {
         const char *name = sn_chain_param_name(i);
         lua_getfield(L, 1, name);
@@ -200,10 +154,10 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
     if (!lua_isnil(L, -1)) def->rate = read_number(L, -1, 1, "rate");
     lua_pop(L, 1);
     lua_getfield(L, 1, "max_steps");
-    if (!lua_isnil(L, -1)) def->max_steps = read_int(L, -1, 1, "max_steps", 1, 1000);
+    if (!lua_isnil(L, -1)) def->max_steps = sn_lua_toint(L, -1, 1, "max_steps");
     lua_pop(L, 1);
     lua_getfield(L, 1, "max_colliders");
-    if (!lua_isnil(L, -1)) def->max_colliders = read_int(L, -1, 1, "max_colliders", 0, 4096);
+    if (!lua_isnil(L, -1)) def->max_colliders = sn_lua_toint(L, -1, 1, "max_colliders");
     lua_pop(L, 1);
     lua_getfield(L, 1, "teleport");
     if (!lua_isnil(L, -1)) {
@@ -234,21 +188,20 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
  */
 static int l_chain(lua_State *L) {
     sn_chain_def def;
+    sn_allocator alloc;
     sn_error err;
     size_t size;
     void *mem;
     lua_settop(L, 1);
     read_chain_def(L, &def);
-    if (sn_chain_validate(&def, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
-    size = sn_chain_size(&def);
+    sn_lua_allocator(L, &alloc);
+    def.alloc = &alloc;
+    size = sn_chain_size(&def, &err);
+    if (size == 0) return sn_lua_raise(L, &err, 0);
     mem = sn_lua_newuserdata(L, size);
     if (sn_chain_init(mem, size, &def, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
     sn_lua_setmetatable(L, SN_CHAIN_MT);
-    if (def.skeleton != NULL) {
-        lua_getfield(L, 1, "skeleton");
-        sn_lua_keepskeleton(L, -2, lua_gettop(L));
-        lua_pop(L, 1);
-    }
+    if (def.skeleton != NULL) sn_lua_keepskeleton(L, -1, 2); /* the value read once, at 2 */
     return 1;
 }
 
@@ -296,7 +249,6 @@ static int l_update(lua_State *L) {
    returns it 0-based. The chain is at stack index 1. */
 static int check_particle(lua_State *L, sn_chain *c, int arg) {
     int n = sn_chain_count(c), i, j;
-    double v;
     if (lua_type(L, arg) == LUA_TSTRING) {
         if (!sn_chain_has_skeleton(c)) return luaL_argerror(L, arg, "a points chain has no joint names");
         sn_lua_pushskeleton(L, 1);
@@ -306,10 +258,7 @@ static int check_particle(lua_State *L, sn_chain *c, int arg) {
             if (sn_chain_joint(c, i) == j) return i;
         return luaL_argerror(L, arg, lua_pushfstring(L, "joint '%s' is not in the chain", lua_tostring(L, arg)));
     }
-    v = luaL_checknumber(L, arg);
-    if (!(v >= 1 && v <= n) || v != (double)(int)v)
-        return luaL_argerror(L, arg, lua_pushfstring(L, "particle must be an integer in [1, %d]", n));
-    return (int)v - 1;
+    return sn_lua_toindex(L, arg, 1, n, arg, "particle") - 1;
 }
 
 /***
@@ -347,7 +296,6 @@ static void check_placement(lua_State *L, int arg, sn_vec3 *t, sn_quat *q) {
         q->y = sn_lua_checkfinite(L, arg + 4);
         q->z = sn_lua_checkfinite(L, arg + 5);
         q->w = sn_lua_checkfinite(L, arg + 6);
-        if (q->x == 0.0 && q->y == 0.0 && q->z == 0.0 && q->w == 0.0) luaL_argerror(L, arg + 3, "zero quaternion");
     }
 }
 
@@ -360,10 +308,13 @@ static void points_only(lua_State *L, sn_chain *c, const char *what) {
 static void place_root(lua_State *L, sn_chain *c, const char *what) {
     sn_vec3 t;
     sn_quat q;
+    sn_error err;
     points_only(L, c, what);
     check_placement(L, 2, &t, &q);
-    if (sn_chain_move_root(c, &t, &q) != SN_OK)
-        luaL_argerror(L, 2, lua_pushfstring(L, "position is too far from the origin (at most %f)", SN_CHAIN_MAX_COORD));
+    if (sn_chain_move_root(c, &t, &q, &err) != SN_OK) {
+        err.arg = err.arg == 1 ? 2 : err.arg == 2 ? 5 : 0; /* t from Lua argument 2, q from 5 */
+        sn_lua_raise(L, &err, 0);
+    }
 }
 
 /***
@@ -427,7 +378,7 @@ static int l_set_param(lua_State *L) {
     int p = check_param(L, 2), i = -1;
     double v[3];
     sn_error err;
-    if (p == SN_CHAIN_GRAVITY || p == SN_CHAIN_FORCE) {
+    if (p == SN_CHAIN_PARAM_GRAVITY || p == SN_CHAIN_PARAM_FORCE) {
         read_vec3(L, 3, 3, sn_chain_param_name(p), v);
     } else if (lua_istable(L, 3) && p < SN_CHAIN_PER_PARTICLE) {
         int n = sn_chain_count(c) + 2;
@@ -436,7 +387,7 @@ static int l_set_param(lua_State *L) {
         if (!lua_isnoneornil(L, 4)) return luaL_argerror(L, 4, "a curve sets every particle: give no particle");
         cv.values = vals;
         cv.count = read_curve(L, 3, 3, sn_chain_param_name(p), vals, n);
-        if (sn_chain_set_curve(c, p, &cv, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+        if (sn_chain_set_curve(c, p, &cv, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
         return 0;
     } else {
         v[0] = read_number(L, 3, 3, sn_chain_param_name(p));
@@ -446,7 +397,10 @@ static int l_set_param(lua_State *L) {
             return luaL_argerror(L, 4, lua_pushfstring(L, "'%s' is not per particle", sn_chain_param_name(p)));
         i = check_particle(L, c, 4);
     }
-    if (sn_chain_set_param(c, p, i, v, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+    if (sn_chain_set_param(c, p, i, v, &err) != SN_OK) {
+        err.arg = err.arg == 1 ? 2 : err.arg == 2 ? 4 : err.arg == 3 ? 3 : 0; /* param, particle, value */
+        return sn_lua_raise(L, &err, 0);
+    }
     return 0;
 }
 
@@ -461,7 +415,7 @@ static int l_get_param(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
     int p = check_param(L, 2), i = lua_isnoneornil(L, 3) ? 0 : check_particle(L, c, 3), k;
     double v[3];
-    (void)sn_chain_get_param(c, p, i, v);
+    (void)sn_chain_get_param(c, p, i, v, NULL);
     for (k = 0; k < sn_chain_param_arity(p); k++) lua_pushnumber(L, v[k]);
     return sn_chain_param_arity(p);
 }
@@ -583,11 +537,10 @@ static int l_move_collider(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
     sn_collider_def def;
     sn_error err;
-    double kv = luaL_checknumber(L, 2);
-    int k = (int)kv - 1, n = sn_chain_collider_count(c);
-    if (!(kv >= 1 && kv <= n) || kv != (double)(int)kv)
-        return luaL_argerror(L, 2, lua_pushfstring(L, "collider must be an integer in [1, %d]", n));
-    (void)sn_chain_get_collider(c, k, &def);
+    int k;
+    if (sn_chain_collider_count(c) == 0) return luaL_argerror(L, 2, "the chain has no collider");
+    k = sn_lua_toindex(L, 2, 1, sn_chain_collider_count(c), 2, "collider") - 1;
+    (void)sn_chain_get_collider(c, k, &def, NULL);
     if (lua_istable(L, 3)) {
         read_collider(L, 3, 3, 0, &def);
     } else {

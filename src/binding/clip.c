@@ -6,13 +6,17 @@
  * pose. Sampling forward in time reuses a cursor kept in the clip, so it costs no key search.
  * @module sinew.clip
  */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/clip.h"
-#include "anim.h"
+#include "binding.h"
 
 static const char *const paths[] = {"translation", "rotation", "scale", NULL};
 static const char *const interpolations[] = {"linear", "step", "cubicspline", NULL};
+static const char *const clip_fields[] = {"skeleton", "tracks", "duration", NULL};
+static const char *const track_fields[] = {"joint", "path", "interpolation", "times", "values", NULL};
 
 static sn_clip *check_clip(lua_State *L, int arg) { return (sn_clip *)sn_lua_checkobject(L, arg, SN_CLIP_MT); }
 
@@ -21,42 +25,31 @@ static int def_error(lua_State *L, int track, const char *msg) {
     return luaL_argerror(L, 1, msg);
 }
 
-static int option_of(const char *s, const char *const *list) {
-    int i;
-    for (i = 0; list[i] != NULL; i++)
-        if (strcmp(s, list[i]) == 0) return i;
-    return -1;
-}
-
-/* reads string field `key` of the table at -1 as one of `list`; `def` when absent (-1: required) */
-static int field_option(lua_State *L, int track, const char *key, const char *const *list, int def) {
-    int o;
-    lua_getfield(L, -1, key);
-    if (lua_isnil(L, -1) && def >= 0) {
-        lua_pop(L, 1);
-        return def;
+/* the joint of track i at stack index idx, 0-based */
+static int track_joint(lua_State *L, int idx, const sn_skeleton *s, int i) {
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        size_t len;
+        const char *name = lua_tolstring(L, idx, &len);
+        int j = strlen(name) == len ? sn_skeleton_find(s, name) : -1;
+        if (j < 0) def_error(L, i, lua_pushfstring(L, "unknown joint '%s'", name));
+        return j;
     }
-    if (lua_type(L, -1) != LUA_TSTRING)
-        def_error(L, track, lua_pushfstring(L, "'%s' must be a string (got %s)", key, luaL_typename(L, -1)));
-    o = option_of(lua_tostring(L, -1), list);
-    if (o < 0) def_error(L, track, lua_pushfstring(L, "unknown %s '%s'", key, lua_tostring(L, -1)));
-    lua_pop(L, 1);
-    return o;
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        double v = lua_tonumber(L, idx);
+        if (v != floor(v)) def_error(L, i, lua_pushfstring(L, "joint %s is not an integer", sn_lua_numstr(L, v)));
+        if (!(v >= 1 && v <= sn_skeleton_count(s)))
+            def_error(L, i, lua_pushfstring(L, "joint %s is out of range (1 .. %d)", sn_lua_numstr(L, v),
+                                            sn_skeleton_count(s)));
+        return (int)v - 1;
+    }
+    return def_error(L, i, lua_pushfstring(L, "'joint' must be a name or an index (got %s)", luaL_typename(L, idx)));
 }
 
-/* pushes field `key` of the table at -1, which must be a table */
-static int field_table(lua_State *L, int track, const char *key) {
-    lua_getfield(L, -1, key);
-    if (!lua_istable(L, -1))
-        def_error(L, track, lua_pushfstring(L, "'%s' must be a table (got %s)", key, luaL_typename(L, -1)));
-    return (int)sn_lua_rawlen(L, -1);
-}
-
-/* reads n numbers of the table at -1 into out */
-static void read_floats(lua_State *L, int track, const char *what, float *out, int n) {
+/* copies n numbers of the table at `t` (raw access) into out */
+static void read_floats(lua_State *L, int t, int track, const char *what, float *out, int n) {
     int k;
     for (k = 0; k < n; k++) {
-        lua_rawgeti(L, -1, k + 1);
+        lua_rawgeti(L, t, k + 1);
         if (lua_type(L, -1) != LUA_TNUMBER)
             def_error(L, track,
                       lua_pushfstring(L, "%s %d is not a number (got %s)", what, k + 1, luaL_typename(L, -1)));
@@ -66,49 +59,45 @@ static void read_floats(lua_State *L, int track, const char *what, float *out, i
     }
 }
 
-/* Reads track i (1-based) of the tracks table at index 3 into tr; with `floats` NULL only
-   counts, returning the floats it needs. */
-static size_t read_track(lua_State *L, const sn_skeleton *s, int i, sn_clip_track_def *tr, float *floats) {
-    int keys, nvalues, want, width;
-    lua_rawgeti(L, 3, i);
-    if (!lua_istable(L, -1)) def_error(L, i, lua_pushfstring(L, "a table expected, got %s", luaL_typename(L, -1)));
-    lua_getfield(L, -1, "joint");
-    if (lua_type(L, -1) == LUA_TSTRING) {
-        tr->joint = sn_skeleton_find(s, lua_tostring(L, -1));
-        if (tr->joint < 0) def_error(L, i, lua_pushfstring(L, "unknown joint '%s'", lua_tostring(L, -1)));
-    } else if (lua_type(L, -1) == LUA_TNUMBER) {
-        lua_Number v = lua_tonumber(L, -1);
-        if (!(v >= 1 && v <= sn_skeleton_count(s) && v == (lua_Number)(int)v))
-            def_error(L, i, lua_pushfstring(L, "joint %s is not an index in 1 .. %d", sn_lua_numstr(L, v),
-                                            sn_skeleton_count(s)));
-        tr->joint = (int)v - 1;
-    } else {
-        def_error(L, i, lua_pushfstring(L, "'joint' must be a name or an index (got %s)", luaL_typename(L, -1)));
-    }
-    lua_pop(L, 1);
-    tr->path = (sn_clip_path)field_option(L, i, "path", paths, -1);
-    tr->interpolation = (sn_clip_interpolation)field_option(L, i, "interpolation", interpolations, SN_CLIP_LINEAR);
+/* Reads the fields of track i (1-based; its table on top) once: the joint, path and
+   interpolation into tr, the times and values tables into the anchor table at `anchor` (entries
+   2i - 1 and 2i) with their lengths: tr->keys and *nvalues. Pops the track. */
+static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn_clip_track_def *tr, int *nvalues) {
+    char ctx[32], where[32];
+    int track = lua_gettop(L), width, want;
+    if (!lua_istable(L, track)) def_error(L, i, lua_pushfstring(L, "a table expected, got %s", luaL_typename(L, track)));
+    sprintf(ctx, "track %d: ", i);
+    sprintf(where, "track %d", i);
+    sn_lua_checkfields(L, track, 1, where, track_fields);
+    sn_lua_field(L, track, "joint");
+    tr->joint = track_joint(L, -1, s, i);
+    sn_lua_field(L, track, "path");
+    tr->path = (sn_clip_path)sn_lua_tooption(L, -1, 1, ctx, "path", paths, -1);
+    sn_lua_field(L, track, "interpolation");
+    tr->interpolation = (sn_clip_interpolation)sn_lua_tooption(L, -1, 1, ctx, "interpolation", interpolations,
+                                                                SN_CLIP_LINEAR);
+    lua_pop(L, 3);
+    if (sn_lua_field(L, track, "times") != LUA_TTABLE)
+        def_error(L, i, lua_pushfstring(L, "'times' must be a table (got %s)", luaL_typename(L, -1)));
+    lua_rawseti(L, anchor, 2 * i - 1);
+    if (sn_lua_field(L, track, "values") != LUA_TTABLE)
+        def_error(L, i, lua_pushfstring(L, "'values' must be a table (got %s)", luaL_typename(L, -1)));
+    lua_rawseti(L, anchor, 2 * i);
+    lua_rawgeti(L, anchor, 2 * i - 1);
+    tr->keys = (int)sn_lua_rawlen(L, -1);
+    lua_rawgeti(L, anchor, 2 * i);
+    *nvalues = (int)sn_lua_rawlen(L, -1);
+    lua_pop(L, 3); /* both tables and the track */
+    if (tr->keys < 1) def_error(L, i, "no keys ('times' is empty)");
     width = tr->path == SN_CLIP_ROTATION ? 4 : 3;
-    keys = field_table(L, i, "times");
-    if (keys < 1) def_error(L, i, "no keys ('times' is empty)");
-    if (floats != NULL) read_floats(L, i, "time", floats, keys);
-    lua_pop(L, 1);
-    nvalues = field_table(L, i, "values");
-    want = keys * width * (tr->interpolation == SN_CLIP_CUBIC ? 3 : 1);
-    if (nvalues != want) {
+    want = tr->interpolation == SN_CLIP_CUBIC ? 3 * width : width;
+    if (*nvalues / want != tr->keys || *nvalues % want != 0) {
         if (tr->interpolation == SN_CLIP_CUBIC)
-            def_error(L, i, lua_pushfstring(L, "%d values, expected %d (%d keys x 3 x %d for cubicspline)", nvalues,
-                                            want, keys, width));
-        def_error(L, i, lua_pushfstring(L, "%d values, expected %d (%d keys x %d)", nvalues, want, keys, width));
+            def_error(L, i, lua_pushfstring(L, "%d values, expected %d (%d keys x 3 x %d for cubicspline)", *nvalues,
+                                            want * tr->keys, tr->keys, width));
+        def_error(L, i, lua_pushfstring(L, "%d values, expected %d (%d keys x %d)", *nvalues, want * tr->keys, tr->keys,
+                                        width));
     }
-    if (floats != NULL) {
-        read_floats(L, i, "value", floats + keys, nvalues);
-        tr->keys = keys;
-        tr->times = floats;
-        tr->values = floats + keys;
-    }
-    lua_pop(L, 2);
-    return (size_t)keys + (size_t)nvalues;
 }
 
 /***
@@ -128,51 +117,63 @@ static size_t read_track(lua_State *L, const sn_skeleton *s, int i, sn_clip_trac
 static int l_clip(lua_State *L) {
     sn_clip_def def;
     sn_clip_track_def *tracks;
+    sn_allocator alloc;
     sn_error err;
     float *floats;
     size_t total = 0, size;
-    int n, i;
+    int n, i, *nvalues;
     void *mem;
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
+    sn_lua_checkfields(L, 1, 1, "the clip definition", clip_fields);
     sn_clip_def_init(&def);
-    lua_getfield(L, 1, "skeleton"); /* 2 */
-    def.skeleton = (const sn_skeleton *)sn_lua_testudata(L, 2, SN_SKELETON_MT);
+    sn_lua_field(L, 1, "skeleton"); /* 2: read once, anchored here while the clip refers to it */
+    def.skeleton = (const sn_skeleton *)sn_lua_testobject(L, 2, SN_SKELETON_MT);
     if (def.skeleton == NULL)
         return def_error(L, 0, lua_pushfstring(L, "'skeleton' must be a %s (got %s)", SN_SKELETON_MT,
                                                luaL_typename(L, 2)));
-    lua_getfield(L, 1, "tracks"); /* 3 */
-    if (!lua_istable(L, 3))
+    if (sn_lua_field(L, 1, "tracks") != LUA_TTABLE) /* 3 */
         return def_error(L, 0, lua_pushfstring(L, "'tracks' must be a table (got %s)", luaL_typename(L, 3)));
+    sn_lua_field(L, 1, "duration"); /* 4 */
+    if (!lua_isnil(L, 4) && lua_type(L, 4) != LUA_TNUMBER)
+        return def_error(L, 0, lua_pushfstring(L, "'duration' must be a number (got %s)", luaL_typename(L, 4)));
     n = (int)sn_lua_rawlen(L, 3);
-    if (n > 3 * sn_skeleton_count(def.skeleton))
-        return def_error(L, 0, lua_pushfstring(L, "%d tracks, more than 3 per joint", n));
+    /* 5: the track definitions and their value counts; 6: the times and values tables, anchored */
+    tracks = (sn_clip_track_def *)sn_lua_newtemp(L, (sizeof(sn_clip_track_def) + sizeof(int)) * (size_t)n);
+    nvalues = (int *)(tracks + n);
+    lua_createtable(L, 2 * n, 0);
     for (i = 1; i <= n; i++) {
-        sn_clip_track_def tr;
-        total += read_track(L, def.skeleton, i, &tr, NULL);
+        lua_rawgeti(L, 3, i);
+        read_track(L, def.skeleton, i, 6, &tracks[i - 1], &nvalues[i - 1]);
+        total += (size_t)tracks[i - 1].keys + (size_t)nvalues[i - 1];
     }
-    /* 4: a temporary block for the track definitions and their numbers (garbage after this call) */
-    tracks = (sn_clip_track_def *)lua_newuserdata(L, sizeof(sn_clip_track_def) * (size_t)n + sizeof(float) * total + 1);
-    floats = (float *)(tracks + n);
-    for (i = 1; i <= n; i++) floats += read_track(L, def.skeleton, i, &tracks[i - 1], floats);
+    /* 7: the numbers. Each table is read raw for the count found above: if a finaliser run by
+       this allocation changed one, a missing number is an error and an extra one is not read */
+    floats = (float *)sn_lua_newtemp(L, sizeof(float) * total);
+    for (i = 0; i < n; i++) {
+        sn_clip_track_def *tr = &tracks[i];
+        lua_rawgeti(L, 6, 2 * i + 1);
+        read_floats(L, lua_gettop(L), i + 1, "time", floats, tr->keys);
+        lua_rawgeti(L, 6, 2 * i + 2);
+        read_floats(L, lua_gettop(L), i + 1, "value", floats + tr->keys, nvalues[i]);
+        lua_pop(L, 2);
+        tr->times = floats;
+        tr->values = floats + tr->keys;
+        floats += (size_t)tr->keys + (size_t)nvalues[i];
+    }
     def.tracks = tracks;
     def.track_count = n;
-    lua_getfield(L, 1, "duration");
-    if (lua_isnil(L, -1)) {
+    if (lua_isnil(L, 4)) {
         int k;
         def.duration = 0.0f; /* the latest key time (not only last ones, so that order faults show as such) */
         for (i = 0; i < n; i++)
             for (k = 0; k < tracks[i].keys; k++)
                 if (tracks[i].times[k] > def.duration) def.duration = tracks[i].times[k];
     } else {
-        double d;
-        if (lua_type(L, -1) != LUA_TNUMBER)
-            return def_error(L, 0, lua_pushfstring(L, "'duration' must be a number (got %s)", luaL_typename(L, -1)));
-        d = lua_tonumber(L, -1);
-        if (!(d >= 0) || !sn_isfinite((float)d)) return def_error(L, 0, "'duration' must be a finite number >= 0");
-        def.duration = (float)d;
+        def.duration = (float)lua_tonumber(L, 4); /* the core checks it */
     }
-    lua_pop(L, 1);
+    sn_lua_allocator(L, &alloc);
+    def.alloc = &alloc;
     size = sn_clip_size(&def, &err);
     if (size == 0) return def_error(L, 0, err.msg);
     mem = sn_lua_newuserdata(L, size);

@@ -9,18 +9,15 @@
 #include <math.h>
 #include <string.h>
 
-#include "anim.h"
+#include "binding.h"
 
-/* A Matrices userdata: this header, then 16 floats per joint, 16-byte aligned. */
-typedef struct matrices {
-    const sn_skeleton *skeleton;
-    int count;
-    float *m;
-} matrices;
-
-static matrices *check_matrices(lua_State *L, int arg) {
-    return (matrices *)sn_lua_checkobject(L, arg, SN_MATRICES_MT);
+static sn_matrices *check_matrices(lua_State *L, int arg) {
+    return (sn_matrices *)sn_lua_checkobject(L, arg, SN_MATRICES_MT);
 }
+
+sn_pose *sn_lua_checkpose(lua_State *L, int arg) { return (sn_pose *)sn_lua_checkobject(L, arg, SN_POSE_MT); }
+
+sn_mask *sn_lua_checkmask(lua_State *L, int arg) { return (sn_mask *)sn_lua_checkobject(L, arg, SN_MASK_MT); }
 
 /* a new userdata of `size` bytes with metatable `tname`, keeping the skeleton at `skel` alive */
 static void *new_object(lua_State *L, size_t size, const char *tname, int skel) {
@@ -31,6 +28,18 @@ static void *new_object(lua_State *L, size_t size, const char *tname, int skel) 
     return mem;
 }
 
+/* Pushes a new object of skeleton argument 1: its block (`size` bytes from the core, or 0 with
+   the core's message in `err`) filled by `init`. */
+#define NEW_OBJECT(L, tname, def, size_fn, init_fn)                                  \
+    do {                                                                              \
+        sn_error err_;                                                                \
+        size_t size_ = size_fn(&(def), &err_);                                        \
+        void *mem_;                                                                   \
+        if (size_ == 0) return sn_lua_raise(L, &err_, 0);                             \
+        mem_ = new_object(L, size_, tname, 1);                                        \
+        if (init_fn(mem_, size_, &(def), &err_) != SN_OK) return sn_lua_raise(L, &err_, 0); \
+    } while (0)
+
 /* ---- poses ------------------------------------------------------------------------------ */
 
 /***
@@ -40,10 +49,10 @@ static void *new_object(lua_State *L, size_t size, const char *tname, int skel) 
  * @treturn Pose
  */
 static int l_pose(lua_State *L) {
-    sn_skeleton *s = sn_lua_checkskeleton(L, 1);
-    size_t size = sn_pose_size(s);
-    void *mem = new_object(L, size, SN_POSE_MT, 1);
-    (void)sn_pose_init(mem, size, s, NULL); /* cannot fail: the size is right */
+    sn_pose_def def;
+    sn_pose_def_init(&def);
+    def.skeleton = sn_lua_checkskeleton(L, 1);
+    NEW_OBJECT(L, SN_POSE_MT, def, sn_pose_size, sn_pose_init);
     return 1;
 }
 
@@ -215,9 +224,9 @@ static int l_pose_add(lua_State *L) {
  */
 static int l_pose_to_model(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1);
-    matrices *m = check_matrices(L, 2);
-    if (m->skeleton != sn_pose_skeleton(p)) return luaL_argerror(L, 2, "matrices of another skeleton");
-    sn_pose_to_model(p, m->m);
+    sn_matrices *m = check_matrices(L, 2);
+    sn_error err;
+    if (sn_pose_to_matrices(p, m, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
     lua_settop(L, 2);
     return 1;
 }
@@ -228,24 +237,29 @@ static int l_pose_to_model(lua_State *L) {
  * @treturn Skeleton
  */
 static int l_skeleton_of(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TUSERDATA); /* every object of this file keeps its skeleton */
+    (void)sn_lua_checkself(L); /* a Pose, Mask or Matrices: each keeps its skeleton */
     sn_lua_pushskeleton(L, 1);
     return 1;
 }
 
-/* __len of poses, masks and matrices (only ever called on them): their skeleton's joints */
-static int l_object_len(lua_State *L) {
+/* the skeleton of self, a Pose, Mask or Matrices (the class in upvalue 1) */
+static const sn_skeleton *skeleton_of_self(lua_State *L) {
+    (void)sn_lua_checkself(L);
     sn_lua_pushskeleton(L, 1);
-    lua_pushinteger(L, sn_skeleton_count((const sn_skeleton *)lua_touserdata(L, -1)));
+    return sn_lua_checkskeleton(L, lua_gettop(L));
+}
+
+/* __len of poses, masks and matrices: their skeleton's joints */
+static int l_object_len(lua_State *L) {
+    lua_pushinteger(L, sn_skeleton_count(skeleton_of_self(L)));
     return 1;
 }
 
 /* __tostring of poses, masks and matrices: "sinew.Pose (3 joints): 0x..." */
 static int l_object_tostring(lua_State *L) {
-    sn_lua_pushskeleton(L, 1);
-    luaL_getmetafield(L, 1, "__name");
-    lua_pushfstring(L, "%s (%d joints): %p", lua_tostring(L, -1),
-                    sn_skeleton_count((const sn_skeleton *)lua_touserdata(L, -2)), lua_touserdata(L, 1));
+    const sn_skeleton *s = skeleton_of_self(L);
+    lua_pushfstring(L, "%s (%d joints): %p", lua_tostring(L, lua_upvalueindex(1)), sn_skeleton_count(s),
+                    lua_touserdata(L, 1));
     return 1;
 }
 
@@ -350,14 +364,12 @@ static int l_delta(lua_State *L) {
 
 /* ---- masks ------------------------------------------------------------------------------ */
 
+/* a mask weight: a number (the core checks its range; NaN and huge values become NaN or inf,
+   which it refuses) */
 static float check_mask_weight(lua_State *L, int idx, int arg) {
-    double w;
     if (lua_type(L, idx) != LUA_TNUMBER)
         luaL_argerror(L, arg, lua_pushfstring(L, "mask weight expected, got %s", luaL_typename(L, idx)));
-    w = lua_tonumber(L, idx);
-    if (!(w >= 0.0 && w <= 1.0))
-        luaL_argerror(L, arg, lua_pushfstring(L, "mask weight %s is not in [0, 1]", sn_lua_numstr(L, w)));
-    return (float)w;
+    return (float)lua_tonumber(L, idx);
 }
 
 /***
@@ -373,29 +385,30 @@ static float check_mask_weight(lua_State *L, int idx, int arg) {
  */
 static int l_mask(lua_State *L) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
-    float def = lua_isnoneornil(L, 3) ? 0.0f : check_mask_weight(L, 3, 3);
-    size_t size = sn_mask_size(s);
-    sn_mask *m;
+    sn_mask_def def;
+    sn_error err;
+    int n = sn_skeleton_count(s), j;
+    float *w;
+    sn_mask_def_init(&def);
+    def.skeleton = s;
+    def.weight = lua_isnoneornil(L, 3) ? 0.0f : check_mask_weight(L, 3, 3);
+    if (sn_mask_validate(&def, &err) != SN_OK) return luaL_argerror(L, 3, err.msg);
     if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 3);
-    /* check every entry before the mask exists */
+    /* every entry read once (raw traversal) into a temporary array before the mask exists */
+    w = (float *)sn_lua_newtemp(L, sizeof(float) * (size_t)n); /* 4 */
+    for (j = 0; j < n; j++) w[j] = def.weight;
     if (!lua_isnil(L, 2)) {
         lua_pushnil(L);
         while (lua_next(L, 2)) {
-            (void)sn_lua_tojoint(L, 4, s, 2);
-            (void)check_mask_weight(L, 5, 2);
+            j = sn_lua_tojoint(L, -2, s, 2);
+            w[j] = check_mask_weight(L, -1, 2);
             lua_pop(L, 1);
         }
     }
-    m = (sn_mask *)new_object(L, size, SN_MASK_MT, 1);
-    (void)sn_mask_init(m, size, s, def, NULL);
-    if (!lua_isnil(L, 2)) {
-        lua_pushnil(L);
-        while (lua_next(L, 2)) {
-            (void)sn_mask_set(m, sn_lua_tojoint(L, 5, s, 2), check_mask_weight(L, 6, 2), 0, NULL);
-            lua_pop(L, 1);
-        }
-    }
+    def.weights = w;
+    if (sn_mask_validate(&def, &err) != SN_OK) return luaL_argerror(L, 2, err.msg);
+    NEW_OBJECT(L, SN_MASK_MT, def, sn_mask_size, sn_mask_init);
     return 1;
 }
 
@@ -422,7 +435,8 @@ static int l_mask_set(lua_State *L) {
     sn_mask *m = sn_lua_checkmask(L, 1);
     int j = sn_lua_checkjoint(L, 2, sn_mask_skeleton(m));
     float w = check_mask_weight(L, 3, 3);
-    (void)sn_mask_set(m, j, w, lua_toboolean(L, 4), NULL);
+    sn_error err;
+    if (sn_mask_set(m, j, w, lua_toboolean(L, 4), &err) != SN_OK) return sn_lua_raise(L, &err, 1);
     lua_settop(L, 1);
     return 1;
 }
@@ -438,15 +452,10 @@ static int l_mask_set(lua_State *L) {
  * @treturn Matrices
  */
 static int l_matrices(lua_State *L) {
-    sn_skeleton *s = sn_lua_checkskeleton(L, 1);
-    int n = sn_skeleton_count(s), j;
-    size_t size = SN_ALIGN16(sizeof(matrices)) + 15 + sizeof(float) * 16 * (size_t)n;
-    matrices *m = (matrices *)new_object(L, size, SN_MATRICES_MT, 1);
-    size_t addr = (size_t)((unsigned char *)m + sizeof(matrices));
-    m->skeleton = s;
-    m->count = n;
-    m->m = (float *)((unsigned char *)m + (SN_ALIGN16(addr) - (size_t)m));
-    for (j = 0; j < n; j++) m->m[16 * j] = m->m[16 * j + 5] = m->m[16 * j + 10] = m->m[16 * j + 15] = 1.0f;
+    sn_matrices_def def;
+    sn_matrices_def_init(&def);
+    def.skeleton = sn_lua_checkskeleton(L, 1);
+    NEW_OBJECT(L, SN_MATRICES_MT, def, sn_matrices_size, sn_matrices_init);
     return 1;
 }
 
@@ -456,8 +465,8 @@ static int l_matrices(lua_State *L) {
  * @param joint index or name
  */
 static int l_mats_get(lua_State *L) {
-    matrices *m = check_matrices(L, 1);
-    push_floats(L, m->m + 16 * sn_lua_checkjoint(L, 2, m->skeleton), 16);
+    sn_matrices *m = check_matrices(L, 1);
+    push_floats(L, sn_matrices_data(m) + 16 * sn_lua_checkjoint(L, 2, sn_matrices_skeleton(m)), 16);
     return 16;
 }
 
@@ -468,8 +477,9 @@ static int l_mats_get(lua_State *L) {
  * @treturn string
  */
 static int l_mats_bytes(lua_State *L) {
-    matrices *m = check_matrices(L, 1);
-    lua_pushlstring(L, (const char *)m->m, sizeof(float) * 16 * (size_t)m->count);
+    sn_matrices *m = check_matrices(L, 1);
+    lua_pushlstring(L, (const char *)sn_matrices_data(m),
+                    sizeof(float) * 16 * (size_t)sn_skeleton_count(sn_matrices_skeleton(m)));
     return 1;
 }
 
@@ -480,7 +490,7 @@ static int l_mats_bytes(lua_State *L) {
  * @treturn userdata
  */
 static int l_mats_pointer(lua_State *L) {
-    lua_pushlightuserdata(L, check_matrices(L, 1)->m);
+    lua_pushlightuserdata(L, sn_matrices_data(check_matrices(L, 1)));
     return 1;
 }
 

@@ -5,27 +5,17 @@
  * with 0 for a root, and every parent comes before its children.
  * @module sinew.skeleton
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
-#include "anim.h"
+#include "binding.h"
 
-/* ---- shared helpers --------------------------------------------------------------------- */
-
-void *sn_lua_checkobject(lua_State *L, int arg, const char *tname) {
-    void *p = sn_lua_testudata(L, arg, tname);
-    if (p == NULL)
-        luaL_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", tname, luaL_typename(L, arg)));
-    return p;
-}
+/* ---- what the other files use: skeletons, joints, kept skeletons ------------------------- */
 
 sn_skeleton *sn_lua_checkskeleton(lua_State *L, int arg) {
     return (sn_skeleton *)sn_lua_checkobject(L, arg, SN_SKELETON_MT);
 }
-
-sn_pose *sn_lua_checkpose(lua_State *L, int arg) { return (sn_pose *)sn_lua_checkobject(L, arg, SN_POSE_MT); }
-
-sn_mask *sn_lua_checkmask(lua_State *L, int arg) { return (sn_mask *)sn_lua_checkobject(L, arg, SN_MASK_MT); }
 
 void sn_lua_keepskeleton(lua_State *L, int ud, int skel) {
     ud = sn_lua_absindex(L, ud);
@@ -34,29 +24,23 @@ void sn_lua_keepskeleton(lua_State *L, int ud, int skel) {
 }
 
 void sn_lua_pushskeleton(lua_State *L, int ud) {
-    sn_lua_getuservalue(L, ud);
+    sn_lua_getuservalue(L, ud); /* on Lua 5.1 a userdata without one has the globals table */
     if (lua_istable(L, -1)) lua_rawgeti(L, -1, 1);
     else lua_pushnil(L);
     lua_remove(L, -2);
-}
-
-const char *sn_lua_numstr(lua_State *L, lua_Number v) {
-    if (v == floor(v) && fabs(v) < 1e9) return lua_pushfstring(L, "%d", (int)v);
-    return lua_pushfstring(L, "%f", v);
+    if (sn_lua_testobject(L, -1, SN_SKELETON_MT) == NULL) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+    }
 }
 
 int sn_lua_tojoint(lua_State *L, int idx, const sn_skeleton *s, int arg) {
-    int n = sn_skeleton_count(s);
-    if (lua_type(L, idx) == LUA_TNUMBER) {
-        lua_Number v = lua_tonumber(L, idx);
-        if (v >= 1 && v <= n && v == (lua_Number)(int)v) return (int)v - 1;
-        if (v != floor(v))
-            return luaL_argerror(L, arg, lua_pushfstring(L, "joint index %s is not an integer", sn_lua_numstr(L, v)));
-        return luaL_argerror(L, arg, lua_pushfstring(L, "joint %s is out of range (1 .. %d)", sn_lua_numstr(L, v), n));
-    }
+    idx = sn_lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TNUMBER) return sn_lua_toindex(L, idx, 1, sn_skeleton_count(s), arg, "joint") - 1;
     if (lua_type(L, idx) == LUA_TSTRING) {
-        const char *name = lua_tostring(L, idx);
-        int j = sn_skeleton_find(s, name);
+        size_t len;
+        const char *name = lua_tolstring(L, idx, &len);
+        int j = strlen(name) == len ? sn_skeleton_find(s, name) : -1;
         if (j < 0) return luaL_argerror(L, arg, lua_pushfstring(L, "unknown joint '%s'", name));
         return j;
     }
@@ -67,67 +51,86 @@ int sn_lua_checkjoint(lua_State *L, int arg, const sn_skeleton *s) { return sn_l
 
 /* ---- sinew.skeleton --------------------------------------------------------------------- */
 
-/* the field `key` of the definition table at 1, which must be a table (or absent when optional) */
+static const char *const def_fields[] = {"names", "parents", "rest", NULL};
+
+/* field `key` of the definition at 1, pushed (once); it must be a table, or nil when optional */
 static int def_table(lua_State *L, const char *key, int optional) {
-    lua_getfield(L, 1, key);
-    if (lua_isnil(L, -1) && optional) return 0;
-    if (!lua_istable(L, -1))
+    int t = sn_lua_field(L, 1, key);
+    if (t == LUA_TNIL && optional) return 0;
+    if (t != LUA_TTABLE)
         return luaL_argerror(L, 1, lua_pushfstring(L, "'%s' must be a table (got %s)", key, luaL_typename(L, -1)));
     return 1;
 }
 
-/* reads the definition table at 1 into `def`, with its arrays in a temporary userdata */
+/* element c of the rest table at -1 of joint j, as a float */
+static float rest_value(lua_State *L, int j, int c) {
+    double v;
+    lua_rawgeti(L, -1, c + 1);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        luaL_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is not a number (got %s)", c + 1, j + 1,
+                                            luaL_typename(L, -1)));
+    v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (!sn_isfinite(v)) luaL_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is not finite", c + 1, j + 1));
+    if (v > FLT_MAX || v < -FLT_MAX)
+        luaL_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is too large for a float", c + 1, j + 1));
+    return (float)v;
+}
+
+/* Reads the definition table at 1 into `def`. Its fields are read once (stack slots 2, 3, 4);
+   the arrays go into a temporary userdata (5) and the names into an anchor table (6) that keeps
+   the strings alive while the core reads them, whatever runs during later allocations. */
 static void read_skeleton_def(lua_State *L, sn_skeleton_def *def) {
     int n, j, c, has_rest, *parents;
     const char **names;
     float *rest;
     luaL_checktype(L, 1, LUA_TTABLE);
-    def_table(L, "parents", 0);  /* 2 */
-    def_table(L, "names", 0);    /* 3 */
+    sn_lua_checkfields(L, 1, 1, "the skeleton definition", def_fields);
+    def_table(L, "parents", 0);         /* 2 */
+    def_table(L, "names", 0);           /* 3 */
     has_rest = def_table(L, "rest", 1); /* 4 */
     n = (int)sn_lua_rawlen(L, 2);
     if (n < 1) luaL_argerror(L, 1, "'parents' is empty: a skeleton needs at least one joint");
     if (n > SN_SKELETON_MAX_JOINTS)
         luaL_argerror(L, 1, lua_pushfstring(L, "%d joints, more than the %d allowed", n, SN_SKELETON_MAX_JOINTS));
+    names = (const char **)sn_lua_newtemp(L, (sizeof(char *) + 10 * sizeof(float) + sizeof(int)) * (size_t)n); /* 5 */
+    rest = (float *)(names + n);
+    parents = (int *)(rest + 10 * n);
+    lua_createtable(L, n, 0); /* 6 */
+    /* each value is read once, raw, into the blocks sized above: whatever a finaliser does to
+       the tables during an allocation, nothing is written past them and every name is anchored */
     if ((int)sn_lua_rawlen(L, 3) > n)
         luaL_argerror(L, 1, lua_pushfstring(L, "'names' has %d entries, 'parents' %d", (int)sn_lua_rawlen(L, 3), n));
     if (has_rest && (int)sn_lua_rawlen(L, 4) != n)
         luaL_argerror(L, 1, lua_pushfstring(L, "'rest' has %d entries, 'parents' %d", (int)sn_lua_rawlen(L, 4), n));
-    names = (const char **)lua_newuserdata(L, (sizeof(char *) + 10 * sizeof(float) + sizeof(int)) * (size_t)n); /* 5 */
-    rest = (float *)(names + n);
-    parents = (int *)(rest + 10 * n);
     for (j = 0; j < n; j++) {
-        lua_Number p;
+        size_t len;
+        double p;
         lua_rawgeti(L, 2, j + 1);
+        p = lua_tonumber(L, -1);
         if (lua_type(L, -1) != LUA_TNUMBER)
             luaL_argerror(L, 1, lua_pushfstring(L, "parent of joint %d is not a number (got %s)", j + 1,
                                                 luaL_typename(L, -1)));
-        p = lua_tonumber(L, -1);
-        lua_pop(L, 1);
+        if (p != floor(p))
+            luaL_argerror(L, 1, lua_pushfstring(L, "parent %s of joint %d is not an integer", sn_lua_numstr(L, p), j + 1));
         if (!(p >= 0 && p <= n))
-            luaL_argerror(L, 1, lua_pushfstring(L, "parent of joint %d is out of range (0 .. %d)", j + 1, n));
-        if (p != (lua_Number)(int)p)
-            luaL_argerror(L, 1, lua_pushfstring(L, "parent of joint %d is not an integer", j + 1));
+            luaL_argerror(L, 1, lua_pushfstring(L, "parent %s of joint %d is out of range (0 .. %d)", sn_lua_numstr(L, p),
+                                                j + 1, n));
         parents[j] = (int)p - 1;
+        lua_pop(L, 1);
         lua_rawgeti(L, 3, j + 1);
         if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TSTRING)
             luaL_argerror(L, 1, lua_pushfstring(L, "name of joint %d is not a string (got %s)", j + 1,
                                                 luaL_typename(L, -1)));
-        names[j] = lua_tostring(L, -1); /* NULL when missing; the string stays in the names table */
-        lua_pop(L, 1);
+        names[j] = lua_tolstring(L, -1, &len); /* NULL when missing: the core names the fault */
+        if (names[j] != NULL && strlen(names[j]) != len)
+            luaL_argerror(L, 1, lua_pushfstring(L, "name of joint %d has a zero byte", j + 1));
+        lua_rawseti(L, 6, j + 1); /* anchored: the pointer stays valid */
         if (has_rest) {
             lua_rawgeti(L, 4, j + 1);
             if (!lua_istable(L, -1) || sn_lua_rawlen(L, -1) != 10)
                 luaL_argerror(L, 1, lua_pushfstring(L, "rest of joint %d must be a table of 10 numbers", j + 1));
-            for (c = 0; c < 10; c++) {
-                lua_rawgeti(L, -1, c + 1);
-                if (lua_type(L, -1) != LUA_TNUMBER)
-                    luaL_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is not a number", c + 1, j + 1));
-                rest[10 * j + c] = (float)lua_tonumber(L, -1);
-                if (!sn_isfinite(rest[10 * j + c]))
-                    luaL_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is not finite", c + 1, j + 1));
-                lua_pop(L, 1);
-            }
+            for (c = 0; c < 10; c++) rest[10 * j + c] = rest_value(L, j, c);
             lua_pop(L, 1);
         }
     }
@@ -151,15 +154,18 @@ static void read_skeleton_def(lua_State *L, sn_skeleton_def *def) {
  */
 static int l_skeleton(lua_State *L) {
     sn_skeleton_def def;
+    sn_allocator alloc;
     sn_error err;
     size_t size;
     void *mem;
     lua_settop(L, 1);
     read_skeleton_def(L, &def);
+    sn_lua_allocator(L, &alloc);
+    def.alloc = &alloc;
     size = sn_skeleton_size(&def, &err);
-    if (size == 0) return luaL_argerror(L, 1, err.msg);
+    if (size == 0) return sn_lua_raise(L, &err, 0);
     mem = sn_lua_newuserdata(L, size);
-    if (sn_skeleton_init(mem, size, &def, &err) != SN_OK) return luaL_argerror(L, 1, err.msg);
+    if (sn_skeleton_init(mem, size, &def, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
     sn_lua_setmetatable(L, SN_SKELETON_MT);
     lua_createtable(L, 1, 0); /* the uservalue shared by the skeleton and everything made of it */
     lua_pushvalue(L, -2);
@@ -176,7 +182,9 @@ static int l_skeleton(lua_State *L) {
  */
 static int l_skel_find(lua_State *L) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
-    int j = sn_skeleton_find(s, luaL_checkstring(L, 2));
+    size_t len;
+    const char *name = luaL_checklstring(L, 2, &len);
+    int j = strlen(name) == len ? sn_skeleton_find(s, name) : -1;
     if (j < 0) lua_pushnil(L);
     else lua_pushinteger(L, j + 1);
     return 1;
@@ -210,6 +218,7 @@ static int l_skel_name(lua_State *L) {
  * The rest transform of a joint: 10 numbers tx,ty,tz, qx,qy,qz,qw, sx,sy,sz (float32 values).
  * @function Skeleton:rest
  * @param joint index or name
+ * @return tx, ty, tz, qx, qy, qz, qw, sx, sy, sz
  */
 static int l_skel_rest(lua_State *L) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
@@ -239,10 +248,4 @@ void sn_open_skeleton(lua_State *L, int module) {
     sn_lua_newclass(L, SN_SKELETON_MT, methods, meta);
     lua_pushcfunction(L, l_skeleton);
     lua_setfield(L, module, "skeleton");
-}
-
-void sn_open_anim(lua_State *L, int module) {
-    sn_open_skeleton(L, module);
-    sn_open_pose(L, module);
-    sn_open_clip(L, module);
 }

@@ -97,9 +97,9 @@ sn_status sn_clip_validate(const sn_clip_def *def, sn_error *err) {
     if (def == NULL || def->skeleton == NULL) return sn_fail(err, SN_EINVAL, "no skeleton");
     seen_bytes = sizeof(int) * 3 * (size_t)sn_skeleton_count(def->skeleton);
     if (!sn_isfinite(def->duration) || def->duration < 0.0f)
-        return sn_fail(err, SN_EINVAL, "duration must be a finite number >= 0");
+        return sn_fail(err, SN_EINVAL, "'duration' must be a finite number >= 0");
     if (def->duration > SN_CLIP_MAX_TIME)
-        return sn_fail(err, SN_EINVAL, "duration %g is too long (at most %g s)", (double)def->duration, SN_CLIP_MAX_TIME);
+        return sn_fail(err, SN_EINVAL, "'duration' %g is too long (at most %g s)", (double)def->duration, SN_CLIP_MAX_TIME);
     if (def->track_count < 0 || (def->track_count > 0 && def->tracks == NULL))
         return sn_fail(err, SN_EINVAL, "bad track count %d", def->track_count);
     if (def->track_count > 3 * sn_skeleton_count(def->skeleton))

@@ -6,16 +6,26 @@
 
 /* ---- poses ------------------------------------------------------------------------------ */
 
-size_t sn_pose_size(const sn_skeleton *s) {
-    size_t stride = (size_t)sn_skeleton_stride(s);
-    return SN_ALIGN16(sizeof(sn_pose)) + 15 + sizeof(float) * (SN_POSE_CHANNELS + SN_POSE_ACC_ROWS) * stride;
+void sn_pose_def_init(sn_pose_def *def) { def->skeleton = NULL; }
+
+sn_status sn_pose_validate(const sn_pose_def *def, sn_error *err) {
+    if (def == NULL || def->skeleton == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no skeleton");
+    return SN_OK;
 }
 
-sn_status sn_pose_init(void *mem, size_t size, const sn_skeleton *s, sn_error *err) {
+size_t sn_pose_size(const sn_pose_def *def, sn_error *err) {
+    if (sn_pose_validate(def, err) != SN_OK) return 0;
+    return SN_ALIGN16(sizeof(sn_pose)) + 15 +
+           sizeof(float) * (SN_POSE_CHANNELS + SN_POSE_ACC_ROWS) * (size_t)sn_skeleton_stride(def->skeleton);
+}
+
+sn_status sn_pose_init(void *mem, size_t size, const sn_pose_def *def, sn_error *err) {
     sn_pose *p = (sn_pose *)mem;
-    if (s == NULL) return sn_fail(err, SN_EINVAL, "no skeleton");
-    if (mem == NULL || size < sn_pose_size(s))
-        return sn_fail(err, SN_ENOMEM, "pose needs %lu bytes", (unsigned long)sn_pose_size(s));
+    const size_t need = sn_pose_size(def, err);
+    const sn_skeleton *s;
+    if (need == 0) return SN_EINVAL;
+    if (mem == NULL || size < need) return sn_fail(err, SN_ENOMEM, "pose needs %lu bytes", (unsigned long)need);
+    s = def->skeleton;
     p->skeleton = s;
     p->count = sn_skeleton_count(s);
     p->stride = sn_skeleton_stride(s);
@@ -59,24 +69,44 @@ sn_status sn_pose_copy(const sn_pose *src, sn_pose *dst, sn_error *err) {
 
 /* ---- masks ------------------------------------------------------------------------------ */
 
-size_t sn_mask_size(const sn_skeleton *s) {
-    return SN_ALIGN16(sizeof(sn_mask)) + 15 + sizeof(float) * (size_t)sn_skeleton_stride(s);
-}
-
 static int bad_weight(float w) { return !sn_isfinite(w) || w < 0.0f || w > 1.0f; }
 
-sn_status sn_mask_init(void *mem, size_t size, const sn_skeleton *s, float weight, sn_error *err) {
-    sn_mask *m = (sn_mask *)mem;
+void sn_mask_def_init(sn_mask_def *def) {
+    def->skeleton = NULL;
+    def->weight = 0.0f;
+    def->weights = NULL;
+}
+
+sn_status sn_mask_validate(const sn_mask_def *def, sn_error *err) {
     int j;
-    if (s == NULL) return sn_fail(err, SN_EINVAL, "no skeleton");
-    if (bad_weight(weight)) return sn_fail_arg(err, 2, SN_EINVAL, "mask weight %g is not in [0, 1]", (double)weight);
-    if (mem == NULL || size < sn_mask_size(s))
-        return sn_fail(err, SN_ENOMEM, "mask needs %lu bytes", (unsigned long)sn_mask_size(s));
-    m->skeleton = s;
-    m->count = sn_skeleton_count(s);
-    m->stride = sn_skeleton_stride(s);
+    if (def == NULL || def->skeleton == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no skeleton");
+    if (bad_weight(def->weight))
+        return sn_fail_arg(err, 1, SN_EINVAL, "mask weight %g is out of range (0 .. 1)", (double)def->weight);
+    if (def->weights != NULL)
+        for (j = 0; j < sn_skeleton_count(def->skeleton); j++)
+            if (bad_weight(def->weights[j]))
+                return sn_fail_arg(err, 1, SN_EINVAL, "mask weight %g of joint '%s' is out of range (0 .. 1)",
+                                   (double)def->weights[j], sn_skeleton_name(def->skeleton, j));
+    return SN_OK;
+}
+
+size_t sn_mask_size(const sn_mask_def *def, sn_error *err) {
+    if (sn_mask_validate(def, err) != SN_OK) return 0;
+    return SN_ALIGN16(sizeof(sn_mask)) + 15 + sizeof(float) * (size_t)sn_skeleton_stride(def->skeleton);
+}
+
+sn_status sn_mask_init(void *mem, size_t size, const sn_mask_def *def, sn_error *err) {
+    sn_mask *m = (sn_mask *)mem;
+    const size_t need = sn_mask_size(def, err);
+    int j;
+    if (need == 0) return SN_EINVAL;
+    if (mem == NULL || size < need) return sn_fail(err, SN_ENOMEM, "mask needs %lu bytes", (unsigned long)need);
+    m->skeleton = def->skeleton;
+    m->count = sn_skeleton_count(def->skeleton);
+    m->stride = sn_skeleton_stride(def->skeleton);
     m->w = (float *)sn_aligned_after(mem, sizeof(sn_mask));
-    for (j = 0; j < m->stride; j++) m->w[j] = j < m->count ? weight : 0.0f;
+    for (j = 0; j < m->stride; j++)
+        m->w[j] = j >= m->count ? 0.0f : def->weights != NULL ? def->weights[j] : def->weight;
     return SN_OK;
 }
 
@@ -88,16 +118,19 @@ sn_status sn_mask_set(sn_mask *m, int joint, float weight, int subtree, sn_error
     int j;
     if (joint < 0 || joint >= m->count)
         return sn_fail_arg(err, 1, SN_ERANGE, "joint %d is out of range (1 .. %d)", joint + 1, m->count);
-    if (bad_weight(weight)) return sn_fail_arg(err, 2, SN_EINVAL, "mask weight %g is not in [0, 1]", (double)weight);
+    if (bad_weight(weight))
+        return sn_fail_arg(err, 2, SN_EINVAL, "mask weight %g is out of range (0 .. 1)", (double)weight);
     m->w[joint] = weight;
     if (!subtree) return SN_OK;
-    /* parents come before children: a descendant of `joint` has an index above it, and walking
-       up its parents reaches `joint` before going below it */
+    /* parents come before children, so one forward pass finds the descendants: a joint is one
+       when its parent is `joint` or a descendant, marked -1 (never a weight) until the end */
+    m->w[joint] = -1.0f;
     for (j = joint + 1; j < m->count; j++) {
         int p = sn_skeleton_parent(m->skeleton, j);
-        while (p > joint) p = sn_skeleton_parent(m->skeleton, p);
-        if (p == joint) m->w[j] = weight;
+        if (p >= joint && m->w[p] == -1.0f) m->w[j] = -1.0f;
     }
+    for (j = joint; j < m->count; j++)
+        if (m->w[j] == -1.0f) m->w[j] = weight;
     return SN_OK;
 }
 
@@ -254,3 +287,43 @@ void sn_pose_to_model(const sn_pose *p, float *out) {
         m[15] = 1.0f;
     }
 }
+
+sn_status sn_pose_to_matrices(const sn_pose *p, sn_matrices *m, sn_error *err) {
+    if (m->skeleton != p->skeleton) return sn_fail_arg(err, 2, SN_EINVAL, "matrices of another skeleton");
+    sn_pose_to_model(p, m->m);
+    return SN_OK;
+}
+
+/* ---- matrix sets ------------------------------------------------------------------------ */
+
+void sn_matrices_def_init(sn_matrices_def *def) { def->skeleton = NULL; }
+
+sn_status sn_matrices_validate(const sn_matrices_def *def, sn_error *err) {
+    if (def == NULL || def->skeleton == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no skeleton");
+    return SN_OK;
+}
+
+size_t sn_matrices_size(const sn_matrices_def *def, sn_error *err) {
+    if (sn_matrices_validate(def, err) != SN_OK) return 0;
+    return SN_ALIGN16(sizeof(sn_matrices)) + 15 + sizeof(float) * 16 * (size_t)sn_skeleton_stride(def->skeleton);
+}
+
+sn_status sn_matrices_init(void *mem, size_t size, const sn_matrices_def *def, sn_error *err) {
+    sn_matrices *m = (sn_matrices *)mem;
+    const size_t need = sn_matrices_size(def, err);
+    int j;
+    if (need == 0) return SN_EINVAL;
+    if (mem == NULL || size < need) return sn_fail(err, SN_ENOMEM, "matrices need %lu bytes", (unsigned long)need);
+    m->skeleton = def->skeleton;
+    m->count = sn_skeleton_count(def->skeleton);
+    m->m = (float *)sn_aligned_after(mem, sizeof(sn_matrices));
+    memset(m->m, 0, sizeof(float) * 16 * (size_t)m->count);
+    for (j = 0; j < m->count; j++) m->m[16 * j] = m->m[16 * j + 5] = m->m[16 * j + 10] = m->m[16 * j + 15] = 1.0f;
+    return SN_OK;
+}
+
+const sn_skeleton *sn_matrices_skeleton(const sn_matrices *m) { return m->skeleton; }
+
+float *sn_matrices_data(sn_matrices *m) { return m->m; }
+
+const float *sn_matrices_data_const(const sn_matrices *m) { return m->m; }

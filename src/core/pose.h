@@ -9,9 +9,12 @@
  *   - A pose stores its transforms as 10 float32 structure-of-arrays channels (SN_POSE_TX ..
  *     SN_POSE_SZ) of sn_skeleton_stride(skeleton) floats each, 16-byte aligned, so blending runs
  *     channel by channel over contiguous arrays. Padding joints hold identities.
- *   - Poses and masks are built once inside caller memory (`*_size`, then `*_init`) and refer
- *     to their skeleton, which must outlive them. Per-frame functions (get, set, blend, add,
- *     delta, to_model) never allocate; inputs first, outputs last.
+ *   - Poses, masks and matrix sets have the lifecycle of every core object: `*_def_init`,
+ *     `*_validate`, `*_size`, `*_init(mem, size, def, err)`; they are built once inside caller
+ *     memory and refer to their skeleton, which must outlive them. A pose takes 92 bytes per
+ *     joint, a mask 4, a matrix set 64 (joints counted padded to SN_SKELETON_LANES), plus 48
+ *     bytes. Per-frame functions (get, set, blend, add, delta, to_model) never allocate; inputs
+ *     first, outputs last.
  *   - Functions that take several poses refuse poses of different skeletons (SN_EINVAL) before
  *     writing anything.
  */
@@ -36,6 +39,25 @@ enum {
 typedef struct sn_pose sn_pose;
 /// One weight in [0, 1] per joint of a skeleton (opaque; built by sn_mask_init).
 typedef struct sn_mask sn_mask;
+/// One model-space matrix per joint of a skeleton (opaque; built by sn_matrices_init).
+typedef struct sn_matrices sn_matrices;
+
+/// What a pose is built from.
+typedef struct sn_pose_def {
+    const sn_skeleton *skeleton;  ///< the skeleton; outlives the pose
+} sn_pose_def;
+
+/// What a mask is built from.
+typedef struct sn_mask_def {
+    const sn_skeleton *skeleton;  ///< the skeleton; outlives the mask
+    float weight;                 ///< [0, 1]: the weight of every joint not in `weights`
+    const float *weights;         ///< NULL, or one weight in [0, 1] per joint (read during init only)
+} sn_mask_def;
+
+/// What a matrix set is built from.
+typedef struct sn_matrices_def {
+    const sn_skeleton *skeleton;  ///< the skeleton; outlives the matrices
+} sn_matrices_def;
 
 /// One normal layer of sn_pose_blend.
 typedef struct sn_blend_layer {
@@ -44,11 +66,15 @@ typedef struct sn_blend_layer {
     const sn_mask *mask;  ///< per-joint factors of the weight, or NULL for all 1
 } sn_blend_layer;
 
-/// Bytes needed by a pose of skeleton `s`.
-size_t sn_pose_size(const sn_skeleton *s);
-/// Builds a pose of `s` inside `mem` (at least sn_pose_size bytes, aligned as malloc or a Lua
-/// userdata), set to the rest pose. SN_ENOMEM when `size` is too small.
-sn_status sn_pose_init(void *mem, size_t size, const sn_skeleton *s, sn_error *err);
+/// Fills `def` with an empty definition (no skeleton).
+void sn_pose_def_init(sn_pose_def *def);
+/// Checks `def`: a skeleton is given (arg 1).
+sn_status sn_pose_validate(const sn_pose_def *def, sn_error *err);
+/// Bytes needed by the pose of `def`; 0 when `def` is invalid (then `err` says why).
+size_t sn_pose_size(const sn_pose_def *def, sn_error *err);
+/// Builds the pose of `def` at `mem` (at least sn_pose_size bytes, aligned as malloc or a Lua
+/// userdata), set to the rest pose; validates first. SN_ENOMEM when `size` is too small.
+sn_status sn_pose_init(void *mem, size_t size, const sn_pose_def *def, sn_error *err);
 /// The skeleton of `p`.
 const sn_skeleton *sn_pose_skeleton(const sn_pose *p);
 /// Copies the transform of `joint` (0-based, in range) into trs.
@@ -92,12 +118,35 @@ sn_status sn_pose_delta(const sn_pose *pose, const sn_pose *reference, sn_pose *
 /// Model-space matrices: out[16 * j ..] = model matrix of joint j, float32, column-major 4x4,
 /// model(j) = model(parent) * T * R * S, walking the joints once. `out` holds 16 * count floats.
 void sn_pose_to_model(const sn_pose *p, float *out);
+/// sn_pose_to_model into a matrix set of the pose's skeleton; SN_EINVAL (arg 2) for another.
+sn_status sn_pose_to_matrices(const sn_pose *p, sn_matrices *m, sn_error *err);
 
-/// Bytes needed by a mask of skeleton `s`.
-size_t sn_mask_size(const sn_skeleton *s);
-/// Builds a mask of `s` inside `mem` (at least sn_mask_size bytes, aligned as malloc or a Lua
-/// userdata) with every joint at `weight` (finite, in [0, 1]).
-sn_status sn_mask_init(void *mem, size_t size, const sn_skeleton *s, float weight, sn_error *err);
+/// Fills `def` with an empty definition (no skeleton).
+void sn_matrices_def_init(sn_matrices_def *def);
+/// Checks `def`: a skeleton is given (arg 1).
+sn_status sn_matrices_validate(const sn_matrices_def *def, sn_error *err);
+/// Bytes needed by the matrix set of `def`; 0 when `def` is invalid (then `err` says why).
+size_t sn_matrices_size(const sn_matrices_def *def, sn_error *err);
+/// Builds the matrix set of `def` at `mem` (at least sn_matrices_size bytes, aligned as malloc
+/// or a Lua userdata), every matrix the identity; validates first.
+sn_status sn_matrices_init(void *mem, size_t size, const sn_matrices_def *def, sn_error *err);
+/// The skeleton of `m`.
+const sn_skeleton *sn_matrices_skeleton(const sn_matrices *m);
+/// The matrices: 16 floats per joint (column-major 4x4), 16-byte aligned, owned by `m`.
+float *sn_matrices_data(sn_matrices *m);
+/// Read-only sn_matrices_data.
+const float *sn_matrices_data_const(const sn_matrices *m);
+
+/// Fills `def` with an empty definition: no skeleton, weight 0, no per-joint weights.
+void sn_mask_def_init(sn_mask_def *def);
+/// Checks `def`: a skeleton, `weight` and every per-joint weight finite and in [0, 1] (arg 1;
+/// the message names the joint).
+sn_status sn_mask_validate(const sn_mask_def *def, sn_error *err);
+/// Bytes needed by the mask of `def`; 0 when `def` is invalid (then `err` says why).
+size_t sn_mask_size(const sn_mask_def *def, sn_error *err);
+/// Builds the mask of `def` at `mem` (at least sn_mask_size bytes, aligned as malloc or a Lua
+/// userdata); validates first. SN_ENOMEM when `size` is too small.
+sn_status sn_mask_init(void *mem, size_t size, const sn_mask_def *def, sn_error *err);
 /// The skeleton of `m`.
 const sn_skeleton *sn_mask_skeleton(const sn_mask *m);
 /// Weight of `joint` (0-based, in range).

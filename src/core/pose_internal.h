@@ -29,6 +29,13 @@ struct sn_pose {
     float *acc;                   ///< SN_POSE_ACC_ROWS * stride floats of blend scratch
 };
 
+/// A matrix set: header, then (16-byte aligned) 16 floats per joint.
+struct sn_matrices {
+    const sn_skeleton *skeleton;  ///< the skeleton, outlives the matrices
+    int count;                    ///< joints
+    float *m;                     ///< 16 * count floats, column-major 4x4 per joint
+};
+
 /// A mask: header, then (16-byte aligned) the weights.
 struct sn_mask {
     const sn_skeleton *skeleton;  ///< the skeleton, outlives the mask

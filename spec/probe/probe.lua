@@ -1,0 +1,571 @@
+-- The hostile-Lua probe, run in a child process by spec/probe_spec.lua (so that a crash is a
+-- failed spec, not a dead test runner). It finds every function, method and metamethod reachable
+-- from `require "sinew"` at run time and calls each with hostile arguments, then plays the
+-- lifetime and re-entrancy scenarios of issue 12. Any Lua error is a fine answer; a crash, a
+-- sanitizer report or a hang is not.
+--
+--   <lua> spec/probe/probe.lua entries            lists what it found, one per line
+--   <lua> spec/probe/probe.lua calls SEED ROUNDS   hostile calls; prints "probe: N calls, ..."
+--   <lua> spec/probe/probe.lua scenarios           the lifetime scenarios; prints "scenarios: ..."
+--
+-- package.path and package.cpath come from the environment (LUA_PATH, LUA_CPATH), as the spec
+-- sets them.
+local sinew = require "sinew"
+
+local unpack = table.unpack or unpack
+local newproxy = rawget(_G, "newproxy")
+
+-- ---- objects -----------------------------------------------------------------------------
+
+local I = { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1 }
+local function skeleton(prefix)
+  prefix = prefix or "j"
+  return sinew.skeleton { names = { prefix .. "0", prefix .. "1", prefix .. "2", prefix .. "3" },
+    parents = { 0, 1, 2, 2 }, rest = { I, { 0, 1, 0, 0, 0, 0, 1, 1, 1, 1 }, { 0, 1, 0, 0, 0, 0, 1, 1, 1, 1 },
+      { 1, 0, 0, 0, 0, 0, 1, 1, 1, 1 } } }
+end
+
+-- a valid clip definition of skeleton s (tracks of every path and interpolation)
+local function clip_def(s)
+  return { skeleton = s, tracks = {
+    { joint = 2, path = "rotation", times = { 0, 0.5, 1 }, values = { 0, 0, 0, 1, 0, 0, 0.7071, 0.7071, 0, 0, 1, 0 } },
+    { joint = "j1", path = "translation", interpolation = "step", times = { 0, 1 }, values = { 0, 0, 0, 1, 1, 1 } },
+    { joint = 3, path = "scale", interpolation = "cubicspline", times = { 0, 1 },
+      values = { 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0, 0 } } } }
+end
+
+local function points_def()
+  return { points = { { 0, 0, 0 }, { 0.1, 0, 0 }, { 0.2, 0, 0 } }, parents = { 0, 1, 2 }, damping = { 0.1, 0.3 },
+    radius = 0.01, max_colliders = 2 }
+end
+
+local space_defs = {
+  { mode = "1d", points = { 0, 1, 2 } },
+  { mode = "simple_directional", points = { { 0, 0 }, { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } } },
+  { mode = "freeform_cartesian", points = { { 0, 0 }, { 1, 0 }, { 0, 1 } } },
+  { mode = "freeform_directional", points = { { 0, 0 }, { 1, 0 }, { 0, 1 }, { -1, 0 } } },
+  { mode = "triangulated", points = { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } } },
+  { mode = "grid", points = { { 0, 0 }, { 1, 0 }, { 0, 1 } }, grid = { 3, 3 } },
+  { mode = "idw", points = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 1 } } },
+  { mode = "direct", points = { 0, 1, 2 }, normalize = true },
+}
+
+local O = {}
+local function make_objects()
+  O.skel, O.other = skeleton("j"), skeleton("k")
+  O.pose, O.pose2, O.other_pose = sinew.pose(O.skel), sinew.pose(O.skel), sinew.pose(O.other)
+  O.mask, O.other_mask = sinew.mask(O.skel, { j1 = 0.5 }, 1), sinew.mask(O.other)
+  O.mats, O.other_mats = sinew.matrices(O.skel), sinew.matrices(O.other)
+  O.clip = sinew.clip(clip_def(O.skel))
+  O.chain = sinew.chain(points_def())
+  O.chain:add_collider { shape = "sphere", center = { 0, -1, 0 }, radius = 0.5 }
+  O.tail = sinew.chain { skeleton = O.skel, root = 2, end_length = 0.5 }
+  O.tail:add_collider { shape = "plane", point = { 0, -2, 0 }, normal = { 0, 1, 0 } }
+  O.spaces = {}
+  for i, d in ipairs(space_defs) do O.spaces[i] = sinew.blendspace(d) end
+  O.pointer = O.mats:pointer()
+end
+make_objects()
+
+-- ---- what is reachable -------------------------------------------------------------------
+
+-- entries: { name, fn, kind } with kind "function", "method" or "metamethod"
+local function find_entries()
+  local entries, seen = {}, {}
+  local function add(name, fn, kind)
+    if not seen[fn] then
+      seen[fn] = true
+      entries[#entries + 1] = { name = name, fn = fn, kind = kind }
+    end
+  end
+  local function walk(t, prefix, visited)
+    local keys = {}
+    for k in pairs(t) do if type(k) == "string" then keys[#keys + 1] = k end end
+    table.sort(keys)
+    for _, k in ipairs(keys) do
+      local v = t[k]
+      if type(v) == "function" then add(prefix .. k, v, "function")
+      elseif type(v) == "table" and not visited[v] then
+        visited[v] = true
+        walk(v, prefix .. k .. ".", visited)
+      end
+    end
+  end
+  walk(sinew, "sinew.", { [sinew] = true })
+  -- every object the constructors made, and the metatables behind them
+  local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.chain, O.tail }
+  for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
+  for _, obj in ipairs(objects) do
+    local mt = getmetatable(obj)
+    local tname = tostring(rawget(mt, "__name") or type(obj))
+    if type(obj) == "userdata" and tname == "sinew.BlendSpace" then tname = tname .. "(" .. obj.mode .. ")" end
+    local keys = {}
+    for k in pairs(mt) do if type(k) == "string" then keys[#keys + 1] = k end end
+    table.sort(keys)
+    for _, k in ipairs(keys) do
+      local v = rawget(mt, k)
+      if type(v) == "function" then add(tname .. "." .. k, v, "metamethod")
+      elseif type(v) == "table" and k == "__index" then
+        local mkeys = {}
+        for mk in pairs(v) do if type(mk) == "string" then mkeys[#mkeys + 1] = mk end end
+        table.sort(mkeys)
+        for _, mk in ipairs(mkeys) do
+          if type(v[mk]) == "function" then add(tname .. ":" .. mk, v[mk], "method") end
+        end
+      end
+    end
+  end
+  return entries
+end
+
+-- ---- hostile values ------------------------------------------------------------------------
+
+local function raising() return setmetatable({}, { __index = function() error("boom from __index") end,
+  __len = function() error("boom from __len") end, __newindex = function() error("boom from __newindex") end }) end
+
+local function collecting(t)
+  return setmetatable({}, { __index = function(_, k) collectgarbage() return t[k] end })
+end
+
+-- a table whose fields read `first` the first time and `later` every time after
+local function flipping(first, later)
+  local reads = {}
+  return setmetatable({}, { __index = function(_, k)
+    reads[k] = (reads[k] or 0) + 1
+    if reads[k] == 1 then return first[k] end
+    return later[k]
+  end })
+end
+
+local function big_list(n, v)
+  local t = {}
+  for i = 1, n do t[i] = v or i end
+  return t
+end
+
+-- The pool: plain Lua values of every type and awkward numbers, sinew objects (of the same and
+-- of another skeleton), and tables whose metamethods raise, collect garbage or change between
+-- reads. Built anew for each round, so that what a call did to one does not carry over.
+local function pool()
+  local p, n = {}, 0
+  local function add(...)
+    for i = 1, select("#", ...) do
+      n = n + 1
+      p[n] = (select(i, ...))
+    end
+  end
+  add(nil, false, true, 0, 1, -1, 2, 3, 4, 0.5, -0.5, 1 / 0, -1 / 0, 0 / 0, 2 ^ 31, -2 ^ 31 - 1, 2 ^ 53, 2 ^ 63,
+    -2 ^ 63, 1e308, -1e308, 5e-324, 1e-310, 1e-320, 65535, 65536, 4096, 1e9)
+  add("", "x", "j0", "j1", "k1", "a", "hips", "translation", "rotation", "scale", "linear", "step", "cubicspline",
+    "sweep", "coupled", "world", "parent", "render", "sphere", "capsule", "plane", "nlerp", "karcher", "XYZ",
+    "damping", "gravity", "rate", "end_length", ("x"):rep(300), "j0\0x", "1")
+  add({}, { 1, 2, 3 }, { 0, 0, 0, 1 }, { 1, nil, 3 }, { n = 1 }, { {} }, { 0, 0, 0 }, big_list(16, 0.5),
+    big_list(40, 1), { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }, { O.pose, O.pose2 }, { 0.5, 0.5 },
+    { O.pose, O.other_pose }, { O.mask, false }, { true }, { "x" }, { O.mats })
+  add(raising(), collecting({ 0, 0, 0 }), flipping({ 1, 2, 3 }, big_list(5000, 0)))
+  add(function() end, print, coroutine.create(function() end), io.stdout)
+  add(O.skel, O.other, O.pose, O.pose2, O.other_pose, O.mask, O.other_mask, O.mats, O.other_mats, O.clip,
+    O.chain, O.tail, O.pointer)
+  for _, s in ipairs(O.spaces) do add(s) end
+  if newproxy then add(newproxy(true)) end
+  return p, n
+end
+
+-- ---- valid calls to start from -------------------------------------------------------------
+
+local q = { 0, 0, 0.3826834, 0.9238795 }
+local function qa(...) local t = { q[1], q[2], q[3], q[4] } for _, v in ipairs({ ... }) do t[#t + 1] = v end return t end
+
+-- For each entry (by name, or by name pattern), argument lists that succeed. The probe mutates
+-- them position by position; entries without one still get the random hostile calls.
+local function templates(name)
+  local t = {
+    ["sinew.quat.identity"] = { {} },
+    ["sinew.quat.mul"] = { qa(0, 1, 0, 0) }, ["sinew.quat.conj"] = { qa() }, ["sinew.quat.inverse"] = { qa() },
+    ["sinew.quat.normalize"] = { qa() }, ["sinew.quat.dot"] = { qa(0, 0, 0, 1) }, ["sinew.quat.length"] = { qa() },
+    ["sinew.quat.rotate"] = { qa(1, 2, 3) }, ["sinew.quat.from_axis_angle"] = { { 0, 1, 0, 1.5 } },
+    ["sinew.quat.to_axis_angle"] = { qa() }, ["sinew.quat.from_euler"] = { { 0.1, 0.2, 0.3, "ZYX" } },
+    ["sinew.quat.from_to"] = { { 1, 0, 0, 0, 1, 0 } }, ["sinew.quat.angle"] = { qa(0, 0, 0, 1) },
+    ["sinew.quat.pow"] = { qa(0.5) }, ["sinew.quat.log"] = { qa() }, ["sinew.quat.exp"] = { { 0.1, 0.2, 0.3, 0.4 } },
+    ["sinew.quat.slerp"] = { qa(0, 0, 0, 1, 0.3) }, ["sinew.quat.nlerp"] = { qa(0, 0, 0, 1, 0.3) },
+    ["sinew.quat.blend"] = { { { 0, 0, 0, 1, q[1], q[2], q[3], q[4] }, { 0.5, 0.5 }, "karcher" } },
+    ["sinew.skeleton"] = { { { names = { "a", "b" }, parents = { 0, 1 }, rest = { I, I } } } },
+    ["sinew.pose"] = { { O.skel } }, ["sinew.matrices"] = { { O.skel } },
+    ["sinew.mask"] = { { O.skel, { j1 = 0.5, [3] = 1 }, 0.25 } },
+    ["sinew.clip"] = { { clip_def(O.skel) } },
+    ["sinew.blend"] = { { O.pose, { O.pose, O.pose2 }, { 0.3, 0.7 }, { O.mask, false }, 0.2 } },
+    ["sinew.delta"] = { { O.pose, O.pose2, O.pose } },
+    ["sinew.chain"] = { { points_def() }, { { skeleton = O.skel, root = "j1", solver = "sweep" } } },
+    ["sinew.blendspace"] = { { space_defs[3] }, { space_defs[6] } },
+    ["sinew.Skeleton:find"] = { { O.skel, "j1" } }, ["sinew.Skeleton:parent"] = { { O.skel, 2 } },
+    ["sinew.Skeleton:name"] = { { O.skel, "j2" } }, ["sinew.Skeleton:rest"] = { { O.skel, 3 } },
+    ["sinew.Skeleton.__len"] = { { O.skel } }, ["sinew.Skeleton.__tostring"] = { { O.skel } },
+    ["sinew.Pose:get"] = { { O.pose, 2 } }, ["sinew.Pose:set"] = { { O.pose, 2, 1, 2, 3, 0, 0, 0, 1, 1, 1, 1 } },
+    ["sinew.Pose:get_translation"] = { { O.pose, 1 } }, ["sinew.Pose:get_rotation"] = { { O.pose, "j3" } },
+    ["sinew.Pose:get_scale"] = { { O.pose, 4 } }, ["sinew.Pose:set_translation"] = { { O.pose, 1, 1, 2, 3 } },
+    ["sinew.Pose:set_rotation"] = { { O.pose, 2, 0, 1, 0, 1 } }, ["sinew.Pose:set_scale"] = { { O.pose, 3, 2, 2, 2 } },
+    ["sinew.Pose:copy"] = { { O.pose, O.pose2 } }, ["sinew.Pose:reset"] = { { O.pose } },
+    ["sinew.Pose:add"] = { { O.pose, O.pose2, 0.5, O.mask } }, ["sinew.Pose:to_model"] = { { O.pose, O.mats } },
+    ["sinew.Pose:skeleton"] = { { O.pose } }, ["sinew.Pose.__len"] = { { O.pose } },
+    ["sinew.Pose.__tostring"] = { { O.pose } },
+    ["sinew.Mask:get"] = { { O.mask, 2 } }, ["sinew.Mask:set"] = { { O.mask, 2, 0.5, true } },
+    ["sinew.Mask:skeleton"] = { { O.mask } }, ["sinew.Mask.__len"] = { { O.mask } },
+    ["sinew.Mask.__tostring"] = { { O.mask } },
+    ["sinew.Matrices:get"] = { { O.mats, 4 } }, ["sinew.Matrices:bytes"] = { { O.mats } },
+    ["sinew.Matrices:pointer"] = { { O.mats } }, ["sinew.Matrices:skeleton"] = { { O.mats } },
+    ["sinew.Matrices.__len"] = { { O.mats } }, ["sinew.Matrices.__tostring"] = { { O.mats } },
+    ["sinew.Clip:sample"] = { { O.clip, 0.3, O.pose, false } }, ["sinew.Clip:duration"] = { { O.clip } },
+    ["sinew.Clip:local_time"] = { { O.clip, 7.5, true } }, ["sinew.Clip:skeleton"] = { { O.clip } },
+    ["sinew.Clip.__tostring"] = { { O.clip } },
+    ["sinew.Chain:step"] = { { O.chain, 1 / 60 } }, ["sinew.Chain:update"] = { { O.tail, 1 / 60, O.pose } },
+    ["sinew.Chain:position"] = { { O.chain, 2, "step" } }, ["sinew.Chain:move_root"] = { { O.chain, 1, 2, 3, 0, 0, 0, 1 } },
+    ["sinew.Chain:reset"] = { { O.chain } }, ["sinew.Chain:teleport"] = { { O.chain, 0, 0, 0 } },
+    ["sinew.Chain:get_param"] = { { O.chain, "damping", 2 } },
+    ["sinew.Chain:set_param"] = { { O.chain, "damping", 0.2, 2 }, { O.chain, "stiffness", { 0.1, 0.5 } },
+      { O.chain, "gravity", { 0, -1, 0 } } },
+    ["sinew.Chain:add_collider"] = { { O.chain, { shape = "capsule", a = { 0, 0, 0 }, b = { 0, 1, 0 }, radius = 0.1 } } },
+    ["sinew.Chain:move_collider"] = { { O.chain, 1, 0, -2, 0, 0.5 }, { O.chain, 1, { center = { 0, -3, 0 } } } },
+    ["sinew.Chain:joint"] = { { O.tail, 1 } }, ["sinew.Chain:length"] = { { O.chain } },
+    ["sinew.Chain:colliders"] = { { O.chain } }, ["sinew.Chain:skeleton"] = { { O.tail } },
+    ["sinew.Chain.__len"] = { { O.chain } }, ["sinew.Chain.__tostring"] = { { O.chain } },
+  }
+  if t[name] then return t[name] end
+  local mode = name:match("^sinew%.BlendSpace%((.-)%)")
+  if mode then
+    local s
+    for _, sp in ipairs(O.spaces) do if sp.mode == mode then s = sp end end
+    local args = { s }
+    for _ = 1, s:dims() do args[#args + 1] = 0.25 end
+    local method = name:match("[:.]([%w_]+)$")
+    if method == "weights" then args[#args + 1] = {} return { args } end
+    if method == "point" then return { { s, 1 } } end
+    return { { s } }
+  end
+  return nil
+end
+
+-- ---- calling -------------------------------------------------------------------------------
+
+local calls, errors, nonfinite, nonfinite_example = 0, 0, 0, nil
+local function finite(x) return type(x) == "number" and x == x and x ~= math.huge and x ~= -math.huge end
+
+-- calls fn with args[1 .. n]; `numeric`: a function of plain numbers (sinew.quat), whose results
+-- for finite arguments must be finite too
+local function call(fn, args, n, numeric)
+  calls = calls + 1
+  if not numeric then
+    if not pcall(fn, unpack(args, 1, n)) then errors = errors + 1 end
+    return
+  end
+  local res = { pcall(fn, unpack(args, 1, n)) }
+  if not res[1] then
+    errors = errors + 1
+    return
+  end
+  for i = 1, n do if not finite(args[i]) then return end end
+  for i = 2, #res do
+    if type(res[i]) == "number" and not finite(res[i]) then
+      nonfinite = nonfinite + 1
+      if not nonfinite_example then
+        local shown = {}
+        for k = 1, n do shown[k] = ("%.17g"):format(args[k]) end
+        nonfinite_example = table.concat(shown, ", ")
+      end
+      return
+    end
+  end
+end
+
+local function copy(t, n)
+  local c = {}
+  for i = 1, n do c[i] = t[i] end
+  return c
+end
+
+-- definition tables: the same definition with one field replaced, or wrapped in a table whose
+-- fields come through metamethods (that raise, collect garbage, or change between reads)
+local function def_variants(def, values, nvalues, rng)
+  local out, keys = {}, {}
+  for k in pairs(def) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(keys) do
+    for _ = 1, 6 do
+      local d = {}
+      for kk, vv in pairs(def) do d[kk] = vv end
+      d[k] = values[rng(nvalues)]
+      out[#out + 1] = d
+    end
+    local later = {}
+    for kk, vv in pairs(def) do later[kk] = vv end
+    later[k] = values[rng(nvalues)]
+    out[#out + 1] = flipping(def, later)
+  end
+  out[#out + 1] = collecting(def)
+  out[#out + 1] = setmetatable({}, { __index = def })
+  return out
+end
+
+local function run_calls(seed, rounds)
+  local state = seed
+  local function rng(n) -- Park-Miller, the same on every Lua
+    state = (state * 16807) % 2147483647
+    return 1 + state % n
+  end
+  local entries = find_entries()
+  local per = {}
+  for _ = 1, rounds do
+    local values, nvalues = pool()
+    for _, e in ipairs(entries) do
+      local before = calls
+      local numeric = e.name:match("^sinew%.quat%.") and e.name ~= "sinew.quat.blend"
+      -- random arguments, 0 to 12 of them
+      for _ = 1, 40 do
+        local n = rng(13) - 1
+        local args = {}
+        for i = 1, n do args[i] = values[rng(nvalues)] end
+        call(e.fn, args, n, numeric)
+      end
+      -- valid calls with one argument (self included) replaced by each value of the pool, and
+      -- with two replaced at random; definition tables spoiled field by field
+      for _, tpl in ipairs(templates(e.name) or {}) do
+        local n = #tpl
+        call(e.fn, tpl, n, numeric)
+        for i = 1, n + 1 do
+          for v = 1, nvalues do
+            local args = copy(tpl, n)
+            args[i] = values[v]
+            call(e.fn, args, math.max(n, i), numeric)
+          end
+        end
+        for _ = 1, 60 do
+          local args = copy(tpl, n)
+          args[rng(n + 1)] = values[rng(nvalues)]
+          args[rng(n + 1)] = values[rng(nvalues)]
+          call(e.fn, args, n + 1, numeric)
+        end
+        for i = 1, n do
+          if type(tpl[i]) == "table" and getmetatable(tpl[i]) == nil then
+            for _, d in ipairs(def_variants(tpl[i], values, nvalues, rng)) do
+              local args = copy(tpl, n)
+              args[i] = d
+              call(e.fn, args, n)
+            end
+          end
+        end
+      end
+      per[e.name] = (per[e.name] or 0) + calls - before
+      make_objects() -- fresh objects: calls may have moved, reset or filled them
+    end
+  end
+  local least, least_name = math.huge, nil
+  local with_template = 0
+  for _, e in ipairs(entries) do
+    if per[e.name] < least then least, least_name = per[e.name], e.name end
+    if templates(e.name) then with_template = with_template + 1 end
+  end
+  print(("probe: %d calls, %d errors, %d entries (%d with a valid call to mutate), fewest calls %d (%s)"):format(
+    calls, errors, #entries, with_template, least, least_name))
+  if nonfinite > 0 then
+    print(("probe: %d quaternion calls with finite arguments gave inf or NaN, e.g. (%s)"):format(nonfinite,
+      nonfinite_example))
+    os.exit(1)
+  end
+end
+
+-- ---- lifetime and re-entrancy scenarios ------------------------------------------------------
+
+local scenarios = {}
+
+-- issue 12, defect 1: a track whose fields change between reads (4096 keys the second time)
+scenarios[#scenarios + 1] = { "clip track fields that change between reads", function()
+  local s, n = sinew.skeleton { names = { "a" }, parents = { 0 } }, 0
+  local ok, c = pcall(sinew.clip, { skeleton = s, tracks = { setmetatable({ joint = 1, path = "translation" }, {
+    __index = function(_, k)
+      if k == "times" then
+        n = n + 1
+        if n == 1 then return { 0 } end
+        return big_list(4096)
+      end
+      if k == "values" then
+        if n == 1 then return { 0, 0, 0 } end
+        return big_list(12288, 0)
+      end
+    end }) } })
+  -- read once: the first answers make a valid one-key clip
+  return ok and c:duration() == 0 or tostring(c)
+end }
+
+-- issue 12, defect 2: the skeleton of a chain collected during construction
+scenarios[#scenarios + 1] = { "chain skeleton collected by __index", function()
+  local ok, c = pcall(sinew.chain, setmetatable({ root = 1 }, { __index = function(_, k)
+    if k == "skeleton" then return sinew.skeleton { names = { "a", "b", "c" }, parents = { 0, 1, 2 } } end
+    collectgarbage()
+  end }))
+  if not ok then return tostring(c) end
+  collectgarbage()
+  c:update(1 / 60, sinew.pose(c:skeleton()))
+  return #c == 3
+end }
+
+scenarios[#scenarios + 1] = { "chain skeleton that is 42 on the second read", function()
+  local reads = 0
+  local ok, c = pcall(sinew.chain, setmetatable({ root = 1 }, { __index = function(_, k)
+    if k == "skeleton" then
+      reads = reads + 1
+      if reads == 1 then return sinew.skeleton { names = { "a", "b" }, parents = { 0, 1 } } end
+      return 42
+    end
+    collectgarbage()
+  end }))
+  return ok and reads == 1 and #c == 2 or ("read " .. reads .. " times: " .. tostring(c))
+end }
+
+-- issue 12, defect 3: metamethods called with the wrong self
+scenarios[#scenarios + 1] = { "metamethods with a wrong self", function()
+  local bad = { io.stdout, {}, 1, "x", O.spaces[1], O.chain, O.clip, O.pointer }
+  for _, obj in ipairs({ O.skel, O.pose, O.mask, O.mats, O.clip, O.chain, O.spaces[1] }) do
+    for _, k in ipairs({ "__len", "__tostring" }) do
+      local f = getmetatable(obj)[k]
+      if f then
+        pcall(f)
+        for _, b in ipairs(bad) do pcall(f, b) end
+      end
+    end
+  end
+  return true
+end }
+
+-- every object a constructor reads, from a definition whose __index makes a fresh one each time
+-- and collects garbage in between
+scenarios[#scenarios + 1] = { "objects made fresh by __index and collected", function()
+  local function fresh(def)
+    return setmetatable({}, { __index = function(_, k)
+      collectgarbage()
+      if k == "skeleton" then return skeleton("j") end
+      return def[k]
+    end })
+  end
+  local built = 0
+  for _ = 1, 20 do
+    local okc, c = pcall(sinew.clip, fresh(clip_def(skeleton("j"))))
+    local okch, ch = pcall(sinew.chain, fresh({ skeleton = true, root = "j1" }))
+    collectgarbage()
+    if okc then c:sample(0.3, sinew.pose(c:skeleton())); built = built + 1 end
+    if okch then ch:update(1 / 60, sinew.pose(ch:skeleton())); built = built + 1 end
+  end
+  return built == 40 or ("built " .. built .. " of 40")
+end }
+
+-- finalisers that change a definition while the constructor allocates
+scenarios[#scenarios + 1] = { "finalisers that change definitions during construction", function()
+  local function finaliser(fn)
+    if newproxy then
+      local p = newproxy(true)
+      getmetatable(p).__gc = fn
+      return p
+    end
+    return setmetatable({}, { __gc = fn })
+  end
+  local names = { "a", "b", "c" }
+  local times, values = { 0, 1 }, { 0, 0, 0, 1, 1, 1 }
+  local points = { { 0, 0 }, { 1, 0 }, { 0, 1 } }
+  collectgarbage("setpause", 0)
+  for round = 1, 300 do
+    for _ = 1, 20 do
+      finaliser(function()
+        names[2] = ("x"):rep(round % 7 + 1) .. round
+        names[4] = "zz"
+        for i = 1, 200 do times[i] = i end
+        values[7] = 1
+        points[2] = { 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5 }
+        points[4] = { 9 }
+      end)
+    end
+    local ok, s = pcall(sinew.skeleton, { names = names, parents = { 0, 1, 1 } })
+    if ok then
+      pcall(sinew.clip, { skeleton = s, tracks = { { joint = 1, path = "translation", times = times, values = values } } })
+    end
+    pcall(sinew.blendspace, { mode = "freeform_cartesian", points = points })
+    names, times, values = { "a", "b", "c" }, { 0, 1 }, { 0, 0, 0, 1, 1, 1 }
+    points = { { 0, 0 }, { 1, 0 }, { 0, 1 } }
+  end
+  collectgarbage("setpause", 200)
+  return true
+end }
+
+-- finalisers that call sinew while sinew calls allocate (re-entrancy)
+scenarios[#scenarios + 1] = { "finalisers that call sinew during sinew calls", function()
+  local function finaliser(fn)
+    if newproxy then
+      local p = newproxy(true)
+      getmetatable(p).__gc = fn
+      return p
+    end
+    return setmetatable({}, { __gc = fn })
+  end
+  local out, layers, weights = sinew.pose(O.skel), { O.pose, O.pose2 }, { 0.5, 0.5 }
+  collectgarbage("setpause", 0)
+  for round = 1, 300 do
+    for _ = 1, 10 do
+      finaliser(function()
+        local big = {}
+        for i = 1, 64 do big[i] = O.pose end
+        local w = {}
+        for i = 1, 64 do w[i] = 1 end
+        pcall(sinew.blend, out, big, w)
+        pcall(sinew.quat.blend, big_list(400, 0.5), big_list(100, 1))
+        pcall(O.spaces[3].weights, O.spaces[3], 0.1, 0.2, {})
+        pcall(O.chain.set_param, O.chain, "damping", big_list(10, 0.2))
+      end)
+    end
+    sinew.blend(out, layers, weights)
+    sinew.quat.blend({ 0, 0, 0, 1, 0, 0, 1, 0 }, { round, 1 })
+    O.spaces[3]:weights(0.3, 0.3, {})
+    O.chain:set_param("damping", { 0.1, 0.2, 0.3 })
+  end
+  collectgarbage("setpause", 200)
+  return true
+end }
+
+-- objects outlive the references to their skeleton
+scenarios[#scenarios + 1] = { "objects outlive their skeleton's other references", function()
+  local p, m, mats, c, ch
+  do
+    local s = skeleton("j")
+    p, m, mats = sinew.pose(s), sinew.mask(s, nil, 1), sinew.matrices(s)
+    c, ch = sinew.clip(clip_def(s)), sinew.chain { skeleton = s, root = 2 }
+  end
+  for _ = 1, 3 do collectgarbage() end
+  c:sample(0.5, p)
+  ch:update(1 / 30, p)
+  p:add(p, 0.5, m)
+  p:to_model(mats)
+  return #p == 4 and #m == 4 and #mats == 4 and p:skeleton() == c:skeleton()
+end }
+
+local function run_scenarios()
+  local passed, failed = 0, 0
+  for _, sc in ipairs(scenarios) do
+    io.stderr:write("scenario: " .. sc[1] .. "\n")
+    local ok, res = pcall(sc[2])
+    if ok and res == true then
+      passed = passed + 1
+    else
+      failed = failed + 1
+      print("scenario failed: " .. sc[1] .. ": " .. tostring(res))
+    end
+  end
+  print(("scenarios: %d passed, %d failed"):format(passed, failed))
+end
+
+local mode = arg[1]
+if mode == "entries" then
+  for _, e in ipairs(find_entries()) do print(e.kind .. " " .. e.name) end
+elseif mode == "calls" then
+  run_calls(tonumber(arg[2]) or 1, tonumber(arg[3]) or 1)
+elseif mode == "scenarios" then
+  run_scenarios()
+else
+  io.stderr:write("usage: probe.lua entries | calls SEED ROUNDS | scenarios\n")
+  os.exit(2)
+end

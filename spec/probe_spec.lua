@@ -1,0 +1,50 @@
+-- Hostile Lua: spec/probe/probe.lua calls every function, method and metamethod reachable from
+-- `require "sinew"` with hostile arguments and plays the lifetime scenarios of issue 12. It runs
+-- in a child process of the same interpreter (and, under `make sanitize`, the same sanitizers),
+-- so that a crash fails this spec instead of ending the run. SINEW_PROBE_ROUNDS (default 4)
+-- repeats the calls with fresh random choices.
+local helper = require "helper"
+
+local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+-- runs the probe with `args`; returns its output and exit status
+local function probe(args)
+  local cmd = ("LUA_CPATH=%s LUA_PATH=%s %s spec/probe/probe.lua %s 2>&1; echo \"exit status $?\""):format(
+    quote(package.cpath), quote("lua/?.lua;lua/?/init.lua;;"), helper.interpreter, args)
+  local p = assert(io.popen(cmd))
+  local out = p:read("*a")
+  p:close()
+  local status = tonumber(out:match("exit status (%d+)%s*$"))
+  return out, status
+end
+
+describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
+  it("finds every function, method and metamethod at run time", function()
+    local out, status = probe("entries")
+    assert.are.equal(0, status, out)
+    local found = {}
+    for kind, name in out:gmatch("(%a+) (%S+)\n") do found[name] = kind end
+    for _, name in ipairs({ "sinew.quat.slerp", "sinew.clip", "sinew.chain", "sinew.blend", "sinew.Pose.__len",
+      "sinew.Mask.__tostring", "sinew.Matrices:pointer", "sinew.Chain:set_param", "sinew.Clip:sample",
+      "sinew.BlendSpace(grid):weights", "sinew.Skeleton.__len" }) do
+      assert.is_truthy(found[name], name .. " was not found:\n" .. out)
+    end
+  end)
+
+  it("gets a clean error or a result from every hostile call, never a crash", function()
+    local rounds = tonumber(os.getenv("SINEW_PROBE_ROUNDS") or "4")
+    local out, status = probe("calls 20261125 " .. rounds)
+    assert.are.equal(0, status, out)
+    local calls, entries = out:match("probe: (%d+) calls, %d+ errors, (%d+) entries")
+    assert.is_truthy(calls, out)
+    assert.is_true(tonumber(entries) >= 75, out)
+    assert.is_true(tonumber(calls) >= 60000 * rounds, out)
+    print("  " .. out:match("probe: [^\n]*"))
+  end)
+
+  it("survives the lifetime and re-entrancy scenarios", function()
+    local out, status = probe("scenarios")
+    assert.are.equal(0, status, out)
+    assert.is_truthy(out:match("scenarios: %d+ passed, 0 failed"), out)
+  end)
+end)
