@@ -1,16 +1,22 @@
--- Figures of sinew.quat: ns per call of slerp and of blend with 4 inputs, and garbage per call.
+-- Figures of sinew.quat: ns per call of the per-frame functions (slerp, nlerp, mul, rotate,
+-- normalize) and of blend with 4 inputs, and garbage per call.
 local sinew = require "sinew"
 local bench = require "common"
 local quat = sinew.quat
 
 local n = 200000
 local bx, by, bz, bw = quat.from_axis_angle(0.3, 1, 0.2, 1.1)
-bench.report("quat.slerp", bench.ns_per_call(function()
-  quat.slerp(0, 0, 0, 1, bx, by, bz, bw, 0.37)
-end, n), "ns/call")
-bench.report("quat.slerp garbage", bench.garbage_per_call(function()
-  quat.slerp(0, 0, 0, 1, bx, by, bz, bw, 0.37)
-end, n), "bytes/call")
+local calls = {
+  { "quat.slerp", function() quat.slerp(0, 0, 0, 1, bx, by, bz, bw, 0.37) end },
+  { "quat.nlerp", function() quat.nlerp(0, 0, 0, 1, bx, by, bz, bw, 0.37) end },
+  { "quat.mul", function() quat.mul(0.1, 0.2, 0.3, 0.9, bx, by, bz, bw) end },
+  { "quat.rotate", function() quat.rotate(bx, by, bz, bw, 0.3, -1.2, 2.0) end },
+  { "quat.normalize", function() quat.normalize(0.1, 0.2, 0.3, 0.9) end },
+}
+for _, c in ipairs(calls) do
+  bench.report(c[1], bench.ns_per_call(c[2], n), "ns/call")
+end
+bench.report("quat.slerp garbage", bench.garbage_per_call(calls[1][2], n), "bytes/call")
 
 local qs = {}
 for i = 1, 4 do

@@ -639,21 +639,24 @@ describe("sinew.blendspace", function()
       fails({ mode = "idw", points = { { 0, 0 }, { 1, 0 / 0 } } }, "coordinate 2 of point 2 is not finite")
       fails({ mode = "idw", points = { { 0, 0 }, { math.huge, 0 } } }, "coordinate 1 of point 2 is not finite")
       fails({ mode = "idw", points = { {} } }, "point 1 has no coordinates")
+      local many = {}
+      for i = 1, 1025 do many[i] = i end
+      fails({ mode = "1d", points = many }, "point count 1025 is out of range (1 .. 1024)")
       fails({ mode = "simple_directional", points = { { 1, 2, 3 } } }, "needs 2-D points (got 3-D)")
-      fails({ mode = "triangulated", points = { { 1, 2, 3 }, { 0, 0, 0 } } }, "takes 1-D to 2-D points (got 3-D)")
-      fails({ mode = "freeform_cartesian", points = { { 1, 2, 3, 4, 5, 6, 7, 8, 9 } } }, "point 1 has 9 coordinates, more than 8")
+      fails({ mode = "triangulated", points = { { 1, 2, 3 }, { 0, 0, 0 } } }, "dimension 3 is out of range (1 .. 2) for mode 'triangulated'")
+      fails({ mode = "freeform_cartesian", points = { { 1, 2, 3, 4, 5, 6, 7, 8, 9 } } }, "dimension 9 is out of range (1 .. 8) for mode 'freeform_cartesian'")
       fails({ mode = "idw", points = sq, power = 0 }, "option 'power' must be positive and finite (got 0)")
       fails({ mode = "idw", points = sq, power = -1 }, "option 'power' must be positive")
       fails({ mode = "idw", points = sq, power = "4" }, "option 'power' must be a number (got string)")
       fails({ mode = "freeform_directional", points = sq, alpha = 0 }, "option 'alpha' must be positive")
-      fails({ mode = "grid", points = sq, grid = { 1, 5 } }, "option 'grid' must be at least 2x2 (got 1x5)")
+      fails({ mode = "grid", points = sq, grid = { 1, 5 } }, "option 'grid' 1x5 is out of range (2 .. 256 columns and rows)")
       fails({ mode = "grid", points = sq, grid = { 2.5, 5 } }, "option 'grid' must be {cols, rows}, two integers")
       fails({ mode = "grid", points = sq, grid = 4 }, "option 'grid' must be {cols, rows} (got number)")
       fails({ mode = "triangulated", points = sq, normalize_axes = 1 }, "option 'normalize_axes' must be a boolean")
       fails({ mode = "simple_directional", points = { { 1, 0 }, { 1, 0.01 }, { 0, 1 }, { -1, 0 }, { 0, -1 } } },
         "points 1 and 2 are less than 2 degrees apart in direction")
       fails({ mode = "simple_directional", points = { { 1, 0 }, { 0, 1 }, { -1, 0 } } },
-        "a gap of 180.0 degrees between the directions of points 3 and 1")
+        "a gap of 180 degrees between the directions of points 3 and 1")
       fails({ mode = "simple_directional", points = { { 1, 0 }, { 0, 1 }, { -1, 0.2 }, { 0.5, 0.5 } } }, "a gap of")
     end)
 

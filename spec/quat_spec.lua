@@ -16,6 +16,7 @@ local function random_near(rng, maxangle, cx, cy, cz, cw)
 end
 
 local function pack(...) return { n = select("#", ...), ... } end
+local unpack = table.unpack or unpack -- luacheck: ignore
 
 describe("sinew.quat", function()
   describe("basic algebra", function()
@@ -284,6 +285,128 @@ describe("sinew.quat", function()
         assert.equal(0, helper.garbage_per_call(function() quat.blend(qs, ws, m) end, 2000))
       end
       assert.equal(0, helper.garbage_per_call(function() quat.slerp(0, 0, 0, 1, 0, 0, 0.6, 0.8, 0.3) end, 2000))
+    end)
+  end)
+
+  describe("finite results for finite arguments", function()
+    local err = helper.error_of
+    local MAX = 1.7976931348623157e308 -- the largest double
+    local TINY = 4.9406564584124654e-324 -- the least subnormal
+
+    local function finite(...)
+      for i = 1, select("#", ...) do
+        local x = select(i, ...)
+        if x ~= x or x == math.huge or x == -math.huge then return false end
+      end
+      return true
+    end
+
+    -- any finite double: zeros, subnormals, the extremes, or 10^u over the whole range, either sign
+    local special = { 0, TINY, 1e-320, 2.2250738585072009e-308, 1e-300, 1e-160, 1, 1e154, 1e300, MAX / 3, MAX }
+    local function adversarial(rng)
+      local x
+      if rng() < 0.3 then
+        x = special[math.floor(rng(1, #special + 1))]
+      else
+        x = 10 ^ rng(-323.5, 308.25)
+      end
+      return rng() < 0.5 and -x or x
+    end
+
+    -- every function of sinew.quat but blend, with the count of numbers it takes
+    local fns = {
+      { "mul", 8 }, { "conj", 4 }, { "inverse", 4 }, { "normalize", 4 }, { "dot", 8 }, { "length", 4 },
+      { "rotate", 7 }, { "from_axis_angle", 4 }, { "to_axis_angle", 4 }, { "from_euler", 3 },
+      { "from_to", 6 }, { "angle", 8 }, { "pow", 5 }, { "log", 4 }, { "exp", 4 }, { "slerp", 9 },
+      { "nlerp", 9 },
+    }
+    -- the only refusals a finite argument may meet
+    local refusals = { "zero quaternion", "zero axis", "zero vector", "result is too large" }
+
+    local function check(name, ok, ...)
+      if ok then
+        assert.is_true(finite(...), name .. " returned a non-finite number")
+        return
+      end
+      local msg = tostring((...))
+      for _, r in ipairs(refusals) do
+        if msg:find(r, 1, true) then return end
+      end
+      error(name .. ": unexpected error " .. msg)
+    end
+
+    it("returns finite numbers or raises a clear error, for random magnitudes (fixed seed)", function()
+      local rng = helper.rng(12)
+      local args = {}
+      for round = 1, 1500 do
+        for _, f in ipairs(fns) do
+          local scale = adversarial(rng)
+          for i = 1, f[2] do
+            -- a unit quaternion scaled to any magnitude, or each number of its own magnitude
+            args[i] = round % 2 == 0 and adversarial(rng) or scale * rng(-1, 1)
+          end
+          if (f[1] == "slerp" or f[1] == "nlerp") and round % 3 == 0 then
+            args[9] = rng(-2, 3) -- interpolation, not only extrapolation
+          end
+          check(f[1], pcall(quat[f[1]], unpack(args, 1, f[2])))
+        end
+        local qs, ws = {}, {}
+        for i = 1, 12 do qs[i] = adversarial(rng) end
+        for i = 1, 3 do ws[i] = math.abs(adversarial(rng)) end
+        ws[1] = ws[1] + 1
+        check("blend", pcall(quat.blend, qs, ws, "karcher"))
+      end
+    end)
+
+    it("handles near-antiparallel inputs at every scale", function()
+      local rng = helper.rng(13)
+      for _ = 1, 500 do
+        local k, x, y, z, w = adversarial(rng), helper.random_quat(rng) -- a rotation, a scale
+        for _, name in ipairs { "slerp", "nlerp", "angle" } do
+          check(name, pcall(quat[name], x, y, z, w, -x * k, -y * k, -z * k * (1 + 1e-16), -w * k, rng(-1, 2)))
+        end
+        check("from_to", pcall(quat.from_to, x, y, z, -x * k, -y * k * (1 + 1e-16), -z * k))
+      end
+    end)
+
+    it("answers the cases of the issue", function()
+      local x, y, z, w = quat.log(1e-320, 0, 0, -1)
+      assert.is_true(math.abs(x - math.pi) < 1e-15 and y == 0 and z == 0 and w == 0)
+      x, y, z, w = quat.pow(1e-310, 0, 0, -1, 0.5)
+      assert.is_true(math.abs(x - 1) < 1e-15 and y == 0 and z == 0 and math.abs(w) < 1e-15)
+      x, y, z, w = quat.from_axis_angle(0, 1e-320, 0, 1.5)
+      assert.is_true(x == 0 and y == math.sin(0.75) and z == 0 and w == math.cos(0.75))
+      assert.matches("bad argument #1 .*result is too large: e%^w overflows for 'w' = 710",
+        err(quat.exp, 0, 0, 0, 710))
+    end)
+
+    it("keeps tiny rotations exact and huge vectors whole", function()
+      local x, y = quat.normalize(1e-320, 1e-320, 0, 0)
+      assert.is_true(x == y and math.abs(x - math.sqrt(0.5)) < 1e-16)
+      local ax, ay, _, angle = quat.to_axis_angle(1e-320, 1e-320, 0, 1)
+      assert.is_true(ax == ay and math.abs(ax - math.sqrt(0.5)) < 1e-16 and angle > 0)
+      local rx, ry = quat.rotate(0, 0, math.sqrt(0.5), math.sqrt(0.5), 0.9 * MAX, 0, 0)
+      assert.is_true(math.abs(rx) < 1e300 and math.abs(ry / MAX - 0.9) < 1e-15)
+      assert.equal(MAX, quat.dot(MAX, MAX, -MAX, 0, 1, 1, 1, 0)) -- the plain sum overflows on the way
+      assert.equal(MAX, quat.length(MAX, 0, 0, 0))
+      local _, _, _, iw = quat.inverse(MAX, MAX, MAX, MAX)
+      assert.is_true(iw > 0 and iw < 1e-308)
+      assert.is_true(finite(quat.slerp(0, 0, 0, 1, 0, 0.6, 0, 0.8, MAX)))
+      assert.is_true(finite(quat.nlerp(0, 0, 0, 1, 0, 0.6, 0, 0.8, -MAX)))
+      assert.is_true(finite(quat.pow(0.6, 0, 0, 0.8, MAX)))
+      assert.is_true(finite(quat.exp(MAX, MAX, MAX, 0)))
+      assert.is_true(finite(quat.exp(0, 0, 0.7853981633974483, 710))) -- e^710 cos(pi/4) fits
+      assert.is_true(finite(quat.from_to(MAX, MAX, MAX, -MAX, -MAX, -MAX)))
+    end)
+
+    it("raises 'result is too large' only where the result exceeds the largest double", function()
+      assert.matches("bad argument #1 .*result is too large", err(quat.mul, MAX, 0, 0, 0, 0, 0, 0, 2))
+      assert.matches("bad argument #1 .*result is too large", err(quat.dot, 1e200, 0, 0, 0, 1e200, 0, 0, 0))
+      assert.matches("bad argument #1 .*result is too large", err(quat.length, MAX, 0, 0, MAX))
+      assert.matches("bad argument #1 .*result is too large: 1/|q| overflows", err(quat.inverse, 0, 0, 0, 1e-310))
+      assert.matches("bad argument #5 .*result is too large", err(quat.rotate, 0, 0, 0.3, 1, MAX, MAX, MAX))
+      assert.matches("bad argument #5 .*result is too large: |q|%^e overflows", err(quat.pow, 0, 0, 0, 2, 2000))
+      assert.equal(0, select(4, quat.pow(0, 0, 0, 2, -2000)))
     end)
   end)
 

@@ -117,7 +117,7 @@ static double run(int colliders, int layout_body, sn_chain_solver solver, int si
             at.x = 0.1 * sin(2.0 * tt);
             at.y = 0.02 * sin(7.0 * tt);
             at.z = 0.05 * sin(1.3 * tt);
-            (void)sn_quat_from_axis_angle(&up, 0.4 * sin(1.7 * tt), &q);
+            (void)sn_quat_from_axis_angle(&up, 0.4 * sin(1.7 * tt), &q, NULL);
             for (c = 0; c < CHAINS; c++) {
                 (void)sn_chain_move_root(chains[c], &at, &q, NULL);
                 (void)sn_chain_step(chains[c], 1.0 / 60.0, NULL);

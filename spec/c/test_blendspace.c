@@ -1,23 +1,23 @@
 /* C-only tests of src/core/blendspace.c and src/core/delaunay.c: no Lua involved. */
+#include <float.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blendspace.h"
 #include "delaunay.h"
 #include "ensure.h"
+#include "fixtures.h"
 
 #define MAXN 200
-
-static unsigned long seed = 4242;
-
-static double rnd(double lo, double hi) { return lo + (hi - lo) * ensure_random(&seed); }
+#define PI 3.14159265358979323846
 
 /* one blend space in static memory, rebuilt by each call */
 static double block[1 << 18];
 
 static sn_blendspace_def def_of(sn_blendspace_mode mode, const double *pts, int n, int dims) {
     sn_blendspace_def def;
-    sn_blendspace_def_defaults(&def);
+    sn_blendspace_def_init(&def);
     def.mode = mode;
     def.points = pts;
     def.count = n;
@@ -25,16 +25,21 @@ static sn_blendspace_def def_of(sn_blendspace_mode mode, const double *pts, int 
     return def;
 }
 
-static sn_blendspace *make(sn_blendspace_mode mode, const double *pts, int n, int dims) {
-    sn_blendspace_def def = def_of(mode, pts, n, dims);
-    sn_blendspace *bs = NULL;
+/* the blend space of `def` in `mem`, or NULL (and a failed check) when it is refused */
+static sn_blendspace *build(void *mem, size_t size, const sn_blendspace_def *def) {
     sn_error err;
-    ENSURE(sn_blendspace_size(&def) <= sizeof block);
-    if (sn_blendspace_init(block, sizeof block, &def, &bs, &err) != SN_OK) {
+    ENSURE(sn_blendspace_size(def, &err) <= size);
+    if (sn_blendspace_init(mem, size, def, &err) != SN_OK) {
         fprintf(stderr, "init failed: %s\n", err.msg);
+        ensure_failed_checks++;
         return NULL;
     }
-    return bs;
+    return (sn_blendspace *)mem;
+}
+
+static sn_blendspace *make(sn_blendspace_mode mode, const double *pts, int n, int dims) {
+    sn_blendspace_def def = def_of(mode, pts, n, dims);
+    return build(block, sizeof block, &def);
 }
 
 static void weights(const sn_blendspace *bs, const double *p, double *w) {
@@ -187,7 +192,7 @@ static void test_delaunay_ignores_point_order(void) {
     for (round = 0; round < 10; round++) {
         for (i = 0; i < 49; i++) perm[i] = i;
         for (i = 48; i > 0; i--) {
-            int j = (int)(ensure_random(&seed) * (i + 1)), tmp = perm[i];
+            int j = (int)(rnd(0, 1) * (i + 1)), tmp = perm[i];
             perm[i] = perm[j];
             perm[j] = tmp;
         }
@@ -329,15 +334,15 @@ static void test_triangulated_reproduces_linear_functions(void) {
 
 static void test_grid_stores_triangulated_weights(void) {
     double pts[] = {0, 0, 2, 0, 0, 1, 2, 1, 1, 0.5, 0.3, 0.8}, w[6], v[6], node[2];
-    sn_blendspace_def def = def_of(SN_BLENDSPACE_GRID, pts, 6, 2);
-    sn_blendspace *grid = NULL, *tri = NULL;
     static double other[4096];
+    sn_blendspace_def def = def_of(SN_BLENDSPACE_GRID, pts, 6, 2);
+    sn_blendspace *grid, *tri;
     int c, r, i;
     def.grid_cols = 5;
     def.grid_rows = 3;
-    ENSURE(sn_blendspace_init(block, sizeof block, &def, &grid, NULL) == SN_OK);
+    grid = build(block, sizeof block, &def);
     def.mode = SN_BLENDSPACE_TRIANGULATED;
-    ENSURE(sn_blendspace_init(other, sizeof other, &def, &tri, NULL) == SN_OK);
+    tri = build(other, sizeof other, &def);
     if (grid == NULL || tri == NULL) return;
     for (r = 0; r < 3; r++)
         for (c = 0; c < 5; c++) {
@@ -347,6 +352,63 @@ static void test_grid_stores_triangulated_weights(void) {
             weights(tri, node, v);
             for (i = 0; i < 6; i++) ENSURE_NEAR(w[i], v[i], 1e-12);
         }
+}
+
+/* The grid keeps at most 3 weights per grid point; its weights must be those of a dense table of
+   every point's triangulated weight at every grid point, mixed bilinearly (the dense table's
+   formula, which the grid once used), to within an ulp or two. */
+static void test_grid_is_the_dense_bilinear_mix(void) {
+    static double other[1 << 15];
+    double pts[2 * 40], lo[2], hi[2], p[2], w[40], r[4][40], x[2];
+    int round, q, i, k;
+    for (round = 0; round < 60; round++) {
+        int n = 3 + round % 37, cols = 2 + round % 7, rows = 2 + (round * 5) % 9, cell[2], dims[2];
+        double f[2], scale = round % 3 == 0 ? 1e-3 : round % 3 == 1 ? 7.3 : 1;
+        sn_blendspace_def def;
+        sn_blendspace *grid, *tri;
+        random_points(pts, n, 2, round % 4 == 0);
+        for (i = 0; i < 2 * n; i++) pts[i] *= scale;
+        def = def_of(SN_BLENDSPACE_GRID, pts, n, 2);
+        def.grid_cols = cols;
+        def.grid_rows = rows;
+        def.normalize_axes = round % 2;
+        grid = build(block, sizeof block, &def);
+        def.mode = SN_BLENDSPACE_TRIANGULATED;
+        tri = build(other, sizeof other, &def);
+        if (grid == NULL || tri == NULL) continue;
+        dims[0] = cols;
+        dims[1] = rows;
+        for (k = 0; k < 2; k++) { /* the grid spans the bounding box */
+            lo[k] = hi[k] = pts[k];
+            for (i = 1; i < n; i++) {
+                if (pts[2 * i + k] < lo[k]) lo[k] = pts[2 * i + k];
+                if (pts[2 * i + k] > hi[k]) hi[k] = pts[2 * i + k];
+            }
+        }
+        for (q = 0; q < 100; q++) {
+            for (k = 0; k < 2; k++) { /* the cell and the fractions, as the grid finds them */
+                double g;
+                p[k] = q < 4 ? ((q >> k) & 1 ? hi[k] : lo[k]) : rnd(lo[k], hi[k]); /* corners, then inside */
+                g = (p[k] - lo[k]) * ((dims[k] - 1) / (hi[k] - lo[k]));
+                cell[k] = (int)g;
+                if (cell[k] > dims[k] - 2) cell[k] = dims[k] - 2;
+                f[k] = g - cell[k];
+            }
+            for (k = 0; k < 4; k++) { /* the dense weights at the four grid points around p */
+                int c = cell[0] + k % 2, rr = cell[1] + k / 2;
+                x[0] = c == cols - 1 ? hi[0] : lo[0] + c * (hi[0] - lo[0]) / (cols - 1);
+                x[1] = rr == rows - 1 ? hi[1] : lo[1] + rr * (hi[1] - lo[1]) / (rows - 1);
+                weights(tri, x, r[k]);
+            }
+            check_common(grid, p); /* non-negative, sum 1 */
+            weights(grid, p, w);
+            for (i = 0; i < n; i++) {
+                double a = r[0][i] + f[0] * (r[1][i] - r[0][i]), b = r[2][i] + f[0] * (r[3][i] - r[2][i]);
+                double v = a + f[1] * (b - a);
+                ENSURE_NEAR(w[i], v > 0.0 ? v : 0.0, 4.5e-16);
+            }
+        }
+    }
 }
 
 static void test_direct_and_simple_directional(void) {
@@ -371,59 +433,169 @@ static void test_direct_and_simple_directional(void) {
     ENSURE(w[0] == 0);
 }
 
-static sn_status try_def(sn_blendspace_mode mode, const double *pts, int n, int dims, sn_error *err) {
-    sn_blendspace_def def = def_of(mode, pts, n, dims);
-    sn_blendspace *bs;
-    return sn_blendspace_init(block, sizeof block, &def, &bs, err);
+/* ---- refusals ---- */
+
+static const double valid_pts[] = {0, 0, 1, 0, 0, 1, -1, 0};
+static const double dup_pts[] = {0, 0, 1, 0, 1, 0};
+static const double near_pts[] = {1, 0, 1, 0.01, 0, 1, -1, 0};
+static const double gap_pts[] = {1, 0, 0, 1, -1, 0};
+static const double huge_pts[] = {1e200, 0, 1, 1};
+static const double close_pts[] = {0, 0, 1e-160, 0};
+static const double squashed_pts[] = {0, 0, 1, 0, 1, 1e-150, 0, 1e10};
+static double nan_pts[] = {0, 0, 1, 0};
+
+/* a valid definition: idw over four 2-D points */
+static void valid_def(sn_blendspace_def *d) {
+    sn_blendspace_def_init(d);
+    d->mode = SN_BLENDSPACE_IDW;
+    d->points = valid_pts;
+    d->count = 4;
+    d->dims = 2;
 }
 
-static void test_invalid_inputs_refused(void) {
-    double ok[] = {0, 0, 1, 0, 0, 1, -1, 0}, dup[] = {0, 0, 1, 0, 1, 0}, nan[] = {0, 0, 1, 0};
-    double near[] = {1, 0, 1, 0.01, 0, 1, -1, 0}, gap[] = {1, 0, 0, 1, -1, 0}, big[] = {1e200, 0, 1, 1};
+static void no_count(sn_blendspace_def *d) { d->count = 0; }
+static void no_array(sn_blendspace_def *d) { d->points = NULL; }
+static void too_many(sn_blendspace_def *d) { d->count = SN_BLENDSPACE_MAX_POINTS + 1; }
+static void bad_mode(sn_blendspace_def *d) { d->mode = (sn_blendspace_mode)99; }
+static void line_of_one(sn_blendspace_def *d) { d->mode = SN_BLENDSPACE_1D; d->count = 1; d->dims = 1; }
+static void triangle_of_one(sn_blendspace_def *d) { d->mode = SN_BLENDSPACE_TRIANGULATED; d->count = 1; }
+static void grid_of_one(sn_blendspace_def *d) { d->mode = SN_BLENDSPACE_GRID; d->count = 1; }
+static void two_directions(sn_blendspace_def *d) { d->mode = SN_BLENDSPACE_SIMPLE_DIRECTIONAL; d->count = 3; }
+static void line_in_2d(sn_blendspace_def *d) { d->mode = SN_BLENDSPACE_1D; }
+static void polar_in_4d(sn_blendspace_def *d) { d->mode = SN_BLENDSPACE_FREEFORM_DIRECTIONAL; d->count = 2; d->dims = 4; }
+static void nine_dims(sn_blendspace_def *d) { d->count = 1; d->dims = 9; }
+static void zero_dims(sn_blendspace_def *d) { d->dims = 0; }
+static void duplicates(sn_blendspace_def *d) { d->points = dup_pts; d->count = 3; }
+static void not_finite(sn_blendspace_def *d) { d->points = nan_pts; d->count = 2; }
+static void too_large(sn_blendspace_def *d) { d->points = huge_pts; d->count = 2; }
+static void too_close(sn_blendspace_def *d) { d->points = close_pts; d->count = 2; }
+static void squashed(sn_blendspace_def *d) { d->mode = SN_BLENDSPACE_TRIANGULATED; d->points = squashed_pts; }
+static void near_directions(sn_blendspace_def *d) { d->mode = SN_BLENDSPACE_SIMPLE_DIRECTIONAL; d->points = near_pts; }
+static void half_turn_gap(sn_blendspace_def *d) { d->mode = SN_BLENDSPACE_SIMPLE_DIRECTIONAL; d->points = gap_pts; d->count = 3; }
+static void negative_alpha(sn_blendspace_def *d) { d->alpha = -1; }
+static void nan_alpha(sn_blendspace_def *d) { d->alpha = nan_pts[3]; }
+static void zero_power(sn_blendspace_def *d) { d->power = 0; }
+static void thin_grid(sn_blendspace_def *d) { d->grid_rows = SN_BLENDSPACE_MIN_GRID - 1; }
+static void wide_grid(sn_blendspace_def *d) { d->grid_cols = SN_BLENDSPACE_MAX_GRID + 1; }
+
+FIXTURE_CASE_TYPE(def_case, sn_blendspace_def);
+
+static const def_case bad_defs[] = {
+    {"no points", no_count, "no points"},
+    {"no point array", no_array, "no points"},
+    {"too many points", too_many, "point count 1025 is out of range (1 .. 1024)"},
+    {"unknown mode", bad_mode, "unknown mode 99"},
+    {"a 1d space of one point", line_of_one, "mode '1d' needs at least 2 points (got 1)"},
+    {"a triangulation of one point", triangle_of_one, "mode 'triangulated' needs at least 2 points"},
+    {"a grid of one point", grid_of_one, "mode 'grid' needs at least 2 points"},
+    {"two directions", two_directions, "needs at least 3 directions (got 2)"},
+    {"1d over 2-D points", line_in_2d, "mode '1d' needs 1-D points (got 2-D)"},
+    {"polar bands in 4-D", polar_in_4d, "mode 'freeform_directional' needs 2-D points (got 4-D)"},
+    {"nine dimensions", nine_dims, "dimension 9 is out of range (1 .. 8) for mode 'idw'"},
+    {"no dimensions", zero_dims, "dimension 0 is out of range (1 .. 8)"},
+    {"duplicate points", duplicates, "duplicate points 2 and 3"},
+    {"a NaN coordinate", not_finite, "coordinate 2 of point 2 is not finite"},
+    {"a huge coordinate", too_large, "coordinate 1 of point 1 is too large (at most 1e+150 in magnitude)"},
+    {"points closer than DBL_MIN", too_close, "points 1 and 2 are too close together"},
+    {"points that normalising merges", squashed, "points 2 and 3 coincide once the axes are normalised"},
+    {"directions 0.6 degrees apart", near_directions, "points 1 and 2 are less than 2 degrees apart in direction"},
+    {"a half-turn gap", half_turn_gap, "a gap of 180 degrees between the directions of points 3 and 1"},
+    {"a negative alpha", negative_alpha, "option 'alpha' must be positive and finite (got -1)"},
+    {"a NaN alpha", nan_alpha, "option 'alpha' must be positive and finite"},
+    {"a zero power", zero_power, "option 'power' must be positive and finite (got 0)"},
+    {"a grid one row high", thin_grid, "option 'grid' 5x1 is out of range (2 .. 256 columns and rows)"},
+    {"a grid too wide", wide_grid, "option 'grid' 257x5 is out of range (2 .. 256 columns and rows)"},
+};
+
+/* size and init refuse what validate refuses, with the same message */
+static sn_status size_of(const sn_blendspace_def *d, sn_error *err) {
+    return sn_blendspace_size(d, err) == 0 ? err->code : SN_OK;
+}
+
+static sn_status init_of(const sn_blendspace_def *d, sn_error *err) {
+    return sn_blendspace_init(block, sizeof block, d, err);
+}
+
+static void test_invalid_definitions_refused(void) {
+    nan_pts[3] = nan_pts[3] / nan_pts[3];
+    REFUSE_CASES(bad_defs, sn_blendspace_def, valid_def, sn_blendspace_validate);
+    REFUSE_CASES(bad_defs, sn_blendspace_def, valid_def, size_of);
+    REFUSE_CASES(bad_defs, sn_blendspace_def, valid_def, init_of);
+    ENSURE(sn_blendspace_validate(NULL, NULL) == SN_EINVAL);
+}
+
+static void test_bad_memory_and_inputs_refused(void) {
     double in[2] = {0, 0}, w[8];
     sn_blendspace_def def;
-    sn_blendspace *bs = NULL;
     sn_error err;
-    nan[3] = nan[3] / nan[3];
-    ENSURE(try_def(SN_BLENDSPACE_IDW, ok, 0, 2, &err) == SN_EINVAL && strstr(err.msg, "no points") && err.arg == 1);
-    ENSURE(try_def(SN_BLENDSPACE_1D, ok, 1, 1, &err) == SN_EINVAL && strstr(err.msg, "at least 2 points"));
-    ENSURE(try_def(SN_BLENDSPACE_TRIANGULATED, ok, 1, 2, &err) == SN_EINVAL);
-    ENSURE(try_def(SN_BLENDSPACE_GRID, ok, 1, 2, &err) == SN_EINVAL);
-    ENSURE(try_def(SN_BLENDSPACE_SIMPLE_DIRECTIONAL, ok, 3, 2, &err) == SN_EINVAL && strstr(err.msg, "3 directions"));
-    ENSURE(try_def(SN_BLENDSPACE_IDW, dup, 3, 2, &err) == SN_EINVAL && strstr(err.msg, "duplicate points 2 and 3"));
-    ENSURE(try_def(SN_BLENDSPACE_IDW, nan, 2, 2, &err) == SN_EINVAL && strstr(err.msg, "coordinate 2 of point 2"));
-    ENSURE(try_def(SN_BLENDSPACE_IDW, big, 2, 2, &err) == SN_EINVAL && strstr(err.msg, "too large"));
-    ENSURE(try_def(SN_BLENDSPACE_SIMPLE_DIRECTIONAL, near, 4, 2, &err) == SN_EINVAL &&
-           strstr(err.msg, "points 1 and 2 are less than 2 degrees apart"));
-    ENSURE(try_def(SN_BLENDSPACE_SIMPLE_DIRECTIONAL, gap, 3, 2, &err) == SN_EINVAL && strstr(err.msg, "gap of 180.0"));
-    ENSURE(try_def(SN_BLENDSPACE_1D, ok, 4, 2, &err) == SN_EINVAL && strstr(err.msg, "needs 1-D points (got 2-D)"));
-    ENSURE(try_def(SN_BLENDSPACE_FREEFORM_DIRECTIONAL, ok, 2, 4, &err) == SN_EINVAL);
-    ENSURE(try_def(SN_BLENDSPACE_IDW, ok, 1, 9, &err) == SN_EINVAL && strstr(err.msg, "1-D to 8-D"));
-    ENSURE(try_def(SN_BLENDSPACE_IDW, ok, SN_BLENDSPACE_MAX_POINTS + 1, 1, &err) == SN_EINVAL);
-    ENSURE(try_def((sn_blendspace_mode)99, ok, 4, 2, &err) == SN_EINVAL && strstr(err.msg, "unknown mode"));
-    def = def_of(SN_BLENDSPACE_IDW, ok, 4, 2);
-    def.power = 0;
-    ENSURE(sn_blendspace_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "'power'"));
-    ENSURE(sn_blendspace_size(&def) == 0);
-    def.power = 4;
-    def.alpha = -1;
-    ENSURE(sn_blendspace_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "'alpha'"));
-    def.alpha = 2;
-    def.grid_rows = 1;
-    ENSURE(sn_blendspace_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "at least 2x2 (got 5x1)"));
-    def.grid_rows = SN_BLENDSPACE_MAX_GRID + 1;
-    ENSURE(sn_blendspace_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "at most"));
-    def.grid_rows = 5;
-    ENSURE(sn_blendspace_init(block, sn_blendspace_size(&def) - 1, &def, &bs, &err) == SN_ENOMEM);
-    ENSURE(sn_blendspace_init((char *)block + 4, sizeof block - 8, &def, &bs, &err) == SN_ENOMEM);
-    ENSURE(sn_blendspace_init(block, sn_blendspace_size(&def), &def, &bs, &err) == SN_OK);
-    if (bs == NULL) return;
+    size_t size;
+    const sn_blendspace *bs = (const sn_blendspace *)block;
+    valid_def(&def);
+    size = sn_blendspace_size(&def, &err);
+    ENSURE(sn_blendspace_init(block, size - 1, &def, &err) == SN_ENOMEM && strstr(err.msg, "bytes (got"));
+    ENSURE(sn_blendspace_init(NULL, size, &def, &err) == SN_ENOMEM);
+    ENSURE(sn_blendspace_init((char *)block + 4, sizeof block - 8, &def, &err) == SN_ENOMEM &&
+           strstr(err.msg, "8-byte aligned"));
+    ENSURE(sn_blendspace_init(block, size, &def, &err) == SN_OK);
     ENSURE(sn_blendspace_weights(bs, in, 1, w, &err) == SN_EINVAL && strstr(err.msg, "expected 2, got 1"));
-    in[1] = nan[3];
+    in[1] = nan_pts[3];
     ENSURE(sn_blendspace_weights(bs, in, 2, w, &err) == SN_EINVAL && err.arg == 2);
     ENSURE(sn_blendspace_point(bs, 4) == NULL && sn_blendspace_point(bs, -1) == NULL);
     ENSURE(sn_blendspace_point(bs, 3)[0] == -1);
     ENSURE(sn_blendspace_mode_name((sn_blendspace_mode)99) == NULL);
+}
+
+static void test_def_init_fills_every_field(void) {
+    sn_blendspace_def def;
+    sn_error err;
+    memset(&def, 0x5a, sizeof def);
+    sn_blendspace_def_init(&def);
+    ENSURE(def.mode == SN_BLENDSPACE_1D && def.count == 0 && def.dims == 1 && def.points == NULL);
+    ENSURE(def.alpha == 2 && def.power == 4 && def.normalize_axes == 1 && def.normalize == 0);
+    ENSURE(def.grid_cols == 5 && def.grid_rows == 5);
+    ENSURE(sn_blendspace_size(&def, &err) == 0 && strcmp(err.msg, "no points") == 0 && err.arg == 1);
+}
+
+/* ---- memory ---- */
+
+/* Every mode at the limits: the block fits SN_BLENDSPACE_MAX_SIZE, the largest comes close to
+   it, and the space builds in a block of that size at an address that is 8 modulo 16. */
+static void test_block_sizes_at_the_limits(void) {
+    static double pts[SN_BLENDSPACE_MAX_POINTS * SN_BLENDSPACE_MAX_DIMS], circle[2 * 180];
+    size_t largest = 0;
+    int m, i;
+    for (i = 0; i < SN_BLENDSPACE_MAX_POINTS * SN_BLENDSPACE_MAX_DIMS; i++) pts[i] = rnd(-1, 1);
+    for (i = 1; i < 180; i++) { /* the origin, then 179 directions just over 2 degrees apart */
+        circle[2 * i] = cos(i * 2 * PI / 179);
+        circle[2 * i + 1] = sin(i * 2 * PI / 179);
+    }
+    for (m = 0; m < SN_BLENDSPACE_MODES; m++) {
+        sn_blendspace_def def;
+        sn_error err;
+        size_t size;
+        int many = m == SN_BLENDSPACE_FREEFORM_CARTESIAN || m == SN_BLENDSPACE_IDW || m == SN_BLENDSPACE_DIRECT;
+        void *mem;
+        def = def_of((sn_blendspace_mode)m, pts, SN_BLENDSPACE_MAX_POINTS, many ? SN_BLENDSPACE_MAX_DIMS : m == 0 ? 1 : 2);
+        def.grid_cols = def.grid_rows = SN_BLENDSPACE_MAX_GRID;
+        if (m == SN_BLENDSPACE_SIMPLE_DIRECTIONAL) {
+            def.points = circle;
+            def.count = 180;
+        }
+        size = sn_blendspace_size(&def, &err);
+        ENSURE(size > 0 && size <= SN_BLENDSPACE_MAX_SIZE);
+        if (size > largest) largest = size;
+        mem = fixture_block(size);
+        ENSURE(mem != NULL && (uintptr_t)mem % 16 == 8);
+        if (mem != NULL && sn_blendspace_init(mem, size, &def, &err) == SN_OK) {
+            const int *tris;
+            ENSURE((uintptr_t)sn_blendspace_point((sn_blendspace *)mem, 0) % 16 == 0);
+            if (sn_blendspace_triangles((sn_blendspace *)mem, &tris) > 0) ENSURE((uintptr_t)tris % 16 == 0);
+        } else {
+            ENSURE(0);
+        }
+        fixture_free();
+    }
+    ENSURE(largest > SN_BLENDSPACE_MAX_SIZE - 1024);
 }
 
 int main(void) {
@@ -434,7 +606,11 @@ int main(void) {
     RUN(test_freeform_cartesian_follows_the_formula);
     RUN(test_triangulated_reproduces_linear_functions);
     RUN(test_grid_stores_triangulated_weights);
+    RUN(test_grid_is_the_dense_bilinear_mix);
     RUN(test_direct_and_simple_directional);
-    RUN(test_invalid_inputs_refused);
+    RUN(test_invalid_definitions_refused);
+    RUN(test_bad_memory_and_inputs_refused);
+    RUN(test_def_init_fills_every_field);
+    RUN(test_block_sizes_at_the_limits);
     return END("test_blendspace");
 }

@@ -2,7 +2,9 @@
    message or builds a space whose weights are finite, non-negative and sum to 1 everywhere
    (except mode direct without normalisation, whose weights are the clamped inputs). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "blendspace.h"
 #include "reader.h"
@@ -11,13 +13,13 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size, 0};
     sn_blendspace_def def;
-    sn_blendspace *bs;
+    const sn_blendspace *bs;
     sn_error err;
     double pts[64 * (SN_BLENDSPACE_MAX_DIMS + 1)], in[64], w[64];
     size_t need;
     void *mem;
     int i, q, k;
-    sn_blendspace_def_defaults(&def);
+    sn_blendspace_def_init(&def);
     def.mode = (sn_blendspace_mode)read_int(&r, 0, SN_BLENDSPACE_MODES);   /* one past: invalid */
     def.count = read_int(&r, 0, 64);
     def.dims = read_int(&r, 0, SN_BLENDSPACE_MAX_DIMS + 1);
@@ -33,15 +35,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pts[i] = read_number(&r);
     def.points = pts;
     if (sn_blendspace_validate(&def, &err) != SN_OK) {
+        sn_error again;
         FUZZ_CHECK(err.msg[0] != '\0');
-        FUZZ_CHECK(sn_blendspace_size(&def) == 0);
+        FUZZ_CHECK(sn_blendspace_size(&def, &again) == 0 && strcmp(again.msg, err.msg) == 0);
         return 0;
     }
-    need = sn_blendspace_size(&def);
-    FUZZ_CHECK(need > 0);
-    mem = malloc(need);
+    need = sn_blendspace_size(&def, &err);
+    FUZZ_CHECK(need > 0 && need <= SN_BLENDSPACE_MAX_SIZE);
+    mem = malloc(need + 8);
     FUZZ_CHECK(mem != NULL);
-    FUZZ_CHECK(sn_blendspace_init(mem, need, &def, &bs, &err) == SN_OK);
+    /* at an address 8 past malloc's: the arrays inside must still be 16-byte aligned */
+    FUZZ_CHECK(sn_blendspace_init((char *)mem + 8, need, &def, &err) == SN_OK);
+    bs = (const sn_blendspace *)((char *)mem + 8);
+    FUZZ_CHECK((uintptr_t)sn_blendspace_point(bs, 0) % 16 == 0 || (uintptr_t)mem % 16 != 0);
     for (q = 0; q < 8; q++) {
         int nin = sn_blendspace_inputs(bs);
         double sum = 0.0;

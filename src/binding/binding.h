@@ -60,6 +60,12 @@ int sn_lua_field(lua_State *L, int t, const char *key);
 /// Raises the core's failure as a Lua error: an argument error when err->arg > 0 and
 /// `arg_offset` >= 0 (Lua argument = err->arg + arg_offset), a plain error otherwise.
 int sn_lua_raise(lua_State *L, const sn_error *err, int arg_offset);
+/// Raises the core's failure on the Lua argument where C parameter err->arg begins: `args[k]` is
+/// the Lua argument of C parameter k + 1 (`n` of them), for functions whose C parameters do not
+/// map to Lua arguments by one offset (a quaternion takes four). A plain error for err->arg 0.
+int sn_lua_raise_at(lua_State *L, const sn_error *err, const int *args, int n);
+/// sn_lua_raise_at with a static array `args`.
+#define sn_lua_raise_args(L, err, args) sn_lua_raise_at((L), (err), (args), (int)(sizeof(args) / sizeof((args)[0])))
 /// The Lua state's allocator as an sn_allocator, for the core's construction scratch.
 void sn_lua_allocator(lua_State *L, sn_allocator *a);
 /// Pushes a new userdata of `size` bytes (zeroed) to hold a constructor's temporary arrays; it

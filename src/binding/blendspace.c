@@ -110,31 +110,27 @@ static int point_dims(lua_State *L, int i) {
     return (int)sn_lua_rawlen(L, -1);
 }
 
-/* Reads def.points once, in one pass with raw access, into a temporary userdata sized for the
-   most coordinates a point may have (left on the stack above the points table); sets count and
-   dims. */
+/* Reads def.points once, in one pass with raw access, into a temporary userdata (left on the
+   stack above the points table) sized from the first point; sets count and dims. The core
+   checks the counts and dimensions against its limits. */
 static void read_points(lua_State *L, sn_blendspace_def *def) {
-    int n, dims = 0, i, k, t;
+    int n, dims, i, k, t;
     double *xs;
     if (sn_lua_field(L, 1, "points") != LUA_TTABLE)
         luaL_argerror(L, 1, lua_pushfstring(L, "'points' must be a table (got %s)", luaL_typename(L, -1)));
     t = lua_gettop(L);
     n = (int)sn_lua_rawlen(L, t);
     if (n == 0) luaL_argerror(L, 1, "no points");
-    if (n > SN_BLENDSPACE_MAX_POINTS)
-        luaL_argerror(L, 1, lua_pushfstring(L, "too many points (%d, at most %d)", n, SN_BLENDSPACE_MAX_POINTS));
-    xs = (double *)sn_lua_newtemp(L, (size_t)n * SN_BLENDSPACE_MAX_DIMS * sizeof(double));
+    lua_rawgeti(L, t, 1);
+    dims = point_dims(L, 1);
+    lua_pop(L, 1);
+    xs = (double *)sn_lua_newtemp(L, (size_t)n * (size_t)dims * sizeof(double));
     for (i = 1; i <= n; i++) {
         int d;
         lua_rawgeti(L, t, i);
         d = point_dims(L, i);
         if (d == 0) luaL_argerror(L, 1, lua_pushfstring(L, "point %d has no coordinates", i));
-        if (i == 1) dims = d;
-        else if (d != dims)
-            luaL_argerror(L, 1, lua_pushfstring(L, "point %d has %d coordinates, point 1 has %d", i, d, dims));
-        if (d > SN_BLENDSPACE_MAX_DIMS)
-            luaL_argerror(L, 1, lua_pushfstring(L, "point %d has %d coordinates, more than %d", i, d,
-                                                SN_BLENDSPACE_MAX_DIMS));
+        if (d != dims) luaL_argerror(L, 1, lua_pushfstring(L, "point %d has %d coordinates, point 1 has %d", i, d, dims));
         if (lua_type(L, -1) == LUA_TNUMBER) {
             xs[i - 1] = lua_tonumber(L, -1);
         } else {
@@ -178,7 +174,7 @@ static int l_new(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
     sn_lua_checkfields(L, 1, 1, "the blend space definition", option_names);
-    sn_blendspace_def_defaults(&def);
+    sn_blendspace_def_init(&def);
     def.mode = check_mode(L);
     def.alpha = opt_number(L, "alpha", def.alpha);
     def.power = opt_number(L, "power", def.power);
@@ -186,15 +182,16 @@ static int l_new(lua_State *L) {
     def.normalize = opt_boolean(L, "normalize", def.normalize);
     opt_grid(L, &def);
     read_points(L, &def);
-    if (sn_blendspace_validate(&def, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
-    size = SN_ALIGN16(sn_blendspace_size(&def));
+    size = SN_ALIGN16(sn_blendspace_size(&def, &err));
+    if (size == 0) return sn_lua_raise(L, &err, 0);
     inputs = def.mode == SN_BLENDSPACE_DIRECT ? def.count : def.dims;
     s = (space *)sn_lua_newuserdata(L, head + size + (size_t)(def.count + inputs) * sizeof(double));
     s->n = def.count;
     s->inputs = inputs;
     s->out = (double *)((char *)s + head + size);
     s->in = s->out + def.count;
-    if (sn_blendspace_init((char *)s + head, size, &def, &s->bs, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+    s->bs = (sn_blendspace *)((char *)s + head);
+    if (sn_blendspace_init(s->bs, size, &def, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
     lua_rawgeti(L, lua_upvalueindex(1), (int)def.mode + 1);
     lua_setmetatable(L, -2);
     return 1;

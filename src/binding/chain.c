@@ -306,15 +306,13 @@ static void points_only(lua_State *L, sn_chain *c, const char *what) {
 
 /* places a points chain's root from the arguments at 2.. (move_root, teleport) */
 static void place_root(lua_State *L, sn_chain *c, const char *what) {
+    static const int args[] = {2, 5}; /* t from Lua argument 2, q from 5 */
     sn_vec3 t;
     sn_quat q;
     sn_error err;
     points_only(L, c, what);
     check_placement(L, 2, &t, &q);
-    if (sn_chain_move_root(c, &t, &q, &err) != SN_OK) {
-        err.arg = err.arg == 1 ? 2 : err.arg == 2 ? 5 : 0; /* t from Lua argument 2, q from 5 */
-        sn_lua_raise(L, &err, 0);
-    }
+    if (sn_chain_move_root(c, &t, &q, &err) != SN_OK) sn_lua_raise_args(L, &err, args);
 }
 
 /***
@@ -374,6 +372,7 @@ static int check_param(lua_State *L, int arg) {
  * @param[opt] particle
  */
 static int l_set_param(lua_State *L) {
+    static const int args[] = {2, 4, 3}; /* the parameter, the particle, the value */
     sn_chain *c = check_chain(L, 1);
     int p = check_param(L, 2), i = -1;
     double v[3];
@@ -397,10 +396,7 @@ static int l_set_param(lua_State *L) {
             return luaL_argerror(L, 4, lua_pushfstring(L, "'%s' is not per particle", sn_chain_param_name(p)));
         i = check_particle(L, c, 4);
     }
-    if (sn_chain_set_param(c, p, i, v, &err) != SN_OK) {
-        err.arg = err.arg == 1 ? 2 : err.arg == 2 ? 4 : err.arg == 3 ? 3 : 0; /* param, particle, value */
-        return sn_lua_raise(L, &err, 0);
-    }
+    if (sn_chain_set_param(c, p, i, v, &err) != SN_OK) return sn_lua_raise_args(L, &err, args);
     return 0;
 }
 

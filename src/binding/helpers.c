@@ -132,6 +132,11 @@ int sn_lua_raise(lua_State *L, const sn_error *err, int arg_offset) {
     return luaL_error(L, "%s", err->msg);
 }
 
+int sn_lua_raise_at(lua_State *L, const sn_error *err, const int *args, int n) {
+    if (err->arg > 0 && err->arg <= n) return luaL_argerror(L, args[err->arg - 1], err->msg);
+    return luaL_error(L, "%s", err->msg);
+}
+
 void sn_lua_allocator(lua_State *L, sn_allocator *a) { a->fn = lua_getallocf(L, &a->ud); }
 
 void *sn_lua_newtemp(lua_State *L, size_t size) {

@@ -4,6 +4,8 @@
  * A quaternion is passed and returned as four numbers `x, y, z, w` (w is the scalar part),
  * never as a table, so per-frame use makes no garbage. Rotations are right-handed, angles in
  * radians. Functions that need a rotation refuse a zero quaternion and normalise their inputs.
+ * For finite arguments (subnormal and huge ones too) every function returns finite numbers or
+ * raises an error: "result is too large" where the true result exceeds the largest double.
  * @module sinew.quat
  */
 #include "../core/quat.h"
@@ -37,7 +39,9 @@ static int push_quat(lua_State *L, const sn_quat *q) {
     return 4;
 }
 
-static int zero_quat(lua_State *L, int arg) { return luaL_argerror(L, arg, "zero quaternion"); }
+/* Lua arguments of (quaternion, quaternion, number), (quaternion, number or vector) and
+   (vector, vector) parameters */
+static const int QQN[] = {1, 5, 9}, QX[] = {1, 5}, VV[] = {1, 4};
 
 /***
  * The identity rotation.
@@ -50,7 +54,8 @@ static int l_identity(lua_State *L) {
 }
 
 /***
- * Hamilton product a * b (b is applied first, then a).
+ * Hamilton product a * b (b is applied first, then a). Raises "result is too large" when a
+ * component of the product exceeds the largest double.
  * @function mul
  * @tparam number ax,ay,az,aw
  * @tparam number bx,by,bz,bw
@@ -58,7 +63,8 @@ static int l_identity(lua_State *L) {
  */
 static int l_mul(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5), r;
-    sn_quat_mul(&a, &b, &r);
+    sn_error err;
+    if (sn_quat_mul(&a, &b, &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QQN);
     return push_quat(L, &r);
 }
 
@@ -73,49 +79,59 @@ static int l_conj(lua_State *L) {
 }
 
 /***
- * Inverse conj(q) / |q|^2; raises for a zero quaternion.
+ * Inverse conj(q) / |q|^2; raises for a zero quaternion, and "result is too large" when |q| is
+ * below about 5.6e-309 (the inverse overflows).
  * @function inverse
  */
 static int l_inverse(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
-    if (sn_quat_inverse(&q, &r) != SN_OK) return zero_quat(L, 1);
+    sn_error err;
+    if (sn_quat_inverse(&q, &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QQN);
     return push_quat(L, &r);
 }
 
 /***
- * q / |q|; raises for a zero quaternion.
+ * q / |q| for any non-zero q (tiny and huge components too); raises for a zero quaternion.
  * @function normalize
  */
 static int l_normalize(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
-    if (sn_quat_normalize(&q, &r) != SN_OK) return zero_quat(L, 1);
+    sn_error err;
+    if (sn_quat_normalize(&q, &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QQN);
     return push_quat(L, &r);
 }
 
 /***
- * 4-D dot product.
+ * 4-D dot product; raises "result is too large" when it exceeds the largest double.
  * @function dot
  * @return number
  */
 static int l_dot(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5);
-    lua_pushnumber(L, sn_quat_dot(&a, &b));
+    double r;
+    sn_error err;
+    if (sn_quat_dot(&a, &b, &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QQN);
+    lua_pushnumber(L, r);
     return 1;
 }
 
 /***
- * Length |q|.
+ * Length |q|; raises "result is too large" when it exceeds the largest double.
  * @function length
  * @return number
  */
 static int l_length(lua_State *L) {
     sn_quat q = check_quat(L, 1);
-    lua_pushnumber(L, sn_quat_length(&q));
+    double r;
+    sn_error err;
+    if (sn_quat_length(&q, &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QQN);
+    lua_pushnumber(L, r);
     return 1;
 }
 
 /***
- * Rotates the vector (vx, vy, vz) by q (normalised first); raises for a zero quaternion.
+ * Rotates the vector (vx, vy, vz) by q (normalised first); raises for a zero quaternion, and
+ * "result is too large" (argument 5) when a component of the result exceeds the largest double.
  * @function rotate
  * @tparam number x,y,z,w the rotation
  * @tparam number vx,vy,vz the vector
@@ -124,7 +140,8 @@ static int l_length(lua_State *L) {
 static int l_rotate(lua_State *L) {
     sn_quat q = check_quat(L, 1);
     sn_vec3 v = check_vec3(L, 5), r;
-    if (sn_quat_rotate(&q, &v, &r) != SN_OK) return zero_quat(L, 1);
+    sn_error err;
+    if (sn_quat_rotate(&q, &v, &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QX);
     lua_pushnumber(L, r.x);
     lua_pushnumber(L, r.y);
     lua_pushnumber(L, r.z);
@@ -132,16 +149,17 @@ static int l_rotate(lua_State *L) {
 }
 
 /***
- * Rotation of `angle` radians about an axis (need not be unit); raises for a zero axis.
+ * Rotation of `angle` radians about an axis of any non-zero length; raises for a zero axis.
  * @function from_axis_angle
  * @tparam number ax,ay,az the axis
  * @tparam number angle radians
  */
 static int l_from_axis_angle(lua_State *L) {
+    static const int args[] = {1, 4};
     sn_vec3 a = check_vec3(L, 1);
     sn_quat r;
-    if (sn_quat_from_axis_angle(&a, sn_lua_checkfinite(L, 4), &r) != SN_OK)
-        return luaL_argerror(L, 1, "zero axis");
+    sn_error err;
+    if (sn_quat_from_axis_angle(&a, sn_lua_checkfinite(L, 4), &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, args);
     return push_quat(L, &r);
 }
 
@@ -154,7 +172,8 @@ static int l_to_axis_angle(lua_State *L) {
     sn_quat q = check_quat(L, 1);
     sn_vec3 a;
     double angle;
-    if (sn_quat_to_axis_angle(&q, &a, &angle) != SN_OK) return zero_quat(L, 1);
+    sn_error err;
+    if (sn_quat_to_axis_angle(&q, &a, &angle, &err) != SN_OK) return sn_lua_raise_args(L, &err, QQN);
     lua_pushnumber(L, a.x);
     lua_pushnumber(L, a.y);
     lua_pushnumber(L, a.z);
@@ -194,8 +213,8 @@ static int l_from_euler(lua_State *L) {
 static int l_from_to(lua_State *L) {
     sn_vec3 u = check_vec3(L, 1), v = check_vec3(L, 4);
     sn_quat r;
-    if (sn_quat_from_to(&u, &v, &r) != SN_OK)
-        return luaL_argerror(L, (u.x == 0 && u.y == 0 && u.z == 0) ? 1 : 4, "zero vector");
+    sn_error err;
+    if (sn_quat_from_to(&u, &v, &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, VV);
     return push_quat(L, &r);
 }
 
@@ -207,47 +226,53 @@ static int l_from_to(lua_State *L) {
 static int l_angle(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5);
     double r;
-    if (sn_quat_angle(&a, &b, &r) != SN_OK) return zero_quat(L, sn_quat_length(&a) == 0 ? 1 : 5);
+    sn_error err;
+    if (sn_quat_angle(&a, &b, &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QQN);
     lua_pushnumber(L, r);
     return 1;
 }
 
 /***
  * q^e = |q|^e (cos(e t), n sin(e t)) for q = |q| (cos t, n sin t). For a unit quaternion this is
- * the rotation about the same axis by e times the angle (q^0.5 is half of the rotation).
+ * the rotation about the same axis by e times the angle (q^0.5 is half of the rotation). Raises
+ * for a zero quaternion, and "result is too large" (argument 5) when |q|^e overflows.
  * @function pow
  * @tparam number x,y,z,w
  * @tparam number e exponent
  */
 static int l_pow(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
-    if (sn_quat_pow(&q, sn_lua_checkfinite(L, 5), &r) != SN_OK) return zero_quat(L, 1);
+    sn_error err;
+    if (sn_quat_pow(&q, sn_lua_checkfinite(L, 5), &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QX);
     return push_quat(L, &r);
 }
 
 /***
- * Natural logarithm: vector part n * t in x, y, z and ln |q| in w.
+ * Natural logarithm: vector part n * t in x, y, z (t in [0, pi]) and ln |q| in w.
  * @function log
  */
 static int l_log(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
-    if (sn_quat_log(&q, &r) != SN_OK) return zero_quat(L, 1);
+    sn_error err;
+    if (sn_quat_log(&q, &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QQN);
     return push_quat(L, &r);
 }
 
 /***
- * Exponential of any quaternion (vector part x, y, z; scalar part w).
+ * Exponential of any quaternion (vector part x, y, z; scalar part w); raises "result is too
+ * large" when e^w overflows (w above about 709.78).
  * @function exp
  */
 static int l_exp(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
-    sn_quat_exp(&q, &r);
+    sn_error err;
+    if (sn_quat_exp(&q, &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QQN);
     return push_quat(L, &r);
 }
 
 /***
  * Spherical linear interpolation along the shortest path, exact for nearly equal inputs;
- * t outside [0, 1] extrapolates.
+ * any t outside [0, 1] extrapolates.
  * @function slerp
  * @tparam number ax,ay,az,aw
  * @tparam number bx,by,bz,bw
@@ -255,8 +280,8 @@ static int l_exp(lua_State *L) {
  */
 static int l_slerp(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5), r;
-    if (sn_quat_slerp(&a, &b, sn_lua_checkfinite(L, 9), &r) != SN_OK)
-        return zero_quat(L, sn_quat_length(&a) == 0 ? 1 : 5);
+    sn_error err;
+    if (sn_quat_slerp(&a, &b, sn_lua_checkfinite(L, 9), &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QQN);
     return push_quat(L, &r);
 }
 
@@ -266,11 +291,8 @@ static int l_slerp(lua_State *L) {
  */
 static int l_nlerp(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5), r;
-    double t = sn_lua_checkfinite(L, 9);
-    if (sn_quat_length(&a) == 0) return zero_quat(L, 1);
-    if (sn_quat_length(&b) == 0) return zero_quat(L, 5);
-    if (sn_quat_nlerp(&a, &b, t, &r) != SN_OK)
-        return luaL_error(L, "interpolated quaternion is zero at t = %f", t);
+    sn_error err;
+    if (sn_quat_nlerp(&a, &b, sn_lua_checkfinite(L, 9), &r, &err) != SN_OK) return sn_lua_raise_args(L, &err, QQN);
     return push_quat(L, &r);
 }
 

@@ -8,11 +8,13 @@
 #include "delaunay.h"
 
 #define PI 3.14159265358979323846
-#define MAX_COORD 1e150
+#define MAX_COORD SN_BLENDSPACE_MAX_COORD
+#define DEG (PI / 180.0)
 #define INSIDE_TOL 1e-12  /* barycentric slack that still counts as inside a triangle */
 #define LINE_TOL 1e-10    /* points this close to a line (relative to its length) count as on it */
 
-/* The block: this header, then arrays at the byte offsets below (0 when unused). */
+/* The block: this header, then arrays at the byte offsets below, counted from the start of the
+   block (0 when unused); the first array starts at a 16-byte boundary and each is padded to 16. */
 struct sn_blendspace {
     sn_blendspace_mode mode;
     int n, dims, inputs;
@@ -31,9 +33,10 @@ struct sn_blendspace {
     size_t pairs;                        /* freeform_cartesian: n * (n - 1) * dims */
     size_t flen, fpair;                  /* freeform_directional: 2n, then 3 n^2 */
     size_t tv, tnb, tmap, hv, hmap;      /* triangles, neighbours, maps; hull edges, their maps */
-    size_t table;                        /* grid: cols * rows * n weights */
+    size_t gidx, gwt;                    /* grid: per grid point, 3 point indices and their weights,
+                                            the triangulated weights there (spare slots: weight 0) */
     size_t scratch;                      /* triangulation scratch (construction only) */
-    size_t size;                         /* bytes of the whole block */
+    size_t size;                         /* bytes of the block in use (from its start) */
 };
 
 #define ARR(bs, off, type) ((type *)((char *)(bs) + (bs)->off))
@@ -43,7 +46,11 @@ static const char *const mode_names[SN_BLENDSPACE_MODES] = {
     "1d", "simple_directional", "freeform_cartesian", "freeform_directional",
     "triangulated", "grid", "idw", "direct"};
 
-void sn_blendspace_def_defaults(sn_blendspace_def *def) {
+void sn_blendspace_def_init(sn_blendspace_def *def) {
+    def->mode = SN_BLENDSPACE_1D;
+    def->count = 0;
+    def->dims = 1;
+    def->points = NULL;
     def->alpha = 2.0;
     def->power = 4.0;
     def->normalize_axes = 1;
@@ -85,14 +92,15 @@ static sn_status bad(sn_error *err, const char *fmt, int a, int b) {
 }
 
 static sn_status check_shape(const sn_blendspace_def *def, sn_error *err) {
+    enum { D = SN_BLENDSPACE_MAX_DIMS };
     static const int lo[SN_BLENDSPACE_MODES] = {1, 2, 1, 2, 1, 2, 1, 1};
-    static const int hi[SN_BLENDSPACE_MODES] = {1, 2, 8, 2, 2, 2, 8, 8};
+    static const int hi[SN_BLENDSPACE_MODES] = {1, 2, D, 2, 2, 2, D, D};
     const char *name = sn_blendspace_mode_name(def->mode);
     int m = (int)def->mode, least;
     if (name == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "unknown mode %d", m);
     if (def->count < 1 || def->points == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no points");
     if (def->count > SN_BLENDSPACE_MAX_POINTS)
-        return bad(err, "too many points (%d, at most %d)", def->count, SN_BLENDSPACE_MAX_POINTS);
+        return bad(err, "point count %d is out of range (1 .. %d)", def->count, SN_BLENDSPACE_MAX_POINTS);
     least = (def->mode == SN_BLENDSPACE_1D || def->mode == SN_BLENDSPACE_TRIANGULATED ||
              def->mode == SN_BLENDSPACE_GRID) ? 2 : 1;
     if (def->count < least)
@@ -101,8 +109,8 @@ static sn_status check_shape(const sn_blendspace_def *def, sn_error *err) {
     if (def->dims < lo[m] || def->dims > hi[m]) {
         if (lo[m] == hi[m])
             return sn_fail_arg(err, 1, SN_EINVAL, "mode '%s' needs %d-D points (got %d-D)", name, lo[m], def->dims);
-        return sn_fail_arg(err, 1, SN_EINVAL, "mode '%s' takes 1-D to %d-D points (got %d-D)", name, hi[m],
-                           def->dims);
+        return sn_fail_arg(err, 1, SN_EINVAL, "dimension %d is out of range (%d .. %d) for mode '%s'", def->dims,
+                           lo[m], hi[m], name);
     }
     return SN_OK;
 }
@@ -112,11 +120,10 @@ static sn_status check_options(const sn_blendspace_def *def, sn_error *err) {
         return sn_fail_arg(err, 1, SN_EINVAL, "option 'alpha' must be positive and finite (got %g)", def->alpha);
     if (!sn_isfinite(def->power) || def->power <= 0.0)
         return sn_fail_arg(err, 1, SN_EINVAL, "option 'power' must be positive and finite (got %g)", def->power);
-    if (def->grid_cols < 2 || def->grid_rows < 2)
-        return bad(err, "option 'grid' must be at least 2x2 (got %dx%d)", def->grid_cols, def->grid_rows);
-    if (def->grid_cols > SN_BLENDSPACE_MAX_GRID || def->grid_rows > SN_BLENDSPACE_MAX_GRID)
-        return sn_fail_arg(err, 1, SN_EINVAL, "option 'grid' must be at most %dx%d (got %dx%d)",
-                           SN_BLENDSPACE_MAX_GRID, SN_BLENDSPACE_MAX_GRID, def->grid_cols, def->grid_rows);
+    if (def->grid_cols < SN_BLENDSPACE_MIN_GRID || def->grid_rows < SN_BLENDSPACE_MIN_GRID ||
+        def->grid_cols > SN_BLENDSPACE_MAX_GRID || def->grid_rows > SN_BLENDSPACE_MAX_GRID)
+        return sn_fail_arg(err, 1, SN_EINVAL, "option 'grid' %dx%d is out of range (%d .. %d columns and rows)",
+                           def->grid_cols, def->grid_rows, SN_BLENDSPACE_MIN_GRID, SN_BLENDSPACE_MAX_GRID);
     return SN_OK;
 }
 
@@ -127,7 +134,8 @@ static sn_status check_points(const sn_blendspace_def *def, sn_error *err) {
             double x = pt(def, i)[k];
             if (!sn_isfinite(x)) return bad(err, "coordinate %d of point %d is not finite", k + 1, i + 1);
             if (fabs(x) > MAX_COORD)
-                return bad(err, "coordinate %d of point %d is too large (more than 1e150 in magnitude)", k + 1, i + 1);
+                return sn_fail_arg(err, 1, SN_EINVAL, "coordinate %d of point %d is too large (at most %g in magnitude)",
+                                   k + 1, i + 1, MAX_COORD);
         }
     for (j = 1; j < def->count; j++)
         for (i = 0; i < j; i++) {
@@ -158,10 +166,10 @@ static sn_status check_directions(const sn_blendspace_def *def, sn_error *err) {
             double a;
             if (j == i || is_origin(pt(def, j))) continue;
             a = ccw_angle(pt(def, i), pt(def, j));
-            if (a < 2.0 * PI / 180.0 || 2.0 * PI - a < 2.0 * PI / 180.0) {
+            if (a < SN_BLENDSPACE_MIN_DIRECTION_DEGREES * DEG || 2.0 * PI - a < SN_BLENDSPACE_MIN_DIRECTION_DEGREES * DEG) {
                 int lo = i < j ? i : j, hi = i < j ? j : i;
-                return sn_fail_arg(err, 1, SN_EINVAL,
-                                   "points %d and %d are less than 2 degrees apart in direction", lo + 1, hi + 1);
+                return sn_fail_arg(err, 1, SN_EINVAL, "points %d and %d are less than %g degrees apart in direction",
+                                   lo + 1, hi + 1, SN_BLENDSPACE_MIN_DIRECTION_DEGREES);
             }
             if (a < gap) {
                 gap = a;
@@ -170,8 +178,8 @@ static sn_status check_directions(const sn_blendspace_def *def, sn_error *err) {
         }
         if (gap >= PI)
             return sn_fail_arg(err, 1, SN_EINVAL,
-                               "a gap of %.1f degrees between the directions of points %d and %d "
-                               "(less than 180 needed)", gap * 180.0 / PI, i + 1, next + 1);
+                               "a gap of %g degrees between the directions of points %d and %d "
+                               "(less than 180 needed)", gap / DEG, i + 1, next + 1);
     }
     return SN_OK;
 }
@@ -240,12 +248,12 @@ static size_t take(size_t *at, size_t bytes) {
     return off;
 }
 
-/* sets the offsets of every array for `def` (already validated); returns the block size */
-static size_t layout(sn_blendspace *bs, const sn_blendspace_def *def) {
-    size_t at = 0, n = (size_t)def->count, d = (size_t)def->dims, D = sizeof(double), I = sizeof(int);
+/* sets the offsets of every array for `def` (already validated), the first at byte `start` of
+   the block; returns the block size */
+static size_t layout(sn_blendspace *bs, const sn_blendspace_def *def, size_t start) {
+    size_t at = start, n = (size_t)def->count, d = (size_t)def->dims, D = sizeof(double), I = sizeof(int);
     size_t t = (size_t)sn_delaunay_max_triangles(def->count);
     memset(bs, 0, sizeof *bs);
-    take(&at, sizeof *bs);
     bs->points = take(&at, n * d * D);
     switch (def->mode) {
     case SN_BLENDSPACE_SIMPLE_DIRECTIONAL:
@@ -275,8 +283,11 @@ static size_t layout(sn_blendspace *bs, const sn_blendspace_def *def) {
         bs->hv = take(&at, 2 * n * I);
         bs->hmap = take(&at, 5 * n * D);
         bs->scratch = take(&at, sn_delaunay_scratch_size(def->count));
-        if (def->mode == SN_BLENDSPACE_GRID)
-            bs->table = take(&at, (size_t)def->grid_cols * (size_t)def->grid_rows * n * D);
+        if (def->mode == SN_BLENDSPACE_GRID) {
+            size_t nodes = (size_t)def->grid_cols * (size_t)def->grid_rows;
+            bs->gidx = take(&at, 3 * nodes * I);
+            bs->gwt = take(&at, 3 * nodes * D);
+        }
         break;
     default:
         break;
@@ -285,10 +296,17 @@ static size_t layout(sn_blendspace *bs, const sn_blendspace_def *def) {
     return at;
 }
 
-size_t sn_blendspace_size(const sn_blendspace_def *def) {
+/* The arrays start at the first 16-byte boundary after the header: within 15 bytes of its end,
+   which the size allows for, whatever the address of the block. */
+static size_t first_array(const void *mem) {
+    size_t addr = (size_t)(uintptr_t)mem;
+    return SN_ALIGN16(addr + sizeof(sn_blendspace)) - addr;
+}
+
+size_t sn_blendspace_size(const sn_blendspace_def *def, sn_error *err) {
     sn_blendspace hdr;
-    if (sn_blendspace_validate(def, NULL) != SN_OK) return 0;
-    return layout(&hdr, def);
+    if (sn_blendspace_validate(def, err) != SN_OK) return 0;
+    return layout(&hdr, def, sizeof(sn_blendspace) + 15);
 }
 
 /* ---- builders ---- */
@@ -438,10 +456,12 @@ static void grid_node(const sn_blendspace *bs, int c, int r, double *x) {
     x[1] = r == bs->rows - 1 ? bs->ghi[1] : bs->glo[1] + r * (bs->ghi[1] - bs->glo[1]) / (bs->rows - 1);
 }
 
-static void triangulated_weights(const sn_blendspace *bs, const double *x, double *w);
+static int triangulated_sparse(const sn_blendspace *bs, const double *x, int *idx, double *wt);
 
+/* every grid point stores the (at most 3) non-zero triangulated weights there */
 static void build_grid(sn_blendspace *bs, const sn_blendspace_def *def) {
-    double *table = ARR(bs, table, double), unused[2];
+    int *gidx = ARR(bs, gidx, int);
+    double *gwt = ARR(bs, gwt, double), unused[2];
     int c, r, k;
     bs->cols = def->grid_cols;
     bs->rows = def->grid_rows;
@@ -452,22 +472,26 @@ static void build_grid(sn_blendspace *bs, const sn_blendspace_def *def) {
     }
     for (r = 0; r < bs->rows; r++)
         for (c = 0; c < bs->cols; c++) {
+            size_t at = 3 * ((size_t)r * bs->cols + c);
             double x[2];
             grid_node(bs, c, r, x);
-            triangulated_weights(bs, x, table + ((size_t)r * bs->cols + c) * bs->n);
+            for (k = triangulated_sparse(bs, x, gidx + at, gwt + at); k < 3; k++) {
+                gidx[at + k] = gidx[at]; /* a spare slot: weight 0 for the first point */
+                gwt[at + k] = 0.0;
+            }
         }
 }
 
-sn_status sn_blendspace_init(void *mem, size_t size, const sn_blendspace_def *def, sn_blendspace **out,
-                             sn_error *err) {
+sn_status sn_blendspace_init(void *mem, size_t size, const sn_blendspace_def *def, sn_error *err) {
     sn_blendspace hdr, *bs = (sn_blendspace *)mem;
-    sn_status s = sn_blendspace_validate(def, err);
-    size_t need;
-    if (s != SN_OK) return s;
-    need = layout(&hdr, def);
-    if (mem == NULL || size < need || ((uintptr_t)mem % sizeof(double)) != 0)
-        return sn_fail(err, SN_ENOMEM, "blend space block too small or misaligned (%lu bytes needed)",
-                       (unsigned long)need);
+    size_t need = sn_blendspace_size(def, err);
+    if (need == 0) return err != NULL ? err->code : SN_EINVAL;
+    if (mem == NULL || size < need)
+        return sn_fail(err, SN_ENOMEM, "blend space needs %lu bytes (got %lu)", (unsigned long)need,
+                       (unsigned long)(mem == NULL ? 0 : size));
+    if ((uintptr_t)mem % sizeof(double) != 0)
+        return sn_fail(err, SN_ENOMEM, "blend space memory must be %d-byte aligned", (int)sizeof(double));
+    (void)layout(&hdr, def, first_array(mem));
     memcpy(bs, &hdr, sizeof hdr);
     bs->mode = def->mode;
     bs->n = def->count;
@@ -490,7 +514,6 @@ sn_status sn_blendspace_init(void *mem, size_t size, const sn_blendspace_def *de
         break;
     default: break;
     }
-    *out = bs;
     return SN_OK;
 }
 
@@ -514,20 +537,19 @@ static void normalise_weights(double *w, int n, double sum) {
     }
 }
 
-static void line_weights(const sn_blendspace *bs, const double *u, double *w) {
+/* Sparse weights: the modes built on a line or a triangulation give at most 3 non-zero weights,
+   returned as (point index, weight) pairs; the count is the return value. */
+
+static int line_sparse(const sn_blendspace *bs, const double *u, int *idx, double *wt) {
     const double *org = CARR(bs, lorg, double), *dir = CARR(bs, ldir, double), *lt = CARR(bs, lt, double);
     const int *order = CARR(bs, lorder, int);
     double t = 0.0, f;
     int k, lo = 0, hi = bs->n - 1;
     for (k = 0; k < bs->dims; k++) t += (u[k] - org[k]) * dir[k];
-    zero(w, bs->n);
-    if (!(t > lt[0])) {
-        w[order[0]] = 1.0;
-        return;
-    }
-    if (t >= lt[hi]) {
-        w[order[hi]] = 1.0;
-        return;
+    if (!(t > lt[0]) || t >= lt[hi]) { /* at or beyond an end */
+        idx[0] = order[t > lt[0] ? hi : 0];
+        wt[0] = 1.0;
+        return 1;
     }
     while (hi - lo > 1) { /* lt[lo] < t < lt[hi] */
         int mid = (lo + hi) / 2;
@@ -535,8 +557,24 @@ static void line_weights(const sn_blendspace *bs, const double *u, double *w) {
         else hi = mid;
     }
     f = (t - lt[lo]) / (lt[hi] - lt[lo]);
-    w[order[lo]] = 1.0 - f;
-    w[order[hi]] = f;
+    idx[0] = order[lo];
+    wt[0] = 1.0 - f;
+    idx[1] = order[hi];
+    wt[1] = f;
+    return 2;
+}
+
+/* the dense weights of k sparse ones */
+static void scatter(const int *idx, const double *wt, int k, double *w, int n) {
+    int e;
+    zero(w, n);
+    for (e = 0; e < k; e++) w[idx[e]] = wt[e];
+}
+
+static void line_weights(const sn_blendspace *bs, const double *u, double *w) {
+    int idx[2];
+    double wt[2];
+    scatter(idx, wt, line_sparse(bs, u, idx, wt), w, bs->n);
 }
 
 static void simple_directional_weights(const sn_blendspace *bs, const double *p, double *w) {
@@ -663,17 +701,13 @@ static void freeform_directional_weights(const sn_blendspace *bs, const double *
     normalise_weights(w, n, sum);
 }
 
-static void triangulated_weights(const sn_blendspace *bs, const double *x, double *w) {
+static int triangulated_sparse(const sn_blendspace *bs, const double *x, int *idx, double *wt) {
     const double *map = CARR(bs, tmap, double), *hmap = CARR(bs, hmap, double);
     const int *tv = CARR(bs, tv, int), *hv = CARR(bs, hv, int);
     double u[2], best = INFINITY, bestf = 0.0;
     int t, h, besth = 0;
     normalise(bs->lo, bs->scale, bs->dims, x, u);
-    if (bs->ntri == 0) {
-        line_weights(bs, u, w);
-        return;
-    }
-    zero(w, bs->n);
+    if (bs->ntri == 0) return line_sparse(bs, u, idx, wt);
     for (t = 0; t < bs->ntri; t++) {
         const double *m = map + 6 * t;
         double rx = u[0] - m[0], ry = u[1] - m[1];
@@ -685,10 +719,13 @@ static void triangulated_weights(const sn_blendspace *bs, const double *x, doubl
             if (l2 < 0.0) l2 = 0.0;
             s = l0 + l1 + l2;
             if (!(s > 0.0) || !sn_isfinite(s)) continue; /* a degenerate triangle's map */
-            w[tv[3 * t]] = l0 / s;
-            w[tv[3 * t + 1]] = l1 / s;
-            w[tv[3 * t + 2]] = l2 / s;
-            return;
+            idx[0] = tv[3 * t];
+            idx[1] = tv[3 * t + 1];
+            idx[2] = tv[3 * t + 2];
+            wt[0] = l0 / s;
+            wt[1] = l1 / s;
+            wt[2] = l2 / s;
+            return 3;
         }
     }
     for (h = 0; h < bs->nhull; h++) { /* outside: the nearest point of the hull boundary */
@@ -706,8 +743,11 @@ static void triangulated_weights(const sn_blendspace *bs, const double *x, doubl
         }
     }
     if (best < INFINITY) {
-        w[hv[2 * besth]] = 1.0 - bestf;
-        w[hv[2 * besth + 1]] = bestf;
+        idx[0] = hv[2 * besth];
+        wt[0] = 1.0 - bestf;
+        idx[1] = hv[2 * besth + 1];
+        wt[1] = bestf;
+        return 2;
     } else { /* no edge gave a finite distance (degenerate geometry): the nearest point */
         const double *q = CARR(bs, norm, double);
         int i, near = 0;
@@ -718,15 +758,28 @@ static void triangulated_weights(const sn_blendspace *bs, const double *x, doubl
                 near = i;
             }
         }
-        w[near] = 1.0;
+        idx[0] = near;
+        wt[0] = 1.0;
+        return 1;
     }
 }
 
+static void triangulated_weights(const sn_blendspace *bs, const double *x, double *w) {
+    int idx[3];
+    double wt[3];
+    scatter(idx, wt, triangulated_sparse(bs, x, idx, wt), w, bs->n);
+}
+
+/* The bilinear mix of the four grid points around x: each adds its (at most 3) weights times its
+   bilinear coefficient. No search for the points the four share, no branch on the data: as fast
+   as the dense table was for 9 points, faster from a few dozen. (The dense table mixed each
+   point's four weights as a + fy (b - a), a = w00 + fx (w10 - w00), b = w01 + fx (w11 - w01);
+   the sum of coefficient times weight differs from that by a few units in the last place.) */
 static void grid_weights(const sn_blendspace *bs, const double *x, double *w) {
-    const double *table = CARR(bs, table, double);
-    double f[2];
-    int cell[2], k, i, n = bs->n;
-    const double *r00, *r10, *r01, *r11;
+    const int *gidx = CARR(bs, gidx, int);
+    const double *gwt = CARR(bs, gwt, double);
+    double f[2], c[4];
+    int cell[2], k, e;
     for (k = 0; k < 2; k++) {
         int last = (k == 0 ? bs->cols : bs->rows) - 2;
         double v = x[k] < bs->glo[k] ? bs->glo[k] : x[k] > bs->ghi[k] ? bs->ghi[k] : x[k];
@@ -734,15 +787,16 @@ static void grid_weights(const sn_blendspace *bs, const double *x, double *w) {
         cell[k] = (int)g;
         if (cell[k] > last) cell[k] = last;
         f[k] = g - cell[k];
+        if (f[k] > 1.0) f[k] = 1.0; /* g rounded just past the last grid point */
     }
-    r00 = table + ((size_t)cell[1] * bs->cols + cell[0]) * n;
-    r10 = r00 + n;
-    r01 = r00 + (size_t)bs->cols * n;
-    r11 = r01 + n;
-    for (i = 0; i < n; i++) {
-        double a = r00[i] + f[0] * (r10[i] - r00[i]), b = r01[i] + f[0] * (r11[i] - r01[i]);
-        double v = a + f[1] * (b - a);
-        w[i] = v > 0.0 ? v : 0.0;
+    c[0] = (1.0 - f[0]) * (1.0 - f[1]); /* grid points (c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1) */
+    c[1] = f[0] * (1.0 - f[1]);
+    c[2] = (1.0 - f[0]) * f[1];
+    c[3] = f[0] * f[1];
+    zero(w, bs->n);
+    for (k = 0; k < 4; k++) {
+        size_t at = 3 * ((size_t)(cell[1] + k / 2) * bs->cols + cell[0] + k % 2);
+        for (e = 0; e < 3; e++) w[gidx[at + e]] += c[k] * gwt[at + e];
     }
 }
 

@@ -3,11 +3,23 @@
  *
  * CONVENTIONS: points are stored point-major (point i's coordinates at points[i * dims]);
  * angles are radians (degrees only in messages); indices in messages are 1-based, the numbering
- * of the Lua user. A blend space is built once inside caller memory (sn_blendspace_size, then
- * sn_blendspace_init) with every constant that does not depend on the input precomputed;
- * sn_blendspace_weights writes one weight per point into a caller buffer and allocates nothing.
- * Weights are never negative and sum to 1 (to 1e-9), except in mode SN_BLENDSPACE_DIRECT
- * without normalisation. Coordinates must be finite and at most 1e150 in magnitude.
+ * of the Lua user. A blend space has the lifecycle of every sinew object: sn_blendspace_def_init
+ * fills a definition with defaults, sn_blendspace_validate checks it, sn_blendspace_size says how
+ * many bytes it needs, sn_blendspace_init builds it at the start of caller memory with every
+ * constant that does not depend on the input precomputed (nothing is allocated: the
+ * triangulation's scratch is part of the block). sn_blendspace_weights writes one weight per
+ * point into a caller buffer and allocates nothing.
+ * Weights are never negative, and they sum to 1 (to 1e-9) in every mode but SN_BLENDSPACE_DIRECT:
+ * there they are the inputs clamped at 0, divided by their sum when `normalize` is set and the
+ * sum is positive; with no positive input they are all 0, normalised or not.
+ * Coordinates must be finite and at most SN_BLENDSPACE_MAX_COORD in magnitude.
+ *
+ * MEMORY: sn_blendspace_size is at most SN_BLENDSPACE_MAX_SIZE bytes (64 MiB + 1 KiB) for any
+ * valid definition. The largest block is a freeform_cartesian space of SN_BLENDSPACE_MAX_POINTS
+ * points in SN_BLENDSPACE_MAX_DIMS dimensions (its n (n - 1) precomputed pair vectors: 64 MiB, as
+ * much as one evaluation may read); at the same count freeform_directional takes 24 MiB (3 n^2
+ * doubles), a 256 x 256 grid 2.6 MiB (three point indices and weights per grid point),
+ * triangulated 0.4 MiB, the other modes under 0.1 MiB (spec/c/test_blendspace.c sizes each).
  */
 #ifndef SN_BLENDSPACE_H
 #define SN_BLENDSPACE_H
@@ -18,8 +30,18 @@
 #define SN_BLENDSPACE_MAX_POINTS 1024
 /// Most coordinates per point (freeform_cartesian, idw and direct).
 #define SN_BLENDSPACE_MAX_DIMS 8
+/// Fewest grid points along one axis (mode grid).
+#define SN_BLENDSPACE_MIN_GRID 2
 /// Most grid points along one axis (mode grid).
 #define SN_BLENDSPACE_MAX_GRID 256
+/// Largest magnitude of a point coordinate; larger inputs to sn_blendspace_weights are clamped.
+#define SN_BLENDSPACE_MAX_COORD 1e150
+/// simple_directional: least angle between two directions, in degrees.
+#define SN_BLENDSPACE_MIN_DIRECTION_DEGREES 2.0
+/// Bytes that sn_blendspace_size returns at most, for any valid definition: the points and pair
+/// vectors of the largest freeform_cartesian space (n^2 dims doubles), and room for the header.
+#define SN_BLENDSPACE_MAX_SIZE \
+    ((size_t)SN_BLENDSPACE_MAX_POINTS * SN_BLENDSPACE_MAX_POINTS * SN_BLENDSPACE_MAX_DIMS * sizeof(double) + 1024)
 
 /// The weighting schemes; the manual (manual/blendspaces.md) gives every formula.
 typedef enum sn_blendspace_mode {
@@ -34,39 +56,43 @@ typedef enum sn_blendspace_mode {
     SN_BLENDSPACE_MODES                 ///< number of modes (not a mode)
 } sn_blendspace_mode;
 
-/// What a blend space is built from. sn_blendspace_def_defaults fills the options.
+/// What a blend space is built from. sn_blendspace_def_init fills every field.
 typedef struct sn_blendspace_def {
-    sn_blendspace_mode mode; ///< the weighting scheme
-    int count;               ///< number of points, 1 to SN_BLENDSPACE_MAX_POINTS
-    int dims;                ///< coordinates per point, 1 to SN_BLENDSPACE_MAX_DIMS (mode's range)
-    const double *points;    ///< count * dims coordinates, point-major; read during init only
+    sn_blendspace_mode mode; ///< the weighting scheme (SN_BLENDSPACE_1D)
+    int count;               ///< number of points, 1 to SN_BLENDSPACE_MAX_POINTS (0: none yet)
+    int dims;                ///< coordinates per point, 1 to SN_BLENDSPACE_MAX_DIMS (mode's range) (1)
+    const double *points;    ///< count * dims coordinates, point-major; read during validate, size
+                             ///< and init only (NULL)
     double alpha;            ///< freeform_directional: weight of angles against radii, > 0 (2)
     double power;            ///< idw: exponent of the inverse distance, > 0 (4)
     int normalize_axes;      ///< triangulated, grid: 1 to work in bounding-box-normalised space (1)
     int normalize;           ///< direct: 1 to divide the weights by their sum when positive (0)
-    int grid_cols;           ///< grid: grid points along x, 2 to SN_BLENDSPACE_MAX_GRID (5)
-    int grid_rows;           ///< grid: grid points along y, 2 to SN_BLENDSPACE_MAX_GRID (5)
+    int grid_cols;           ///< grid: grid points along x, SN_BLENDSPACE_MIN_GRID to _MAX_GRID (5)
+    int grid_rows;           ///< grid: grid points along y, SN_BLENDSPACE_MIN_GRID to _MAX_GRID (5)
 } sn_blendspace_def;
 
 /// An initialised blend space: an opaque block of sn_blendspace_size(def) bytes in caller memory.
 typedef struct sn_blendspace sn_blendspace;
 
-/// Sets every option of `def` to its default (mode, count, dims and points are left alone).
-void sn_blendspace_def_defaults(sn_blendspace_def *def);
+/// Fills every field of `def`: mode 1d, no points (count 0, dims 1, points NULL), the options'
+/// defaults (given in parentheses in sn_blendspace_def).
+void sn_blendspace_def_init(sn_blendspace_def *def);
 /// The name of a mode ("freeform_cartesian", ...), or NULL for a value that is not a mode.
 const char *sn_blendspace_mode_name(sn_blendspace_mode mode);
 /// Finds the mode called `name`; SN_EINVAL when there is none.
 sn_status sn_blendspace_mode_parse(const char *name, sn_blendspace_mode *mode);
 /// Checks a definition completely (counts, dims, finite and distinct points, options, the
-/// direction rules of simple_directional); names the first fault in `err` (arg 1).
+/// direction rules of simple_directional); names the first fault in `err` (arg 1: the definition).
 sn_status sn_blendspace_validate(const sn_blendspace_def *def, sn_error *err);
-/// Bytes that sn_blendspace_init needs for `def`, or 0 when the definition is invalid.
-size_t sn_blendspace_size(const sn_blendspace_def *def);
-/// Builds the blend space inside `mem` (`size` bytes, 8-byte aligned, at least
-/// sn_blendspace_size(def)); validates first, so a failure leaves nothing half-built. Allocates
-/// nothing: the triangulation's scratch is part of the block. `*out` points into `mem`.
-sn_status sn_blendspace_init(void *mem, size_t size, const sn_blendspace_def *def, sn_blendspace **out,
-                             sn_error *err);
+/// Bytes that sn_blendspace_init needs for `def` (at most SN_BLENDSPACE_MAX_SIZE); validates
+/// first: 0, and `err` set, when the definition is invalid.
+size_t sn_blendspace_size(const sn_blendspace_def *def, sn_error *err);
+/// Builds the blend space of `def` at the start of `mem` (`size` bytes, at least
+/// sn_blendspace_size(def); aligned as malloc or a Lua userdata, 8 bytes at least: the arrays
+/// inside are 16-byte aligned whatever the address); the sn_blendspace is `(sn_blendspace *)mem`.
+/// Validates first, so a failure (SN_EINVAL for the definition, SN_ENOMEM for memory too small
+/// or misaligned) leaves nothing usable. Allocates nothing.
+sn_status sn_blendspace_init(void *mem, size_t size, const sn_blendspace_def *def, sn_error *err);
 /// Writes the weights at input `in` (`nin` finite numbers: sn_blendspace_inputs of them) into
 /// `out` (sn_blendspace_count doubles). SN_EINVAL for a wrong count or a non-finite input.
 /// Allocates nothing; `out` may not overlap `in`.

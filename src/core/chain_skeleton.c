@@ -185,7 +185,7 @@ static pose_fault ancestors_model(const sn_chain *c, const sn_pose *pose, double
         else sn_skeleton_rest(c->skel, c->anc[k], trs);
         if ((f = local_of(trs, l, &lq)) != POSE_OK) return f;
         affine_mul(m, l, m);
-        sn_quat_mul(q, &lq, q);
+        (void)sn_quat_mul(q, &lq, q, NULL);
     }
     return qunit(q) == SN_OK ? POSE_OK : POSE_ZERO_ROTATION;
 }
@@ -202,14 +202,14 @@ static void read_frames(sn_chain *c, const double *w, const double *pm, const sn
     if (c->space == SN_CHAIN_PARENT) {
         double o[3] = {0, 0, 0};
         set3(o, pm[3], pm[7], pm[11]);
-        sn_quat_mul(&wq, pq, &c->carry1.q);
+        (void)sn_quat_mul(&wq, pq, &c->carry1.q, NULL);
         (void)qunit(&c->carry1.q);
         affine_point(w, o, c->carry1.t);
     } else {
         c->carry1.q = wq;
         set3(c->carry1.t, w[3], w[7], w[11]);
     }
-    sn_quat_mul(&wq, &c->jd[0].q, &c->root1.q);
+    (void)sn_quat_mul(&wq, &c->jd[0].q, &c->root1.q, NULL);
     (void)qunit(&c->root1.q);
     copy3(c->root1.t, c->p[0].a1);
     c->pq = *pq;
@@ -250,10 +250,10 @@ static pose_fault skeleton_read(sn_chain *c, const sn_pose *pose, const double *
         J->lq = lq;
         if (p->parent < 0) { /* products of unit quaternions: unit to rounding, no normalising */
             affine_mul(pm, l, J->m);
-            sn_quat_mul(&pq, &lq, &J->q);
+            (void)sn_quat_mul(&pq, &lq, &J->q, NULL);
         } else {
             affine_mul(c->jd[p->parent].m, l, J->m);
-            sn_quat_mul(&c->jd[p->parent].q, &lq, &J->q);
+            (void)sn_quat_mul(&c->jd[p->parent].q, &lq, &J->q, NULL);
         }
         set3(J->mp, J->m[3], J->m[7], J->m[11]);
         affine_point(w, J->mp, p->a1);
@@ -320,7 +320,7 @@ static int joint_turn(const sn_chain *c, int i, const double *winv, sn_quat *out
             for (b = 0; b < 3; b++) S[3 * a + b] += an[a] * sn[b];
         sn_quat_arc_unit(an, sn, &arc);
         if (m == 0) first = arc;
-        if (sn_quat_dot(&arc, &first) < 0.0) {
+        if (sn_quat_dot4(&arc, &first) < 0.0) {
             arc.x = -arc.x; arc.y = -arc.y; arc.z = -arc.z; arc.w = -arc.w;
         }
         sum.x += arc.x; sum.y += arc.y; sum.z += arc.z; sum.w += arc.w;
@@ -347,14 +347,14 @@ static void write_back(sn_chain *c, sn_pose *pose, const double *winv) {
         sn_quat turn, local, pc;
         /* products of unit quaternions stay unit to rounding: no normalising on the way */
         if (!joint_turn(c, i, winv, &turn)) {
-            sn_quat_mul(parent, &J->lq, &J->nq);
+            (void)sn_quat_mul(parent, &J->lq, &J->nq, NULL);
             continue;
         }
-        sn_quat_mul(&turn, &J->q, &J->nq);
+        (void)sn_quat_mul(&turn, &J->q, &J->nq, NULL);
         sn_quat_conj(parent, &pc);
-        sn_quat_mul(&pc, &J->nq, &local);
+        (void)sn_quat_mul(&pc, &J->nq, &local, NULL);
         sn_pose_get(pose, p->joint, trs);
-        if (sn_quat_dot(&local, &J->lq) < 0.0) { /* keep the sign of the animation */
+        if (sn_quat_dot4(&local, &J->lq) < 0.0) { /* keep the sign of the animation */
             local.x = -local.x; local.y = -local.y; local.z = -local.z; local.w = -local.w;
         }
         trs[3] = (float)local.x;

@@ -12,7 +12,7 @@
 void sn_chain_frame_at(const frame *f0, const frame *f1, double v, frame *out) {
     if (v <= 0.0) { *out = *f0; return; }
     if (v >= 1.0) { *out = *f1; return; }
-    if (sn_quat_slerp(&f0->q, &f1->q, v, &out->q) != SN_OK) out->q = f1->q;
+    if (sn_quat_slerp(&f0->q, &f1->q, v, &out->q, NULL) != SN_OK) out->q = f1->q;
     lerp3(out->t, f0->t, f1->t, v);
 }
 
@@ -20,7 +20,7 @@ void sn_chain_motion_between(const frame *a, const frame *b, motion *d) {
     sn_quat ac, r;
     double ta[3];
     sn_quat_conj(&a->q, &ac);
-    sn_quat_mul(&b->q, &ac, &r);
+    (void)sn_quat_mul(&b->q, &ac, &r, NULL);
     (void)qunit(&r);
     quat_matrix(&r, d->m);
     mat_apply(d->m, a->t, ta);
@@ -162,7 +162,7 @@ sn_status sn_chain_move_root(sn_chain *c, const sn_vec3 *t, const sn_quat *q, sn
     if ((st = check_coords(tt, 1, "translation", err)) != SN_OK) return st;
     if (!sn_isfinite(q->x) || !sn_isfinite(q->y) || !sn_isfinite(q->z) || !sn_isfinite(q->w))
         return sn_fail_arg(err, 2, SN_EINVAL, "rotation is not finite");
-    if (sn_quat_normalize(q, &u) != SN_OK) return sn_fail_arg(err, 2, SN_EINVAL, "rotation is zero");
+    if (sn_quat_normalize(q, &u, NULL) != SN_OK) return sn_fail_arg(err, 2, SN_EINVAL, "rotation is zero");
     c->place.q = u;
     copy3(c->place.t, tt);
     c->anim_dirty = 1;

@@ -15,12 +15,17 @@
  *                    rotations normalised afterwards
  *     Before the first key a track holds its first value, after the last key its last value.
  *     Paths of joints without a track take the skeleton's rest pose.
- *   - A clip is built once inside caller memory (sn_clip_size, sn_clip_init) and refers to its
- *     skeleton, which must outlive it. It keeps its cursors (the current key interval of each
- *     track: one for all tracks that share key times), so sampling forward in time costs no key
- *     search; a backward seek or a jump re-searches by bisection (tracks with their own key
- *     times replay from the start instead when the new time is near it, as when a loop wraps
- *     around). Sampling never allocates; a clip must not be sampled from two threads at once.
+ *   - A clip has the lifecycle of every core object (sn_clip_def_init, sn_clip_validate,
+ *     sn_clip_size, sn_clip_init): it is built once inside caller memory and refers to its
+ *     skeleton, which must outlive it. It takes 28 to 116 bytes per key (28 for a step key of
+ *     tracks that share their key times, 116 for a cubic rotation key with its own times), less
+ *     than the numbers of its definition take in a Lua table; construction needs scratch of
+ *     about 100 bytes per track and 12 per key from the definition's allocator. It keeps its
+ *     cursors (the current key interval of each track: one for all tracks that share key
+ *     times), so sampling forward in time costs no key search; a backward seek or a jump
+ *     re-searches by bisection (tracks with their own key times replay from the start instead
+ *     when the new time is near it, as when a loop wraps around). Sampling never allocates; a
+ *     clip must not be sampled from two threads at once.
  */
 #ifndef SN_CLIP_H
 #define SN_CLIP_H
@@ -33,6 +38,10 @@
 #define SN_CLIP_MAX_VALUE 1e18
 /// Longest clip duration, in seconds (about 31 years).
 #define SN_CLIP_MAX_TIME 1e9
+/// Most keys of one track.
+#define SN_CLIP_MAX_TRACK_KEYS (1 << 24)
+/// Most keys of all the tracks of a clip.
+#define SN_CLIP_MAX_KEYS (1 << 26)
 
 /// What a track animates.
 typedef enum sn_clip_path {

@@ -44,7 +44,7 @@ static sn_status check_track(const sn_clip_def *def, int i, sn_error *err) {
     if ((unsigned)tr->interpolation > SN_CLIP_CUBIC)
         return sn_fail(err, SN_EINVAL, "track %d: unknown interpolation %d", i + 1, (int)tr->interpolation);
     if (tr->keys < 1 || tr->times == NULL || tr->values == NULL) return TRACK_FAIL("%s", "no keys");
-    if (tr->keys > (1 << 24)) return TRACK_FAIL("%d keys, more than %d", tr->keys, 1 << 24);
+    if (tr->keys > SN_CLIP_MAX_TRACK_KEYS) return TRACK_FAIL("%d keys, more than %d", tr->keys, SN_CLIP_MAX_TRACK_KEYS);
     for (k = 0; k < tr->keys; k++) {
         float t = tr->times[k];
         if (!sn_isfinite(t)) return TRACK_FAIL("time %d is not finite", k + 1);
@@ -109,7 +109,8 @@ sn_status sn_clip_validate(const sn_clip_def *def, sn_error *err) {
         if (st != SN_OK) return st;
         keys += (double)def->tracks[i].keys;
     }
-    if (keys > (double)(1 << 26)) return sn_fail(err, SN_EINVAL, "%.0f keys in all, more than %d", keys, 1 << 26);
+    if (keys > (double)SN_CLIP_MAX_KEYS)
+        return sn_fail(err, SN_EINVAL, "%.0f keys in all, more than %d", keys, SN_CLIP_MAX_KEYS);
     seen = (int *)sn_scratch_alloc(def->alloc, seen_bytes);
     if (seen == NULL) return sn_fail(err, SN_ENOMEM, "out of memory checking tracks");
     dup = find_duplicate(def, seen, &earlier);

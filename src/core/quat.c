@@ -1,8 +1,40 @@
 #include "quat.h"
 
+#include <float.h>
 #include <math.h>
 
+/* GCC's straight-line vectoriser pairs up the components of a quaternion: it reads one that
+   the caller has just stored component by component (the binding does, and most callers) with
+   16-byte loads, which wait for the stores to reach the cache, and it shuffles the terms of the
+   product. With it, normalize, rotate and mul took about twice as long (bench/c/bench_quat.c). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
+
 #define SN_PI 3.14159265358979323846
+#define LN2 0.69314718055994530942
+/* Sums of squares strictly between these two take the plain formulas: nothing overflows, and
+   what underflows is below the rounding error of the sum. Outside, the input is first scaled by
+   a power of two (exact), so subnormal and huge components keep every bit they have. */
+#define PLAIN_SQ_LO 1e-280
+#define PLAIN_SQ_HI 1e280
+/* Largest magnitude of a vector that sn_quat_rotate rotates without scaling, and the least
+   non-zero one whose products with the rotation keep full precision. */
+#define PLAIN_V_HI 1e300
+#define PLAIN_V_LO 1e-290
+/* Largest |t| for which nlerp's a + t (b - a) cannot overflow. */
+#define PLAIN_T_HI 1e300
+
+/* The rare paths (huge, tiny or non-finite inputs) stay out of line, so that the common ones
+   keep a small stack frame and few saved registers. */
+#if defined(__GNUC__)
+#define SLOW_PATH __attribute__((noinline, cold))
+#else
+#define SLOW_PATH
+#endif
+
+/* Internal outcomes of the helpers below: a usable result, a zero input, a NaN or infinite one. */
+enum { FINE = 0, ZERO = 1, NOT_FINITE = 2 };
 
 /* sin(x)/x, accurate near 0 */
 static double sinc(double x) {
@@ -27,85 +59,294 @@ static sn_quat qmake(double x, double y, double z, double w) {
 
 static sn_quat qscale(const sn_quat *q, double s) { return qmake(q->x * s, q->y * s, q->z * s, q->w * s); }
 
-static double len4(double x, double y, double z, double w) {
-    double m = max4(x, y, z, w);
-    if (m == 0.0 || !sn_isfinite(m)) return m;
-    if (m > 1e150 || m < 1e-150) {
-        x /= m; y /= m; z /= m; w /= m;
-        return m * sqrt(x * x + y * y + z * z + w * w);
-    }
-    return sqrt(x * x + y * y + z * z + w * w);
+/* q * 2^e, exact unless the result leaves the normal range */
+static sn_quat qldexp(const sn_quat *q, int e) {
+    return qmake(ldexp(q->x, e), ldexp(q->y, e), ldexp(q->z, e), ldexp(q->w, e));
 }
 
-static double len3(double x, double y, double z) { return len4(x, y, z, 0.0); }
+/* a vector as a quaternion with w = 0, so that one set of helpers serves both */
+static sn_quat vq(const sn_vec3 *v) { return qmake(v->x, v->y, v->z, 0.0); }
 
-void sn_quat_mul(const sn_quat *a, const sn_quat *b, sn_quat *out) {
-    sn_quat r;
-    r.x = a->w * b->x + a->x * b->w + a->y * b->z - a->z * b->y;
-    r.y = a->w * b->y - a->x * b->z + a->y * b->w + a->z * b->x;
-    r.z = a->w * b->z + a->x * b->y - a->y * b->x + a->z * b->w;
-    r.w = a->w * b->w - a->x * b->x - a->y * b->y - a->z * b->z;
+/* x is finite: one compare, false for NaN too (cheaper in the hot paths than sn_isfinite) */
+static int bounded(double x) { return fabs(x) <= DBL_MAX; }
+
+static int finite4(const sn_quat *q) {
+    return sn_isfinite(q->x) && sn_isfinite(q->y) && sn_isfinite(q->z) && sn_isfinite(q->w);
+}
+
+/* the exponent e with max |component| in [2^(e-1), 2^e); 0 for a zero quaternion */
+static int exponent_of(const sn_quat *q) {
+    int e;
+    (void)frexp(max4(q->x, q->y, q->z, q->w), &e);
+    return e;
+}
+
+static double dot_plain(const sn_quat *a, const sn_quat *b) {
+    return a->x * b->x + a->y * b->y + a->z * b->z + a->w * b->w;
+}
+
+static sn_quat mul_plain(const sn_quat *a, const sn_quat *b) {
+    return qmake(a->w * b->x + a->x * b->w + a->y * b->z - a->z * b->y,
+                 a->w * b->y - a->x * b->z + a->y * b->w + a->z * b->x,
+                 a->w * b->z + a->x * b->y - a->y * b->x + a->z * b->w,
+                 a->w * b->w - a->x * b->x - a->y * b->y - a->z * b->z);
+}
+
+/* |q| = r * 2^e, r in [0.5, 2], for q scaled by 2^-e */
+SLOW_PATH static int norm4_scaled(const sn_quat *q, double *r, int *e) {
+    sn_quat s;
+    *r = 0.0;
+    *e = 0;
+    if (!finite4(q)) return NOT_FINITE;
+    if (max4(q->x, q->y, q->z, q->w) == 0.0) return ZERO;
+    *e = exponent_of(q);
+    s = qldexp(q, -*e);
+    *r = sqrt(s.x * s.x + s.y * s.y + s.z * s.z + s.w * s.w);
+    return FINE;
+}
+
+/* |q| as r * 2^e without overflow or underflow; e = 0 in the plain range, where r is the
+   plain sqrt of the sum of squares */
+static inline int norm4(const sn_quat *q, double *r, int *e) {
+    double ss = q->x * q->x + q->y * q->y + q->z * q->z + q->w * q->w;
+    if (ss > PLAIN_SQ_LO && ss < PLAIN_SQ_HI) {
+        *r = sqrt(ss);
+        *e = 0;
+        return FINE;
+    }
+    return norm4_scaled(q, r, e);
+}
+
+/* q / |q| for huge, tiny, zero or non-finite q (out untouched for the last two) */
+SLOW_PATH static int unit4_scaled(const sn_quat *q, sn_quat *out) {
+    double r;
+    int e, st = norm4_scaled(q, &r, &e);
+    sn_quat s;
+    if (st != FINE) return st;
+    s = qldexp(q, -e);
+    *out = qmake(s.x / r, s.y / r, s.z / r, s.w / r);
+    return FINE;
+}
+
+/* q / |q| for any finite non-zero q; out untouched otherwise. */
+static inline int unit4(const sn_quat *q, sn_quat *out) {
+    double x = q->x, y = q->y, z = q->z, w = q->w, ss = x * x + y * y + z * z + w * w, r;
+    if (!(ss > PLAIN_SQ_LO && ss < PLAIN_SQ_HI)) return unit4_scaled(q, out);
+    r = sqrt(ss);
+    *out = qmake(x / r, y / r, z / r, w / r); /* division: correctly rounded */
+    return FINE;
+}
+
+/* unit4 with one division (a reciprocal) instead of four: within an ulp of it, for the inputs
+   and results of the interpolations, where only the direction matters */
+static inline int unit4_quick(const sn_quat *q, sn_quat *out) {
+    double x = q->x, y = q->y, z = q->z, w = q->w, ss = x * x + y * y + z * z + w * w, k;
+    if (!(ss > PLAIN_SQ_LO && ss < PLAIN_SQ_HI)) return unit4_scaled(q, out);
+    k = 1.0 / sqrt(ss);
+    *out = qmake(x * k, y * k, z * k, w * k);
+    return FINE;
+}
+
+/* |q| for quaternions whose length is representable (differences of unit ones, ...) */
+static double len4(const sn_quat *q) {
+    double r;
+    int e;
+    (void)norm4(q, &r, &e);
+    return e == 0 ? r : ldexp(r, e);
+}
+
+static sn_status refuse(sn_error *err, int arg, int why, const char *what) {
+    if (why == NOT_FINITE) return sn_fail_arg(err, arg, SN_EINVAL, "%s is not finite", what);
+    return sn_fail_arg(err, arg, SN_EINVAL, "zero %s", what);
+}
+
+static sn_status too_large(sn_error *err, int arg, const char *why) {
+    return sn_fail_arg(err, arg, SN_EINVAL, "result is too large%s", why);
+}
+
+/* sin and cos of the product a * b for finite a and |b| <= 4, also when a * b overflows */
+static void sincos_product(double a, double b, double *s, double *c) {
+    double p = a * b, s1, c1, s2, c2;
+    if (sn_isfinite(p)) {
+        *s = sin(p);
+        *c = cos(p);
+        return;
+    }
+    p = (0.25 * a) * b; /* finite; the angle is 4 p: two double-angle steps */
+    s1 = sin(p);
+    c1 = cos(p);
+    s2 = 2.0 * s1 * c1;
+    c2 = (c1 - s1) * (c1 + s1);
+    *s = 2.0 * s2 * c2;
+    *c = (c2 - s2) * (c2 + s2);
+}
+
+/* out = f * e^L for a unit f, also when e^L alone overflows but the products do not (a unit
+   quaternion has a component of at least 1/2, so that happens only for L below ln DBL_MAX + ln 2);
+   NOT_FINITE when a product exceeds DBL_MAX */
+static int times_exp(const sn_quat *f, double L, sn_quat *out) {
+    double E = exp(L);
+    if (E <= DBL_MAX) {
+        *out = qscale(f, E);
+        return FINE;
+    }
+    E = exp(0.5 * L); /* e^L = E * E */
+    *out = qmake(f->x * E * E, f->y * E * E, f->z * E * E, f->w * E * E);
+    return finite4(out) ? FINE : NOT_FINITE;
+}
+
+/* the larger exponents of a and b, scaled away, for products that overflowed; checks both */
+SLOW_PATH static sn_status scale_pair(const sn_quat *a, const sn_quat *b, sn_quat *as, sn_quat *bs, int *e,
+                            sn_error *err) {
+    int ea, eb;
+    *as = *a;
+    *bs = *b;
+    *e = 0;
+    if (!finite4(a)) return refuse(err, 1, NOT_FINITE, "quaternion");
+    if (!finite4(b)) return refuse(err, 2, NOT_FINITE, "quaternion");
+    ea = exponent_of(a);
+    eb = exponent_of(b);
+    *as = qldexp(a, -ea);
+    *bs = qldexp(b, -eb);
+    *e = ea + eb;
+    return SN_OK;
+}
+
+/* a * b for factors whose plain product overflowed (or was not finite) */
+SLOW_PATH static sn_status mul_scaled(const sn_quat *a, const sn_quat *b, sn_quat *out, sn_error *err) {
+    sn_quat as, bs, r;
+    int e;
+    sn_status st = scale_pair(a, b, &as, &bs, &e, err);
+    if (st != SN_OK) return st;
+    r = mul_plain(&as, &bs);
+    r = qldexp(&r, e);
+    if (!finite4(&r)) return too_large(err, 1, "");
     *out = r;
+    return SN_OK;
+}
+
+sn_status sn_quat_mul(const sn_quat *a, const sn_quat *b, sn_quat *out, sn_error *err) {
+    sn_quat r = mul_plain(a, b);
+    if (!bounded(r.x + r.y + r.z + r.w)) return mul_scaled(a, b, out, err); /* or the sum overflowed */
+    *out = r;
+    return SN_OK;
 }
 
 void sn_quat_conj(const sn_quat *q, sn_quat *out) { *out = qmake(-q->x, -q->y, -q->z, q->w); }
 
-double sn_quat_dot(const sn_quat *a, const sn_quat *b) {
-    return a->x * b->x + a->y * b->y + a->z * b->z + a->w * b->w;
-}
-
-double sn_quat_length(const sn_quat *q) { return len4(q->x, q->y, q->z, q->w); }
-
-sn_status sn_quat_normalize(const sn_quat *q, sn_quat *out) {
-    double l = sn_quat_length(q);
-    if (l == 0.0 || !sn_isfinite(l)) return SN_EINVAL;
-    *out = qmake(q->x / l, q->y / l, q->z / l, q->w / l); /* division: correctly rounded */
-    return SN_OK;
-}
-
-sn_status sn_quat_inverse(const sn_quat *q, sn_quat *out) {
-    sn_quat u;
-    double l = sn_quat_length(q);
-    if (sn_quat_normalize(q, &u) != SN_OK) return SN_EINVAL;
-    /* q^-1 = conj(q)/|q|^2 = conj(u)/|q| */
-    *out = qmake(-u.x / l, -u.y / l, -u.z / l, u.w / l);
-    return SN_OK;
-}
-
-sn_status sn_quat_rotate(const sn_quat *q, const sn_vec3 *v, sn_vec3 *out) {
-    sn_quat u;
-    double tx, ty, tz;
-    if (sn_quat_normalize(q, &u) != SN_OK) return SN_EINVAL;
-    /* v' = v + w t + u x t, with t = 2 (u x v) */
-    tx = 2.0 * (u.y * v->z - u.z * v->y);
-    ty = 2.0 * (u.z * v->x - u.x * v->z);
-    tz = 2.0 * (u.x * v->y - u.y * v->x);
-    out->x = v->x + u.w * tx + (u.y * tz - u.z * ty);
-    out->y = v->y + u.w * ty + (u.z * tx - u.x * tz);
-    out->z = v->z + u.w * tz + (u.x * ty - u.y * tx);
-    return SN_OK;
-}
-
-sn_status sn_quat_from_axis_angle(const sn_vec3 *axis, double angle, sn_quat *out) {
-    double l = len3(axis->x, axis->y, axis->z), s;
-    if (l == 0.0 || !sn_isfinite(l)) return SN_EINVAL;
-    s = sin(0.5 * angle) / l;
-    *out = qmake(axis->x * s, axis->y * s, axis->z * s, cos(0.5 * angle));
-    return SN_OK;
-}
-
-sn_status sn_quat_to_axis_angle(const sn_quat *q, sn_vec3 *axis, double *angle) {
-    sn_quat u;
-    double s;
-    if (sn_quat_normalize(q, &u) != SN_OK) return SN_EINVAL;
-    if (u.w < 0.0) u = qscale(&u, -1.0);
-    s = len3(u.x, u.y, u.z);
-    *angle = 2.0 * atan2(s, u.w);
-    if (s == 0.0) {
-        axis->x = 1.0; axis->y = 0.0; axis->z = 0.0;
-    } else {
-        axis->x = u.x / s; axis->y = u.y / s; axis->z = u.z / s;
+sn_status sn_quat_dot(const sn_quat *a, const sn_quat *b, double *out, sn_error *err) {
+    double d = dot_plain(a, b);
+    sn_quat as, bs;
+    int e;
+    sn_status st;
+    if (bounded(d)) {
+        *out = d;
+        return SN_OK;
     }
+    if ((st = scale_pair(a, b, &as, &bs, &e, err)) != SN_OK) return st; /* out of line */
+    d = ldexp(dot_plain(&as, &bs), e);
+    if (!sn_isfinite(d)) return too_large(err, 1, "");
+    *out = d;
+    return SN_OK;
+}
+
+sn_status sn_quat_length(const sn_quat *q, double *out, sn_error *err) {
+    double r;
+    int e;
+    if (norm4(q, &r, &e) == NOT_FINITE) return refuse(err, 1, NOT_FINITE, "quaternion");
+    r = e == 0 ? r : ldexp(r, e);
+    if (!sn_isfinite(r)) return too_large(err, 1, "");
+    *out = r;
+    return SN_OK;
+}
+
+sn_status sn_quat_normalize(const sn_quat *q, sn_quat *out, sn_error *err) {
+    int st = unit4(q, out); /* writes out only when it succeeds */
+    return st == FINE ? SN_OK : refuse(err, 1, st, "quaternion");
+}
+
+sn_status sn_quat_inverse(const sn_quat *q, sn_quat *out, sn_error *err) {
+    double r;
+    int e, st = norm4(q, &r, &e);
+    sn_quat s, inv;
+    if (st != FINE) return refuse(err, 1, st, "quaternion");
+    /* q^-1 = conj(q)/|q|^2 = conj(u)/|q| with u = q/|q| = s/r, |q| = r 2^e */
+    s = e == 0 ? *q : qldexp(q, -e);
+    inv = qmake(-(s.x / r) / r, -(s.y / r) / r, -(s.z / r) / r, (s.w / r) / r);
+    if (e != 0) inv = qldexp(&inv, -e);
+    if (!finite4(&inv)) return too_large(err, 1, ": 1/|q| overflows");
+    *out = inv;
+    return SN_OK;
+}
+
+/* v' = v + w t + u x t, with t = 2 (u x v), for a unit u */
+static void rotate_plain(const sn_quat *u, const sn_vec3 *v, sn_vec3 *out) {
+    double tx = 2.0 * (u->y * v->z - u->z * v->y);
+    double ty = 2.0 * (u->z * v->x - u->x * v->z);
+    double tz = 2.0 * (u->x * v->y - u->y * v->x);
+    out->x = v->x + u->w * tx + (u->y * tz - u->z * ty);
+    out->y = v->y + u->w * ty + (u->z * tx - u->x * tz);
+    out->z = v->z + u->w * tz + (u->x * ty - u->y * tx);
+}
+
+/* rotation of a huge or tiny vector: scaled by a power of two, rotated, scaled back */
+SLOW_PATH static sn_status rotate_scaled(const sn_quat *u, const sn_vec3 *v, sn_vec3 *out, sn_error *err) {
+    sn_quat q = vq(v), s;
+    sn_vec3 vs, r;
+    int e;
+    if (!finite4(&q)) return refuse(err, 2, NOT_FINITE, "vector");
+    e = exponent_of(&q);
+    s = qldexp(&q, -e);
+    vs.x = s.x; vs.y = s.y; vs.z = s.z;
+    rotate_plain(u, &vs, &r);
+    r.x = ldexp(r.x, e);
+    r.y = ldexp(r.y, e);
+    r.z = ldexp(r.z, e);
+    if (!sn_isfinite(r.x) || !sn_isfinite(r.y) || !sn_isfinite(r.z)) return too_large(err, 2, "");
+    *out = r;
+    return SN_OK;
+}
+
+sn_status sn_quat_rotate(const sn_quat *q, const sn_vec3 *v, sn_vec3 *out, sn_error *err) {
+    sn_quat u;
+    double m = fabs(v->x);
+    int st = unit4(q, &u);
+    if (st != FINE) return refuse(err, 1, st, "quaternion");
+    if (fabs(v->y) > m) m = fabs(v->y);
+    if (fabs(v->z) > m) m = fabs(v->z);
+    if ((m > PLAIN_V_LO && m < PLAIN_V_HI) || m == 0.0) {
+        rotate_plain(&u, v, out);
+        return SN_OK;
+    }
+    return rotate_scaled(&u, v, out, err);
+}
+
+sn_status sn_quat_from_axis_angle(const sn_vec3 *axis, double angle, sn_quat *out, sn_error *err) {
+    sn_quat a = vq(axis), n;
+    double s;
+    int st = unit4(&a, &n);
+    if (st != FINE) return refuse(err, 1, st, "axis");
+    if (!sn_isfinite(angle)) return refuse(err, 2, NOT_FINITE, "'angle'");
+    s = sin(0.5 * angle);
+    *out = qmake(n.x * s, n.y * s, n.z * s, cos(0.5 * angle));
+    return SN_OK;
+}
+
+sn_status sn_quat_to_axis_angle(const sn_quat *q, sn_vec3 *axis, double *angle, sn_error *err) {
+    sn_quat u, v, n;
+    double r;
+    int e, st = unit4(q, &u);
+    if (st != FINE) return refuse(err, 1, st, "quaternion");
+    if (u.w < 0.0) u = qscale(&u, -1.0);
+    v = qmake(u.x, u.y, u.z, 0.0);
+    if (norm4(&v, &r, &e) == ZERO) {
+        axis->x = 1.0; axis->y = 0.0; axis->z = 0.0;
+        *angle = 0.0;
+        return SN_OK;
+    }
+    *angle = 2.0 * atan2(e == 0 ? r : ldexp(r, e), u.w);
+    (void)unit4(&v, &n);
+    axis->x = n.x; axis->y = n.y; axis->z = n.z;
     return SN_OK;
 }
 
@@ -122,108 +363,192 @@ void sn_quat_from_euler(double x, double y, double z, sn_euler_order order, sn_q
         if (o[i] == 'X') e.x = s;
         else if (o[i] == 'Y') e.y = s;
         else e.z = s;
-        sn_quat_mul(&e, &r, &r); /* extrinsic: each later rotation multiplies from the left */
+        r = mul_plain(&e, &r); /* extrinsic: each later rotation multiplies from the left */
     }
     *out = r;
 }
 
-sn_status sn_quat_from_to(const sn_vec3 *u, const sn_vec3 *v, sn_quat *out) {
-    double lu = len3(u->x, u->y, u->z), lv = len3(v->x, v->y, v->z), lh;
-    sn_vec3 a, b, h;
-    if (lu == 0.0 || lv == 0.0 || !sn_isfinite(lu) || !sn_isfinite(lv)) return SN_EINVAL;
-    a.x = u->x / lu; a.y = u->y / lu; a.z = u->z / lu;
-    b.x = v->x / lv; b.y = v->y / lv; b.z = v->z / lv;
-    h.x = a.x + b.x; h.y = a.y + b.y; h.z = a.z + b.z;
-    lh = len3(h.x, h.y, h.z);
+sn_status sn_quat_from_to(const sn_vec3 *u, const sn_vec3 *v, sn_quat *out, sn_error *err) {
+    sn_quat qu = vq(u), qv = vq(v), a, b, h;
+    double lh;
+    int st;
+    if ((st = unit4(&qu, &a)) != FINE) return refuse(err, 1, st, "vector");
+    if ((st = unit4(&qv, &b)) != FINE) return refuse(err, 2, st, "vector");
+    h = qmake(a.x + b.x, a.y + b.y, a.z + b.z, 0.0);
+    lh = len4(&h);
     if (lh < 1e-12) {
         /* antiparallel: half turn about the axis perpendicular to a, built from the basis axis
            least aligned with a */
-        sn_vec3 e = {0, 0, 0}, c;
-        double lc;
+        sn_quat e = qmake(0, 0, 0, 0), c;
         if (fabs(a.x) <= fabs(a.y) && fabs(a.x) <= fabs(a.z)) e.x = 1;
         else if (fabs(a.y) <= fabs(a.z)) e.y = 1;
         else e.z = 1;
-        c.x = a.y * e.z - a.z * e.y;
-        c.y = a.z * e.x - a.x * e.z;
-        c.z = a.x * e.y - a.y * e.x;
-        lc = len3(c.x, c.y, c.z);
-        *out = qmake(c.x / lc, c.y / lc, c.z / lc, 0.0);
+        c = qmake(a.y * e.z - a.z * e.y, a.z * e.x - a.x * e.z, a.x * e.y - a.y * e.x, 0.0);
+        (void)unit4(&c, out);
         return SN_OK;
     }
-    h.x /= lh; h.y /= lh; h.z /= lh;
+    h = qscale(&h, 1.0 / lh);
     /* rotation by twice the angle between a and the half vector h */
-    *out = qmake(a.y * h.z - a.z * h.y, a.z * h.x - a.x * h.z, a.x * h.y - a.y * h.x,
-                 a.x * h.x + a.y * h.y + a.z * h.z);
-    return sn_quat_normalize(out, out);
+    h = qmake(a.y * h.z - a.z * h.y, a.z * h.x - a.x * h.z, a.x * h.y - a.y * h.x,
+              a.x * h.x + a.y * h.y + a.z * h.z);
+    (void)unit4(&h, out);
+    return SN_OK;
 }
 
 /* Angle between unit 4-vectors a and b, in [0, pi], stable for nearly equal inputs. */
 static double angle4(const sn_quat *a, const sn_quat *b) {
-    double d = len4(a->x - b->x, a->y - b->y, a->z - b->z, a->w - b->w);
-    double s = len4(a->x + b->x, a->y + b->y, a->z + b->z, a->w + b->w);
-    return 2.0 * atan2(d, s);
+    sn_quat d = qmake(a->x - b->x, a->y - b->y, a->z - b->z, a->w - b->w);
+    sn_quat s = qmake(a->x + b->x, a->y + b->y, a->z + b->z, a->w + b->w);
+    return 2.0 * atan2(len4(&d), len4(&s));
 }
 
-sn_status sn_quat_angle(const sn_quat *a, const sn_quat *b, double *angle) {
+/* both inputs as unit quaternions, b on the side of a (q and -q are the same rotation) */
+static sn_status aligned_pair(const sn_quat *a, const sn_quat *b, sn_quat *ua, sn_quat *ub, sn_error *err) {
+    int st;
+    if ((st = unit4_quick(a, ua)) != FINE) return refuse(err, 1, st, "quaternion");
+    if ((st = unit4_quick(b, ub)) != FINE) return refuse(err, 2, st, "quaternion");
+    if (dot_plain(ua, ub) < 0.0) *ub = qscale(ub, -1.0);
+    return SN_OK;
+}
+
+sn_status sn_quat_angle(const sn_quat *a, const sn_quat *b, double *angle, sn_error *err) {
     sn_quat ua, ub;
-    if (sn_quat_normalize(a, &ua) != SN_OK || sn_quat_normalize(b, &ub) != SN_OK) return SN_EINVAL;
-    if (sn_quat_dot(&ua, &ub) < 0.0) ub = qscale(&ub, -1.0);
+    sn_status st = aligned_pair(a, b, &ua, &ub, err);
+    if (st != SN_OK) return st;
     *angle = 2.0 * angle4(&ua, &ub);
     return SN_OK;
 }
 
-sn_status sn_quat_log(const sn_quat *q, sn_quat *out) {
-    double l = sn_quat_length(q), s, t;
-    sn_quat u;
-    if (sn_quat_normalize(q, &u) != SN_OK) return SN_EINVAL;
-    s = len3(u.x, u.y, u.z);
-    t = atan2(s, u.w);
-    if (s == 0.0) {
-        /* real quaternion: log of a negative real picks the i axis */
-        *out = qmake(u.w < 0.0 ? SN_PI : 0.0, 0.0, 0.0, log(l));
+/* q = |q| (cos t, n sin t) with a unit axis n (w = 0; (1, 0, 0) for a real q), t in [0, pi],
+   and ln |q| */
+static int polar(const sn_quat *q, sn_quat *n, double *t, double *lnl) {
+    sn_quat u, v;
+    double r;
+    int e, st = norm4(q, &r, &e);
+    *n = qmake(1.0, 0.0, 0.0, 0.0);
+    *t = *lnl = 0.0;
+    if (st != FINE) return st;
+    *lnl = e == 0 ? log(r) : log(r) + e * LN2;
+    (void)unit4(q, &u);
+    v = qmake(u.x, u.y, u.z, 0.0);
+    if (norm4(&v, &r, &e) == ZERO) { /* real: a negative one turns about the i axis */
+        *t = u.w < 0.0 ? SN_PI : 0.0;
+        return FINE;
+    }
+    *t = atan2(e == 0 ? r : ldexp(r, e), u.w);
+    (void)unit4(&v, n);
+    return FINE;
+}
+
+sn_status sn_quat_log(const sn_quat *q, sn_quat *out, sn_error *err) {
+    sn_quat n;
+    double t, lnl;
+    int st = polar(q, &n, &t, &lnl);
+    if (st != FINE) return refuse(err, 1, st, "quaternion");
+    *out = qmake(n.x * t, n.y * t, n.z * t, lnl);
+    return SN_OK;
+}
+
+/* exp of a quaternion whose vector part is huge or tiny, or whose e^w overflows */
+SLOW_PATH static sn_status exp_scaled(const sn_quat *q, sn_quat *out, sn_error *err) {
+    sn_quat v = qmake(q->x, q->y, q->z, 0.0), f;
+    double r, th;
+    int e;
+    if (!finite4(q)) return refuse(err, 1, NOT_FINITE, "quaternion");
+    (void)norm4(&v, &r, &e); /* |v| = r 2^e */
+    th = ldexp(r, e);
+    if (th < 1.0) { /* v sin|v|/|v|: sinc is flat here, so |v| rounded to a subnormal is fine */
+        double k = sinc(th);
+        f = qmake(v.x * k, v.y * k, v.z * k, cos(th));
     } else {
-        double k = t / s;
-        *out = qmake(u.x * k, u.y * k, u.z * k, log(l));
+        double s, c;
+        sn_quat n;
+        sincos_product(ldexp(r, e - 2), 4.0, &s, &c); /* |v| may exceed DBL_MAX */
+        (void)unit4(&v, &n);
+        f = qmake(n.x * s, n.y * s, n.z * s, c);
+    }
+    if (times_exp(&f, q->w, out) != FINE) {
+        return sn_fail_arg(err, 1, SN_EINVAL, "result is too large: e^w overflows for 'w' = %g", q->w);
     }
     return SN_OK;
 }
 
-void sn_quat_exp(const sn_quat *q, sn_quat *out) {
-    double t = len3(q->x, q->y, q->z);
-    double e = exp(q->w), k = e * sinc(t);
+sn_status sn_quat_exp(const sn_quat *q, sn_quat *out, sn_error *err) {
+    double ss = q->x * q->x + q->y * q->y + q->z * q->z, t, e, k;
+    if (!(ss < PLAIN_SQ_HI && fabs(q->w) <= 709.0)) return exp_scaled(q, out, err);
+    t = sqrt(ss);
+    e = exp(q->w);
+    k = e * sinc(t);
     *out = qmake(q->x * k, q->y * k, q->z * k, e * cos(t));
-}
-
-sn_status sn_quat_pow(const sn_quat *q, double e, sn_quat *out) {
-    sn_quat lg;
-    if (sn_quat_log(q, &lg) != SN_OK) return SN_EINVAL;
-    lg = qscale(&lg, e);
-    sn_quat_exp(&lg, out);
     return SN_OK;
 }
 
-sn_status sn_quat_slerp(const sn_quat *a, const sn_quat *b, double t, sn_quat *out) {
-    sn_quat ua, ub;
-    double om, sinc_om, k0, k1;
-    if (sn_quat_normalize(a, &ua) != SN_OK || sn_quat_normalize(b, &ub) != SN_OK) return SN_EINVAL;
-    if (sn_quat_dot(&ua, &ub) < 0.0) ub = qscale(&ub, -1.0);
-    om = angle4(&ua, &ub); /* in [0, pi/2] after alignment */
-    /* sin(k om)/sin(om) = k sinc(k om)/sinc(om): exact as om -> 0 */
-    sinc_om = sinc(om);
-    k0 = (1.0 - t) * sinc((1.0 - t) * om) / sinc_om;
-    k1 = t * sinc(t * om) / sinc_om;
-    *out = qmake(k0 * ua.x + k1 * ub.x, k0 * ua.y + k1 * ub.y, k0 * ua.z + k1 * ub.z,
-                 k0 * ua.w + k1 * ub.w);
-    return sn_quat_normalize(out, out);
+sn_status sn_quat_pow(const sn_quat *q, double e, sn_quat *out, sn_error *err) {
+    sn_quat n, f;
+    double t, lnl, s, c;
+    int st = polar(q, &n, &t, &lnl);
+    if (st != FINE) return refuse(err, 1, st, "quaternion");
+    if (!sn_isfinite(e)) return refuse(err, 2, NOT_FINITE, "'e'");
+    sincos_product(e, t, &s, &c); /* e t may exceed DBL_MAX */
+    f = qmake(n.x * s, n.y * s, n.z * s, c);
+    if (times_exp(&f, e * lnl, out) != FINE) return too_large(err, 2, ": |q|^e overflows");
+    return SN_OK;
 }
 
-sn_status sn_quat_nlerp(const sn_quat *a, const sn_quat *b, double t, sn_quat *out) {
+/* slerp for t outside [-1, 2], where the sum of the two weighted ends cancels: a * (rel)^t with
+   rel = a^-1 b, the rotation angle t times that of rel (t times it may exceed DBL_MAX) */
+SLOW_PATH static sn_status slerp_far(const sn_quat *ua, const sn_quat *ub, double t, sn_quat *out, sn_error *err) {
+    sn_quat ca, rel, v, n, d;
+    double r, s, c;
+    int e;
+    if (!sn_isfinite(t)) return refuse(err, 3, NOT_FINITE, "'t'");
+    sn_quat_conj(ua, &ca);
+    rel = mul_plain(&ca, ub);
+    v = qmake(rel.x, rel.y, rel.z, 0.0);
+    if (norm4(&v, &r, &e) == ZERO) {
+        *out = *ua;
+        return SN_OK;
+    }
+    sincos_product(t, atan2(e == 0 ? r : ldexp(r, e), rel.w), &s, &c);
+    (void)unit4(&v, &n);
+    d = qmake(n.x * s, n.y * s, n.z * s, c);
+    d = mul_plain(ua, &d);
+    (void)unit4(&d, out);
+    return SN_OK;
+}
+
+sn_status sn_quat_slerp(const sn_quat *a, const sn_quat *b, double t, sn_quat *out, sn_error *err) {
     sn_quat ua, ub;
-    if (sn_quat_normalize(a, &ua) != SN_OK || sn_quat_normalize(b, &ub) != SN_OK) return SN_EINVAL;
-    if (sn_quat_dot(&ua, &ub) < 0.0) ub = qscale(&ub, -1.0);
-    *out = qmake(ua.x + t * (ub.x - ua.x), ua.y + t * (ub.y - ua.y), ua.z + t * (ub.z - ua.z),
-                 ua.w + t * (ub.w - ua.w));
-    return sn_quat_normalize(out, out);
+    double om, sinc_om, k0, k1; /* sinc_om: 1 / sinc(om) */
+    sn_status st = aligned_pair(a, b, &ua, &ub, err);
+    if (st != SN_OK) return st;
+    if (!(t >= -1.0 && t <= 2.0)) return slerp_far(&ua, &ub, t, out, err);
+    om = angle4(&ua, &ub); /* in [0, pi/2] after alignment */
+    /* sin(k om)/sin(om) = k sinc(k om)/sinc(om): exact as om -> 0 */
+    sinc_om = 1.0 / sinc(om);
+    k0 = (1.0 - t) * sinc((1.0 - t) * om) * sinc_om;
+    k1 = t * sinc(t * om) * sinc_om;
+    ua = qmake(k0 * ua.x + k1 * ub.x, k0 * ua.y + k1 * ub.y, k0 * ua.z + k1 * ub.z, k0 * ua.w + k1 * ub.w);
+    (void)unit4_quick(&ua, out); /* length within rounding of 1 */
+    return SN_OK;
+}
+
+sn_status sn_quat_nlerp(const sn_quat *a, const sn_quat *b, double t, sn_quat *out, sn_error *err) {
+    sn_quat ua, ub, d;
+    sn_status st = aligned_pair(a, b, &ua, &ub, err);
+    if (st != SN_OK) return st;
+    d = qmake(ub.x - ua.x, ub.y - ua.y, ub.z - ua.z, ub.w - ua.w);
+    if (fabs(t) <= PLAIN_T_HI) {
+        ua = qmake(ua.x + t * d.x, ua.y + t * d.y, ua.z + t * d.z, ua.w + t * d.w);
+    } else { /* the same direction divided by |t|, which the normalisation removes */
+        double k = 1.0 / fabs(t), sg = t < 0.0 ? -1.0 : 1.0;
+        if (!sn_isfinite(t)) return refuse(err, 3, NOT_FINITE, "'t'");
+        ua = qmake(ua.x * k + sg * d.x, ua.y * k + sg * d.y, ua.z * k + sg * d.z, ua.w * k + sg * d.w);
+    }
+    /* never zero: for unit a, b in one hemisphere the line a + t (b - a) keeps a distance of at
+       least cos 45 degrees from the origin */
+    (void)unit4_quick(&ua, out);
+    return SN_OK;
 }
 
 /* ---- N-way blends ---------------------------------------------------------------------- */
@@ -265,7 +590,7 @@ static double weight_sum(const double *ws, size_t n, double wmax) {
     return s;
 }
 
-static void unit(const sn_quat *q, sn_quat *out) { (void)sn_quat_normalize(q, out); }
+static void unit(const sn_quat *q, sn_quat *out) { (void)unit4(q, out); }
 
 static void blend_nlerp(const sn_quat *qs, const double *ws, size_t n, sn_quat *out) {
     double wmax, k;
@@ -278,7 +603,7 @@ static void blend_nlerp(const sn_quat *qs, const double *ws, size_t n, sn_quat *
         double w = ws[i] / wmax * k;
         if (w == 0.0) continue;
         unit(&qs[i], &u);
-        if (sn_quat_dot(&u, &ref) < 0.0) w = -w;
+        if (dot_plain(&u, &ref) < 0.0) w = -w;
         acc.x += w * u.x; acc.y += w * u.y; acc.z += w * u.z; acc.w += w * u.w;
     }
     /* acc . ref >= weight of ref > 0, so acc is never zero */
@@ -298,19 +623,19 @@ static void blend_karcher(const sn_quat *qs, const double *ws, size_t n, sn_quat
         double tl;
         sn_quat_conj(&m, &mc);
         for (i = 0; i < n; i++) {
-            sn_quat u, rel, lg;
-            double w = ws[i] / wmax * k;
+            sn_quat u, rel, axis;
+            double w = ws[i] / wmax * k, th, lnl;
             if (w == 0.0) continue;
             unit(&qs[i], &u);
-            sn_quat_mul(&mc, &u, &rel);
+            rel = mul_plain(&mc, &u);
             if (rel.w < 0.0) rel = qscale(&rel, -1.0);
-            (void)sn_quat_log(&rel, &lg);
-            t.x += w * lg.x; t.y += w * lg.y; t.z += w * lg.z;
+            (void)polar(&rel, &axis, &th, &lnl); /* log rel = (axis th, 0) */
+            t.x += w * (axis.x * th); t.y += w * (axis.y * th); t.z += w * (axis.z * th);
         }
-        sn_quat_exp(&t, &step);
-        sn_quat_mul(&m, &step, &m);
+        (void)sn_quat_exp(&t, &step, NULL);
+        m = mul_plain(&m, &step);
         unit(&m, &m);
-        tl = len3(t.x, t.y, t.z);
+        tl = len4(&t);
         if (2.0 * tl < 1e-12) break;
     }
     *out = m;
@@ -380,7 +705,7 @@ static void blend_markley(const sn_quat *qs, const double *ws, size_t n, sn_quat
     *out = qmake(v[0], v[1], v[2], v[3]);
     unit(out, out);
     unit(&qs[r], &ref);
-    if (sn_quat_dot(out, &ref) < 0.0) *out = qscale(out, -1.0);
+    if (dot_plain(out, &ref) < 0.0) *out = qscale(out, -1.0);
 }
 
 static void blend_power(const sn_quat *qs, const double *ws, size_t n, sn_quat *out) {
@@ -395,8 +720,8 @@ static void blend_power(const sn_quat *qs, const double *ws, size_t n, sn_quat *
         if (w == 0.0) continue;
         unit(&qs[i], &u);
         if (u.w < 0.0) u = qscale(&u, -1.0); /* the shortest-arc fraction of each rotation */
-        (void)sn_quat_pow(&u, w, &p);
-        sn_quat_mul(&acc, &p, &acc);
+        (void)sn_quat_pow(&u, w, &p, NULL);
+        acc = mul_plain(&acc, &p);
     }
     unit(&acc, out);
 }

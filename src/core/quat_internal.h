@@ -11,6 +11,11 @@
 
 #include "quat.h"
 
+/// 4-D dot product of two unit (or near-unit) quaternions: nothing to overflow, no check.
+static inline double sn_quat_dot4(const sn_quat *a, const sn_quat *b) {
+    return a->x * b->x + a->y * b->y + a->z * b->z + a->w * b->w;
+}
+
 /// o = a unit vector perpendicular to the unit vector u: u crossed with the basis axis least
 /// aligned with it, normalised. Deterministic.
 static inline void sn_perp_of_unit(const double *u, double *o) {
