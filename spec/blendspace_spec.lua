@@ -643,8 +643,10 @@ describe("sinew.blendspace", function()
       for i = 1, 1025 do many[i] = i end
       fails({ mode = "1d", points = many }, "point count 1025 is out of range (1 .. 1024)")
       fails({ mode = "simple_directional", points = { { 1, 2, 3 } } }, "needs 2-D points (got 3-D)")
-      fails({ mode = "triangulated", points = { { 1, 2, 3 }, { 0, 0, 0 } } }, "dimension 3 is out of range (1 .. 2) for mode 'triangulated'")
-      fails({ mode = "freeform_cartesian", points = { { 1, 2, 3, 4, 5, 6, 7, 8, 9 } } }, "dimension 9 is out of range (1 .. 8) for mode 'freeform_cartesian'")
+      fails({ mode = "triangulated", points = { { 1, 2, 3 }, { 0, 0, 0 } } },
+        "dimension 3 is out of range (1 .. 2) for mode 'triangulated'")
+      fails({ mode = "freeform_cartesian", points = { { 1, 2, 3, 4, 5, 6, 7, 8, 9 } } },
+        "dimension 9 is out of range (1 .. 8) for mode 'freeform_cartesian'")
       fails({ mode = "idw", points = sq, power = 0 }, "option 'power' must be positive and finite (got 0)")
       fails({ mode = "idw", points = sq, power = -1 }, "option 'power' must be positive")
       fails({ mode = "idw", points = sq, power = "4" }, "option 'power' must be a number (got string)")

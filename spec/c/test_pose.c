@@ -478,22 +478,8 @@ static void test_invalid_calls_refused(void) {
 
 /* a mask's subtree of a long line: one pass, whatever the depth */
 static void test_mask_subtree_of_a_deep_line(void) {
-    static int parents[SN_SKELETON_MAX_JOINTS];
-    static char names[SN_SKELETON_MAX_JOINTS][8];
-    static const char *np[SN_SKELETON_MAX_JOINTS];
-    sn_skeleton_def def;
-    sn_mask *m;
     int j, n = SN_SKELETON_MAX_JOINTS;
-    for (j = 0; j < n; j++) {
-        parents[j] = j - 1;
-        snprintf(names[j], sizeof names[j], "%d", j);
-        np[j] = names[j];
-    }
-    sn_skeleton_def_init(&def);
-    def.count = n;
-    def.parents = parents;
-    def.names = np;
-    m = new_mask(new_skeleton(&def), 0.25f);
+    sn_mask *m = new_mask(fixture_line_skeleton(n, NULL), 0.25f);
     ENSURE(sn_mask_set(m, 10, 1.0f, 1, NULL) == SN_OK);
     ENSURE(sn_mask_get(m, 9) == 0.25f && sn_mask_get(m, 10) == 1.0f && sn_mask_get(m, n - 1) == 1.0f);
     ENSURE(sn_mask_set(m, 0, 0.5f, 1, NULL) == SN_OK);

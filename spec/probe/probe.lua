@@ -456,16 +456,19 @@ scenarios[#scenarios + 1] = { "objects made fresh by __index and collected", fun
   return built == 40 or ("built " .. built .. " of 40")
 end }
 
+-- a garbage object whose finaliser runs fn (newproxy on Lua 5.1 and LuaJIT, where tables have no
+-- __gc)
+local function finaliser(fn)
+  if newproxy then
+    local p = newproxy(true)
+    getmetatable(p).__gc = fn
+    return p
+  end
+  return setmetatable({}, { __gc = fn })
+end
+
 -- finalisers that change a definition while the constructor allocates
 scenarios[#scenarios + 1] = { "finalisers that change definitions during construction", function()
-  local function finaliser(fn)
-    if newproxy then
-      local p = newproxy(true)
-      getmetatable(p).__gc = fn
-      return p
-    end
-    return setmetatable({}, { __gc = fn })
-  end
   local names = { "a", "b", "c" }
   local times, values = { 0, 1 }, { 0, 0, 0, 1, 1, 1 }
   local points = { { 0, 0 }, { 1, 0 }, { 0, 1 } }
@@ -495,14 +498,6 @@ end }
 
 -- finalisers that call sinew while sinew calls allocate (re-entrancy)
 scenarios[#scenarios + 1] = { "finalisers that call sinew during sinew calls", function()
-  local function finaliser(fn)
-    if newproxy then
-      local p = newproxy(true)
-      getmetatable(p).__gc = fn
-      return p
-    end
-    return setmetatable({}, { __gc = fn })
-  end
   local out, layers, weights = sinew.pose(O.skel), { O.pose, O.pose2 }, { 0.5, 0.5 }
   collectgarbage("setpause", 0)
   for round = 1, 300 do
