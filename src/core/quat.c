@@ -1,4 +1,5 @@
 #include "quat.h"
+#include "quat_internal.h"
 
 #include <float.h>
 #include <math.h>
@@ -377,14 +378,12 @@ sn_status sn_quat_from_to(const sn_vec3 *u, const sn_vec3 *v, sn_quat *out, sn_e
     h = qmake(a.x + b.x, a.y + b.y, a.z + b.z, 0.0);
     lh = len4(&h);
     if (lh < 1e-12) {
-        /* antiparallel: half turn about the axis perpendicular to a, built from the basis axis
-           least aligned with a */
-        sn_quat e = qmake(0, 0, 0, 0), c;
-        if (fabs(a.x) <= fabs(a.y) && fabs(a.x) <= fabs(a.z)) e.x = 1;
-        else if (fabs(a.y) <= fabs(a.z)) e.y = 1;
-        else e.z = 1;
-        c = qmake(a.y * e.z - a.z * e.y, a.z * e.x - a.x * e.z, a.x * e.y - a.y * e.x, 0.0);
-        (void)unit4(&c, out);
+        /* antiparallel: a half turn about the axis perpendicular to a that the dynamic bones'
+           shortest arc takes too (quat_internal.h) */
+        const double av[3] = {a.x, a.y, a.z};
+        double e[3];
+        sn_perp_of_unit(av, e);
+        *out = qmake(e[0], e[1], e[2], 0.0);
         return SN_OK;
     }
     h = qscale(&h, 1.0 / lh);

@@ -1,6 +1,7 @@
 /*
  * Private to src/core: quaternion routines on plain double[3] vectors for the hot paths of other
- * files (dynamic bones), inline, with no checks: their callers hand them unit vectors.
+ * files (dynamic bones), inline, with no checks: their callers hand them unit vectors. The one
+ * shortest arc of the core: sn_quat_from_to (quat.c) takes its half turn from here too.
  *
  * CONVENTIONS: as quat.h. Not part of the public API.
  */
