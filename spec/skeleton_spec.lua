@@ -66,8 +66,8 @@ describe("sinew.skeleton", function()
     end
 
     it("refuses parents out of range, not integers or after their child", function()
-      assert.matches("parent 3 of joint 2 is out of range %(0 .. 2%)", err(build, { "a", "b" }, { 0, 3 }))
-      assert.matches("parent %-1 of joint 1 is out of range %(0 .. 2%)", err(build, { "a", "b" }, { -1, 1 }))
+      assert.matches("parent 3 of joint 'b' is out of range %(0 .. 2%)", err(build, { "a", "b" }, { 0, 3 }))
+      assert.matches("parent %-1 of joint 'a' is out of range %(0 .. 2%)", err(build, { "a", "b" }, { -1, 1 }))
       assert.matches("parent 0.5 of joint 2 is not an integer", err(build, { "a", "b" }, { 0, 0.5 }))
       assert.matches("parent of joint 2 is not a number", err(build, { "a", "b" }, { 0, "a" }))
       assert.matches("parent 'c' comes after its child 'b'", err(build, { "a", "b", "c" }, { 0, 3, 1 }))

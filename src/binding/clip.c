@@ -37,10 +37,8 @@ static int track_joint(lua_State *L, int idx, const sn_skeleton *s, int i) {
     if (lua_type(L, idx) == LUA_TNUMBER) {
         double v = lua_tonumber(L, idx);
         if (v != floor(v)) def_error(L, i, lua_pushfstring(L, "joint %s is not an integer", sn_lua_numstr(L, v)));
-        if (!(v >= 1 && v <= sn_skeleton_count(s)))
-            def_error(L, i, lua_pushfstring(L, "joint %s is out of range (1 .. %d)", sn_lua_numstr(L, v),
-                                            sn_skeleton_count(s)));
-        return (int)v - 1;
+        /* 0-based, saturated: the core checks the range */
+        return v < 0.0 ? -1 : v > (double)sn_skeleton_count(s) ? sn_skeleton_count(s) : (int)v - 1;
     }
     return def_error(L, i, lua_pushfstring(L, "'joint' must be a name or an index (got %s)", luaL_typename(L, idx)));
 }

@@ -113,10 +113,8 @@ static void read_skeleton_def(lua_State *L, sn_skeleton_def *def) {
                                                 luaL_typename(L, -1)));
         if (p != floor(p))
             luaL_argerror(L, 1, lua_pushfstring(L, "parent %s of joint %d is not an integer", sn_lua_numstr(L, p), j + 1));
-        if (!(p >= 0 && p <= n))
-            luaL_argerror(L, 1, lua_pushfstring(L, "parent %s of joint %d is out of range (0 .. %d)", sn_lua_numstr(L, p),
-                                                j + 1, n));
-        parents[j] = (int)p - 1;
+        /* 0-based, saturated: the core checks the range */
+        parents[j] = p < -1.0 ? -2 : p > (double)n ? n : (int)p - 1;
         lua_pop(L, 1);
         lua_rawgeti(L, 3, j + 1);
         if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TSTRING)

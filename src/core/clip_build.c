@@ -30,19 +30,19 @@ static int values_of(const sn_clip_track_def *tr) {
 
 /* track i's fault: "track i (joint 'name' rotation): ..." */
 #define TRACK_FAIL(fmt, ...)                                                                                   \
-    sn_fail(err, SN_EINVAL, "track %d ('%s' %s): " fmt, i + 1, sn_skeleton_name(def->skeleton, tr->joint), \
+    sn_fail_arg(err, 1, SN_EINVAL, "track %d ('%s' %s): " fmt, i + 1, sn_skeleton_name(def->skeleton, tr->joint), \
             path_names[tr->path], __VA_ARGS__)
 
 static sn_status check_track(const sn_clip_def *def, int i, sn_error *err) {
     const sn_clip_track_def *tr = &def->tracks[i];
     int k, c, w, n, nvalues;
     if (tr->joint < 0 || tr->joint >= sn_skeleton_count(def->skeleton))
-        return sn_fail(err, SN_EINVAL, "track %d: joint %d is out of range (1 .. %d)", i + 1, tr->joint + 1,
+        return sn_fail_arg(err, 1, SN_EINVAL, "track %d: joint %d is out of range (1 .. %d)", i + 1, tr->joint + 1,
                        sn_skeleton_count(def->skeleton));
     if ((unsigned)tr->path > SN_CLIP_SCALE)
-        return sn_fail(err, SN_EINVAL, "track %d: unknown path %d", i + 1, (int)tr->path);
+        return sn_fail_arg(err, 1, SN_EINVAL, "track %d: unknown path %d", i + 1, (int)tr->path);
     if ((unsigned)tr->interpolation > SN_CLIP_CUBIC)
-        return sn_fail(err, SN_EINVAL, "track %d: unknown interpolation %d", i + 1, (int)tr->interpolation);
+        return sn_fail_arg(err, 1, SN_EINVAL, "track %d: unknown interpolation %d", i + 1, (int)tr->interpolation);
     if (tr->keys < 1 || tr->times == NULL || tr->values == NULL) return TRACK_FAIL("%s", "no keys");
     if (tr->keys > SN_CLIP_MAX_TRACK_KEYS) return TRACK_FAIL("%d keys, more than %d", tr->keys, SN_CLIP_MAX_TRACK_KEYS);
     for (k = 0; k < tr->keys; k++) {
@@ -94,30 +94,30 @@ sn_status sn_clip_validate(const sn_clip_def *def, sn_error *err) {
     int i, dup, earlier = 0, *seen;
     double keys = 0;
     size_t seen_bytes;
-    if (def == NULL || def->skeleton == NULL) return sn_fail(err, SN_EINVAL, "no skeleton");
+    if (def == NULL || def->skeleton == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no skeleton");
     seen_bytes = sizeof(int) * 3 * (size_t)sn_skeleton_count(def->skeleton);
     if (!sn_isfinite(def->duration) || def->duration < 0.0f)
-        return sn_fail(err, SN_EINVAL, "'duration' must be a finite number >= 0");
+        return sn_fail_arg(err, 1, SN_EINVAL, "'duration' must be a finite number >= 0");
     if (def->duration > SN_CLIP_MAX_TIME)
-        return sn_fail(err, SN_EINVAL, "'duration' %g is too long (at most %g s)", (double)def->duration, SN_CLIP_MAX_TIME);
+        return sn_fail_arg(err, 1, SN_EINVAL, "'duration' %g is too long (at most %g s)", (double)def->duration, SN_CLIP_MAX_TIME);
     if (def->track_count < 0 || (def->track_count > 0 && def->tracks == NULL))
-        return sn_fail(err, SN_EINVAL, "bad track count %d", def->track_count);
+        return sn_fail_arg(err, 1, SN_EINVAL, "bad track count %d", def->track_count);
     if (def->track_count > 3 * sn_skeleton_count(def->skeleton))
-        return sn_fail(err, SN_EINVAL, "%d tracks, more than 3 per joint", def->track_count);
+        return sn_fail_arg(err, 1, SN_EINVAL, "%d tracks, more than 3 per joint", def->track_count);
     for (i = 0; i < def->track_count; i++) {
         sn_status st = check_track(def, i, err);
         if (st != SN_OK) return st;
         keys += (double)def->tracks[i].keys;
     }
     if (keys > (double)SN_CLIP_MAX_KEYS)
-        return sn_fail(err, SN_EINVAL, "%.0f keys in all, more than %d", keys, SN_CLIP_MAX_KEYS);
+        return sn_fail_arg(err, 1, SN_EINVAL, "%.0f keys in all, more than %d", keys, SN_CLIP_MAX_KEYS);
     seen = (int *)sn_scratch_alloc(def->alloc, seen_bytes);
     if (seen == NULL) return sn_fail(err, SN_ENOMEM, "out of memory checking tracks");
     dup = find_duplicate(def, seen, &earlier);
     sn_scratch_free(def->alloc, seen, seen_bytes);
     if (dup >= 0) {
         const sn_clip_track_def *tr = &def->tracks[dup];
-        return sn_fail(err, SN_EINVAL, "tracks %d and %d both animate the %s of '%s'", earlier + 1, dup + 1,
+        return sn_fail_arg(err, 1, SN_EINVAL, "tracks %d and %d both animate the %s of '%s'", earlier + 1, dup + 1,
                        path_names[tr->path], sn_skeleton_name(def->skeleton, tr->joint));
     }
     return SN_OK;

@@ -54,12 +54,12 @@ static int hash_names(const char *const *names, int count, int *slots, unsigned 
 static sn_status check_names(const sn_skeleton_def *def, sn_error *err) {
     int j, dup, *slots;
     unsigned mask = hash_size(def->count) - 1;
-    if (def->names == NULL) return sn_fail(err, SN_EINVAL, "no joint names");
+    if (def->names == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no joint names");
     for (j = 0; j < def->count; j++) {
         const char *nm = def->names[j];
-        if (nm == NULL || nm[0] == '\0') return sn_fail(err, SN_EINVAL, "joint %d has no name", j + 1);
+        if (nm == NULL || nm[0] == '\0') return sn_fail_arg(err, 1, SN_EINVAL, "joint %d has no name", j + 1);
         if (strlen(nm) > SN_SKELETON_MAX_NAME)
-            return sn_fail(err, SN_EINVAL, "name of joint %d is longer than %d bytes", j + 1, SN_SKELETON_MAX_NAME);
+            return sn_fail_arg(err, 1, SN_EINVAL, "name of joint %d is longer than %d bytes", j + 1, SN_SKELETON_MAX_NAME);
     }
     slots = (int *)sn_scratch_alloc(def->alloc, sizeof(int) * (mask + 1));
     if (slots == NULL) return sn_fail(err, SN_ENOMEM, "out of memory checking joint names");
@@ -68,7 +68,7 @@ static sn_status check_names(const sn_skeleton_def *def, sn_error *err) {
         int first = 0;
         while (strcmp(def->names[first], def->names[dup]) != 0) first++;
         sn_scratch_free(def->alloc, slots, sizeof(int) * (mask + 1));
-        return sn_fail(err, SN_EINVAL, "joints %d and %d are both named '%s'", first + 1, dup + 1, def->names[dup]);
+        return sn_fail_arg(err, 1, SN_EINVAL, "joints %d and %d are both named '%s'", first + 1, dup + 1, def->names[dup]);
     }
     sn_scratch_free(def->alloc, slots, sizeof(int) * (mask + 1));
     return SN_OK;
@@ -76,20 +76,20 @@ static sn_status check_names(const sn_skeleton_def *def, sn_error *err) {
 
 static sn_status check_parents(const sn_skeleton_def *def, sn_error *err) {
     int j;
-    if (def->parents == NULL) return sn_fail(err, SN_EINVAL, "no joint parents");
+    if (def->parents == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no joint parents");
     for (j = 0; j < def->count; j++) {
         int p = def->parents[j], k, steps;
         if (p < -1 || p >= def->count)
-            return sn_fail(err, SN_EINVAL, "parent %d of joint '%s' is out of range (0 .. %d)", p + 1,
+            return sn_fail_arg(err, 1, SN_EINVAL, "parent %d of joint '%s' is out of range (0 .. %d)", p + 1,
                            def->names[j], def->count);
-        if (p == j) return sn_fail(err, SN_EINVAL, "joint '%s' is its own parent", def->names[j]);
+        if (p == j) return sn_fail_arg(err, 1, SN_EINVAL, "joint '%s' is its own parent", def->names[j]);
         if (p < j) continue;
         /* the parent comes after its child: a cycle if following parents leads back to j */
         for (k = p, steps = 0; k >= 0 && k < def->count && k != j && steps <= def->count; steps++)
             k = def->parents[k];
         if (k == j)
-            return sn_fail(err, SN_EINVAL, "parents form a cycle through joint '%s'", def->names[j]);
-        return sn_fail(err, SN_EINVAL, "parent '%s' comes after its child '%s' (parents must come first)",
+            return sn_fail_arg(err, 1, SN_EINVAL, "parents form a cycle through joint '%s'", def->names[j]);
+        return sn_fail_arg(err, 1, SN_EINVAL, "parent '%s' comes after its child '%s' (parents must come first)",
                        def->names[p], def->names[j]);
     }
     return SN_OK;
@@ -103,9 +103,9 @@ static sn_status check_rest(const sn_skeleton_def *def, sn_error *err) {
         double len2 = 0;
         for (c = 0; c < 10; c++)
             if (!sn_isfinite(r[c]))
-                return sn_fail(err, SN_EINVAL, "rest value %d of joint '%s' is not finite", c + 1, def->names[j]);
+                return sn_fail_arg(err, 1, SN_EINVAL, "rest value %d of joint '%s' is not finite", c + 1, def->names[j]);
         for (c = 3; c < 7; c++) len2 += (double)r[c] * r[c];
-        if (!(len2 > 0.0)) return sn_fail(err, SN_EINVAL, "rest rotation of joint '%s' is zero", def->names[j]);
+        if (!(len2 > 0.0)) return sn_fail_arg(err, 1, SN_EINVAL, "rest rotation of joint '%s' is zero", def->names[j]);
     }
     return SN_OK;
 }
@@ -114,10 +114,10 @@ void sn_skeleton_def_init(sn_skeleton_def *def) { memset(def, 0, sizeof *def); }
 
 sn_status sn_skeleton_validate(const sn_skeleton_def *def, sn_error *err) {
     sn_status st;
-    if (def == NULL) return sn_fail(err, SN_EINVAL, "no skeleton definition");
-    if (def->count < 1) return sn_fail(err, SN_EINVAL, "a skeleton needs at least one joint");
+    if (def == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no skeleton definition");
+    if (def->count < 1) return sn_fail_arg(err, 1, SN_EINVAL, "a skeleton needs at least one joint");
     if (def->count > SN_SKELETON_MAX_JOINTS)
-        return sn_fail(err, SN_EINVAL, "%d joints, more than the %d allowed", def->count, SN_SKELETON_MAX_JOINTS);
+        return sn_fail_arg(err, 1, SN_EINVAL, "%d joints, more than the %d allowed", def->count, SN_SKELETON_MAX_JOINTS);
     if ((st = check_names(def, err)) != SN_OK) return st;
     if ((st = check_parents(def, err)) != SN_OK) return st;
     return check_rest(def, err);
