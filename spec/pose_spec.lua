@@ -257,6 +257,23 @@ describe("sinew.pose", function()
       for j = 1, 3 do all_near({ a:get(j) }, { ref:get(j) }, 1e-6) end
     end)
 
+    it("gives unit rotations and finite values for any threshold, tiny or huge (found by fuzzing)", function()
+      local p, out = sinew.pose(skel), sinew.pose(skel)
+      p:set_translation(2, 3e38, 0, 0)
+      for _, threshold in ipairs { 1e-39, 1e-30, 1e-7, 0.1, 1e20, 3e38 } do
+        for _, layers in ipairs { {}, { p }, { p, p } } do
+          local w = {}
+          for i = 1, #layers do w[i] = 1 end
+          sinew.blend(out, layers, w, nil, threshold)
+          for j = 1, 3 do
+            local v = { out:get(j) }
+            for c = 1, 10 do assert.is_true(v[c] == v[c] and math.abs(v[c]) <= 3.5e38, c) end
+            assert.is_true(near(v[4] ^ 2 + v[5] ^ 2 + v[6] ^ 2 + v[7] ^ 2, 1, 1e-5))
+          end
+        end
+      end
+    end)
+
     it("gives the same result for huge weights as for the same weights scaled down", function()
       -- found by fuzzing: float sums of weights like 2.7e22 overflowed to a zero rotation
       local rng = helper.rng(37)
@@ -385,7 +402,7 @@ describe("sinew.pose", function()
 
     it("makes no garbage per call", function()
       local p, d = sinew.pose(skel), sinew.pose(skel)
-      assert.equal(0, helper.garbage_per_call(function() p:add(d, 0.5) end, 1000))
+      assert.equal(0, helper.garbage_per_call(function() p:add(d, 0.5):add(d, -0.5) end, 1000))
       assert.equal(0, helper.garbage_per_call(function() sinew.delta(d, p, p) end, 1000))
     end)
 
@@ -402,6 +419,18 @@ describe("sinew.pose", function()
       local d = sinew.pose(skel)
       d:set_scale(1, -1, 1, 1)
       assert.matches("subtracting the scale of joint 1 divides by zero", err(p.add, p, d, -0.5))
+    end)
+
+    it("refuses results out of the float range, and writes nothing then", function()
+      local p, d = sinew.pose(skel), sinew.pose(skel)
+      p:set_scale(1, 3e38, 1, 1)
+      d:set_scale(1, 2, 1, 1)
+      local before = { p:get(2) }
+      assert.matches("bad argument #3 .*the layer takes the scale of joint 1 out of the float range", err(p.add, p, d, 1))
+      assert.same(before, { p:get(2) })
+      p:set_translation(3, 3e38, 0, 0)
+      d:set_translation(3, -3e38, 0, 0)
+      assert.matches("the delta of joint 3 is out of the float range", err(sinew.delta, d, p, d))
     end)
   end)
 

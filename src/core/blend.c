@@ -8,7 +8,6 @@
  * The accumulators live in the output pose's own scratch rows, so the output may be a layer.
  */
 #include <math.h>
-#include <float.h>
 #include <string.h>
 
 #include "pose_internal.h"
@@ -183,9 +182,10 @@ static void accumulate(float *acc, const sn_blend_layer *l, int first, int st) {
 }
 
 /* The common case: at least two unmasked layers, total weight above the threshold, the output
-   not among the layers. Weights are multiplied by k = 1 / their sum up front and the last layer writes the
-   output directly, normalising rotations in the same pass: one pass per layer, nothing after. */
-static void blend_uniform(sn_pose *out, const sn_blend_layer *layers, int n, float k) {
+   not among the layers. Weights are multiplied by k = 1 / their sum up front and the last layer
+   writes the output directly, normalising rotations in the same pass: one pass per layer,
+   nothing after. */
+static void blend_uniform(sn_pose *out, const sn_blend_layer *layers, int n, double k) {
     const int st = out->stride;
     float *acc = out->acc, *o = out->ch;
     int i, last = n - 1, first = 1;
@@ -193,13 +193,13 @@ static void blend_uniform(sn_pose *out, const sn_blend_layer *layers, int n, flo
     for (i = 0; i < last; i++) {
         sn_blend_layer l = layers[i];
         if (l.weight == 0.0f) continue;
-        l.weight *= k;
+        l.weight = (float)(l.weight * k);
         accumulate(acc, &l, first, st);
         first = 0;
     }
     {
         const float *src = layers[last].pose->ch;
-        float w = layers[last].weight * k;
+        float w = (float)(layers[last].weight * k);
         lin_last(o, acc, src, w, LIN_ROWS * st);
         rot_last(Q(o, 0), Q(o, 1), Q(o, 2), Q(o, 3), Q(acc, 0), Q(acc, 1), Q(acc, 2), Q(acc, 3), Q(src, 0), Q(src, 1),
                  Q(src, 2), Q(src, 3), w, st);
@@ -212,26 +212,26 @@ sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float
     float *fill = acc + SN_POSE_ACC_FILL * st, *inv = acc + SN_POSE_ACC_INV * st;
     const float *rest = sn_skeleton_rest_soa(out->skeleton);
     float uniform = 0.0f; /* total (scaled) weight of the unmasked layers */
-    float top = 0.0f, scale = 1.0f;
+    double total = 0.0, scale;
     int i, r, first = 1, masked = 0, active = 0, aliased = 0;
     sn_status status = sn_pose_blend_validate(out, layers, n, threshold, err);
     if (status != SN_OK) return status;
-    for (i = 0; i < n; i++)
-        if (layers[i].weight > top) top = layers[i].weight;
-    /* Weights above 1 are scaled by 1/top, and the threshold with them: the blend
-       (sum w x + fill rest) / (sum w + fill) with fill = max(threshold - sum w, 0) does not change,
-       but sums and weighted values can no longer overflow float. */
-    if (top > 1.0f) {
-        scale = 1.0f / top;
-        threshold *= scale;
-        if (threshold < FLT_MIN) threshold = FLT_MIN;
-    }
+    /* The weights and the threshold are scaled together so that the larger of the weights' sum
+       and the threshold is 1: the blend (sum w x + fill rest) / (sum w + fill) with
+       fill = max(threshold - sum w, 0) does not change, but no sum of weighted values can
+       overflow float, and neither can a huge threshold nor underflow a tiny one. Every joint's
+       total weight is then at least the scaled threshold, which is kept at SN_BLEND_MIN_FILL or
+       more so that its rotation sum normalises to a unit quaternion. */
+    for (i = 0; i < n; i++) total += layers[i].weight;
+    scale = 1.0 / (total > threshold ? total : (double)threshold);
+    threshold = (float)(threshold * scale);
+    if (threshold < SN_BLEND_MIN_FILL) threshold = SN_BLEND_MIN_FILL;
     for (i = 0; i < n; i++) {
         if (layers[i].weight == 0.0f) continue;
         active++;
         aliased |= layers[i].pose == out;
         if (layers[i].mask != NULL) masked = 1;
-        else uniform += layers[i].weight * scale;
+        else uniform += (float)(layers[i].weight * scale);
     }
     if (active >= 2 && !masked && !aliased && uniform >= threshold) {
         blend_uniform(out, layers, n, scale / uniform);
@@ -241,7 +241,7 @@ sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float
     for (i = 0; i < n; i++) {
         sn_blend_layer l = layers[i];
         if (l.weight == 0.0f) continue;
-        l.weight *= scale;
+        l.weight = (float)(l.weight * scale);
         accumulate(acc, &l, first, st);
         first = 0;
         if (l.mask != NULL) {

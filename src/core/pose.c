@@ -184,12 +184,21 @@ sn_status sn_pose_add(sn_pose *out, const sn_pose *delta, float weight, const sn
     if (!sn_isfinite(weight)) return sn_fail_arg(err, 2, SN_EINVAL, "weight is not finite");
     if (mask != NULL && mask->skeleton != out->skeleton)
         return sn_fail_arg(err, 3, SN_EINVAL, "mask of another skeleton");
-    if (weight < 0.0f) {
-        for (j = 0; j < n; j++) {
-            float w = -weight * (mask != NULL ? mask->w[j] : 1.0f);
-            for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++)
-                if (1.0f + w * (d[SN_ROW(c) * st + j] - 1.0f) == 0.0f)
-                    return sn_fail_arg(err, 1, SN_EINVAL, "subtracting the scale of joint %d divides by zero", j + 1);
+    /* before anything is written: no scale divided by zero, every new value within float range */
+    for (j = 0; j < n; j++) {
+        float w = weight * (mask != NULL ? mask->w[j] : 1.0f);
+        if (w == 0.0f) continue;
+        for (c = 0; c < 3; c++)
+            if (!sn_isfinite(o[SN_ROW(c) * st + j] + w * d[SN_ROW(c) * st + j]))
+                return sn_fail_arg(err, 2, SN_EINVAL, "the layer takes the translation of joint %d out of the float range",
+                                   j + 1);
+        for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++) {
+            float f = 1.0f + (w < 0.0f ? -w : w) * (d[SN_ROW(c) * st + j] - 1.0f);
+            if (w < 0.0f && f == 0.0f)
+                return sn_fail_arg(err, 1, SN_EINVAL, "subtracting the scale of joint %d divides by zero", j + 1);
+            if (!sn_isfinite(f) || !sn_isfinite(w < 0.0f ? o[SN_ROW(c) * st + j] / f : o[SN_ROW(c) * st + j] * f))
+                return sn_fail_arg(err, 2, SN_EINVAL, "the layer takes the scale of joint %d out of the float range",
+                                   j + 1);
         }
     }
     for (j = 0; j < n; j++) {
@@ -218,10 +227,16 @@ sn_status sn_pose_delta(const sn_pose *pose, const sn_pose *reference, sn_pose *
     if (pose->skeleton != out->skeleton) return sn_fail_arg(err, 2, SN_EINVAL, "pose of another skeleton");
     if (reference->skeleton != out->skeleton)
         return sn_fail_arg(err, 3, SN_EINVAL, "reference pose of another skeleton");
-    for (j = 0; j < n; j++)
+    for (j = 0; j < n; j++) {
         for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++)
             if (reference->ch[SN_ROW(c) * st + j] == 0.0f)
                 return sn_fail_arg(err, 3, SN_EINVAL, "reference scale of joint %d is zero", j + 1);
+        for (c = 0; c < SN_POSE_CHANNELS; c++) {
+            const float p = pose->ch[SN_ROW(c) * st + j], r = reference->ch[SN_ROW(c) * st + j];
+            if (c < 3 ? !sn_isfinite(p - r) : c >= SN_POSE_SX && !sn_isfinite(p / r))
+                return sn_fail_arg(err, 2, SN_EINVAL, "the delta of joint %d is out of the float range", j + 1);
+        }
+    }
     for (j = 0; j < n; j++) {
         float p[10], r[10], q[4];
         for (c = 0; c < 10; c++) {

@@ -34,6 +34,10 @@ enum {
 
 /// The default total weight below which blending fills in the rest pose (as ozz-animation).
 #define SN_BLEND_THRESHOLD 0.1f
+/// Where a joint's total weight is below this fraction of the largest of the layers' weight sum
+/// and the threshold, blending fills in the rest pose up to it (whatever the threshold), so that
+/// every blended rotation normalises to a unit quaternion.
+#define SN_BLEND_MIN_FILL 1e-6f
 
 /// One local transform per joint of a skeleton (opaque; built by sn_pose_init).
 typedef struct sn_pose sn_pose;
@@ -106,13 +110,14 @@ sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float
 /// Additive layer: per joint with w = weight * mask(joint): rotation out = out * delta^w (slerp
 /// from the identity, shortest arc), translation out += w * delta, scale out *= 1 + w (delta - 1)
 /// for w >= 0 and out /= 1 + |w| (delta - 1) for w < 0, so that adding with -w undoes +w.
-/// SN_EINVAL for another skeleton, a non-finite weight or a scale that would divide by zero
-/// (checked before anything is written).
+/// SN_EINVAL for another skeleton, a non-finite weight, a scale that would divide by zero or a
+/// translation or scale that would leave the float range (checked before anything is written).
 sn_status sn_pose_add(sn_pose *out, const sn_pose *delta, float weight, const sn_mask *mask,
                       sn_error *err);
 /// out = pose relative to reference, the delta that sn_pose_add(reference, out, 1) turns back
 /// into pose: rotation conj(ref) * pose (shortest arc), translation pose - ref, scale pose / ref.
-/// SN_EINVAL for another skeleton or a zero reference scale (before anything is written).
+/// SN_EINVAL for another skeleton, a zero reference scale or a difference or ratio out of the
+/// float range (before anything is written).
 /// `out` may be `pose` or `reference`.
 sn_status sn_pose_delta(const sn_pose *pose, const sn_pose *reference, sn_pose *out, sn_error *err);
 /// Model-space matrices: out[16 * j ..] = model matrix of joint j, float32, column-major 4x4,
