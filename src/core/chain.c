@@ -8,24 +8,6 @@
 
 #include <stdio.h>
 
-/* ---- messages ------------------------------------------------------------------------------ */
-
-sn_status sn_chain_out_of_range(sn_error *err, int arg, const char *what, double v, double lo, double hi) {
-    return sn_fail_arg(err, arg, SN_EINVAL, "%s %g is out of range (%g .. %g)", what, v, lo, hi);
-}
-
-sn_status sn_chain_coords_fault(const double *v, int arg, const char *what, sn_error *err) {
-    static const char axis[3] = {'x', 'y', 'z'};
-    char name[64];
-    int k;
-    for (k = 0; k < 3; k++) {
-        snprintf(name, sizeof name, "%s %c", what, axis[k]);
-        if (!sn_isfinite(v[k])) return sn_fail_arg(err, arg, SN_EINVAL, "%s is not finite", name);
-        if (!inrange(v[k])) return sn_chain_out_of_range(err, arg, name, v[k], -SN_CHAIN_MAX_COORD, SN_CHAIN_MAX_COORD);
-    }
-    return SN_OK;
-}
-
 /* ---- parameters ------------------------------------------------------------------------------ */
 
 static const char *const param_names[SN_CHAIN_PARAM_COUNT] = {
@@ -77,7 +59,7 @@ static sn_status check_value(int param, const double *v, int arg, sn_error *err)
     }
     if (v[0] >= lo && v[0] <= hi) return SN_OK;
     snprintf(name, sizeof name, "'%s'", param_names[param]);
-    return sn_chain_out_of_range(err, arg, name, v[0], lo, hi);
+    return sn_fail_range(err, arg, name, v[0], lo, hi);
 }
 
 /* Stiffness per step of a parameter s in [0, 1]: h^2 / compliance, the compliance being

@@ -13,7 +13,7 @@
 /* a radius (arg 1), named `what`: finite and in [0, SN_CHAIN_MAX_COORD] */
 static sn_status check_radius(double r, const char *what, sn_error *err) {
     if (!sn_isfinite(r)) return sn_fail_arg(err, 1, SN_EINVAL, "%s is not finite", what);
-    if (r < 0.0 || r > SN_CHAIN_MAX_COORD) return sn_chain_out_of_range(err, 1, what, r, 0.0, SN_CHAIN_MAX_COORD);
+    if (r < 0.0 || r > SN_CHAIN_MAX_COORD) return sn_fail_range(err, 1, what, r, 0.0, SN_CHAIN_MAX_COORD);
     return SN_OK;
 }
 

@@ -17,6 +17,7 @@
 #define SN_CHAIN_INTERNAL_H
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "chain.h"
@@ -308,14 +309,6 @@ typedef struct chain_shape {
 
 /* ---- between the files ------------------------------------------------------------------ */
 
-/* chain.c */
-/* Refuses value v of `what` (a name in quotes, or a phrase naming the number) as out of lo .. hi:
-   "<what> <v> is out of range (<lo> .. <hi>)" */
-sn_status sn_chain_out_of_range(sn_error *err, int arg, const char *what, double v, double lo, double hi);
-/* Refuses the first of 3 coordinates (named "`what` x", ...) that is not finite or not within
-   SN_CHAIN_MAX_COORD (see check_coords) */
-sn_status sn_chain_coords_fault(const double *v, int arg, const char *what, sn_error *err);
-
 /* chain_step.c */
 /* the frame at fraction v from f0 to f1 (slerp and lerp) */
 void sn_chain_frame_at(const frame *f0, const frame *f1, double v, frame *out);
@@ -357,6 +350,19 @@ void sn_chain_skeleton_rest(sn_chain *c);
 
 /* ---- hot paths shared by the files (inline) ------------------------------------------------ */
 
+/* Refuses the first of 3 coordinates (named "`what` x", ...) that is not finite or not within
+   SN_CHAIN_MAX_COORD: the slow path of check_coords */
+static inline sn_status sn_chain_coords_fault(const double *v, int arg, const char *what, sn_error *err) {
+    static const char axis[3] = {'x', 'y', 'z'};
+    char name[64];
+    int k;
+    for (k = 0; k < 3; k++) {
+        snprintf(name, sizeof name, "%s %c", what, axis[k]);
+        if (!sn_isfinite(v[k])) return sn_fail_arg(err, arg, SN_EINVAL, "%s is not finite", name);
+        if (!inrange(v[k])) return sn_fail_range(err, arg, name, v[k], -SN_CHAIN_MAX_COORD, SN_CHAIN_MAX_COORD);
+    }
+    return SN_OK;
+}
 /* SN_OK for 3 coordinates finite and within SN_CHAIN_MAX_COORD, else the fault named by `what`
    (the name formatted only then) */
 static inline sn_status check_coords(const double *v, int arg, const char *what, sn_error *err) {

@@ -378,7 +378,7 @@ static sn_status read_root_matrix(const double *root_matrix, double *w, sn_error
             if (inrange(root_matrix[i])) continue;
             snprintf(what, sizeof what, "element %d of the root matrix", i + 1);
             if (!sn_isfinite(root_matrix[i])) return sn_fail_arg(err, 3, SN_EINVAL, "%s is not finite", what);
-            return sn_chain_out_of_range(err, 3, what, root_matrix[i], -SN_CHAIN_MAX_COORD, SN_CHAIN_MAX_COORD);
+            return sn_fail_range(err, 3, what, root_matrix[i], -SN_CHAIN_MAX_COORD, SN_CHAIN_MAX_COORD);
         }
         if (root_matrix[3] != 0.0 || root_matrix[7] != 0.0 || root_matrix[11] != 0.0 || root_matrix[15] != 1.0)
             return sn_fail_arg(err, 3, SN_EINVAL, "root matrix is not affine (its last row must be 0 0 0 1)");

@@ -42,3 +42,7 @@ void sn_scratch_free(const sn_allocator *a, void *p, size_t size) {
     if (a == NULL || a->fn == NULL) free(p);
     else (void)a->fn(a->ud, p, size, 0);
 }
+
+sn_status sn_fail_range(sn_error *err, int arg, const char *what, double v, double lo, double hi) {
+    return sn_fail_arg(err, arg, SN_EINVAL, "%s %g is out of range (%g .. %g)", what, v, lo, hi);
+}

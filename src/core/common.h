@@ -62,6 +62,10 @@ void *sn_scratch_alloc(const sn_allocator *a, size_t size);
 /// Frees scratch of `size` bytes taken from `a` by sn_scratch_alloc; NULL `p` is ignored.
 void sn_scratch_free(const sn_allocator *a, void *p, size_t size);
 
+/// Records that parameter `arg` is out of its range, in the one notation of every message:
+/// "<what> <v> is out of range (<lo> .. <hi>)" (numbers as %g); returns SN_EINVAL.
+sn_status sn_fail_range(sn_error *err, int arg, const char *what, double v, double lo, double hi);
+
 /// 1 when x is neither NaN nor infinite (NaN - NaN and inf - inf are NaN; this also holds
 /// where isfinite() would be folded away by -ffast-math).
 static inline int sn_isfinite(double x) { return x - x == 0.0; }
