@@ -152,7 +152,7 @@ describe("sinew.chain", function()
           "one end contains the other" },
         { function() c:add_collider { shape = "plane", point = { 0, 0, 0 }, normal = { 0, 0, 0 } } end, "'normal' is zero" },
         { function() c:add_collider { shape = "sphere", centre = { 0, 0, 0 }, radius = 1 } end,
-          "unknown collider field 'centre'" },
+          "unknown field 'centre' in the collider" },
         { function() c:move_collider(1, 0, 0, 0) end, "the chain has no collider" },
         { function() c:update(1 / 60, nil) end, "sinew.Pose expected" },
       }

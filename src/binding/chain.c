@@ -274,10 +274,9 @@ static int l_position(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
     int i = check_particle(L, c, 2);
     sn_vec3 p;
-    const char *which = luaL_optstring(L, 3, "render");
-    if (strcmp(which, "render") == 0) sn_chain_position(c, i, &p);
-    else if (strcmp(which, "step") == 0) sn_chain_step_position(c, i, &p);
-    else return luaL_argerror(L, 3, lua_pushfstring(L, "unknown position '%s' (\"render\" or \"step\")", which));
+    static const char *const which[] = {"render", "step", NULL};
+    if (sn_lua_tooption(L, 3, 3, "", "position", which, 0) == 0) sn_chain_position(c, i, &p);
+    else sn_chain_step_position(c, i, &p);
     lua_pushnumber(L, p.x);
     lua_pushnumber(L, p.y);
     lua_pushnumber(L, p.z);
@@ -454,27 +453,12 @@ static int opt_number_field(lua_State *L, int t, const char *key, int arg, doubl
 static void read_collider(lua_State *L, int t, int arg, int fresh, sn_collider_def *def) {
     int i, has_r;
     t = sn_lua_absindex(L, t);
-    lua_pushnil(L);
-    while (lua_next(L, t) != 0) {
-        int known = 0;
-        lua_pop(L, 1);
-        if (lua_type(L, -1) == LUA_TSTRING)
-            for (i = 0; collider_fields[i] != NULL && !known; i++) known = strcmp(lua_tostring(L, -1), collider_fields[i]) == 0;
-        if (!known)
-            luaL_argerror(L, arg, lua_pushfstring(L, "unknown collider field '%s'",
-                                                  lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1)));
-    }
+    sn_lua_checkfields(L, t, arg, "the collider", collider_fields);
     lua_getfield(L, t, "shape");
-    if (!lua_isnil(L, -1) || fresh) {
-        const char *s = lua_tostring(L, -1);
-        if (lua_type(L, -1) != LUA_TSTRING) luaL_argerror(L, arg, "collider 'shape' must be \"sphere\", \"capsule\" or \"plane\"");
-        for (i = 0; shapes[i] != NULL; i++)
-            if (strcmp(s, shapes[i]) == 0) break;
-        if (shapes[i] == NULL) luaL_argerror(L, arg, lua_pushfstring(L, "unknown collider shape '%s'", s));
-        if (!fresh && i != (int)def->shape)
-            luaL_argerror(L, arg, lua_pushfstring(L, "collider is a %s, not a %s", shapes[def->shape], s));
-        def->shape = (sn_collider_shape)i;
-    }
+    i = sn_lua_tooption(L, -1, arg, "", "collider shape", shapes, fresh ? -1 : (int)def->shape);
+    if (!fresh && i != (int)def->shape)
+        luaL_argerror(L, arg, lua_pushfstring(L, "collider is a %s, not a %s", shapes[def->shape], shapes[i]));
+    def->shape = (sn_collider_shape)i;
     lua_pop(L, 1);
     lua_getfield(L, t, "inside");
     if (!lua_isnil(L, -1)) def->inside = lua_toboolean(L, -1);

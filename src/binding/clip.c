@@ -240,8 +240,8 @@ static int l_clip_skeleton(lua_State *L) {
 
 static int l_clip_tostring(lua_State *L) {
     sn_clip *c = check_clip(L, 1);
-    lua_pushfstring(L, "sinew.Clip (%d tracks, %f s): %p", sn_clip_track_count(c), (lua_Number)sn_clip_duration(c),
-                    (void *)c);
+    lua_pushfstring(L, "sinew.Clip (%d tracks, %s s): %p", sn_clip_track_count(c),
+                    sn_lua_numstr(L, sn_clip_duration(c)), (void *)c);
     return 1;
 }
 

@@ -99,7 +99,7 @@ int sn_lua_tooption(lua_State *L, int idx, int arg, const char *ctx, const char 
     const char *s;
     int i;
     idx = sn_lua_absindex(L, idx);
-    if (lua_isnil(L, idx) && dflt >= 0) return dflt;
+    if (lua_isnoneornil(L, idx) && dflt >= 0) return dflt;
     if (lua_type(L, idx) != LUA_TSTRING)
         return luaL_argerror(L, arg, lua_pushfstring(L, "%s'%s' must be a string %s (got %s)", ctx, what,
                                                      push_choices(L, names), luaL_typename(L, idx)));
