@@ -165,6 +165,10 @@ describe("sinew.chain", function()
       assert.matches("no room for another collider",
         helper.error_of(c.add_collider, c, { shape = "plane", point = { 0, -1, 0 }, normal = { 0, 1, 0 } }))
       assert.matches("'normal' is zero", helper.error_of(c.move_collider, c, 1, 0, -1, 0, 0, 0, 0))
+      -- collider indices are checked before any conversion (issue 12: 1e300 was converted first)
+      for _, k in ipairs { 1e300, -1e300, 2 ^ 63, 0 / 0, 1.5, 2 } do
+        assert.matches("bad argument #2 .*collider .* is", helper.error_of(c.move_collider, c, k, 0, 0, 0))
+      end
       local far = sinew.chain(line(3, 0.1, { max_colliders = 1 }))
       assert.matches("sphere 'center' x 2e%+0?0?9 is out of range %(%-1e%+0?0?9 %.%. 1e%+0?0?9%)",
         helper.error_of(far.add_collider, far, { shape = "sphere", center = { 2e9, 0, 0 }, radius = 1 }))
