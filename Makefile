@@ -105,7 +105,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 FUZZERS := $(patsubst spec/fuzz/%.c,build/fuzz/%,$(wildcard spec/fuzz/fuzz_*.c))
 
-build/fuzz/%: spec/fuzz/%.c spec/fuzz/reader.h $(CORE_SRC) $(HEADERS)
+build/fuzz/%: spec/fuzz/%.c $(wildcard spec/fuzz/*.h) $(CORE_SRC) $(HEADERS)
 	@mkdir -p $(@D)
 	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=all \
 	    -Isrc/core -o $@ $< $(CORE_SRC) -lm

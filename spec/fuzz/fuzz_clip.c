@@ -7,6 +7,7 @@
 #include "clip.h"
 #include "pose.h"
 #include "reader.h"
+#include "poses.h"
 #include "skeleton.h"
 
 
@@ -39,31 +40,6 @@ static void *build_skeleton(reader *r, sn_skeleton **out) {
     FUZZ_CHECK(mem != NULL && sn_skeleton_init(mem, need, &def, NULL) == SN_OK);
     *out = (sn_skeleton *)mem;
     return mem;
-}
-
-static void *new_pose(const sn_skeleton *s, sn_pose **out) {
-    sn_pose_def pd;
-    size_t need;
-    void *mem;
-    sn_pose_def_init(&pd);
-    pd.skeleton = s;
-    need = sn_pose_size(&pd, NULL);
-    mem = malloc(need);
-    FUZZ_CHECK(mem != NULL && sn_pose_init(mem, need, &pd, NULL) == SN_OK);
-    *out = (sn_pose *)mem;
-    return mem;
-}
-
-static void check_pose(const sn_pose *p, int joints) {
-    int j, k;
-    for (j = 0; j < joints; j++) {
-        float trs[10];
-        double qn;
-        sn_pose_get(p, j, trs);
-        for (k = 0; k < 10; k++) FUZZ_CHECK(sn_isfinite(trs[k]));
-        qn = sqrt((double)trs[3] * trs[3] + (double)trs[4] * trs[4] + (double)trs[5] * trs[5] + (double)trs[6] * trs[6]);
-        FUZZ_CHECK(fabs(qn - 1.0) < 1e-3);
-    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -109,8 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     cmem = malloc(need);
     FUZZ_CHECK(cmem != NULL && sn_clip_init(cmem, need, &def, &err) == SN_OK);
     clip = (sn_clip *)cmem;
-    pmem = new_pose(skel, &pose);
-    qmem = new_pose(skel, &other);
+    pmem = fuzz_new_pose(skel, &pose);
+    qmem = fuzz_new_pose(skel, &other);
     for (i = 0; i < 12; i++) {
         double t = read_number(&r) * (read_byte(&r) < 128u ? 1.0 : 1000.0);
         int loop = (int)(read_byte(&r) & 1u);
@@ -118,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             FUZZ_CHECK(!sn_isfinite(t));
             continue;
         }
-        check_pose(pose, n);
+        fuzz_check_pose(pose);
         {
             sn_blend_layer layers[2];
             layers[0].pose = pose;
@@ -127,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             layers[1].pose = other;
             layers[1].weight = (float)fabs(read_number(&r));
             layers[1].mask = NULL;
-            if (sn_pose_blend(other, layers, 2, 0.1f, &err) == SN_OK) check_pose(other, n);
+            if (sn_pose_blend(other, layers, 2, 0.1f, &err) == SN_OK) fuzz_check_pose(other);
         }
     }
     free(qmem);

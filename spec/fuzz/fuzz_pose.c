@@ -9,6 +9,7 @@
 
 #include "pose.h"
 #include "reader.h"
+#include "poses.h"
 #include "skeleton.h"
 
 #define MAXJ 6
@@ -39,17 +40,10 @@ static float read_float(reader *r) {
     return sn_isfinite(v) && fabs(v) < 1e30 ? (float)v : 0.5f;
 }
 
+/* a pose of `s` with values from the input */
 static void *new_pose(const sn_skeleton *s, reader *r, sn_pose **out) {
-    sn_pose_def def;
-    size_t need;
-    void *mem;
+    void *mem = fuzz_new_pose(s, out);
     int j, c;
-    sn_pose_def_init(&def);
-    def.skeleton = s;
-    need = sn_pose_size(&def, NULL);
-    mem = malloc(need);
-    FUZZ_CHECK(mem != NULL && sn_pose_init(mem, need, &def, NULL) == SN_OK);
-    *out = (sn_pose *)mem;
     for (j = 0; j < sn_skeleton_count(s); j++) {
         float trs[10];
         double l = 0;
@@ -93,18 +87,6 @@ static void *new_mask(const sn_skeleton *s, reader *r, sn_mask **out) {
         FUZZ_CHECK(w >= 0.0f && w <= 1.0f);
     }
     return mem;
-}
-
-static void check_pose(const sn_pose *p) {
-    int j, k, n = sn_skeleton_count(sn_pose_skeleton(p));
-    for (j = 0; j < n; j++) {
-        float trs[10];
-        double qn;
-        sn_pose_get(p, j, trs);
-        for (k = 0; k < 10; k++) FUZZ_CHECK(sn_isfinite(trs[k]));
-        qn = sqrt((double)trs[3] * trs[3] + (double)trs[4] * trs[4] + (double)trs[5] * trs[5] + (double)trs[6] * trs[6]);
-        FUZZ_CHECK(fabs(qn - 1.0) < 1e-3);
-    }
 }
 
 /* the whole pose as bytes, to check that a refused call wrote nothing */
@@ -187,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             snapshot(out, after);
             FUZZ_CHECK(memcmp(before, after, sizeof(float) * 10 * (size_t)n) == 0); /* nothing written */
         } else if (op != 4) {
-            check_pose(out);
+            fuzz_check_pose(out);
         }
     }
     for (i = 0; i < LAYERS; i++) {
