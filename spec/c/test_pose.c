@@ -389,6 +389,63 @@ static const mask_case mask_cases[] = {
     {"a joint's weight above 1", joint_weight_above_1, "mask weight 2 of joint 'b' is out of range (0 .. 1)"},
 };
 
+/* Skinning matrices: root * model * inverse_bind per joint, checked against a double product;
+   the model matrices times their own inverses give identities; another skeleton is refused. */
+static void mul_ref(const float *a, const float *b, double *out) {
+    int c, r, k;
+    for (c = 0; c < 4; c++)
+        for (r = 0; r < 4; r++) {
+            double sum = 0;
+            for (k = 0; k < 4; k++) sum += (double)a[4 * k + r] * b[4 * c + k];
+            out[4 * c + r] = sum;
+        }
+}
+
+static void test_skinning_matrices(void) {
+    fixture f, f2;
+    sn_skeleton *s, *s2;
+    sn_pose *p;
+    sn_matrices *model, *ibm, *skin;
+    sn_error err;
+    float centres[4 * MAXJ], root[16];
+    int j, k;
+    make_def(&f, MAXJ);
+    s = new_skeleton(&f.def);
+    make_def(&f2, 2);
+    s2 = new_skeleton(&f2.def);
+    p = new_pose(s);
+    random_centres(centres, MAXJ);
+    randomize(p, centres);
+    model = fixture_matrices(s);
+    ibm = fixture_matrices(s);
+    skin = fixture_matrices(s);
+    ENSURE(sn_pose_to_matrices(p, model, NULL) == SN_OK);
+    for (j = 0; j < 16 * MAXJ; j++) sn_matrices_data(ibm)[j] = (float)(rand() % 2001 - 1000) / 500.0f;
+    for (k = 0; k < 16; k++) root[k] = (float)(rand() % 2001 - 1000) / 500.0f;
+    memcpy(sn_matrices_data(skin), sn_matrices_data(model), 64 * (size_t)MAXJ);
+    ENSURE(sn_matrices_skin(skin, ibm, root, &err) == SN_OK);
+    for (j = 0; j < MAXJ; j++) {
+        double tmp[16], want[16];
+        float tmpf[16];
+        mul_ref(sn_matrices_data(model) + 16 * j, sn_matrices_data(ibm) + 16 * j, tmp);
+        for (k = 0; k < 16; k++) tmpf[k] = (float)tmp[k];
+        mul_ref(root, tmpf, want);
+        for (k = 0; k < 16; k++) ENSURE(fabs(sn_matrices_data(skin)[16 * j + k] - want[k]) <= 1e-4 * (1 + fabs(want[k])));
+    }
+    /* no root, and inverse_bind aliasing the output: each matrix becomes its own square */
+    memcpy(sn_matrices_data(skin), sn_matrices_data(model), 64 * (size_t)MAXJ);
+    ENSURE(sn_matrices_skin(skin, skin, NULL, &err) == SN_OK);
+    for (j = 0; j < MAXJ; j++) {
+        double want[16];
+        mul_ref(sn_matrices_data(model) + 16 * j, sn_matrices_data(model) + 16 * j, want);
+        for (k = 0; k < 16; k++) ENSURE(fabs(sn_matrices_data(skin)[16 * j + k] - want[k]) <= 1e-3 * (1 + fabs(want[k])));
+    }
+    /* another skeleton: refused, nothing written */
+    memcpy(sn_matrices_data(skin), sn_matrices_data(model), 64 * (size_t)MAXJ);
+    ENSURE(sn_matrices_skin(skin, fixture_matrices(s2), NULL, &err) == SN_EINVAL && err.arg == 2);
+    ENSURE(memcmp(sn_matrices_data(skin), sn_matrices_data(model), 64 * (size_t)MAXJ) == 0);
+}
+
 static void test_invalid_definitions_refused(void) {
     sn_skeleton_def def;
     sn_mask_def md;
@@ -493,6 +550,7 @@ int main(void) {
     RUN(test_masks);
     RUN(test_add_subtract_and_delta);
     RUN(test_model_matrices);
+    RUN(test_skinning_matrices);
     RUN(test_invalid_definitions_refused);
     RUN(test_invalid_calls_refused);
     RUN(test_mask_subtree_of_a_deep_line);

@@ -36,6 +36,8 @@ double sn_lua_finite_at(lua_State *L, int t, int i, int arg, const char *what) {
 
 const char *sn_lua_numstr(lua_State *L, double v) {
     char buf[32];
+    if (v != v)
+        return lua_pushstring(L, "nan"), lua_tostring(L, -1); /* the sign of a NaN means nothing */
     snprintf(buf, sizeof buf, "%g", v);
     return lua_pushstring(L, buf), lua_tostring(L, -1);
 }

@@ -6,6 +6,7 @@
  * set, blend, add, delta, to_model, mats:get) make no garbage.
  * @module sinew.pose
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -471,6 +472,60 @@ static int l_mats_get(lua_State *L) {
 }
 
 /***
+ * Sets the matrix of a joint from 16 finite numbers, column-major (as `Matrices:get` gives
+ * them): for matrices that do not come from a pose, such as a skin's inverse bind matrices.
+ * Returns the matrices.
+ * @function Matrices:set
+ * @param joint index or name
+ * @tparam number m1,...,m16
+ */
+static int l_mats_set(lua_State *L) {
+    sn_matrices *m = check_matrices(L, 1);
+    float v[16];
+    int j = sn_lua_checkjoint(L, 2, sn_matrices_skeleton(m));
+    check_floats(L, 3, v, 16);
+    memcpy(sn_matrices_data(m) + 16 * j, v, sizeof v);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/***
+ * Turns model-space matrices into skinning matrices, in place and without garbage: each joint's
+ * matrix becomes `root * matrix * inverse_bind[joint]`, what a skinning shader multiplies
+ * vertices by. For a glTF asset: `pose:to_model(mats); mats:skin(asset.inverse_bind,
+ * asset.root_matrix)`. Returns the matrices.
+ * @function Matrices:skin
+ * @tparam Matrices inverse_bind matrices of the same skeleton (may be these)
+ * @tparam[opt] table root 16 finite numbers, column-major (the transform above the skeleton)
+ */
+static int l_mats_skin(lua_State *L) {
+    sn_matrices *m = check_matrices(L, 1);
+    const sn_matrices *ibm = check_matrices(L, 2);
+    float root[16];
+    sn_error err;
+    int k;
+    if (!lua_isnoneornil(L, 3)) {
+        luaL_checktype(L, 3, LUA_TTABLE);
+        for (k = 0; k < 16; k++) {
+            double v;
+            lua_rawgeti(L, 3, k + 1);
+            if (lua_type(L, -1) != LUA_TNUMBER)
+                return luaL_argerror(L, 3, lua_pushfstring(L, "root entry %d must be a number (got %s)", k + 1,
+                                                          luaL_typename(L, -1)));
+            v = lua_tonumber(L, -1);
+            if (!(fabs(v) <= FLT_MAX))
+                return luaL_argerror(L, 3, lua_pushfstring(L, "root entry %d (%s) is not a finite float", k + 1,
+                                                          sn_lua_numstr(L, v)));
+            root[k] = (float)v;
+            lua_pop(L, 1);
+        }
+    }
+    if (sn_matrices_skin(m, ibm, lua_isnoneornil(L, 3) ? NULL : root, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/***
  * All matrices as one string of 64 bytes per joint (float32, native byte order, column-major),
  * for `love.data.newByteData`, `Shader:send` or a mesh. Makes one string per call.
  * @function Matrices:bytes
@@ -515,7 +570,7 @@ void sn_open_pose(lua_State *L, int module) {
     static const luaL_Reg mask_methods[] = {
         {"get", l_mask_get}, {"set", l_mask_set}, {"skeleton", l_skeleton_of}, {NULL, NULL}};
     static const luaL_Reg mats_methods[] = {
-        {"get", l_mats_get}, {"bytes", l_mats_bytes}, {"pointer", l_mats_pointer}, {"skeleton", l_skeleton_of},
+        {"get", l_mats_get}, {"set", l_mats_set}, {"skin", l_mats_skin}, {"bytes", l_mats_bytes}, {"pointer", l_mats_pointer}, {"skeleton", l_skeleton_of},
         {NULL, NULL}};
     sn_lua_newclass(L, SN_POSE_MT, pose_methods, meta);
     sn_lua_newclass(L, SN_MASK_MT, mask_methods, meta);

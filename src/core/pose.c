@@ -342,3 +342,27 @@ const sn_skeleton *sn_matrices_skeleton(const sn_matrices *m) { return m->skelet
 float *sn_matrices_data(sn_matrices *m) { return m->m; }
 
 const float *sn_matrices_data_const(const sn_matrices *m) { return m->m; }
+
+/* out = a * b, column-major 4x4; out may not alias a or b */
+static void mat4_mul(const float *a, const float *b, float *out) {
+    int c, r;
+    for (c = 0; c < 4; c++)
+        for (r = 0; r < 4; r++)
+            out[4 * c + r] = a[r] * b[4 * c] + a[4 + r] * b[4 * c + 1] + a[8 + r] * b[4 * c + 2] + a[12 + r] * b[4 * c + 3];
+}
+
+sn_status sn_matrices_skin(sn_matrices *m, const sn_matrices *inverse_bind, const float *root, sn_error *err) {
+    int j;
+    if (inverse_bind->skeleton != m->skeleton) return sn_fail_arg(err, 2, SN_EINVAL, "matrices of another skeleton");
+    for (j = 0; j < m->count; j++) {
+        float tmp[16], out[16];
+        mat4_mul(m->m + 16 * j, inverse_bind->m + 16 * j, tmp);
+        if (root != NULL) {
+            mat4_mul(root, tmp, out);
+            memcpy(m->m + 16 * j, out, sizeof out);
+        } else {
+            memcpy(m->m + 16 * j, tmp, sizeof tmp);
+        }
+    }
+    return SN_OK;
+}

@@ -141,6 +141,11 @@ const sn_skeleton *sn_matrices_skeleton(const sn_matrices *m);
 float *sn_matrices_data(sn_matrices *m);
 /// Read-only sn_matrices_data.
 const float *sn_matrices_data_const(const sn_matrices *m);
+/// Skinning matrices in place: m[j] = root * m[j] * inverse_bind[j] for every joint (root the
+/// identity when NULL: 16 floats, column-major), in float arithmetic (a product past float range
+/// is infinite, never undefined). `inverse_bind` may be `m`. SN_EINVAL (arg 2) for matrices of
+/// another skeleton.
+sn_status sn_matrices_skin(sn_matrices *m, const sn_matrices *inverse_bind, const float *root, sn_error *err);
 
 /// Fills `def` with an empty definition: no skeleton, weight 0, no per-joint weights.
 void sn_mask_def_init(sn_mask_def *def);
