@@ -33,8 +33,11 @@ PKGS_lua5.4 := lua5.4 liblua5.4-dev
 PKGS_lua5.3 := lua5.3 liblua5.3-dev
 PKGS_lua5.1 := lua5.1 liblua5.1-0-dev
 PKGS_luajit := luajit libluajit-5.1-dev
-PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted
-PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted love xvfb xauth
+# the JSON decoders of sinew.gltf: dkjson (what it needs), lua-cjson (what it prefers; the specs
+# check that both give the same assets)
+PKGS_JSON  := lua-dkjson lua-cjson
+PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON)
+PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted $(PKGS_JSON) love xvfb xauth
 
 .PHONY: all build ctests test test-all test-love sanitize valgrind lint bench demo docs rock fuzz clean deps-test
 
@@ -80,7 +83,7 @@ test-all:
 	@sh tools/test.sh c $(LUAS) love
 
 test-love:
-	@sh tools/deps.sh $(PKGS_BUILD) love xvfb xauth
+	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_JSON) love xvfb xauth
 	@$(MAKE) -s LUA=luajit build
 	@sh tools/test.sh love
 
@@ -138,14 +141,16 @@ docs:
 	@sh tools/deps.sh lua-ldoc
 	ldoc -q .
 
-# Installs the rock into build/rocktree with luarocks (offline) and requires it from there.
+# Installs the rock into build/rocktree with luarocks (offline) and requires it from there. The
+# rock's one dependency, dkjson, comes from Debian's lua-dkjson here (luarocks cannot see Debian
+# packages, hence --deps-mode none); the check imports the Fox from the installed rock.
 rock:
-	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_lua5.4) luarocks
+	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_lua5.4) luarocks lua-dkjson
 	luarocks lint sinew-scm-1.rockspec
-	luarocks --lua-version 5.4 --tree build/rocktree make sinew-scm-1.rockspec
-	LUA_PATH="build/rocktree/share/lua/5.4/?.lua;build/rocktree/share/lua/5.4/?/init.lua" \
+	luarocks --lua-version 5.4 --tree build/rocktree make --deps-mode none sinew-scm-1.rockspec
+	LUA_PATH="build/rocktree/share/lua/5.4/?.lua;build/rocktree/share/lua/5.4/?/init.lua;/usr/share/lua/5.4/?.lua" \
 	LUA_CPATH="build/rocktree/lib/lua/5.4/?.so" \
-	lua5.4 -e 'local s = require "sinew"; print("rock: sinew " .. s._VERSION .. " loads from build/rocktree")'
+	lua5.4 -e 'local s = require "sinew"; local a = assert(s.gltf.load("assets/fox/glTF-Binary/Fox.glb")); print("rock: sinew " .. s._VERSION .. " loads from build/rocktree and imports the Fox: " .. #a.skeleton .. " joints")'
 
 clean:
 	rm -rf build doc

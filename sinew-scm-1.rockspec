@@ -5,16 +5,17 @@ source = {
   url = "git+https://example.invalid/sinew.git",
 }
 description = {
-  summary = "Animation blending for Lua: blend spaces, quaternions, poses, clips and dynamic bones",
+  summary = "Animation blending for Lua: blend spaces, quaternions, poses, clips, dynamic bones and glTF import",
   detailed = [[
 sinew is a Lua-scriptable animation-blending module with a C core: quaternion and pose blending,
-every common blend-space weighting scheme, keyframed clips, and frame-rate-independent dynamic
-bones, for LÖVE, plain Lua 5.1-5.4 and LuaJIT.
+every common blend-space weighting scheme, keyframed clips, frame-rate-independent dynamic
+bones and glTF 2.0 import (skeletons, clips, skinned meshes), for LÖVE, plain Lua 5.1-5.4 and LuaJIT.
 ]],
   license = "MIT",
 }
 dependencies = {
   "lua >= 5.1, < 5.5",
+  "dkjson >= 2.5", -- the JSON of glTF files (lua-cjson is used instead when installed)
 }
 build = {
   type = "builtin",
@@ -37,6 +38,7 @@ build = {
         "src/core/blend.c",
         "src/core/clip_build.c",
         "src/core/clip_sample.c",
+        "src/core/gltf.c",
         "src/binding/helpers.c",
         "src/binding/module.c",
         "src/binding/quat.c",
@@ -45,10 +47,16 @@ build = {
         "src/binding/pose.c",
         "src/binding/clip.c",
         "src/binding/chain.c",
+        "src/binding/gltf.c",
       },
       libraries = { "m" },
     },
     ["sinew"] = "lua/sinew/init.lua",
+    ["sinew.gltf"] = "lua/sinew/gltf/init.lua",
+    ["sinew.gltf.document"] = "lua/sinew/gltf/document.lua",
+    ["sinew.gltf.skeleton"] = "lua/sinew/gltf/skeleton.lua",
+    ["sinew.gltf.clips"] = "lua/sinew/gltf/clips.lua",
+    ["sinew.gltf.meshes"] = "lua/sinew/gltf/meshes.lua",
   },
 }
 test = {

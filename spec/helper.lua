@@ -50,6 +50,14 @@ function M.garbage_per_call(fn, n)
   return least
 end
 
+--- The bytes of a file (raises when it cannot be read).
+function M.read_file(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
 --- The message of the error raised by fn(...), or nil when fn did not raise.
 function M.error_of(fn, ...)
   local ok, err = pcall(fn, ...)

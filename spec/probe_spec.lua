@@ -26,9 +26,11 @@ describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
     for kind, name in out:gmatch("(%a+) (%S+)\n") do found[name] = kind end
     for _, name in ipairs({ "sinew.quat.slerp", "sinew.clip", "sinew.chain", "sinew.blend", "sinew.Pose.__len",
       "sinew.Mask.__tostring", "sinew.Matrices:pointer", "sinew.Chain:set_param", "sinew.Clip:sample",
-      "sinew.BlendSpace(grid):weights", "sinew.Skeleton.__len" }) do
+      "sinew.BlendSpace(grid):weights", "sinew.Skeleton.__len", "sinew.gltf.parse", "sinew._gltf.vertices",
+      "sinew.Matrices:set" }) do
       assert.is_truthy(found[name], name .. " was not found:\n" .. out)
     end
+    assert.is_nil(out:match("template %d+ of [^\n]*"))
   end)
 
   it("gets a clean error or a result from every hostile call, never a crash", function()

@@ -14,4 +14,7 @@ for name, value in pairs(core) do
   M[name] = value
 end
 
+--- glTF 2.0 import (see `sinew.gltf`).
+M.gltf = require "sinew.gltf"
+
 return M

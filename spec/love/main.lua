@@ -44,6 +44,52 @@ checks[#checks + 1] = function()
   return "matrices reach love.data through mats:bytes() and mats:pointer()"
 end
 
+checks[#checks + 1] = function()
+  local sinew = require "sinew"
+  local f = assert(io.open(root .. "/assets/fox/glTF-Binary/Fox.glb", "rb"))
+  local bytes = f:read("*a")
+  f:close()
+  local fox = assert(sinew.gltf.parse(bytes, { name = "Fox.glb" }))
+  local m = fox.meshes[1]
+  local mesh = love.graphics.newMesh(m.format, love.data.newByteData(m.vertices), m.mode, "static")
+  assert(mesh:getVertexCount() == m.vertex_count, "mesh of " .. mesh:getVertexCount() .. " vertices")
+  -- the Fox has no indices; CesiumMan's index a mesh through a vertex map
+  local man = assert(sinew.gltf.load(root .. "/spec/gltf-corpus/CesiumMan/glTF-Binary/CesiumMan.glb"))
+  local mm = man.meshes[1]
+  local man_mesh = love.graphics.newMesh(mm.format, love.data.newByteData(mm.vertices), mm.mode, "static")
+  man_mesh:setVertexMap(love.data.newByteData(mm.indices), "uint32")
+  local map = man_mesh:getVertexMap()
+  assert(#map == mm.index_count, "vertex map of " .. #map .. " indices")
+  local img = fox.images[m.material.image]
+  local texture = love.graphics.newImage(love.image.newImageData(love.filesystem.newFileData(img.bytes, "fox.png")))
+  mesh:setTexture(texture)
+  -- the first vertex as LÖVE reads it back: position and weights as imported
+  local x, y, z = mesh:getVertexAttribute(1, 1)
+  assert(x == x and y == y and z == z, "position of vertex 1 is not a number")
+  local wsum = 0
+  for k = 1, #m.format do
+    if m.format[k][1] == "VertexWeights" then
+      local a, b, c, d = mesh:getVertexAttribute(1, k)
+      wsum = a + b + c + d
+    end
+  end
+  assert(math.abs(wsum - 1) < 1e-6, "weights of vertex 1 add up to " .. wsum)
+  -- a frame: sample, model space, skinning matrices
+  local pose, mats = sinew.pose(fox.skeleton), sinew.matrices(fox.skeleton)
+  fox.clips.Run:sample(0.3, pose)
+  pose:to_model(mats)
+  mats:skin(fox.inverse_bind, fox.root_matrix)
+  assert(#mats:bytes() == 64 * #fox.skeleton, "skinning matrices of the wrong size")
+  -- love.filesystem.read as options.read: its nil, message reaches the asset's message
+  local g = assert(io.open(root .. "/assets/fox/glTF/Fox.gltf", "rb"))
+  local text = g:read("*a")
+  g:close()
+  local none, err = sinew.gltf.parse(text, "nowhere", { name = "Fox.gltf", read = love.filesystem.read })
+  assert(none == nil and err:find("^Fox.gltf: buffers%[0%]%.uri: cannot read 'nowhere/Fox.bin'"), tostring(err))
+  return ("Fox.glb: %d joints, %d clips, a mesh of %d vertices, a %dx%d texture; CesiumMan: %d indices"):format(
+    #fox.skeleton, #fox.clip_names, m.vertex_count, texture:getWidth(), texture:getHeight(), #map)
+end
+
 function love.load()
   local passed, failed = 0, 0
   for _, check in ipairs(checks) do

@@ -4,7 +4,8 @@
 -- lifetime and re-entrancy scenarios of issue 12. Any Lua error is a fine answer; a crash, a
 -- sanitizer report or a hang is not.
 --
---   <lua> spec/probe/probe.lua entries            lists what it found, one per line
+--   <lua> spec/probe/probe.lua entries            lists what it found, one per line, and any
+--                                                 valid call (template) that fails
 --   <lua> spec/probe/probe.lua calls SEED ROUNDS   hostile calls; prints "probe: N calls, ..."
 --   <lua> spec/probe/probe.lua scenarios           the lifetime scenarios; prints "scenarios: ..."
 --
@@ -176,6 +177,31 @@ end
 local q = { 0, 0, 0.3826834, 0.9238795 }
 local function qa(...) local t = { q[1], q[2], q[3], q[4] } for _, v in ipairs({ ... }) do t[#t + 1] = v end return t end
 
+-- glTF: a small .glb and .gltf (a node animated by one translation track), accessor descriptions
+local function accessor_def()
+  return { component = 5126, rows = 3, count = 2, offset = 4, view = { buffer = ("\0"):rep(40), offset = 4, length = 36 } }
+end
+local function sparse_def()
+  local d = accessor_def()
+  d.sparse = { count = 1, indices = { buffer = "\1\0", length = 2 }, indices_component = 5123,
+    values = { buffer = ("\0\0\128\63"):rep(3), length = 12 } }
+  return d
+end
+local function u32le(v) return string.char(v % 256, math.floor(v / 256) % 256, math.floor(v / 65536) % 256, 0) end
+local GLTF = '{"asset":{"version":"2.0"},"nodes":[{"name":"n"}],"buffers":[{"byteLength":32}],' ..
+  '"bufferViews":[{"buffer":0,"byteLength":32}],"accessors":[{"bufferView":0,"componentType":5126,"count":2,' ..
+  '"type":"SCALAR"},{"bufferView":0,"byteOffset":8,"componentType":5126,"count":2,"type":"VEC3"}],' ..
+  '"animations":[{"channels":[{"sampler":0,"target":{"node":0,"path":"translation"}}],' ..
+  '"samplers":[{"input":0,"output":1}]}]}'
+local BIN = "\0\0\0\0\0\0\128\63" .. ("\0"):rep(12) .. ("\0\0\128\63"):rep(3)
+local GLB = (function()
+  local text = GLTF .. (" "):rep((4 - #GLTF % 4) % 4)
+  local body = u32le(#text) .. "JSON" .. text .. u32le(#BIN) .. "BIN\0" .. BIN
+  return "glTF" .. u32le(2) .. u32le(12 + #body) .. body
+end)()
+GLTF = GLTF:gsub('"byteLength":32}%]', '"byteLength":32,"uri":"data:application/octet-stream;base64,' ..
+  'AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AACAPwAAgD8="}]', 1)
+
 -- For each entry (by name, or by name pattern), argument lists that succeed. The probe mutates
 -- them position by position; entries without one still get the random hostile calls.
 local function templates(name)
@@ -228,6 +254,18 @@ local function templates(name)
     ["sinew.Chain:joint"] = { { O.tail, 1 } }, ["sinew.Chain:length"] = { { O.chain } },
     ["sinew.Chain:colliders"] = { { O.chain } }, ["sinew.Chain:skeleton"] = { { O.tail } },
     ["sinew.Chain.__len"] = { { O.chain } }, ["sinew.Chain.__tostring"] = { { O.chain } },
+    ["sinew.Matrices:set"] = { { O.mats, 2, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1 } },
+    ["sinew.Matrices:skin"] = { { O.mats, O.mats }, { O.mats, O.mats, { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1 } } },
+    ["sinew._gltf.glb"] = { { GLB } }, ["sinew._gltf.base64"] = { { "AAECAwQ=" } },
+    ["sinew._gltf.accessor"] = { { accessor_def() }, { sparse_def() } },
+    ["sinew._gltf.indices"] = { { { component = 5123, count = 3, view = { buffer = "\0\0\1\0\2\0", length = 6 } }, 3 } },
+    ["sinew._gltf.vertices"] = { { { { accessor = accessor_def(), slots = 4, fill = 1 },
+      { accessor = { component = 5121, rows = 4, count = 2, view = { buffer = "\0\1\0\0\1\0\0\0", length = 8 } }, joints = true },
+      { accessor = { component = 5126, rows = 4, count = 2, view = { buffer = ("\0\0\128\63"):rep(8), length = 32 } },
+        weights = true } },
+      { 3, 2 } } },
+    ["sinew.gltf.parse"] = { { GLB, { name = "probe.glb" } }, { GLTF, { meshes = false } } },
+    ["sinew.gltf.load"] = { { "spec/gltf-corpus/BoxAnimated/glTF-Binary/BoxAnimated.glb" } },
   }
   if t[name] then return t[name] end
   local mode = name:match("^sinew%.BlendSpace%((.-)%)")
@@ -555,7 +593,15 @@ end
 
 local mode = arg[1]
 if mode == "entries" then
-  for _, e in ipairs(find_entries()) do print(e.kind .. " " .. e.name) end
+  -- each entry, and whether its valid calls succeed (a template that fails mutates nothing useful)
+  for _, e in ipairs(find_entries()) do
+    print(e.kind .. " " .. e.name)
+    for k, tpl in ipairs(templates(e.name) or {}) do
+      local ok, err = pcall(e.fn, unpack(tpl, 1, #tpl))
+      if not ok then print(("template %d of %s fails: %s"):format(k, e.name, tostring(err))) end
+      make_objects()
+    end
+  end
 elseif mode == "calls" then
   run_calls(tonumber(arg[2]) or 1, tonumber(arg[3]) or 1)
 elseif mode == "scenarios" then

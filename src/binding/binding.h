@@ -129,5 +129,6 @@ void sn_open_skeleton(lua_State *L, int module);
 void sn_open_pose(lua_State *L, int module);
 void sn_open_clip(lua_State *L, int module);
 void sn_open_chain(lua_State *L, int module);
+void sn_open_gltf(lua_State *L, int module);
 
 #endif

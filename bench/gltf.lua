@@ -1,0 +1,54 @@
+-- Figures of glTF import: the time to load Fox.glb and CesiumMan.glb (read the file and import
+-- skeleton, clips, meshes and images) beside the floor of the same run (reading the file and
+-- decoding its JSON alone, with the same decoder), with meshes and without; ns per joint to
+-- sample the Fox's Walk into a pose.
+local sinew = require "sinew"
+local bench = require "common"
+
+local read = require("helper").read_file
+
+-- the decoder sinew.gltf uses by default: lua-cjson when installed, else dkjson
+local decoder_name, decode = "dkjson", function(text) return require("dkjson").decode(text, 1, nil) end
+do
+  local ok, cjson = pcall(require, "cjson.safe")
+  if ok and type(cjson) == "table" then decoder_name, decode = "lua-cjson", cjson.decode end
+end
+
+local files = {
+  { "Fox.glb", "assets/fox/glTF-Binary/Fox.glb" },
+  { "CesiumMan.glb", "spec/gltf-corpus/CesiumMan/glTF-Binary/CesiumMan.glb" },
+}
+local rounds = bench.interpreter == "luajit" and 100 or 50
+
+for _, f in ipairs(files) do
+  local name, path = f[1], f[2]
+  local floor = bench.ns_per_call(function()
+    local bytes = read(path)
+    assert(decode((sinew._gltf.glb(bytes))))
+  end, rounds) / 1e6
+  local full = bench.ns_per_call(function() assert(sinew.gltf.load(path)) end, rounds) / 1e6
+  local light = bench.ns_per_call(function() assert(sinew.gltf.load(path, { meshes = false })) end, rounds) / 1e6
+  bench.report(("%s: read + JSON (%s), the floor"):format(name, decoder_name), floor, "ms")
+  bench.report(("%s: sinew.gltf.load, meshes too (%.1fx the floor)"):format(name, full / floor), full, "ms")
+  bench.report(("%s: sinew.gltf.load, meshes = false (%.1fx the floor)"):format(name, light / floor), light, "ms")
+end
+
+-- the pure-Lua decoder a LÖVE game ships beside sinew (dkjson), for the Fox
+do
+  local dkjson = require "dkjson"
+  local function dk(text) return dkjson.decode(text, 1, nil) end
+  local path = files[1][2]
+  local floor = bench.ns_per_call(function() assert(dk((sinew._gltf.glb(read(path))))) end, rounds) / 1e6
+  local full = bench.ns_per_call(function() assert(sinew.gltf.load(path, { json = dk })) end, rounds) / 1e6
+  bench.report("Fox.glb: read + JSON (dkjson), the floor", floor, "ms")
+  bench.report(("Fox.glb: sinew.gltf.load with dkjson (%.1fx the floor)"):format(full / floor), full, "ms")
+end
+
+local fox = assert(sinew.gltf.load("assets/fox/glTF-Binary/Fox.glb"))
+local pose, walk, t = sinew.pose(fox.skeleton), fox.clips.Walk, 0
+local dt = walk:duration() / 997
+local ns = bench.ns_per_call(function()
+  t = t + dt
+  walk:sample(t, pose)
+end, 200000)
+bench.report(("Fox Walk: clip:sample, per joint (%d joints)"):format(#fox.skeleton), ns / #fox.skeleton, "ns")

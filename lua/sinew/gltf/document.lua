@@ -1,0 +1,357 @@
+--- The document layer of glTF import: the container (.glb or JSON text), the JSON decoder, the
+-- buffers (the BIN chunk, base64 `data:` URIs, files beside the .gltf), buffer views and
+-- accessors, and the faults that end an import with the JSON path of what is wrong.
+--
+-- Everything binary goes through `sinew.core._gltf` (C, bounds checked); this file checks the
+-- JSON side: types, indices and counts, with the path of each value.
+-- @module sinew.gltf.document
+local decode = require("sinew.core")._gltf
+
+local M = {}
+
+local unpack = table.unpack or unpack
+
+-- ---- faults -----------------------------------------------------------------------------------
+
+local Fault = {}
+
+-- a number of a file for a message: an integer as one (whatever its size), else %g
+local function numstr(v)
+  if v == math.floor(v) and v > -2 ^ 63 and v < 2 ^ 63 then return ("%d"):format(v) end
+  return ("%.9g"):format(v)
+end
+
+--- A value of the file for a message: numbers as numbers, strings quoted (and cut short),
+-- anything else by its JSON kind.
+function M.show(v)
+  local t = type(v)
+  if t == "number" then return numstr(v) end
+  if t == "string" then return "'" .. (#v > 40 and v:sub(1, 40) .. "..." or v) .. "'" end
+  if t == "nil" then return "nothing" end
+  if t == "table" then return "an array or object" end
+  return tostring(v)
+end
+local show = M.show
+
+--- Ends the import: `path` is the JSON path of the fault ("animations[2].samplers[0].input"),
+-- the rest a message in string.format's way; a `%d` takes any number the file holds (1e300,
+-- 0.5: Lua 5.3's %d refuses those).
+function M.fail(path, fmt, ...)
+  local args, n, i = { ... }, select("#", ...), 0
+  local safe = fmt:gsub("%%([-#0 +]*%d*%.?%d*)(%a)", function(flags, conv)
+    i = i + 1
+    if conv == "d" and type(args[i]) == "number" and flags == "" then
+      args[i] = numstr(args[i])
+      return "%s"
+    end
+  end)
+  error(setmetatable({ path = path, msg = safe:format(unpack(args, 1, n)) }, Fault), 0)
+end
+local fail = M.fail
+
+--- The message of a fault raised by M.fail, or nil for any other error.
+function M.fault_message(e)
+  if getmetatable(e) == Fault then
+    return e.path ~= "" and e.path .. ": " .. e.msg or e.msg
+  end
+end
+
+--- Calls fn(...) and turns an error it raises (a core refusal) into a fault at `path`.
+function M.guard(path, fn, ...)
+  local ok, a, b = pcall(fn, ...)
+  if not ok then
+    if getmetatable(a) == Fault then error(a, 0) end
+    fail(path, "%s", (tostring(a):gsub("^bad argument #%d+ to '[^']*' %((.*)%)$", "%1")))
+  end
+  return a, b
+end
+
+-- ---- JSON values --------------------------------------------------------------------------------
+
+local floor = math.floor
+-- an integral float as an integer where Lua has them (JSON decoders give floats on 5.3+)
+local tointeger = math.tointeger or function(v) return v end
+
+local function plural(word, n)
+  if n == 1 then return word end
+  return word:find("[sh]$") and word .. "es" or word .. "s"
+end
+
+--- `v` as an index into a list of `n` entries (0-based, as glTF counts); `what` names the list.
+function M.index(v, n, path, what)
+  if type(v) ~= "number" or v ~= floor(v) then fail(path, "%s index must be an integer (got %s)", what, show(v)) end
+  if v < 0 or v >= n then fail(path, "%s %d is out of range (%d %s)", what, v, n, plural(what, n)) end
+  return tointeger(v)
+end
+
+--- `v` as a non-negative integer (a count or an offset), `dflt` when nil.
+function M.count(v, path, dflt)
+  if v == nil and dflt ~= nil then return dflt end
+  if type(v) ~= "number" or v ~= floor(v) or v < 0 then fail(path, "must be a non-negative integer (got %s)", show(v)) end
+  if v > 2 ^ 53 then fail(path, "%s is too large", show(v)) end
+  return tointeger(v)
+end
+
+--- `v` as a list (a JSON array): nil gives an empty one.
+function M.list(v, path)
+  if v == nil then return {} end
+  if type(v) ~= "table" then fail(path, "must be an array (got %s)", type(v)) end
+  return v
+end
+
+--- `v` as a JSON object, or nil when absent and `optional`.
+function M.object(v, path, optional)
+  if v == nil and optional then return nil end
+  if type(v) ~= "table" then fail(path, "must be an object (got %s)", type(v)) end
+  return v
+end
+
+local FLT_MAX = 3.4028234663852886e38
+
+--- `v` as a list of `n` finite numbers within float range (glTF's numbers are floats), or the
+-- default `dflt` when nil.
+function M.numbers(v, n, path, dflt)
+  if v == nil then return dflt end
+  if type(v) ~= "table" or #v ~= n then fail(path, "must be an array of %d numbers", n) end
+  for i = 1, n do
+    local x = v[i]
+    if type(x) ~= "number" or x ~= x or x == math.huge or x == -math.huge then
+      fail(path, "element %d is not a finite number (got %s)", i - 1, show(x))
+    end
+    if x > FLT_MAX or x < -FLT_MAX then fail(path, "element %d (%s) is past float range", i - 1, show(x)) end
+  end
+  return v
+end
+
+-- ---- JSON ---------------------------------------------------------------------------------------
+
+-- the default decoder of JSON text into Lua tables: lua-cjson when installed (C, fast), else
+-- dkjson (pure Lua: a single file a LÖVE game can ship beside sinew); found once
+local default_decoder
+local function default_json()
+  if default_decoder ~= nil then return default_decoder end
+  local ok, cjson = pcall(require, "cjson.safe")
+  if ok and type(cjson) == "table" and cjson.new then
+    local c = cjson.new()
+    c.decode_max_depth(128) -- glTF nests a few levels; hostile text nests thousands
+    c.decode_invalid_numbers(false) -- strict JSON: no NaN, Infinity or hex
+    default_decoder = function(text) return c.decode(text) end
+    return default_decoder
+  end
+  local ok2, dkjson = pcall(require, "dkjson")
+  if ok2 and type(dkjson) == "table" and dkjson.decode then
+    default_decoder = function(text)
+      local doc, _, err = dkjson.decode(text, 1, nil)
+      if err then return nil, err end
+      return doc
+    end
+    return default_decoder
+  end
+  return nil
+end
+
+--- Decodes the JSON text of a glTF file with `decoder` (options.json) or the default one.
+function M.json(text, decoder)
+  decoder = decoder or default_json()
+  if decoder == nil then
+    fail("", "no JSON decoder: install dkjson (Debian: apt-get install lua-dkjson; LuaRocks: luarocks install " ..
+      "dkjson; LÖVE: put dkjson.lua beside main.lua), or lua-cjson, or pass options.json")
+  end
+  local ok, doc, err = pcall(decoder, text)
+  if not ok then -- an error raised inside the decoder (dkjson: "stack overflow" for deep nesting)
+    fail("", "the JSON does not parse: %s", (tostring(doc):gsub("^[^:\n]*:%d+: ", "")))
+  end
+  if type(doc) ~= "table" then fail("", "the JSON does not parse: %s", tostring(err or "not an object")) end
+  return doc
+end
+
+--- The JSON text and BIN chunk of `bytes`: a .glb is split, other bytes are JSON text.
+function M.container(bytes)
+  if bytes:sub(1, 4) == "glTF" then
+    local ok, text, bin = pcall(decode.glb, bytes)
+    if not ok then fail("", "%s", text) end
+    return text, bin
+  end
+  return bytes, nil
+end
+
+-- ---- buffers --------------------------------------------------------------------------------------
+
+local function percent_decode(s)
+  return (s:gsub("%%(%x%x)", function(h) return string.char(tonumber(h, 16)) end))
+end
+
+--- The bytes of a URI: a base64 `data:` URI, or a file relative to `base_dir` read with `read`.
+-- Absolute paths, other schemes and ".." are refused, so that a file cannot make the importer
+-- read outside its own folder. Returns the bytes, or nil and why.
+function M.uri_bytes(uri, base_dir, read, path)
+  if type(uri) ~= "string" then fail(path, "must be a string (got %s)", type(uri)) end
+  if uri:sub(1, 5) == "data:" then
+    local comma = uri:find(",", 1, true)
+    if not comma or not uri:sub(1, comma):find(";base64,", 1, true) then
+      fail(path, "a data: URI must be base64")
+    end
+    local ok, bytes = pcall(decode.base64, uri:sub(comma + 1))
+    if not ok then fail(path, "%s", bytes) end
+    return bytes
+  end
+  local file = percent_decode(uri)
+  if file:find("^%a[%w+.-]*:") or file:sub(1, 1) == "/" or file:sub(1, 1) == "\\" then
+    return nil, ("'%s' is not a relative path (only files beside the glTF file are read)"):format(uri)
+  end
+  for part in file:gmatch("[^/\\]+") do
+    if part == ".." then return nil, ("'%s' leaves the folder of the glTF file"):format(uri) end
+  end
+  if file:find("\0", 1, true) then return nil, ("'%s' holds a zero byte"):format(uri) end
+  local full = (base_dir and base_dir ~= "") and (base_dir:gsub("[/\\]$", "") .. "/" .. file) or file
+  local ok, bytes, err = pcall(read, full)
+  if not ok then return nil, tostring(bytes) end
+  if type(bytes) ~= "string" then return nil, ("cannot read '%s': %s"):format(full, tostring(err or "no bytes")) end
+  return bytes
+end
+
+--- The default reader of external files: the whole file, or nil and why.
+function M.read_file(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local bytes = f:read("*a")
+  f:close()
+  return bytes
+end
+
+-- ---- the document ------------------------------------------------------------------------------
+
+local Doc = {}
+Doc.__index = Doc
+
+--- A document: the decoded JSON with its buffers resolved lazily. `bin` is the .glb's BIN chunk
+-- (or nil), `base_dir` and `read` locate and read external files.
+function M.new(tree, bin, base_dir, read)
+  local doc = setmetatable({ json = tree, bin = bin, base_dir = base_dir, reader = read or M.read_file,
+    buffers = {}, views = {}, accessors = {} }, Doc)
+  local asset = M.object(tree.asset, "asset")
+  if type(asset.version) ~= "string" or not asset.version:match("^2%.") then
+    fail("asset.version", "glTF version %s is not 2.x", show(asset.version))
+  end
+  local supported = { KHR_mesh_quantization = true, KHR_texture_transform = true, KHR_materials_unlit = true }
+  for i, ext in ipairs(M.list(tree.extensionsRequired, "extensionsRequired")) do
+    if not supported[ext] then fail(("extensionsRequired[%d]"):format(i - 1), "%s is not supported", show(ext)) end
+  end
+  return doc
+end
+
+--- The entries of the top-level array `name` (an empty list when absent).
+function Doc:array(name)
+  return M.list(self.json[name], name)
+end
+
+--- The bytes of buffer `i` (0-based), limited to its byteLength.
+function Doc:buffer(i, path)
+  local buffers = self:array("buffers")
+  i = M.index(i, #buffers, path, "buffer")
+  if self.buffers[i] then return self.buffers[i] end
+  local bpath = ("buffers[%d]"):format(i)
+  local b = M.object(buffers[i + 1], bpath)
+  local length = M.count(b.byteLength, bpath .. ".byteLength")
+  local bytes, why
+  if b.uri == nil then
+    if i ~= 0 or self.bin == nil then fail(bpath, "has no uri and no BIN chunk") end
+    bytes = self.bin
+  else
+    bytes, why = M.uri_bytes(b.uri, self.base_dir, self.reader, bpath .. ".uri")
+    if bytes == nil then fail(bpath .. ".uri", "%s", why) end
+  end
+  if #bytes < length then fail(bpath, "byteLength %d is more than its %d bytes", length, #bytes) end
+  if #bytes > length then bytes = bytes:sub(1, length) end
+  self.buffers[i] = bytes
+  return bytes
+end
+
+--- Buffer view `i` as a view description for the C decoder.
+function Doc:view(i, path)
+  local views = self:array("bufferViews")
+  i = M.index(i, #views, path, "buffer view")
+  if self.views[i] then return self.views[i] end
+  local vpath = ("bufferViews[%d]"):format(i)
+  local v = M.object(views[i + 1], vpath)
+  local buffer = self:buffer(v.buffer, vpath .. ".buffer")
+  local offset = M.count(v.byteOffset, vpath .. ".byteOffset", 0)
+  local length = M.count(v.byteLength, vpath .. ".byteLength")
+  local stride = M.count(v.byteStride, vpath .. ".byteStride", 0)
+  if stride ~= 0 and (stride < 4 or stride > 252 or stride % 4 ~= 0) then
+    fail(vpath .. ".byteStride", "%d is not a multiple of 4 from 4 to 252", stride)
+  end
+  if offset + length > #buffer then
+    fail(vpath, "bytes %d .. %d are past the end of buffer %d (%d bytes)", offset, offset + length, v.buffer, #buffer)
+  end
+  local view = { buffer = buffer, offset = offset, length = length, stride = stride }
+  self.views[i] = view
+  return view
+end
+
+local shapes = { SCALAR = { 1, 1 }, VEC2 = { 2, 1 }, VEC3 = { 3, 1 }, VEC4 = { 4, 1 }, MAT2 = { 2, 2 }, MAT3 = { 3, 3 },
+  MAT4 = { 4, 4 } }
+local components = { [5120] = "BYTE", [5121] = "UNSIGNED_BYTE", [5122] = "SHORT", [5123] = "UNSIGNED_SHORT",
+  [5125] = "UNSIGNED_INT", [5126] = "FLOAT" }
+M.components = components
+
+--- Accessor `i`: its description for the C decoder, with the JSON it came from.
+function Doc:accessor(i, path)
+  local accessors = self:array("accessors")
+  i = M.index(i, #accessors, path, "accessor")
+  if self.accessors[i] then return self.accessors[i] end
+  local apath = ("accessors[%d]"):format(i)
+  local a = M.object(accessors[i + 1], apath)
+  if not components[a.componentType] then
+    fail(apath .. ".componentType", "unknown component type %s", show(a.componentType))
+  end
+  local shape = shapes[a.type]
+  if not shape then fail(apath .. ".type", "unknown type %s", show(a.type)) end
+  if a.normalized ~= nil and type(a.normalized) ~= "boolean" then
+    fail(apath .. ".normalized", "must be a boolean (got %s)", type(a.normalized))
+  end
+  local desc = { component = a.componentType, normalized = a.normalized == true, rows = shape[1], columns = shape[2],
+    count = M.count(a.count, apath .. ".count"), offset = M.count(a.byteOffset, apath .. ".byteOffset", 0),
+    index = i, type = a.type, path = apath }
+  if desc.count < 1 then fail(apath .. ".count", "must be at least 1") end
+  if a.bufferView ~= nil then desc.view = self:view(a.bufferView, apath .. ".bufferView") end
+  if a.sparse ~= nil then
+    local spath = apath .. ".sparse"
+    local s = M.object(a.sparse, spath)
+    local idx = M.object(s.indices, spath .. ".indices")
+    local val = M.object(s.values, spath .. ".values")
+    desc.sparse = { count = M.count(s.count, spath .. ".count"),
+      indices = self:view(idx.bufferView, spath .. ".indices.bufferView"),
+      indices_offset = M.count(idx.byteOffset, spath .. ".indices.byteOffset", 0),
+      indices_component = M.count(idx.componentType, spath .. ".indices.componentType"),
+      values = self:view(val.bufferView, spath .. ".values.bufferView"),
+      values_offset = M.count(val.byteOffset, spath .. ".values.byteOffset", 0) }
+  end
+  self.accessors[i] = desc
+  return desc
+end
+
+--- The values of accessor `i` (a flat list of numbers), checked to be of `types` (a set of
+-- glTF types) and `comps` (a set of component type names, nil for any).
+function Doc:read(i, path, types, comps)
+  local desc = self:accessor(i, path)
+  if types and not types[desc.type] then
+    fail(path, "accessor %d is a %s, not a %s", desc.index, desc.type, M.names(types))
+  end
+  if comps then
+    local name = components[desc.component] .. (desc.normalized and " (normalized)" or "")
+    if not comps[name] then fail(path, "accessor %d has %s components, not %s", desc.index, name, M.names(comps)) end
+  end
+  local values, bad = M.guard(desc.path, decode.accessor, desc)
+  return values, desc, bad
+end
+
+--- The names of a set, sorted, as "a or b".
+function M.names(set)
+  local list = {}
+  for k in pairs(set) do list[#list + 1] = k end
+  table.sort(list)
+  return table.concat(list, " or ")
+end
+
+return M

@@ -1,0 +1,106 @@
+--- glTF 2.0 import: `sinew.gltf.load(path)` and `sinew.gltf.parse(bytes)` turn a .glb or .gltf
+-- file into a sinew skeleton, clips, rest pose, inverse bind matrices and meshes ready for a
+-- renderer. A file that is not good glTF gives `nil, message`, the message naming the file and
+-- the JSON path of the fault: `Fox.glb: animations[2].samplers[0].input: accessor 41 is out of
+-- range (12 accessors)`. See manual/gltf.md.
+-- @module sinew.gltf
+local sinew_core = require "sinew.core"
+local D = require "sinew.gltf.document"
+local S = require "sinew.gltf.skeleton"
+local C = require "sinew.gltf.clips"
+local Meshes = require "sinew.gltf.meshes"
+
+local M = {}
+
+local option_names = { skin = true, meshes = true, name = true, json = true, read = true }
+
+local function check_options(options, level)
+  if options == nil then return {} end
+  if type(options) ~= "table" then error(("options must be a table (got %s)"):format(type(options)), level) end
+  for k in pairs(options) do
+    if not option_names[k] then error(("unknown option '%s'"):format(tostring(k)), level) end
+  end
+  if options.skin ~= nil and type(options.skin) ~= "number" then
+    error(("option 'skin' must be a number (got %s)"):format(type(options.skin)), level)
+  end
+  for _, f in ipairs { "json", "read" } do
+    if options[f] ~= nil and type(options[f]) ~= "function" then
+      error(("option '%s' must be a function (got %s)"):format(f, type(options[f])), level)
+    end
+  end
+  return options
+end
+
+-- the asset of a document's bytes (raises faults)
+local function build(bytes, base_dir, options)
+  local json, bin = D.container(bytes)
+  local doc = D.new(D.json(json, options.json), bin, base_dir, options.read)
+  local nodes = S.nodes(doc)
+  local joints = S.joints(doc, nodes, options)
+  local skeleton, joint_of, info = S.build(nodes, joints,
+    joints.skin_index and ("skins[%d]"):format(joints.skin_index) or "nodes")
+  local skipped = {}
+  local clips, clip_names = C.clips(doc, nodes, skeleton, joint_of, skipped)
+  local asset = {
+    skeleton = skeleton,
+    rest = sinew_core.pose(skeleton),
+    inverse_bind = S.inverse_bind(doc, skeleton, joints, joint_of),
+    root_matrix = joints.root_matrix,
+    nodes = info,
+    clips = clips,
+    clip_names = clip_names,
+    meshes = options.meshes == false and {} or Meshes.meshes(doc, nodes, joints, joint_of, skipped),
+    images = Meshes.images(doc, skipped),
+    skipped = skipped,
+  }
+  return asset
+end
+
+--- Imports glTF from bytes already in memory (read with `love.filesystem.read`, from a zip, ...).
+-- `base_dir` locates the files a .gltf refers to (buffers, images), read with `options.read`
+-- (default: io.open). Options: `skin` (0-based skin index: default the first skin a mesh uses,
+-- else the first), `meshes = false` (no vertex data), `name` (for messages), `json` (a function
+-- text -> table or nil, message; default lua-cjson when installed, else dkjson), `read` (a function path -> bytes or nil, why).
+-- @tparam string bytes the .glb or .gltf file
+-- @tparam[opt] string base_dir
+-- @tparam[opt] table options
+-- @treturn ?table the asset (see manual/gltf.md), or nil
+-- @treturn ?string why not
+function M.parse(bytes, base_dir, options)
+  if type(base_dir) == "table" and options == nil then base_dir, options = nil, base_dir end
+  options = check_options(options, 2)
+  if base_dir ~= nil and type(base_dir) ~= "string" then
+    error(("bad argument #2 to 'parse' (string expected, got %s)"):format(type(base_dir)), 2)
+  end
+  local name = options.name or "glTF"
+  if type(bytes) ~= "string" then
+    error(("bad argument #1 to 'parse' (string expected, got %s)"):format(type(bytes)), 2)
+  end
+  local ok, res = pcall(build, bytes, base_dir, options)
+  if ok then return res end
+  local msg = D.fault_message(res)
+  if msg then return nil, tostring(name) .. ": " .. msg end
+  error(res, 0)
+end
+
+--- Imports a .glb or .gltf file; the files it refers to are read from its folder.
+-- @tparam string path
+-- @tparam[opt] table options as for parse
+-- @treturn ?table the asset, or nil
+-- @treturn ?string why not
+function M.load(path, options)
+  if type(path) ~= "string" then error(("bad argument #1 to 'load' (string expected, got %s)"):format(type(path)), 2) end
+  options = check_options(options, 2)
+  local read = options.read or D.read_file
+  local name = path:match("[^/\\]*$")
+  local ok, bytes, why = pcall(read, path)
+  if not ok or type(bytes) ~= "string" then
+    return nil, ("%s: cannot read the file: %s"):format(name, tostring(ok and (why or "no bytes") or bytes))
+  end
+  local o = {}
+  for k, v in pairs(options) do o[k] = v end
+  o.name = o.name or name
+  return M.parse(bytes, path:match("^(.*)[/\\]") or "", o)
+end
+
+return M

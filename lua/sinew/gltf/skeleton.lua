@@ -1,0 +1,306 @@
+--- The skeleton of a glTF file: the node hierarchy, the chosen skin's joints (or, in a file
+-- without skins, the nodes of the default scene), their order with parents first, the rest pose
+-- from the nodes' transforms, the inverse bind matrices and the transform above the skeleton.
+-- @module sinew.gltf.skeleton
+local sinew_core = require "sinew.core"
+local D = require "sinew.gltf.document"
+
+local fail, index, list, object, numbers = D.fail, D.index, D.list, D.object, D.numbers
+local sqrt = math.sqrt
+
+local M = {}
+
+-- ---- 4x4 matrices, column-major lists of 16 numbers ------------------------------------------
+
+local IDENTITY = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
+M.IDENTITY = IDENTITY
+
+local function mat_mul(a, b)
+  local m = {}
+  for c = 0, 3 do
+    for r = 1, 4 do
+      m[4 * c + r] = a[r] * b[4 * c + 1] + a[4 + r] * b[4 * c + 2] + a[8 + r] * b[4 * c + 3] + a[12 + r] * b[4 * c + 4]
+    end
+  end
+  return m
+end
+M.mat_mul = mat_mul
+
+-- the matrix T * R * S of a transform (t, q unit, s)
+local function trs_matrix(t, q, s)
+  local x, y, z, w = q[1], q[2], q[3], q[4]
+  return {
+    (1 - 2 * (y * y + z * z)) * s[1], 2 * (x * y + z * w) * s[1], 2 * (x * z - y * w) * s[1], 0,
+    2 * (x * y - z * w) * s[2], (1 - 2 * (x * x + z * z)) * s[2], 2 * (y * z + x * w) * s[2], 0,
+    2 * (x * z + y * w) * s[3], 2 * (y * z - x * w) * s[3], (1 - 2 * (x * x + y * y)) * s[3], 0,
+    t[1], t[2], t[3], 1 }
+end
+
+-- translation, unit rotation and scale of an affine matrix (shear is dropped; a mirror goes to
+-- the x scale)
+local function decompose(m, path)
+  if m[4] ~= 0 or m[8] ~= 0 or m[12] ~= 0 or m[16] ~= 1 then fail(path, "is not affine (its last row is not 0 0 0 1)") end
+  local sx = sqrt(m[1] ^ 2 + m[2] ^ 2 + m[3] ^ 2)
+  local sy = sqrt(m[5] ^ 2 + m[6] ^ 2 + m[7] ^ 2)
+  local sz = sqrt(m[9] ^ 2 + m[10] ^ 2 + m[11] ^ 2)
+  if sx == 0 or sy == 0 or sz == 0 then fail(path, "has a zero scale") end
+  local det = m[1] * (m[6] * m[11] - m[7] * m[10]) - m[5] * (m[2] * m[11] - m[3] * m[10]) +
+    m[9] * (m[2] * m[7] - m[3] * m[6])
+  if det < 0 then sx = -sx end
+  local r00, r10, r20 = m[1] / sx, m[2] / sx, m[3] / sx
+  local r01, r11, r21 = m[5] / sy, m[6] / sy, m[7] / sy
+  local r02, r12, r22 = m[9] / sz, m[10] / sz, m[11] / sz
+  local x, y, z, w
+  local tr = r00 + r11 + r22
+  if tr > 0 then
+    local k = 0.5 / sqrt(tr + 1)
+    w, x, y, z = 0.25 / k, (r21 - r12) * k, (r02 - r20) * k, (r10 - r01) * k
+  elseif r00 > r11 and r00 > r22 then
+    local k = 2 * sqrt(1 + r00 - r11 - r22)
+    w, x, y, z = (r21 - r12) / k, 0.25 * k, (r01 + r10) / k, (r02 + r20) / k
+  elseif r11 > r22 then
+    local k = 2 * sqrt(1 + r11 - r00 - r22)
+    w, x, y, z = (r02 - r20) / k, (r01 + r10) / k, 0.25 * k, (r12 + r21) / k
+  else
+    local k = 2 * sqrt(1 + r22 - r00 - r11)
+    w, x, y, z = (r10 - r01) / k, (r02 + r20) / k, (r12 + r21) / k, 0.25 * k
+  end
+  local l = sqrt(x * x + y * y + z * z + w * w)
+  return { m[13], m[14], m[15] }, { x / l, y / l, z / l, w / l }, { sx, sy, sz }
+end
+
+-- ---- nodes ---------------------------------------------------------------------------------------
+
+--- The nodes: for each (0-based) node its parent (or nil), children, name and local transform
+-- (t, q, s and the matrix), checked: indices in range, one parent at most, no cycles.
+function M.nodes(doc)
+  local json = doc:array("nodes")
+  local nodes = {}
+  for i = 0, #json - 1 do
+    local path = ("nodes[%d]"):format(i)
+    local n = object(json[i + 1], path)
+    if n.name ~= nil and type(n.name) ~= "string" then fail(path .. ".name", "must be a string (got %s)", type(n.name)) end
+    local node = { index = i, name = n.name, children = {}, mesh = n.mesh, skin = n.skin, path = path }
+    if n.matrix ~= nil then
+      if n.translation ~= nil or n.rotation ~= nil or n.scale ~= nil then
+        fail(path, "has both a matrix and translation, rotation or scale")
+      end
+      node.matrix = numbers(n.matrix, 16, path .. ".matrix")
+      node.t, node.q, node.s = decompose(node.matrix, path .. ".matrix")
+    else
+      node.t = numbers(n.translation, 3, path .. ".translation", { 0, 0, 0 })
+      local q = numbers(n.rotation, 4, path .. ".rotation", { 0, 0, 0, 1 })
+      local l = sqrt(q[1] ^ 2 + q[2] ^ 2 + q[3] ^ 2 + q[4] ^ 2)
+      if not (l > 1e-12) then fail(path .. ".rotation", "is zero") end -- luacheck: ignore 581 (and NaN)
+      node.q = { q[1] / l, q[2] / l, q[3] / l, q[4] / l }
+      node.s = numbers(n.scale, 3, path .. ".scale", { 1, 1, 1 })
+      node.matrix = trs_matrix(node.t, node.q, node.s)
+    end
+    nodes[i] = node
+  end
+  local count = #json
+  for i = 0, count - 1 do
+    local path = ("nodes[%d].children"):format(i)
+    for k, c in ipairs(list(json[i + 1].children, path)) do
+      c = index(c, count, ("%s[%d]"):format(path, k - 1), "node")
+      if c == i then fail(path, "node %d is its own child", i) end
+      if nodes[c].parent ~= nil then fail(path, "node %d has two parents (nodes %d and %d)", c, nodes[c].parent, i) end
+      nodes[c].parent = i
+      nodes[i].children[#nodes[i].children + 1] = c
+    end
+  end
+  for i = 0, count - 1 do -- a cycle never reaches a root
+    local at, steps = i, 0
+    while nodes[at].parent ~= nil do
+      at, steps = nodes[at].parent, steps + 1
+      if steps > count then fail(("nodes[%d]"):format(i), "its parents form a cycle") end
+    end
+  end
+  nodes.count = count
+  return nodes
+end
+
+--- The world matrix of node i at rest.
+function M.world(nodes, i)
+  local m = nodes[i].matrix
+  local p = nodes[i].parent
+  while p ~= nil do
+    m = mat_mul(nodes[p].matrix, m)
+    p = nodes[p].parent
+  end
+  return m
+end
+
+-- ---- the joints ---------------------------------------------------------------------------------
+
+-- The skin to import: options.skin, or the first skin a node with a mesh uses, or the first.
+local function choose_skin(doc, nodes, options)
+  local skins = doc:array("skins")
+  if options.skin ~= nil then return index(options.skin, #skins, "options.skin", "skin") end
+  for i = 0, nodes.count - 1 do
+    if nodes[i].mesh ~= nil and nodes[i].skin ~= nil then
+      return index(nodes[i].skin, #skins, nodes[i].path .. ".skin", "skin")
+    end
+  end
+  if #skins > 0 then return 0 end
+  return nil
+end
+
+-- the nodes of the default scene, parents first (a file without skins)
+local function scene_nodes(doc, nodes)
+  local scenes = doc:array("scenes")
+  local roots
+  if #scenes > 0 then
+    local s = doc.json.scene ~= nil and index(doc.json.scene, #scenes, "scene", "scene") or 0
+    roots = list(object(scenes[s + 1], ("scenes[%d]"):format(s)).nodes, ("scenes[%d].nodes"):format(s))
+  else
+    roots = {}
+    for i = 0, nodes.count - 1 do if nodes[i].parent == nil then roots[#roots + 1] = i end end
+  end
+  local out, seen = {}, {}
+  local function visit(i)
+    out[#out + 1] = i
+    for _, c in ipairs(nodes[i].children) do visit(c) end
+  end
+  for k, r in ipairs(roots) do
+    r = index(r, nodes.count, ("scenes.nodes[%d]"):format(k - 1), "node")
+    if nodes[r].parent ~= nil or seen[r] then fail("scenes", "node %d is not a root of the scene", r) end
+    seen[r] = true
+    visit(r)
+  end
+  return out
+end
+
+--- The joints: { order = list of node indices, parents first; parent = map node -> node (within
+-- the joints) or nil; skin = the skin's joint list or nil; root_matrix = 16 numbers }.
+function M.joints(doc, nodes, options)
+  local skin_index = choose_skin(doc, nodes, options)
+  local set, order, skin_joints, root_node = {}, {}, nil, nil
+  if skin_index ~= nil then
+    local path = ("skins[%d]"):format(skin_index)
+    local skin = object(doc:array("skins")[skin_index + 1], path)
+    skin_joints = list(skin.joints, path .. ".joints")
+    if #skin_joints == 0 then fail(path .. ".joints", "is empty") end
+    for k, j in ipairs(skin_joints) do
+      j = index(j, nodes.count, ("%s.joints[%d]"):format(path, k - 1), "node")
+      if set[j] then fail(("%s.joints[%d]"):format(path, k - 1), "node %d appears twice", j) end
+      set[j] = true
+      skin_joints[k] = j
+      order[#order + 1] = j
+    end
+    -- nodes between a joint and the joint above it are joints too (their transforms move it)
+    local extra = {}
+    for _, j in ipairs(skin_joints) do
+      local between, p = {}, nodes[j].parent
+      while p ~= nil and not set[p] do
+        between[#between + 1] = p
+        p = nodes[p].parent
+      end
+      if p ~= nil then for _, b in ipairs(between) do extra[b] = true end end
+    end
+    -- the skeleton's roots must hang from one node (or none); else the nodes below the deepest
+    -- common one become joints as well
+    local roots = {}
+    for _, j in ipairs(skin_joints) do
+      local p = nodes[j].parent
+      if p == nil or not (set[p] or extra[p]) then roots[#roots + 1] = j end
+    end
+    local function chain(j) -- ancestors of j, nearest first
+      local c, p = {}, nodes[j].parent
+      while p ~= nil do c[#c + 1] = p; p = nodes[p].parent end
+      return c
+    end
+    local common = nil
+    for _, r in ipairs(roots) do
+      local c = chain(r)
+      if common == nil then common = c
+      else
+        local inc, keep = {}, {}
+        for _, a in ipairs(c) do inc[a] = true end
+        for _, a in ipairs(common) do if inc[a] then keep[#keep + 1] = a end end
+        common = keep
+      end
+    end
+    local lca = common and common[1]
+    for _, r in ipairs(roots) do
+      for _, a in ipairs(chain(r)) do
+        if a == lca then break end
+        extra[a] = true
+      end
+    end
+    local extras = {}
+    for e in pairs(extra) do if not set[e] then extras[#extras + 1] = e end end
+    table.sort(extras)
+    for _, e in ipairs(extras) do
+      set[e] = true
+      order[#order + 1] = e
+    end
+    root_node = lca
+  else
+    order = scene_nodes(doc, nodes)
+    if #order == 0 then fail("nodes", "the file has no skin and its scene no nodes") end
+    for _, n in ipairs(order) do set[n] = true end
+  end
+  -- parents first, otherwise in the order given
+  local placed, sorted = {}, {}
+  local function place(n)
+    if placed[n] then return end
+    local p = nodes[n].parent
+    if p ~= nil and set[p] then place(p) end
+    placed[n] = true
+    sorted[#sorted + 1] = n
+  end
+  for _, n in ipairs(order) do place(n) end
+  local parent = {}
+  for _, n in ipairs(sorted) do
+    local p = nodes[n].parent
+    if p ~= nil and set[p] then parent[n] = p end
+  end
+  local root_matrix = root_node ~= nil and M.world(nodes, root_node) or IDENTITY
+  return { order = sorted, parent = parent, skin = skin_joints, skin_index = skin_index, root_matrix = root_matrix }
+end
+
+--- The sinew skeleton of the joints, with the index map: returns skeleton, joint_of (node ->
+-- 1-based joint), nodes_info (joint -> { node, name }).
+function M.build(nodes, joints, path)
+  local names, parents, rest, joint_of, info, used = {}, {}, {}, {}, {}, {}
+  for j, n in ipairs(joints.order) do joint_of[n] = j end
+  for j, n in ipairs(joints.order) do
+    local node = nodes[n]
+    local name = node.name
+    if name == nil or name == "" or used[name] or #name > 255 or name:find("\0", 1, true) then
+      name = "joint_" .. n
+      while used[name] do name = name .. "_" end -- a node may be named so already
+    end
+    used[name] = true
+    names[j] = name
+    parents[j] = joints.parent[n] and joint_of[joints.parent[n]] or 0
+    rest[j] = { node.t[1], node.t[2], node.t[3], node.q[1], node.q[2], node.q[3], node.q[4], node.s[1], node.s[2],
+      node.s[3] }
+    info[j] = { node = n, name = node.name }
+  end
+  local skel = D.guard(path, sinew_core.skeleton, { names = names, parents = parents, rest = rest })
+  return skel, joint_of, info
+end
+
+--- The inverse bind matrices as a sinew Matrices object (identities where the file has none).
+function M.inverse_bind(doc, skeleton, joints, joint_of)
+  local mats = sinew_core.matrices(skeleton)
+  if joints.skin_index == nil then return mats end
+  local path = ("skins[%d].inverseBindMatrices"):format(joints.skin_index)
+  local skin = doc:array("skins")[joints.skin_index + 1]
+  if skin.inverseBindMatrices == nil then return mats end
+  local values, desc = doc:read(skin.inverseBindMatrices, path, { MAT4 = true }, { FLOAT = true })
+  if desc.count ~= #joints.skin then
+    fail(path, "accessor %d has %d matrices for %d joints", desc.index, desc.count, #joints.skin)
+  end
+  for k, n in ipairs(joints.skin) do
+    local b = 16 * (k - 1)
+    D.guard(path, mats.set, mats, joint_of[n], values[b + 1], values[b + 2], values[b + 3], values[b + 4], values[b + 5],
+      values[b + 6], values[b + 7], values[b + 8], values[b + 9], values[b + 10], values[b + 11], values[b + 12],
+      values[b + 13], values[b + 14], values[b + 15], values[b + 16])
+  end
+  return mats
+end
+
+return M

@@ -1,0 +1,63 @@
+-- The scripts in examples/ run as the README says, each in a child process of the same
+-- interpreter, and print what they promise: an example that rots fails here.
+local helper = require "helper"
+
+local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+-- runs examples/<name> with `args`; returns its output (stdout and stderr) and exit status
+local function run(name, args)
+  local cmd = ("LUA_CPATH=%s LUA_PATH=%s %s examples/%s %s 2>&1; echo \"exit status $?\""):format(
+    quote(package.cpath), quote("lua/?.lua;lua/?/init.lua;;"), helper.interpreter, name, args or "")
+  local p = assert(io.popen(cmd))
+  local out = p:read("*a")
+  p:close()
+  return out, tonumber(out:match("exit status (%d+)%s*$"))
+end
+
+describe("examples/", function()
+  it("gltf_info.lua prints the Fox's joints, clips and mesh", function()
+    local out, status = run("gltf_info.lua")
+    assert.equal(0, status, out)
+    assert.matches("Fox.glb: 24 joints", out, 1, true)
+    assert.matches("\n%s+16%s+b_Tail03_014  %(node 17%)", out)
+    assert.matches("3 clips\n  Survey +3%.417 s\n  Walk +0%.708 s\n  Run +1%.158 s\n", out)
+    assert.matches("mesh 1: fox1, 1728 vertices, triangles, VertexPosition VertexTexCoord VertexJoints VertexWeights",
+      out, 1, true)
+    assert.matches("Walk: joint '[^']+' travels farthest", out)
+  end)
+
+  it("gltf_info.lua lists what it skipped, and reports a file it cannot load", function()
+    local out, status = run("gltf_info.lua", "spec/gltf-corpus/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb")
+    assert.equal(0, status, out)
+    assert.matches("skipped animations[0].channels[0]: morph target weights", out, 1, true)
+    out, status = run("gltf_info.lua", "no/such.glb")
+    assert.equal(1, status, out)
+    assert.matches("^such.glb: cannot read the file", out)
+  end)
+
+  it("demo.lua runs the whole pipeline without garbage", function()
+    local out, status = run("demo.lua")
+    assert.equal(0, status, out)
+    assert.matches("600 more frames made 0 bytes of garbage", out, 1, true)
+  end)
+
+  it("quat_blend.lua and dynamic_bones.lua run", function()
+    local out, status = run("quat_blend.lua")
+    assert.equal(0, status, out)
+    assert.matches("10000 blends made 0 bytes of garbage", out, 1, true)
+    out, status = run("dynamic_bones.lua")
+    assert.equal(0, status, out)
+    assert.matches("144 fps: tip", out, 1, true)
+  end)
+
+  it("weightmap.lua writes a PNG", function()
+    local file = os.tmpname()
+    local out, status = run("weightmap.lua", "freeform_directional " .. quote(file))
+    assert.equal(0, status, out)
+    local f = assert(io.open(file, "rb"))
+    local head = f:read(8)
+    f:close()
+    os.remove(file)
+    assert.equal("\137PNG\r\n\26\n", head)
+  end)
+end)

@@ -1,0 +1,326 @@
+/*
+ * The binary side of glTF import for lua/sinew/gltf/ (binds src/core/gltf.h): `sinew.core._gltf`,
+ * a table of functions that take Lua strings as buffers and plain tables as accessor
+ * descriptions. Not for users: lua/sinew/gltf/ checks the JSON, resolves the indices and
+ * calls these with the values it found; they raise the core's message on a fault, which the
+ * importer prefixes with the file name and the JSON path.
+ *
+ * An accessor description: { component = 5126, normalized = false, rows = 3, columns = 1,
+ * count = n, offset = byteOffset, view = V or nil, sparse = nil or { count = k,
+ * indices = V, indices_offset = o, indices_component = c, values = V, values_offset = o } }
+ * where a view V is { buffer = bytes (a string), offset = o, length = l, stride = s or 0 }.
+ * Every field is read once, and the buffer strings stay on the Lua stack while they are read.
+ */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/gltf.h"
+#include "binding.h"
+
+/* the largest integer a description may hold (a byte offset or count): exact in a double */
+#define MAX_SIZE 9007199254740992.0
+
+/* field `key` of the table at `t` as a non-negative integer (`dflt` when absent, unless < 0) */
+/* a count or an index in decimal, pushed on the stack (lua_pushfstring has no size_t format) */
+static const char *sizestr(lua_State *L, size_t v) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lu", (unsigned long)v);
+    return lua_pushstring(L, buf), lua_tostring(L, -1);
+}
+
+static size_t size_field(lua_State *L, int t, const char *key, double dflt) {
+    double v;
+    int type = sn_lua_field(L, t, key);
+    if (type == LUA_TNIL && dflt >= 0) {
+        lua_pop(L, 1);
+        return (size_t)dflt;
+    }
+    if (type != LUA_TNUMBER) luaL_error(L, "'%s' must be a number (got %s)", key, luaL_typename(L, -1));
+    v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (!(v >= 0 && v <= MAX_SIZE) || v != floor(v))
+        luaL_error(L, "'%s' %s is not a count or an offset (0 .. 2^53)", key, sn_lua_numstr(L, v));
+    if (v > (double)((size_t)-1)) luaL_error(L, "'%s' %s is too large for this machine", key, sn_lua_numstr(L, v));
+    return (size_t)v;
+}
+
+/* field `key` of the table at `t` as an int in lo .. hi */
+static int int_field(lua_State *L, int t, const char *key, int lo, int hi, int dflt) {
+    double v;
+    int type = sn_lua_field(L, t, key);
+    if (type == LUA_TNIL) {
+        lua_pop(L, 1);
+        return dflt;
+    }
+    if (type != LUA_TNUMBER) luaL_error(L, "'%s' must be a number (got %s)", key, luaL_typename(L, -1));
+    v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (!(v >= lo && v <= hi) || v != floor(v))
+        luaL_error(L, "'%s' %s is out of range (%d .. %d)", key, sn_lua_numstr(L, v), lo, hi);
+    return (int)v;
+}
+
+/* Reads the view table at stack index `t` into v; its buffer string is left on the stack (above
+   the caller's values) and stays there while the view is used. */
+static void read_view(lua_State *L, int t, sn_gltf_view *v) {
+    size_t size;
+    t = sn_lua_absindex(L, t);
+    if (!lua_istable(L, t)) luaL_error(L, "a buffer view must be a table (got %s)", luaL_typename(L, t));
+    if (sn_lua_field(L, t, "buffer") != LUA_TSTRING)
+        luaL_error(L, "'buffer' must be a string (got %s)", luaL_typename(L, -1));
+    v->buffer = (const unsigned char *)lua_tolstring(L, -1, &size); /* anchored: left on the stack */
+    v->buffer_size = size;
+    v->offset = size_field(L, t, "offset", 0);
+    v->length = size_field(L, t, "length", -1);
+    v->stride = size_field(L, t, "stride", 0);
+}
+
+/* Reads the accessor description at stack index `d` into a; its views go to `views` (3 of
+   them) and their buffers stay on the stack. */
+static void read_accessor(lua_State *L, int d, sn_gltf_accessor *a, sn_gltf_view *views) {
+    d = sn_lua_absindex(L, d);
+    luaL_checkstack(L, 12, "accessor description");
+    luaL_checktype(L, d, LUA_TTABLE);
+    sn_gltf_accessor_init(a);
+    a->component = int_field(L, d, "component", 0, INT_MAX, SN_GLTF_FLOAT);
+    sn_lua_field(L, d, "normalized");
+    a->normalized = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    a->rows = int_field(L, d, "rows", 1, 4, 1);
+    a->columns = int_field(L, d, "columns", 1, 4, 1);
+    a->count = size_field(L, d, "count", -1);
+    a->offset = size_field(L, d, "offset", 0);
+    if (sn_lua_field(L, d, "view") != LUA_TNIL) {
+        read_view(L, -1, &views[0]);
+        a->view = &views[0];
+    }
+    if (sn_lua_field(L, d, "sparse") != LUA_TNIL) {
+        int s = lua_gettop(L);
+        if (!lua_istable(L, s)) luaL_error(L, "'sparse' must be a table (got %s)", luaL_typename(L, s));
+        a->sparse_count = size_field(L, s, "count", -1);
+        sn_lua_field(L, s, "indices");
+        read_view(L, -1, &views[1]);
+        a->sparse_indices = &views[1];
+        a->sparse_indices_offset = size_field(L, s, "indices_offset", 0);
+        a->sparse_indices_component = int_field(L, s, "indices_component", 0, INT_MAX, 0);
+        sn_lua_field(L, s, "values");
+        read_view(L, -1, &views[2]);
+        a->sparse_values = &views[2];
+        a->sparse_values_offset = size_field(L, s, "values_offset", 0);
+    }
+}
+
+/* the values of an accessor, checked and sized, and a temporary block for them */
+static size_t accessor_values(lua_State *L, const sn_gltf_accessor *a) {
+    sn_error err;
+    if (sn_gltf_accessor_validate(a, &err) != SN_OK) sn_lua_raise(L, &err, -1);
+    return sn_gltf_accessor_values(a);
+}
+
+/*
+ * Splits a .glb into its JSON chunk and its BIN chunk (nil when there is none).
+ * @function _gltf.glb
+ * @tparam string bytes
+ * @treturn string json
+ * @treturn ?string bin
+ */
+static int l_glb(lua_State *L) {
+    size_t size;
+    const unsigned char *data = (const unsigned char *)luaL_checklstring(L, 1, &size);
+    sn_gltf_glb glb;
+    sn_error err;
+    if (sn_gltf_glb_split(data, size, &glb, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
+    lua_pushlstring(L, (const char *)glb.json, glb.json_size);
+    if (glb.bin != NULL) lua_pushlstring(L, (const char *)glb.bin, glb.bin_size);
+    else lua_pushnil(L);
+    return 2;
+}
+
+/*
+ * Decodes base64 text.
+ * @function _gltf.base64
+ * @tparam string text
+ * @treturn string bytes
+ */
+static int l_base64(lua_State *L) {
+    size_t size, written;
+    const char *text = luaL_checklstring(L, 1, &size);
+    size_t room = sn_gltf_base64_size(text, size);
+    unsigned char *out = (unsigned char *)sn_lua_newtemp(L, room);
+    sn_error err;
+    if (sn_gltf_base64_decode(text, size, out, room, &written, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
+    lua_pushlstring(L, (const char *)out, written);
+    return 1;
+}
+
+/*
+ * Decodes an accessor into a table of numbers (count x rows x columns, matrices column-major),
+ * and the position (from 0) of its first value that is not finite, or nil when all are.
+ * @function _gltf.accessor
+ * @tparam table description
+ * @treturn table
+ * @treturn ?int
+ */
+static int l_accessor(lua_State *L) {
+    sn_gltf_accessor a;
+    sn_gltf_view views[3];
+    sn_error err;
+    size_t n, i;
+    float *out;
+    lua_settop(L, 1);
+    read_accessor(L, 1, &a, views);
+    n = accessor_values(L, &a);
+    out = (float *)sn_lua_newtemp(L, sizeof(float) * n);
+    if (sn_gltf_accessor_read(&a, out, n, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
+    lua_createtable(L, n > INT_MAX ? INT_MAX : (int)n, 0);
+    for (i = 0; i < n; i++) {
+        lua_pushnumber(L, out[i]);
+        lua_rawseti(L, -2, (int)i + 1);
+    }
+    for (i = 0; i < n && isfinite(out[i]); i++) continue;
+    if (i < n)
+        lua_pushinteger(L, (lua_Integer)i);
+    else
+        lua_pushnil(L);
+    return 2;
+}
+
+/*
+ * Decodes an accessor of unsigned integers (indices) into a string of native uint32 values, for
+ * `Mesh:setVertexMap(love.data.newByteData(s), "uint32")`; each must be below `vertices` when
+ * given.
+ * @function _gltf.indices
+ * @tparam table description
+ * @tparam[opt] int vertices
+ * @treturn string
+ */
+static int l_indices(lua_State *L) {
+    sn_gltf_accessor a;
+    sn_gltf_view views[3];
+    sn_error err;
+    size_t n, i, vertices;
+    uint32_t *out;
+    lua_settop(L, 2);
+    vertices = lua_isnil(L, 2) ? (size_t)-1 : (size_t)sn_lua_toindex(L, 2, 0, INT_MAX, 2, "vertex count");
+    read_accessor(L, 1, &a, views);
+    n = accessor_values(L, &a);
+    out = (uint32_t *)sn_lua_newtemp(L, sizeof(uint32_t) * n);
+    if (sn_gltf_accessor_read_uint(&a, out, n, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
+    for (i = 0; i < n; i++)
+        if (out[i] >= vertices)
+            return luaL_error(L, "index %s (entry %s) is out of range (0 .. %s)", sizestr(L, out[i]), sizestr(L, i),
+                              sizestr(L, vertices - 1));
+    lua_pushlstring(L, (const char *)out, sizeof(uint32_t) * n);
+    return 1;
+}
+
+/*
+ * Interleaves vertex attributes into one string of native float32: `attributes` is a list of
+ * `{ accessor = description, slots = n, fill = x, joints = true or nil, weights = true or nil,
+ * transform = nil or 6 numbers }`, every accessor of the same count; the values of a `joints`
+ * attribute are mapped through `joint_map` (a list: skin joint i + 1 -> sinew joint, 0-based),
+ * those of a `weights` attribute scaled to sum to 1 per vertex, those of a 2-wide attribute
+ * with a `transform` mapped by it (2 x 3, column-major: a texture transform baked in).
+ * @function _gltf.vertices
+ * @tparam table attributes
+ * @tparam[opt] table joint_map
+ * @treturn string
+ * @treturn int the vertex count
+ */
+static int l_vertices(lua_State *L) {
+    sn_gltf_accessor acc[8];
+    sn_gltf_attribute attrs[8];
+    sn_gltf_view views[8][3];
+    sn_error err;
+    size_t count = 0, total = 0, slots = 0, at = 0;
+    int n, i, nmap = 0, *map = NULL, joints[8], weights[8], transform[8];
+    double uv[8][6];
+    float *values, *out;
+    lua_settop(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    n = (int)(sn_lua_rawlen(L, 1) > 8 ? 9 : sn_lua_rawlen(L, 1));
+    if (n < 1 || n > 8) return luaL_error(L, "%d attributes (1 .. 8)", n);
+    if (!lua_isnil(L, 2)) {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        nmap = (int)(sn_lua_rawlen(L, 2) > 65536 ? 65536 : sn_lua_rawlen(L, 2));
+        map = (int *)sn_lua_newtemp(L, sizeof(int) * (size_t)(nmap > 0 ? nmap : 1));
+        for (i = 0; i < nmap; i++) {
+            lua_rawgeti(L, 2, i + 1);
+            map[i] = sn_lua_toindex(L, -1, 0, SN_SKELETON_MAX_JOINTS - 1, 2, "joint map entry");
+            lua_pop(L, 1);
+        }
+    }
+    /* every attribute's description read once and checked, its buffers left on the stack */
+    for (i = 0; i < n; i++) {
+        int e;
+        luaL_checkstack(L, 8, "too many attributes");
+        lua_rawgeti(L, 1, i + 1);
+        e = lua_gettop(L);
+        if (!lua_istable(L, e)) return luaL_error(L, "attribute %d must be a table (got %s)", i + 1, luaL_typename(L, e));
+        sn_lua_field(L, e, "accessor");
+        read_accessor(L, -1, &acc[i], views[i]);
+        if (i == 0) count = acc[i].count;
+        if (acc[i].count != count)
+            return luaL_error(L, "attribute %d has %s vertices, attribute 1 %s", i + 1, sizestr(L, acc[i].count),
+                              sizestr(L, count));
+        attrs[i].width = acc[i].rows * acc[i].columns;
+        if (attrs[i].width > 4) return luaL_error(L, "attribute %d has %d values per vertex (1 .. 4)", i + 1, attrs[i].width);
+        attrs[i].slots = int_field(L, e, "slots", attrs[i].width, 4, attrs[i].width);
+        if (sn_lua_field(L, e, "fill") != LUA_TNIL) {
+            const double fill = sn_lua_tonumber(L, -1, 1, "fill");
+            if (!(fabs(fill) <= FLT_MAX))
+                return luaL_error(L, "attribute %d: fill %s is not a finite float", i + 1, sn_lua_numstr(L, fill));
+            attrs[i].fill = (float)fill;
+        } else {
+            attrs[i].fill = 0.0f;
+        }
+        transform[i] = 0;
+        if (sn_lua_field(L, e, "transform") != LUA_TNIL) {
+            int k;
+            if (!lua_istable(L, -1) || sn_lua_rawlen(L, -1) != 6 || attrs[i].width != 2)
+                return luaL_error(L, "attribute %d: 'transform' must be 6 numbers, of a 2-wide attribute", i + 1);
+            for (k = 0; k < 6; k++) {
+                lua_rawgeti(L, -1, k + 1);
+                uv[i][k] = sn_lua_tonumber(L, -1, 1, "transform entry");
+                lua_pop(L, 1);
+            }
+            transform[i] = 1;
+        }
+        lua_pop(L, 1);
+        sn_lua_field(L, e, "joints");
+        joints[i] = lua_toboolean(L, -1);
+        sn_lua_field(L, e, "weights");
+        weights[i] = lua_toboolean(L, -1);
+        lua_pop(L, 3);
+        total += accessor_values(L, &acc[i]);
+        slots += (size_t)attrs[i].slots;
+    }
+    /* decoded into one temporary block, then interleaved into another */
+    values = (float *)sn_lua_newtemp(L, sizeof(float) * total);
+    for (i = 0; i < n; i++) {
+        const size_t m = count * (size_t)attrs[i].width;
+        if (sn_gltf_accessor_read(&acc[i], values + at, total - at, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
+        if (joints[i] && sn_gltf_map_joints(values + at, m, map, nmap, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
+        if (weights[i]) sn_gltf_normalize_weights(values + at, count, attrs[i].width);
+        if (transform[i] && sn_gltf_transform_uv(values + at, count, uv[i], &err) != SN_OK)
+            return sn_lua_raise(L, &err, -1);
+        attrs[i].values = values + at;
+        at += m;
+    }
+    out = (float *)sn_lua_newtemp(L, sizeof(float) * count * slots);
+    if (sn_gltf_interleave(attrs, n, count, out, count * slots, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
+    lua_pushlstring(L, (const char *)out, sizeof(float) * count * slots);
+    lua_pushinteger(L, (lua_Integer)count);
+    return 2;
+}
+
+void sn_open_gltf(lua_State *L, int module) {
+    static const luaL_Reg fns[] = {{"glb", l_glb},         {"base64", l_base64},   {"accessor", l_accessor},
+                                   {"indices", l_indices}, {"vertices", l_vertices}, {NULL, NULL}};
+    lua_newtable(L);
+    sn_lua_setfuncs(L, fns, 0);
+    lua_setfield(L, module, "_gltf");
+}
