@@ -33,7 +33,7 @@ lua_step() { # interpreter
         unset SINEW_CPATH
     fi
     if [ -n "${SINEW_VALGRIND:-}" ]; then
-        SINEW_PROBE_ROUNDS=${SINEW_PROBE_ROUNDS:-1} $memcheck "$1" spec/run.lua
+        SINEW_PROBE_ROUNDS=${SINEW_PROBE_ROUNDS:-1} SINEW_GLTF_FUZZ=${SINEW_GLTF_FUZZ:-30} $memcheck "$1" spec/run.lua
     elif [ -n "${SINEW_SANITIZE:-}" ]; then
         asan=$(${CC:-cc} -print-file-name=libasan.so)
         ubsan=$(${CC:-cc} -print-file-name=libubsan.so)
