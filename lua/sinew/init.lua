@@ -17,4 +17,7 @@ end
 --- glTF 2.0 import (see `sinew.gltf`).
 M.gltf = require "sinew.gltf"
 
+--- The animator: state machines, blend trees, layers and events (see `sinew.animator`).
+M.animator = require "sinew.animator"
+
 return M

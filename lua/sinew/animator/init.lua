@@ -1,0 +1,293 @@
+--- The animator: parameters in, a blended pose out. A definition (plain data: states, blend
+-- trees, transitions, layers, events) is compiled once by `sinew.animator(def [, resources])`;
+-- each frame `anim:set(...)`, `anim:update(dt)` and `anim:evaluate(pose)` play it through the C
+-- core, with no garbage. See manual/animator.md.
+-- @module sinew.animator
+local core = require "sinew.core"
+local Definition = require "sinew.animator.definition"
+local Layer = require "sinew.animator.layer"
+local Motion = require "sinew.animator.motion"
+
+local M = {}
+
+local Animator = {}
+Animator.__index = Animator
+
+local huge = math.huge
+
+-- the first frame of every clip of the animator, for additive layers (clip -> pose)
+local function first_frames(compiled)
+  local refs = {}
+  for clip in pairs(compiled.clips) do
+    local p = core.pose(compiled.skeleton)
+    clip:sample(0, p, false)
+    refs[clip] = p
+  end
+  return refs
+end
+
+--- Makes an animator from a definition (see manual/animator.md). `resources` holds the tables
+-- that names in the definition refer to: `clips` (name -> clip), `masks` (name -> mask),
+-- `poses` (name -> pose). Raises with the path of the fault in the definition.
+-- @tparam table def
+-- @tparam[opt] table resources
+-- @treturn Animator
+local function new(def, resources)
+  local ok, compiled = pcall(Definition.compile, def, resources)
+  if not ok then
+    local msg = Definition.fault_message(compiled)
+    if msg then error(msg, 3) end
+    error(compiled, 0)
+  end
+  local A = setmetatable({ def = compiled, skeleton = compiled.skeleton, values = {}, kinds = {}, layers = {},
+    ev_n = 0, ev_name = {}, ev_layer = {}, ev_state = {}, ev_weight = {}, ev_time = {}, ev_i = 0,
+    dropped_events = 0, handlers = {}, act_n = 0, act_clip = {}, act_weight = {}, act_time = {}, act_layer = {},
+    act_i = 0, Pose = getmetatable(core.pose(compiled.skeleton)) }, Animator)
+  for name, p in pairs(compiled.params) do
+    A.values[name], A.kinds[name] = p.value, p.kind
+  end
+  local frames
+  for i, ldef in ipairs(compiled.layers) do
+    local refs = nil
+    if ldef.mode == "additive" then
+      if ldef.reference then
+        refs = {}
+        for clip in pairs(compiled.clips) do refs[clip] = ldef.reference end
+      else
+        frames = frames or first_frames(compiled)
+        refs = frames
+      end
+    end
+    A.layers[i] = Layer.new(ldef, compiled.skeleton, refs)
+  end
+  return A
+end
+
+-- ---- parameters ------------------------------------------------------------------------------------
+
+local function kind_of(A, name, level)
+  local kind = A.kinds[name]
+  if kind == nil then error(("unknown parameter %s"):format(Definition.show(name)), level + 1) end
+  return kind
+end
+
+--- Sets a parameter: a finite number for a float, an integer for an int, a boolean for a bool or
+-- a trigger (true sets it, false resets it). Returns the animator.
+function Animator:set(name, value)
+  local kind = kind_of(self, name, 2)
+  if kind == "float" or kind == "int" then
+    if not Definition.finite(value) then
+      error(("parameter '%s' is a number: got %s"):format(name, Definition.show(value)), 2)
+    end
+    if kind == "int" and value ~= math.floor(value) then
+      error(("parameter '%s' is an int: got %s"):format(name, Definition.show(value)), 2)
+    end
+  elseif type(value) ~= "boolean" then
+    error(("parameter '%s' is a %s: got %s"):format(name, kind, Definition.show(value)), 2)
+  end
+  self.values[name] = value
+  return self
+end
+
+--- The value of a parameter.
+function Animator:get(name)
+  kind_of(self, name, 2)
+  return self.values[name]
+end
+
+--- Sets a trigger: it stays set until a transition that uses it fires (which consumes it) or
+-- `reset_trigger`. Returns the animator.
+function Animator:trigger(name)
+  if kind_of(self, name, 2) ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
+  self.values[name] = true
+  return self
+end
+
+--- Clears a trigger. Returns the animator.
+function Animator:reset_trigger(name)
+  if kind_of(self, name, 2) ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
+  self.values[name] = false
+  return self
+end
+
+-- ---- layers ----------------------------------------------------------------------------------------
+
+local function layer_of(A, which, level)
+  local L
+  if type(which) == "number" then L = A.layers[which]
+  elseif type(which) == "string" then
+    local i = A.def.layer_index[which]
+    L = i and A.layers[i]
+  elseif which == nil then L = A.layers[1]
+  end
+  if not L then error(("unknown layer %s"):format(Definition.show(which)), level + 1) end
+  return L
+end
+
+--- Sets the weight of a layer (name or index), 0 to 1; the first layer's is always 1.
+function Animator:set_layer_weight(which, w)
+  local L = layer_of(self, which, 2)
+  if not Definition.finite(w) or w < 0 or w > 1 then
+    error(("layer weight must be a number from 0 to 1 (got %s)"):format(Definition.show(w)), 2)
+  end
+  if L.def.index == 1 then error("the first layer's weight is always 1", 2) end
+  L.weight = w
+  return self
+end
+
+--- The weight of a layer.
+function Animator:layer_weight(which)
+  return layer_of(self, which, 2).weight
+end
+
+-- ---- time --------------------------------------------------------------------------------------------
+
+-- events in time order (insertion sort on the parallel lists: stable, no garbage)
+local function sort_events(A)
+  local name, layer, state, weight, time = A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time
+  for i = 2, A.ev_n do
+    local n, l, s, w, t = name[i], layer[i], state[i], weight[i], time[i]
+    local j = i - 1
+    while j >= 1 and time[j] > t do
+      name[j + 1], layer[j + 1], state[j + 1], weight[j + 1], time[j + 1] = name[j], layer[j], state[j], weight[j], time[j]
+      j = j - 1
+    end
+    name[j + 1], layer[j + 1], state[j + 1], weight[j + 1], time[j + 1] = n, l, s, w, t
+  end
+end
+
+--- Advances the animator by `dt` seconds (finite, 0 or more): applies the parameters, starts
+-- the transitions whose conditions hold (and those whose exit time comes within the step, at
+-- that instant), advances every playing motion, and queues the events crossed, in time order.
+-- Then calls the handlers registered with `on`. Returns the animator.
+function Animator:update(dt)
+  if type(dt) ~= "number" or not (dt >= 0 and dt < huge) then
+    error(("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)"):format(Definition.show(dt)), 2)
+  end
+  self.ev_n, self.ev_i, self.dropped_events = 0, 0, 0
+  local layers = self.layers
+  for i = 1, #layers do Layer.update(self, layers[i], dt) end
+  sort_events(self)
+  local handlers = self.handlers
+  for i = 1, self.ev_n do
+    local list = handlers[self.ev_name[i]]
+    if list then
+      for k = 1, #list do list[k](self.ev_name[i], self.ev_layer[i], self.ev_state[i], self.ev_weight[i]) end
+    end
+  end
+  return self
+end
+
+--- Writes the blended pose of every layer into `pose` (a pose of the animator's skeleton), in
+-- the C core: the base layer, then each override layer blended over it with its weight and
+-- mask, each additive layer added. Returns the pose.
+function Animator:evaluate(pose)
+  if getmetatable(pose) ~= self.Pose or pose:skeleton() ~= self.skeleton then
+    error("bad argument #1 to 'evaluate' (a sinew pose of the animator's skeleton expected)", 2)
+  end
+  local layers = self.layers
+  pose:copy(Layer.pose_of(layers[1]))
+  for i = 2, #layers do
+    local L = layers[i]
+    local w = L.weight
+    if w > 0 then
+      local lp = Layer.pose_of(L)
+      if L.def.mode == "additive" then
+        pose:add(lp, w, L.def.mask)
+      elseif L.masks then
+        local three, tw = L.three, L.three_w
+        three[1], three[2], three[3] = pose, pose, lp
+        tw[1], tw[2], tw[3] = 1 - w, w, w
+        core.blend(pose, three, tw, L.masks)
+      else
+        L.pair[1], L.pair[2], L.pair_w[1], L.pair_w[2] = pose, lp, 1 - w, w
+        core.blend(pose, L.pair, L.pair_w)
+      end
+    end
+  end
+  return pose
+end
+
+-- ---- what plays ----------------------------------------------------------------------------------------
+
+--- The playing state of a layer (name or index; default the first): its name, its normalised
+-- time (loops counted: 2.25 is a quarter into the third loop), and while a transition runs, the
+-- destination's name and the transition's progress (0 .. 1). A source that fades as a still
+-- (after an interruption, or into itself) gives the time of the still.
+function Animator:state(which)
+  local L = layer_of(self, which, 2)
+  if L.trans then
+    return L.from.name, L.from_live and L.from.inst.norm or L.frozen_norm, L.to.name,
+      L.duration > 0 and math.min(1, L.elapsed / L.duration) or 1
+  end
+  return L.cur.name, L.cur.inst.norm
+end
+
+local function add_active(A, clip, weight, time)
+  local n = A.act_n + 1
+  A.act_n = n
+  A.act_clip[n], A.act_weight[n], A.act_time[n], A.act_layer[n] = clip, weight, time, A.act_current
+end
+
+local function next_active(A)
+  local i = A.act_i + 1
+  if i > A.act_n then return nil end
+  A.act_i = i
+  return A.act_clip[i], A.act_weight[i], A.act_time[i], A.act_layer[i]
+end
+
+--- Iterates over the clips that play now: `for clip, weight, time, layer in anim:active()`, the
+-- weight being the product of the blend weights, the fade and the layer's weight (1 for the
+-- first layer), `time` the clip's own time in seconds. No garbage; one loop at a time.
+function Animator:active()
+  self.act_n, self.act_i = 0, 0
+  for i, L in ipairs(self.layers) do
+    self.act_current = L.def.name
+    local w = i == 1 and 1 or L.weight
+    if L.trans then
+      local a = L.duration > 0 and Layer.curve_at(L.trans.curve, L.elapsed / L.duration) or 1
+      if L.from_live and a < 1 then Motion.each_clip(L.from.inst, w * (1 - a), L.from.def.loop, add_active, self) end
+      if a > 0 then Motion.each_clip(L.to.inst, w * a, L.to.def.loop, add_active, self) end
+    else
+      Motion.each_clip(L.cur.inst, w, L.cur.def.loop, add_active, self)
+    end
+  end
+  return next_active, self, nil
+end
+
+local function next_event(A)
+  local i = A.ev_i + 1
+  if i > A.ev_n then return nil end
+  A.ev_i = i
+  return A.ev_name[i], A.ev_layer[i], A.ev_state[i], A.ev_weight[i]
+end
+
+--- Iterates over the events of the last update in time order: `for name, layer, state, weight
+-- in anim:events()`; `weight` is the state's share of its layer's fade when the event fired (1
+-- outside fades, and for enter and exit events).
+function Animator:events()
+  self.ev_i = 0
+  return next_event, self, nil
+end
+
+--- Calls `fn(name, layer, state, weight)` for each event `name` at the end of every update, in
+-- time order. Returns the animator.
+function Animator:on(name, fn)
+  if type(name) ~= "string" then error(("bad argument #1 to 'on' (string expected, got %s)"):format(type(name)), 2) end
+  if type(fn) ~= "function" then error(("bad argument #2 to 'on' (function expected, got %s)"):format(type(fn)), 2) end
+  local list = self.handlers[name] or {}
+  list[#list + 1] = fn
+  self.handlers[name] = list
+  return self
+end
+
+--- The animator's skeleton.
+function Animator:skeleton() return self.skeleton end
+
+Animator.__tostring = function(A)
+  local names = {}
+  for i, L in ipairs(A.layers) do names[i] = L.def.name end
+  return ("sinew.Animator (%d joints, layers %s)"):format(#A.skeleton, table.concat(names, ", "))
+end
+
+return setmetatable(M, { __call = function(_, def, resources) return new(def, resources) end })

@@ -1,0 +1,341 @@
+--- One layer of the animator as it runs: its state machine (the playing state, the transition
+-- under way with the pose it fades from), exit times, interruptions, the events its states
+-- cross, and the pose it gives. Times within one `update` are exact: a transition that an exit
+-- time starts begins at the crossing, and the rest of the step goes into the cross-fade.
+-- @module sinew.animator.layer
+local core = require "sinew.core"
+local Motion = require "sinew.animator.motion"
+
+local M = {}
+
+local blend = core.blend
+local floor, ceil, min = math.floor, math.ceil, math.min
+local advance, sample, set_norm, weights_of, rate, length =
+  Motion.advance, Motion.sample, Motion.set_norm, Motion.weights_of, Motion.rate, Motion.length
+
+--- The most crossings of one event in one update (a huge step over a short loop would otherwise
+-- queue without end); beyond it the crossings are counted in `anim.dropped_events`.
+M.MAX_CROSSINGS = 256
+
+-- ---- construction ----------------------------------------------------------------------------------
+
+--- The runtime of layer definition `def` (compiled), its additive references `refs` (or nil).
+function M.new(def, skeleton, refs)
+  local L = { def = def, states = {}, weight = def.weight, frozen = core.pose(skeleton), out = core.pose(skeleton),
+    pair = { false, false }, pair_w = { 0, 0 }, elapsed = 0, duration = 0 }
+  for name, s in pairs(def.states) do
+    L.states[name] = { def = s, name = name, inst = Motion.new(s.motion, skeleton, refs) }
+  end
+  L.cur = L.states[def.entry]
+  L.entering = true -- the entry state's enter event fires at the first update
+  if def.mask then
+    -- the complement of the mask, for an override layer: out = (1 - w m) out + w m layer
+    local comp = core.mask(skeleton, {}, 0)
+    for j = 1, #skeleton do comp:set(j, 1 - def.mask:get(j)) end
+    L.comp = comp
+    L.masks = { false, comp, def.mask }
+    L.three, L.three_w = { false, false, false }, { 0, 0, 0 }
+  end
+  return L
+end
+
+-- ---- conditions ------------------------------------------------------------------------------------
+
+local function holds(c, values)
+  local v, op = values[c.name], c.op
+  if op == 0 then return v == true end
+  local x = c.value
+  if op == 1 then return v > x
+  elseif op == 2 then return v < x
+  elseif op == 3 then return v >= x
+  elseif op == 4 then return v <= x
+  elseif op == 5 then return v == x
+  end
+  return v ~= x
+end
+
+local function conditions_hold(t, values)
+  local conds = t.conditions
+  for i = 1, #conds do
+    if not holds(conds[i], values) then return false end
+  end
+  return true
+end
+
+-- has the normalised time `norm` of a state reached exit time `e`? (below 1: in every loop)
+local function exit_reached(e, norm, loop)
+  if loop and e < 1 then return norm - floor(norm) >= e end
+  return norm >= e
+end
+
+-- ---- curves ----------------------------------------------------------------------------------------
+
+--- The destination's weight at progress `x` (0 .. 1) of a cross-fade with curve `c`.
+local function curve_at(c, x)
+  if x <= 0 then return 0 elseif x >= 1 then return 1 end
+  if c == "linear" then return x end
+  if c == "smoothstep" then return x * x * (3 - 2 * x) end
+  local n = #c - 1
+  local f = x * n
+  local i = floor(f)
+  if i >= n then return c[n + 1] end
+  return c[i + 1] + (c[i + 2] - c[i + 1]) * (f - i)
+end
+M.curve_at = curve_at
+
+-- ---- events ----------------------------------------------------------------------------------------
+
+-- queues an event of layer L at time `at` (seconds into the update)
+local function push(A, name, L, state, weight, at)
+  local n = A.ev_n + 1
+  A.ev_n = n
+  A.ev_name[n], A.ev_layer[n], A.ev_state[n], A.ev_weight[n], A.ev_time[n] = name, L.def.name, state.name, weight, at
+end
+M.push = push
+
+local function push_named(A, L, state, kind, weight, at)
+  local evs = state.def.events
+  for i = 1, #evs do
+    if evs[i].at == kind then push(A, evs[i].name, L, state, weight, at) end
+  end
+end
+
+-- the weight of the destination at `at` seconds into this update (for events during a fade)
+local function fade_weight(L, at)
+  if L.duration <= 0 then return 1 end
+  return curve_at(L.trans.curve, (L.elapsed_start + at) / L.duration)
+end
+
+-- queues the timed events of `state` crossed while its normalised time went from `old` to
+-- `new` over [t0, t0 + span] of the update; `fresh` includes the starting point
+local function crossed(A, L, state, old, new, t0, span, fresh, side)
+  if new == old then return end
+  local evs, loop = state.def.events, state.def.loop
+  for i = 1, #evs do
+    local e = evs[i].at
+    if type(e) == "number" then
+      local kmin, kmax
+      if new > old then
+        kmin = fresh and ceil(old - e) or floor(old - e) + 1
+        kmax = floor(new - e)
+      else
+        kmin = ceil(new - e)
+        kmax = fresh and floor(old - e) or ceil(old - e) - 1
+      end
+      if not loop then
+        if kmin < 0 then kmin = 0 end
+        if kmax > 0 then kmax = 0 end
+      end
+      if kmax - kmin >= M.MAX_CROSSINGS then
+        A.dropped_events = A.dropped_events + (kmax - kmin + 1 - M.MAX_CROSSINGS)
+        kmax = kmin + M.MAX_CROSSINGS - 1
+      end
+      for k = kmin, kmax do
+        local at = t0 + span * (k + e - old) / (new - old)
+        local w = 1
+        if side == 1 then w = 1 - fade_weight(L, at - t0) elseif side == 2 then w = fade_weight(L, at - t0) end
+        push(A, evs[i].name, L, state, w, at)
+      end
+    end
+  end
+end
+
+-- ---- the state machine -----------------------------------------------------------------------------
+
+local function state_speed(state, values)
+  local s = state.def.speed
+  local p = state.def.speed_parameter
+  if p then s = s * values[p] end
+  return s
+end
+
+-- sets the blend weights of a state's motion from the parameters
+local function weights_of_state(state, values)
+  if state.inst.def.kind == "blend" then weights_of(state.inst, values) end
+end
+
+--- Writes the layer's pose now into L.out (and returns it): the playing state, or the fade.
+local function pose_of(L)
+  local trans = L.trans
+  if not trans then return sample(L.cur.inst, L.cur.def.loop) end
+  local from = L.from_live and sample(L.from.inst, L.from.def.loop) or L.frozen
+  local to = sample(L.to.inst, L.to.def.loop)
+  local a = L.duration > 0 and curve_at(trans.curve, L.elapsed / L.duration) or 1
+  L.pair[1], L.pair[2], L.pair_w[1], L.pair_w[2] = from, to, 1 - a, a
+  blend(L.out, L.pair, L.pair_w)
+  return L.out
+end
+M.pose_of = pose_of
+
+-- the transition of `list` that fires now (conditions hold, exit time passed), or nil; the
+-- state the list belongs to is `owner` (its normalised time for exit times; nil when frozen)
+local function pick(list, owner, values, skip_to)
+  for i = 1, #list do
+    local t = list[i]
+    if t.to ~= skip_to and conditions_hold(t, values) then
+      local e = t.exit_time
+      if e == nil or (owner and exit_reached(e, owner.inst.norm, owner.def.loop)) then return t end
+    end
+  end
+  return nil
+end
+
+-- consumes the triggers a transition fired with
+local function consume(A, t)
+  local conds = t.conditions
+  for i = 1, #conds do
+    if conds[i].kind == "trigger" then A.values[conds[i].name] = false end
+  end
+end
+
+-- ends the transition under way: the destination plays alone
+local function finish(A, L, at)
+  if L.from_live and L.from ~= L.to then push_named(A, L, L.from, "exit", 1, at) end
+  L.cur, L.trans, L.from, L.to, L.from_live = L.to, nil, nil, nil, false
+end
+
+-- starts transition t at `at` seconds into the update; `source` is the state whose list held it
+local function start(A, L, t, source, at)
+  consume(A, t)
+  local dest = L.states[t.to]
+  local duration = t.duration
+  if L.trans then
+    -- interrupted: fade from the pose of this instant (no pop), whatever it was made of
+    L.frozen:copy(pose_of(L))
+    L.frozen_norm = L.from_live and L.from.inst.norm or L.frozen_norm
+    if L.from_live and L.from ~= dest then push_named(A, L, L.from, "exit", 1, at) end
+    if L.to ~= dest then push_named(A, L, L.to, "exit", 1, at) end
+    L.from_live = false
+  elseif L.cur == dest then
+    -- to the playing state: fade from a still of its pose while it starts again
+    L.frozen:copy(sample(L.cur.inst, L.cur.def.loop))
+    L.frozen_norm = L.cur.inst.norm
+    L.from_live = false
+  else
+    L.from_live = true
+  end
+  if not t.fixed then -- in cycles of the source state
+    local len, speed = length(source.inst), math.abs(state_speed(source, A.values))
+    duration = duration * (len > 0 and len or 1) / (speed > 0 and speed or 1)
+  end
+  L.from, L.to, L.trans = source, dest, t
+  L.elapsed, L.duration = 0, duration
+  weights_of_state(dest, A.values)
+  set_norm(dest.inst, t.offset)
+  dest.fresh = true
+  push_named(A, L, dest, "enter", 1, at)
+  if duration <= 0 then finish(A, L, at) end
+end
+
+-- advances one playing state by dt seconds from `at`; events with `side` (0 alone, 1 source, 2
+-- destination of a fade)
+local function play(A, L, state, dt, at, side)
+  local inst = state.inst
+  local old = inst.norm
+  local new = advance(inst, dt * state_speed(state, A.values))
+  crossed(A, L, state, old, new, at, dt, state.fresh, side)
+  state.fresh = false
+end
+
+-- the first exit-time transition of the playing state crossed within the next `dt` seconds,
+-- with its time from now, or nil
+local function next_exit(state, dt, values)
+  if not state.def.exit_times then return nil end
+  local speed = state_speed(state, values)
+  if speed <= 0 then return nil end
+  local inst = state.inst
+  local r = rate(inst) * speed
+  local old = inst.norm
+  local new = old + r * dt
+  local best, best_at = nil, nil
+  local list = state.def.transitions
+  for i = 1, #list do
+    local t = list[i]
+    local e = t.exit_time
+    if e ~= nil and conditions_hold(t, values) then
+      local cross
+      if state.def.loop and e < 1 then
+        cross = floor(old - e) + 1 + e -- the next k + e above old
+        if state.fresh and old - floor(old) == e then cross = old end
+      elseif old < e or (state.fresh and old == e) then
+        cross = e
+      end
+      if cross and cross <= new then
+        local at = (cross - old) / r
+        if best_at == nil or at < best_at then best, best_at = t, at end
+      end
+    end
+  end
+  return best, best_at
+end
+
+-- the transitions that may interrupt the one under way, in the order its interruption source
+-- gives, and whether one fires now
+local function interrupt(A, L)
+  local how = L.trans.interruption
+  if how == "none" then return nil end
+  local values = A.values
+  local src = L.from_live and L.from or nil
+  local t, owner
+  if how == "source" or how == "source_then_destination" then
+    t = pick(L.from.def.transitions, src, values, L.to.name)
+    owner = L.from
+    if not t and how == "source_then_destination" then
+      t, owner = pick(L.to.def.transitions, L.to, values, L.to.name), L.to
+    end
+  else
+    t, owner = pick(L.to.def.transitions, L.to, values, L.to.name), L.to
+    if not t and how == "destination_then_source" then
+      t, owner = pick(L.from.def.transitions, src, values, L.to.name), L.from
+    end
+  end
+  return t, owner
+end
+
+--- Advances the layer by dt seconds: transitions whose conditions hold now start first, then
+-- time runs, and an exit time crossed within the step starts its transition at that instant.
+function M.update(A, L, dt)
+  local values = A.values
+  if L.entering then
+    L.entering = false
+    L.cur.fresh = true
+    weights_of_state(L.cur, values)
+    push_named(A, L, L.cur, "enter", 1, 0)
+  end
+  -- the weights of what plays, from the parameters of this update
+  if L.trans then
+    if L.from_live then weights_of_state(L.from, values) end
+    weights_of_state(L.to, values)
+    local t, owner = interrupt(A, L)
+    if t then start(A, L, t, owner, 0) end
+  else
+    weights_of_state(L.cur, values)
+    local t = pick(L.cur.def.transitions, L.cur, values, nil)
+    if t then start(A, L, t, L.cur, 0) end
+  end
+  local at = 0
+  if not L.trans then
+    local t, t_at = next_exit(L.cur, dt, values)
+    if t then
+      play(A, L, L.cur, t_at, 0, 0)
+      at = t_at
+      start(A, L, t, L.cur, at)
+    else
+      play(A, L, L.cur, dt, 0, 0)
+      return
+    end
+  end
+  if L.trans then
+    local rest = dt - at
+    L.elapsed_start = L.elapsed
+    if L.from_live then play(A, L, L.from, rest, at, 1) end
+    play(A, L, L.to, rest, at, 2)
+    L.elapsed = L.elapsed + rest
+    if L.elapsed >= L.duration then finish(A, L, at + rest - min(rest, L.elapsed - L.duration)) end
+  else
+    -- the transition ended at once (duration 0): the destination plays the rest
+    play(A, L, L.cur, dt - at, at, 0)
+  end
+end
+
+return M

@@ -1,0 +1,194 @@
+--- Motion instances of the animator: a clip or a blend node as it plays in one state, with its
+-- normalised time, its children's weights (from their blend space and the parameters) and a
+-- pose to sample into. Every per-joint step is a C-core call (`clip:sample`, `sinew.blend`,
+-- `sinew.delta`); what is here is bookkeeping on a few numbers per node, with no garbage.
+-- @module sinew.animator.motion
+local core = require "sinew.core"
+
+local M = {}
+
+local blend, delta = core.blend, core.delta
+local unpack = table.unpack or unpack
+
+--- A new instance of motion definition `def`: `additive` clips give their difference from
+-- `refs[clip]` (their first frame, or the layer's reference pose).
+function M.new(def, skeleton, refs)
+  local inst = { def = def, norm = 0, weight = 0, pose = core.pose(skeleton), refs = refs }
+  if def.kind == "blend" then
+    local n, u = #def.children, #def.unique
+    inst.weights = {}     -- of the blend space's points
+    inst.uw = {}          -- of the unique children
+    inst.rates = {}       -- their weight-averaged rates
+    inst.kids, inst.poses = {}, {}
+    for i = 1, n do inst.weights[i] = 0 end
+    for k = 1, u do
+      inst.uw[k], inst.rates[k] = 0, 1
+      inst.kids[k] = M.new(def.unique[k].motion, skeleton, refs)
+      inst.poses[k] = inst.kids[k].pose
+    end
+    inst.inputs = {}
+    for i = 1, #def.params do inst.inputs[i] = 0 end
+  end
+  return inst
+end
+
+local weights_of -- forward
+
+-- the weights of a blend instance's unique children from the parameter values (and, below, of
+-- the nested nodes)
+function weights_of(inst, values)
+  local def = inst.def
+  local w, inputs, uw, rates = inst.weights, inst.inputs, inst.uw, inst.rates
+  local params = def.params
+  local np = #params
+  local space = def.space
+  if np == 1 then space:weights(values[params[1]], w)
+  elseif np == 2 then space:weights(values[params[1]], values[params[2]], w)
+  else -- the inputs, then the table to fill, passed from one list (no garbage)
+    for i = 1, np do inputs[i] = values[params[i]] end
+    inputs[np + 1] = w
+    space:weights(unpack(inputs, 1, np + 1))
+  end
+  for k = 1, #uw do uw[k], rates[k] = 0, 0 end
+  local children, unique_of = def.children, def.unique_of
+  for i = 1, #children do
+    local k = unique_of[i]
+    uw[k] = uw[k] + w[i]
+    rates[k] = rates[k] + w[i] * children[i].rate
+  end
+  local kids = inst.kids
+  for k = 1, #uw do
+    if uw[k] > 0 then rates[k] = rates[k] / uw[k] else rates[k] = 1 end
+    kids[k].weight = uw[k]
+    if kids[k].def.kind == "blend" then weights_of(kids[k], values) end
+  end
+end
+M.weights_of = weights_of
+
+--- The cycle length of an instance in seconds (its weights set): a clip's duration; a synced
+-- node's weighted mean of its children's lengths over their rates; otherwise its heaviest
+-- child's. A length of 0 (still poses) counts as 1 s for normalised time.
+local function length(inst)
+  local def = inst.def
+  if def.kind == "clip" then return def.duration end
+  local uw, rates, kids = inst.uw, inst.rates, inst.kids
+  if def.sync == true then
+    local sum, total = 0, 0
+    for k = 1, #uw do
+      if uw[k] > 0 then
+        sum = sum + uw[k] * length(kids[k]) / rates[k]
+        total = total + uw[k]
+      end
+    end
+    if total > 0 then return sum / total end
+    return 0
+  end
+  local best, bw = 1, -1
+  for k = 1, #uw do if uw[k] > bw then best, bw = k, uw[k] end end
+  return length(kids[best]) / rates[best]
+end
+M.length = length
+
+-- sets the normalised time of an instance and of every descendant (synced children share it)
+local function set_norm(inst, norm)
+  inst.norm = norm
+  local kids = inst.kids
+  if kids then for k = 1, #kids do set_norm(kids[k], norm) end end
+end
+M.set_norm = set_norm
+
+--- How fast the normalised time of an instance runs: its change per second (weights set).
+local function rate(inst)
+  local def = inst.def
+  if def.kind == "clip" then
+    local d = def.duration
+    return d > 0 and 1 / d or 1
+  end
+  local uw, rates, kids = inst.uw, inst.rates, inst.kids
+  local best, bw = 1, -1
+  for k = 1, #uw do if uw[k] > bw then best, bw = k, uw[k] end end
+  if def.sync == true then
+    local len = length(inst)
+    return len > 0 and 1 / len or 1
+  elseif def.sync == "leader" then
+    local len = length(kids[best]) / rates[best]
+    return len > 0 and 1 / len or 1
+  end
+  return rates[best] * rate(kids[best])
+end
+M.rate = rate
+
+--- Advances an instance by `dt` seconds (its weights set). Returns its new normalised time.
+local function advance(inst, dt)
+  local def = inst.def
+  if def.kind == "clip" then
+    local d = def.duration
+    inst.norm = inst.norm + (d > 0 and dt / d or dt)
+    return inst.norm
+  end
+  local uw, rates, kids = inst.uw, inst.rates, inst.kids
+  if def.sync then
+    local len
+    if def.sync == "leader" then
+      local best, bw = 1, -1
+      for k = 1, #uw do if uw[k] > bw then best, bw = k, uw[k] end end
+      len = length(kids[best]) / rates[best]
+    else
+      len = length(inst)
+    end
+    set_norm(inst, inst.norm + (len > 0 and dt / len or dt))
+    return inst.norm
+  end
+  local best, bw = 1, -1
+  for k = 1, #kids do
+    advance(kids[k], dt * rates[k])
+    if uw[k] > bw then best, bw = k, uw[k] end
+  end
+  inst.norm = kids[best].norm
+  return inst.norm
+end
+M.advance = advance
+
+--- Samples an instance into its pose at its normalised time: looping, or clamped to [0, 1].
+-- Children of weight 0 are not sampled.
+local function sample(inst, loop)
+  local def = inst.def
+  if def.kind == "clip" then
+    local norm = inst.norm
+    if not loop then
+      if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
+    end
+    def.clip:sample(norm * def.duration, inst.pose, loop)
+    local refs = inst.refs
+    if refs then delta(inst.pose, inst.pose, refs[def.clip]) end
+    return inst.pose
+  end
+  local kids, uw = inst.kids, inst.uw
+  for k = 1, #kids do
+    if uw[k] > 0 then sample(kids[k], loop) end
+  end
+  blend(inst.pose, inst.poses, uw)
+  return inst.pose
+end
+M.sample = sample
+
+--- Calls `fn(ctx, clip, weight, clip_time)` for every clip that plays with a weight above 0,
+-- `weight` scaled down the tree from `scale`.
+local function each_clip(inst, scale, loop, fn, ctx)
+  local def = inst.def
+  if def.kind == "clip" then
+    local norm = inst.norm
+    if not loop then
+      if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
+    end
+    fn(ctx, def.clip, scale, def.clip:local_time(norm * def.duration, loop))
+    return
+  end
+  local kids, uw = inst.kids, inst.uw
+  for k = 1, #kids do
+    if uw[k] > 0 then each_clip(kids[k], scale * uw[k], loop, fn, ctx) end
+  end
+end
+M.each_clip = each_clip
+
+return M
