@@ -61,6 +61,8 @@ build = {
     ["sinew.animator.definition"] = "lua/sinew/animator/definition.lua",
     ["sinew.animator.layer"] = "lua/sinew/animator/layer.lua",
     ["sinew.animator.motion"] = "lua/sinew/animator/motion.lua",
+    ["sinew.animator.snapshot"] = "lua/sinew/animator/snapshot.lua",
+    ["sinew.animator.dot"] = "lua/sinew/animator/dot.lua",
   },
 }
 test = {

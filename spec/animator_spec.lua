@@ -415,6 +415,169 @@ describe("sinew.animator", function()
     end)
   end)
 
+  describe("travel", function()
+    local states = { a = { motion = "a" }, b = { motion = "b" }, c = { motion = "still" }, d = { motion = "a" } }
+
+    it("takes the shortest path, conditions ignored, each fade in turn, exit times awaited", function()
+      local anim = machine(states, {
+        { from = "a", to = "b", when = { { "never" } }, duration = 0.1 },
+        { from = "b", to = "c", exit_time = 0.5, duration = 0.1 },
+        { from = "a", to = "d", when = { { "never" } } },
+        { from = "d", to = "b", when = { { "never" } } },
+      }, { never = false }, "a")
+      assert.is_true(anim:travel("c"))
+      anim:update(0.05)
+      local from, _, to = anim:state()
+      assert.same({ "a", "b" }, { from, to })
+      anim:update(0.1)
+      assert.equal("b", anim:state())
+      assert.is_nil(select(3, anim:state()))
+      anim:update(0.7) -- b is 2 s long: exit time 0.5 at 1 s
+      assert.equal("b", anim:state())
+      anim:update(0.2)
+      assert.equal("c", select(3, anim:state()))
+      anim:update(0.2)
+      assert.equal("c", anim:state())
+      assert.is_nil(select(3, anim:state()))
+    end)
+
+    it("switches at once where no path leads, and refuses an unknown state", function()
+      local anim = machine(states, { { from = "a", to = "b", when = { { "never" } } } }, { never = false }, "a")
+      assert.is_false(anim:travel("c"))
+      anim:update(0.1)
+      assert.equal("c", anim:state())
+      assert.matches("unknown state 'z' in layer 'layer1'", helper.error_of(anim.travel, anim, "z"))
+    end)
+  end)
+
+  describe("smoothed parameters", function()
+    it("follow their target as a critically damped spring, the same in one step or many", function()
+      local function make()
+        return machine({ idle = { motion = "a" } }, nil, { speed = { float = 0, smoothing = 0.5 } })
+      end
+      local a, b = make(), make()
+      a:set("speed", 1)
+      b:set("speed", 1)
+      a:update(0.3)
+      for _ = 1, 3 do b:update(0.1) end
+      local va, target = a:get("speed")
+      assert.equal(1, target)
+      assert_near(va, (b:get("speed")), 1e-12)
+      -- x(t) = 1 - (1 + w t) e^(-w t), w = 2 / 0.5
+      assert_near(1 - (1 + 4 * 0.3) * math.exp(-4 * 0.3), va, 1e-12)
+      for _ = 1, 100 do a:update(0.1) end
+      assert_near(1, (a:get("speed")), 1e-9)
+    end)
+  end)
+
+  describe("snapshots", function()
+    local function game()
+      local anim = sinew.animator({ skeleton = skel, parameters = { speed = { float = 0, smoothing = 0.2 },
+        jump = "trigger" }, layers = {
+        { entry = "idle", states = {
+          idle = { motion = "still" },
+          move = { motion = { blend = "1d", parameter = "speed", sync = true, children = { { 0.5, "walk" }, { 2, "run" } } } },
+          jump = { motion = "a", loop = false } },
+          transitions = {
+            { from = "idle", to = "move", when = { { "speed", ">", 0.1 } }, duration = 0.3, interruption = "destination" },
+            { from = "move", to = "idle", when = { { "speed", "<", 0.1 } }, duration = 0.3 },
+            { from = "any", to = "jump", when = { { "jump" } }, duration = 0.2 },
+            { from = "jump", to = "idle", exit_time = 0.9, duration = 0.2 } } },
+        { name = "upper", mask = sinew.mask(skel, { spine = 1 }, 0), weight = 0.7,
+          states = { wave = { motion = line(0.9, 3, "spine") } } },
+      } }, { clips = clips })
+      return anim
+    end
+
+    local function drive(anim, from, to, pose)
+      for f = from, to do
+        anim:set("speed", (f % 90) < 45 and 1.4 or 0)
+        if f % 37 == 0 then anim:trigger("jump") end
+        anim:update(1 / 60 + (f % 5) * 1e-3)
+      end
+      return anim:evaluate(pose)
+    end
+
+    it("restore the state exactly: the same poses afterwards, bit for bit, mid-fade too", function()
+      local a, b = game(), game()
+      local pa, pb = sinew.pose(skel), sinew.pose(skel)
+      drive(a, 1, 200, pa)
+      for stop = 201, 260, 7 do -- several points, inside fades and out
+        drive(a, stop - 6, stop, pa)
+        local snap = a:snapshot()
+        b:restore(snap)
+        drive(a, stop + 1, stop + 50, pa)
+        drive(b, stop + 1, stop + 50, pb)
+        local ma, mb = sinew.matrices(skel), sinew.matrices(skel)
+        pa:to_model(ma)
+        pb:to_model(mb)
+        assert.equal(ma:bytes(), mb:bytes())
+        assert.same(a:snapshot(), b:snapshot())
+        a:restore(snap) -- and rewind a to keep going from there
+      end
+    end)
+
+    it("round-trip through JSON to the digits of the encoder", function()
+      local json = require "dkjson"
+      local a, b = game(), game()
+      local pa, pb = sinew.pose(skel), sinew.pose(skel)
+      drive(a, 1, 213, pa)
+      b:restore(json.decode(json.encode(a:snapshot())))
+      drive(a, 214, 300, pa)
+      drive(b, 214, 300, pb)
+      for j = 1, #skel do
+        local x, y = { pa:get(j) }, { pb:get(j) }
+        for k = 1, 10 do assert_near(x[k], y[k], 1e-6) end
+      end
+      assert.equal(a:state(), b:state())
+    end)
+
+    it("refuse a bad snapshot and change nothing", function()
+      local anim = game()
+      anim:update(0.1)
+      local good = anim:snapshot()
+      local cases = {
+        { function(s) s.version = 2 end, "bad snapshot: version: unknown snapshot version 2" },
+        { function(s) s.layers[1].state = "swim" end, "bad snapshot: layers[1].state: unknown state 'swim'" },
+        { function(s) s.values.speed = 0 / 0 end, "bad snapshot: values.speed: must be a finite number (got nan)" },
+        { function(s) s.values.jump = 1 end, "bad snapshot: values.jump: must be a boolean (got 1)" },
+        { function(s) s.layers[2] = nil end, "bad snapshot: layers: has 1 layers, the animator 2" },
+        { function(s) s.layers[1].states.move.motion.uw = { 1 } end,
+          "bad snapshot: layers[1].states.move.motion.uw: has 1 numbers, expected 2" },
+        { function(s) s.layers[1].transition = { index = 3, from = "idle", to = "move", elapsed = 0, duration = 1,
+          from_live = true } end, "bad snapshot: layers[1].transition: transition 3 leads to 'jump', not 'move'" },
+      }
+      for _, c in ipairs(cases) do
+        local s = anim:snapshot()
+        c[1](s)
+        local err = helper.error_of(anim.restore, anim, s)
+        assert.is_truthy(err and err:find(c[2], 1, true), ("%s: got %s"):format(c[2], tostring(err)))
+        assert.same(good, anim:snapshot())
+      end
+    end)
+  end)
+
+  describe("seeing it", function()
+    it("debug() gives a plain table of what plays; dot() the state machine", function()
+      local anim = machine({ idle = { motion = "a" }, move = { motion = "b" } },
+        { { from = "idle", to = "move", when = { { "speed", ">", 0.1 } }, duration = 0.5 } }, { speed = 1 }, "idle")
+      anim:update(0.25)
+      local d = anim:debug()
+      assert.equal(1, d.parameters.speed)
+      assert.equal("idle", d.layers[1].state)
+      assert.equal("move", d.layers[1].target)
+      assert_near(0.5, d.layers[1].progress, 1e-12)
+      assert.equal(2, #d.layers[1].clips)
+      assert.equal("a", d.layers[1].clips[1].clip)
+      local text = sinew.animator.dot({ skeleton = skel, parameters = { speed = 0 }, layers = { {
+        entry = "idle", states = { idle = { motion = "a" }, move = { motion = "b" } },
+        transitions = { { from = "idle", to = "move", when = { { "speed", ">", 0.1 } }, duration = 0.5 } } } } },
+        { clips = clips })
+      assert.matches('^digraph animator {', text)
+      assert.is_truthy(text:find('"1:idle" -> "1:move" [label="speed > 0.1\\n0.5s"]', 1, true), text)
+    end)
+  end)
+
   describe("steady state", function()
     local function fox_like()
       return sinew.animator({ skeleton = skel, parameters = { speed = 0, jump = "trigger" },
@@ -529,7 +692,7 @@ describe("sinew.animator", function()
       { "an unknown interruption source", function(d) d.layers[1].transitions[1].interruption = "both" end,
         "layers[1].transitions[1].interruption: unknown interruption source 'both'" },
       { "a parameter of no known kind", function(d) d.parameters.speed = "fast" end,
-        "parameters.speed: must be a number, a boolean, \"trigger\", { int = n } or { float = x } (got 'fast')" },
+        "parameters.speed: must be a number, a boolean, \"trigger\", { int = n } or { float = x [, smoothing = s] }" },
       { "no skeleton", function(d) d.skeleton = nil end, "skeleton: must be a sinew skeleton (got nil)" },
       { "no layers", function(d) d.layers = {} end, "layers: an animator needs a layer" },
     }

@@ -82,17 +82,20 @@ local function parameters(def, path)
     elseif v == "trigger" then
       out[name] = { kind = "trigger", value = false }
     elseif type(v) == "table" then
-      known_keys(v, { int = true, float = true }, p)
+      known_keys(v, { int = true, float = true, smoothing = true }, p)
       if v.int ~= nil then
         local n = number(v.int, p .. ".int")
         if n ~= floor(n) then fail(p .. ".int", "%s is not an integer", show(n)) end
         if v.float ~= nil then fail(p, "is an int or a float, not both") end
+        if v.smoothing ~= nil then fail(p .. ".smoothing", "only a float parameter is smoothed") end
         out[name] = { kind = "int", value = n }
       else
-        out[name] = { kind = "float", value = number(v.float, p .. ".float") }
+        out[name] = { kind = "float", value = number(v.float, p .. ".float"),
+          smoothing = v.smoothing ~= nil and number(v.smoothing, p .. ".smoothing", nil, 0, 1e6) or nil }
       end
     else
-      fail(p, "must be a number, a boolean, \"trigger\", { int = n } or { float = x } (got %s)", show(v))
+      fail(p, "must be a number, a boolean, \"trigger\", { int = n } or { float = x [, smoothing = s] } (got %s)",
+        show(v))
     end
   end
   return out
@@ -397,6 +400,12 @@ local function layer(def, index, ctx, first)
   local all = {}
   for i, t in ipairs(table_at(def.transitions, path .. ".transitions", true) or {}) do
     all[i] = transition(t, states, ctx.params, ("%s.transitions[%d]"):format(path, i))
+    all[i].index = i
+  end
+  -- what travel takes where no path leads: an instant switch into each state
+  for _, sname in ipairs(order) do
+    states[sname].teleport = { from = "any", to = sname, conditions = {}, duration = 0, fixed = true, offset = 0,
+      curve = "linear", interruption = "none", can_self = true, index = 0 }
   end
   for _, sname in ipairs(order) do
     local list = states[sname].transitions

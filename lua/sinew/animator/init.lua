@@ -7,6 +7,8 @@ local core = require "sinew.core"
 local Definition = require "sinew.animator.definition"
 local Layer = require "sinew.animator.layer"
 local Motion = require "sinew.animator.motion"
+local Snapshot = require "sinew.animator.snapshot"
+local Dot = require "sinew.animator.dot"
 
 local M = {}
 
@@ -42,9 +44,19 @@ local function new(def, resources)
   local A = setmetatable({ def = compiled, skeleton = compiled.skeleton, values = {}, kinds = {}, layers = {},
     ev_n = 0, ev_name = {}, ev_layer = {}, ev_state = {}, ev_weight = {}, ev_time = {}, ev_i = 0,
     dropped_events = 0, handlers = {}, act_n = 0, act_clip = {}, act_weight = {}, act_time = {}, act_layer = {},
-    act_i = 0, Pose = getmetatable(core.pose(compiled.skeleton)) }, Animator)
+    act_i = 0, Pose = getmetatable(core.pose(compiled.skeleton)), smooth = {}, targets = {}, vels = {} },
+    Animator)
   for name, p in pairs(compiled.params) do
     A.values[name], A.kinds[name] = p.value, p.kind
+    if p.smoothing then
+      A.smooth[#A.smooth + 1] = { name = name, time = p.smoothing }
+      A.targets[name], A.vels[name] = p.value, 0
+    end
+  end
+  table.sort(A.smooth, function(a, b) return a.name < b.name end)
+  A.clip_names = {}
+  if type(resources) == "table" and type(resources.clips) == "table" then
+    for name, clip in pairs(resources.clips) do A.clip_names[clip] = tostring(name) end
   end
   local frames
   for i, ldef in ipairs(compiled.layers) do
@@ -85,14 +97,35 @@ function Animator:set(name, value)
   elseif type(value) ~= "boolean" then
     error(("parameter '%s' is a %s: got %s"):format(name, kind, Definition.show(value)), 2)
   end
-  self.values[name] = value
+  if self.targets[name] ~= nil then self.targets[name] = value else self.values[name] = value end
   return self
 end
 
---- The value of a parameter.
+--- The value of a parameter as the animator uses it (for a smoothed float, where it has got to),
+-- and for a smoothed float the value it moves to.
 function Animator:get(name)
   kind_of(self, name, 2)
-  return self.values[name]
+  return self.values[name], self.targets[name]
+end
+
+-- smoothed floats follow their targets as critically damped springs (exact for any step: the
+-- same result for one step of dt as for many smaller ones)
+local function smooth(A, dt)
+  local list, values, targets, vels = A.smooth, A.values, A.targets, A.vels
+  for i = 1, #list do
+    local s = list[i]
+    local name = s.name
+    if s.time <= 0 then
+      values[name], vels[name] = targets[name], 0
+    else
+      local w = 2 / s.time
+      local y, v = values[name] - targets[name], vels[name]
+      local j = v + w * y
+      local e = math.exp(-w * dt)
+      values[name] = targets[name] + (y + j * dt) * e
+      vels[name] = (v - w * j * dt) * e
+    end
+  end
 end
 
 --- Sets a trigger: it stays set until a transition that uses it fires (which consumes it) or
@@ -165,6 +198,7 @@ function Animator:update(dt)
     error(("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)"):format(Definition.show(dt)), 2)
   end
   self.ev_n, self.ev_i, self.dropped_events = 0, 0, 0
+  smooth(self, dt)
   local layers = self.layers
   for i = 1, #layers do Layer.update(self, layers[i], dt) end
   sort_events(self)
@@ -270,6 +304,60 @@ function Animator:events()
   return next_event, self, nil
 end
 
+--- Plays the layer (name or index; default the first) to `state` by the shortest path through
+-- its transitions, conditions ignored (Godot's travel): each transition of the path in turn,
+-- its exit time awaited, with its own fade; ordinary transitions wait until the layer arrives.
+-- Where no path leads, switches at once. Returns true when a path was found (or the layer is there).
+function Animator:travel(state, which)
+  local L = layer_of(self, which, 2)
+  if type(state) ~= "string" or not L.states[state] then
+    error(("unknown state %s in layer '%s'"):format(Definition.show(state), L.def.name), 2)
+  end
+  local from = L.trans and L.to.name or L.cur.name
+  local path, froms = Layer.route(L, from, state)
+  if path == nil then
+    path, froms = { L.states[state].def.teleport }, { from }
+  end
+  if #path == 0 then
+    L.route = nil
+  else
+    L.route, L.route_from, L.route_i = path, froms, 1
+  end
+  return path[1] ~= L.states[state].def.teleport
+end
+
+--- The run-time state as a plain table (numbers, strings, booleans, tables), for rollback or a
+-- saved game; `restore` puts it back. The same definition, snapshot and steps give the same poses
+-- bit for bit. It survives JSON: to the digits the encoder writes (dkjson and lua-cjson write 14).
+function Animator:snapshot()
+  return Snapshot.take(self)
+end
+
+--- Puts back a snapshot of an animator of the same definition. The snapshot is checked whole
+-- first: a bad one raises `bad snapshot: <path>: <why>` and changes nothing. Returns the animator.
+function Animator:restore(snap)
+  Snapshot.restore(self, snap)
+  return self
+end
+
+--- A plain table of what runs now, for a debug view: parameters, and per layer its name,
+-- weight, state, normalised time, the transition's destination and progress, and the clips that
+-- play with their weights and times (clip names from the resources given to the constructor).
+function Animator:debug()
+  local out = { parameters = {}, layers = {} }
+  for name, v in pairs(self.values) do out.parameters[name] = v end
+  for i, L in ipairs(self.layers) do
+    local l = { name = L.def.name, weight = L.weight, clips = {} }
+    l.state, l.time, l.target, l.progress = self:state(i)
+    out.layers[i] = l
+  end
+  for clip, weight, time, layer in self:active() do
+    local l = out.layers[self.def.layer_index[layer]]
+    l.clips[#l.clips + 1] = { clip = self.clip_names[clip] or tostring(clip), weight = weight, time = time }
+  end
+  return out
+end
+
 --- Calls `fn(name, layer, state, weight)` for each event `name` at the end of every update, in
 -- time order. Returns the animator.
 function Animator:on(name, fn)
@@ -289,5 +377,8 @@ Animator.__tostring = function(A)
   for i, L in ipairs(A.layers) do names[i] = L.def.name end
   return ("sinew.Animator (%d joints, layers %s)"):format(#A.skeleton, table.concat(names, ", "))
 end
+
+--- The state machines of a definition as Graphviz DOT text (see `sinew.animator.dot`).
+M.dot = Dot.dot
 
 return setmetatable(M, { __call = function(_, def, resources) return new(def, resources) end })

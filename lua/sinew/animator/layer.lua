@@ -195,8 +195,8 @@ local function finish(A, L, at)
 end
 
 -- starts transition t at `at` seconds into the update; `source` is the state whose list held it
-local function start(A, L, t, source, at)
-  consume(A, t)
+local function start(A, L, t, source, at, travelling)
+  if not travelling then consume(A, t) end
   local dest = L.states[t.to]
   local duration = t.duration
   if L.trans then
@@ -239,8 +239,8 @@ end
 
 -- the first exit-time transition of the playing state crossed within the next `dt` seconds,
 -- with its time from now, or nil
-local function next_exit(state, dt, values)
-  if not state.def.exit_times then return nil end
+local function next_exit(state, dt, values, only)
+  if not (state.def.exit_times or only) then return nil end
   local speed = state_speed(state, values)
   if speed <= 0 then return nil end
   local inst = state.inst
@@ -252,7 +252,7 @@ local function next_exit(state, dt, values)
   for i = 1, #list do
     local t = list[i]
     local e = t.exit_time
-    if e ~= nil and conditions_hold(t, values) then
+    if e ~= nil and (only == t or (only == nil and conditions_hold(t, values))) then
       local cross
       if state.def.loop and e < 1 then
         cross = floor(old - e) + 1 + e -- the next k + e above old
@@ -292,8 +292,60 @@ local function interrupt(A, L)
   return t, owner
 end
 
+-- ---- travel -----------------------------------------------------------------------------------------
+
+--- The transitions that lead from state `from` to state `to` in the fewest steps, conditions
+-- ignored (breadth first; the transition written first wins a tie), with the state each is taken
+-- from; nil when no path leads there.
+function M.route(L, from, to)
+  local prev, via, queue, head = { [from] = false }, {}, { from }, 1
+  while queue[head] and prev[to] == nil do
+    local name = queue[head]
+    head = head + 1
+    local list = L.states[name].def.transitions
+    for i = 1, #list do
+      local t = list[i]
+      if prev[t.to] == nil then
+        prev[t.to], via[t.to] = name, t
+        queue[#queue + 1] = t.to
+      end
+    end
+  end
+  if prev[to] == nil then return nil end
+  local path, froms, at = {}, {}, to
+  while at ~= from do
+    table.insert(path, 1, via[at])
+    table.insert(froms, 1, prev[at])
+    at = prev[at]
+  end
+  return path, froms
+end
+
+-- the next step of a travel, if the layer travels: starts it now when it has no exit time;
+-- returns the transition whose exit time the state waits for, or nil
+local function travel_step(A, L)
+  local route = L.route
+  if not route or L.trans then return nil end
+  local t = route[L.route_i]
+  if t == nil then
+    L.route = nil
+    return nil
+  end
+  if L.route_from[L.route_i] ~= L.cur.name then -- something else moved the layer: stop
+    L.route = nil
+    return nil
+  end
+  if t.exit_time == nil then
+    L.route_i = L.route_i + 1
+    start(A, L, t, L.cur, 0, true)
+    return nil
+  end
+  return t
+end
+
 --- Advances the layer by dt seconds: transitions whose conditions hold now start first, then
 -- time runs, and an exit time crossed within the step starts its transition at that instant.
+-- While the layer travels, the route's transitions are taken instead.
 function M.update(A, L, dt)
   local values = A.values
   if L.entering then
@@ -303,23 +355,36 @@ function M.update(A, L, dt)
     push_named(A, L, L.cur, "enter", 1, 0)
   end
   -- the weights of what plays, from the parameters of this update
+  local waiting = nil
   if L.trans then
     if L.from_live then weights_of_state(L.from, values) end
     weights_of_state(L.to, values)
-    local t, owner = interrupt(A, L)
-    if t then start(A, L, t, owner, 0) end
+    if not L.route then
+      local t, owner = interrupt(A, L)
+      if t then start(A, L, t, owner, 0) end
+    end
   else
     weights_of_state(L.cur, values)
-    local t = pick(L.cur.def.transitions, L.cur, values, nil)
-    if t then start(A, L, t, L.cur, 0) end
+    if L.route then
+      waiting = travel_step(A, L)
+    else
+      local t = pick(L.cur.def.transitions, L.cur, values, nil)
+      if t then start(A, L, t, L.cur, 0) end
+    end
   end
   local at = 0
   if not L.trans then
-    local t, t_at = next_exit(L.cur, dt, values)
+    local t, t_at
+    if L.route then
+      if waiting then t, t_at = next_exit(L.cur, dt, values, waiting) end
+    else
+      t, t_at = next_exit(L.cur, dt, values)
+    end
     if t then
       play(A, L, L.cur, t_at, 0, 0)
       at = t_at
-      start(A, L, t, L.cur, at)
+      if waiting then L.route_i = L.route_i + 1 end
+      start(A, L, t, L.cur, at, waiting ~= nil)
     else
       play(A, L, L.cur, dt, 0, 0)
       return

@@ -1,0 +1,256 @@
+--- Snapshots of an animator's run-time state as plain tables (numbers, strings, booleans and
+-- tables only), for rollback and saved games: `anim:snapshot()` and `anim:restore(t)`. A
+-- snapshot holds the parameters, and per layer its weight, the playing state or the transition
+-- under way (with the still it fades from), each state's times and blend weights, and a travel
+-- under way. `restore` checks the whole table against the animator before it changes anything.
+-- @module sinew.animator.snapshot
+local Definition = require "sinew.animator.definition"
+
+local M = {}
+
+local finite = Definition.finite
+
+-- ---- taking --------------------------------------------------------------------------------------------
+
+local function list_of(t)
+  local out = {}
+  for i = 1, #t do out[i] = t[i] end
+  return out
+end
+
+local function instance(inst)
+  local out = { norm = inst.norm, weight = inst.weight }
+  if inst.kids then
+    out.weights, out.uw, out.rates, out.kids = list_of(inst.weights), list_of(inst.uw), list_of(inst.rates), {}
+    for k = 1, #inst.kids do out.kids[k] = instance(inst.kids[k]) end
+  end
+  return out
+end
+
+local function pose_numbers(pose)
+  local out = {}
+  for j = 1, #pose do
+    local v = { pose:get(j) }
+    for k = 1, 10 do out[#out + 1] = v[k] end
+  end
+  return out
+end
+
+--- The run-time state of animator A as a plain table.
+function M.take(A)
+  local snap = { version = 1, values = {}, layers = {} }
+  for name, v in pairs(A.values) do snap.values[name] = v end
+  if A.smooth[1] then
+    snap.targets, snap.velocities = {}, {}
+    for _, s in ipairs(A.smooth) do snap.targets[s.name], snap.velocities[s.name] = A.targets[s.name], A.vels[s.name] end
+  end
+  for i, L in ipairs(A.layers) do
+    local l = { weight = L.weight, entering = L.entering, states = {} }
+    for name, st in pairs(L.states) do l.states[name] = { fresh = st.fresh == true, motion = instance(st.inst) } end
+    if L.trans then
+      l.transition = { index = L.trans.index, from = L.from.name, to = L.to.name, from_live = L.from_live,
+        elapsed = L.elapsed, duration = L.duration }
+      if not L.from_live then
+        l.transition.still = pose_numbers(L.frozen)
+        l.transition.still_time = L.frozen_norm
+      end
+    else
+      l.state = L.cur.name
+    end
+    if L.route then
+      l.route = {}
+      for k = L.route_i, #L.route do
+        l.route[#l.route + 1] = { index = L.route[k].index, to = L.route[k].to, from = L.route_from[k] }
+      end
+    end
+    snap.layers[i] = l
+  end
+  return snap
+end
+
+-- ---- checking ------------------------------------------------------------------------------------------
+
+local fail = Definition.fail
+
+local function number(v, path)
+  if not finite(v) then fail(path, "must be a finite number (got %s)", Definition.show(v)) end
+  return v
+end
+
+local function tbl(v, path)
+  if type(v) ~= "table" then fail(path, "must be a table (got %s)", type(v)) end
+  return v
+end
+
+local function numbers(t, n, path)
+  tbl(t, path)
+  if #t ~= n then fail(path, "has %d numbers, expected %d", #t, n) end
+  for i = 1, n do number(t[i], ("%s[%d]"):format(path, i)) end
+end
+
+local function check_instance(s, inst, path)
+  tbl(s, path)
+  number(s.norm, path .. ".norm")
+  number(s.weight, path .. ".weight")
+  if inst.kids then
+    numbers(s.weights, #inst.weights, path .. ".weights")
+    numbers(s.uw, #inst.uw, path .. ".uw")
+    numbers(s.rates, #inst.rates, path .. ".rates")
+    tbl(s.kids, path .. ".kids")
+    for k = 1, #inst.kids do check_instance(s.kids[k], inst.kids[k], ("%s.kids[%d]"):format(path, k)) end
+  end
+end
+
+local function state_name(L, name, path)
+  if type(name) ~= "string" or not L.states[name] then fail(path, "unknown state %s", Definition.show(name)) end
+  return name
+end
+
+-- the transition numbered `index` of layer L leading to `to` (0: travel's instant switch)
+local function transition_of(L, index, to, path)
+  if index == 0 then return L.states[to].def.teleport end
+  local t = type(index) == "number" and L.def.transitions[index]
+  if not t then fail(path .. ".index", "unknown transition %s", Definition.show(index)) end
+  if t.to ~= to then fail(path, "transition %d leads to '%s', not '%s'", index, t.to, to) end
+  return t
+end
+
+local function check(A, snap)
+  tbl(snap, "snapshot")
+  if snap.version ~= 1 then fail("version", "unknown snapshot version %s", Definition.show(snap.version)) end
+  tbl(snap.values, "values")
+  for name, kind in pairs(A.kinds) do
+    local v = snap.values[name]
+    local path = "values." .. name
+    if kind == "float" or kind == "int" then
+      number(v, path)
+      if kind == "int" and v ~= math.floor(v) then fail(path, "must be an integer (got %s)", Definition.show(v)) end
+    elseif type(v) ~= "boolean" then
+      fail(path, "must be a boolean (got %s)", Definition.show(v))
+    end
+  end
+  for name in pairs(snap.values) do
+    if not A.kinds[name] then fail("values", "unknown parameter %s", Definition.show(name)) end
+  end
+  for _, s in ipairs(A.smooth) do
+    number(tbl(snap.targets, "targets")[s.name], "targets." .. s.name)
+    number(tbl(snap.velocities, "velocities")[s.name], "velocities." .. s.name)
+  end
+  tbl(snap.layers, "layers")
+  if #snap.layers ~= #A.layers then fail("layers", "has %d layers, the animator %d", #snap.layers, #A.layers) end
+  for i, L in ipairs(A.layers) do
+    local path = ("layers[%d]"):format(i)
+    local l = tbl(snap.layers[i], path)
+    number(l.weight, path .. ".weight")
+    if l.weight < 0 or l.weight > 1 then fail(path .. ".weight", "is out of range (0 .. 1)") end
+    if type(l.entering) ~= "boolean" then fail(path .. ".entering", "must be a boolean") end
+    tbl(l.states, path .. ".states")
+    for name, st in pairs(L.states) do
+      local spath = path .. ".states." .. name
+      local s = tbl(l.states[name], spath)
+      if type(s.fresh) ~= "boolean" then fail(spath .. ".fresh", "must be a boolean") end
+      check_instance(s.motion, st.inst, spath .. ".motion")
+    end
+    if l.transition ~= nil then
+      local tp = path .. ".transition"
+      local t = tbl(l.transition, tp)
+      state_name(L, t.from, tp .. ".from")
+      state_name(L, t.to, tp .. ".to")
+      transition_of(L, t.index, t.to, tp)
+      number(t.elapsed, tp .. ".elapsed")
+      number(t.duration, tp .. ".duration")
+      if type(t.from_live) ~= "boolean" then fail(tp .. ".from_live", "must be a boolean") end
+      if not t.from_live then
+        numbers(t.still, 10 * #A.skeleton, tp .. ".still")
+        for j = 0, #A.skeleton - 1 do
+          local b = 10 * j
+          local q = t.still
+          if q[b + 4] ^ 2 + q[b + 5] ^ 2 + q[b + 6] ^ 2 + q[b + 7] ^ 2 < 1e-24 then
+            fail(tp .. ".still", "rotation of joint %d is zero", j + 1)
+          end
+        end
+        number(t.still_time, tp .. ".still_time")
+      end
+    else
+      state_name(L, l.state, path .. ".state")
+    end
+    if l.route ~= nil then
+      tbl(l.route, path .. ".route")
+      for k, step in ipairs(l.route) do
+        local rp = ("%s.route[%d]"):format(path, k)
+        tbl(step, rp)
+        state_name(L, step.to, rp .. ".to")
+        state_name(L, step.from, rp .. ".from")
+        transition_of(L, step.index, step.to, rp)
+      end
+    end
+  end
+end
+
+-- ---- restoring -----------------------------------------------------------------------------------------
+
+local function copy_into(dst, src)
+  for i = 1, #dst do dst[i] = src[i] end
+end
+
+local function put_instance(inst, s)
+  inst.norm, inst.weight = s.norm, s.weight
+  if inst.kids then
+    copy_into(inst.weights, s.weights)
+    copy_into(inst.uw, s.uw)
+    copy_into(inst.rates, s.rates)
+    for k = 1, #inst.kids do put_instance(inst.kids[k], s.kids[k]) end
+  end
+end
+
+--- Puts snapshot `snap` back into animator A. Raises with the path of the fault, changing nothing.
+function M.restore(A, snap)
+  local ok, err = pcall(check, A, snap)
+  if not ok then
+    local msg = Definition.fault_message(err)
+    if msg then error("bad snapshot: " .. msg, 3) end
+    error(err, 0)
+  end
+  for name in pairs(A.kinds) do A.values[name] = snap.values[name] end
+  for _, s in ipairs(A.smooth) do
+    A.targets[s.name], A.vels[s.name] = snap.targets[s.name], snap.velocities[s.name]
+  end
+  for i, L in ipairs(A.layers) do
+    local l = snap.layers[i]
+    L.weight, L.entering = l.weight, l.entering
+    for name, st in pairs(L.states) do
+      st.fresh = l.states[name].fresh
+      put_instance(st.inst, l.states[name].motion)
+    end
+    if l.transition then
+      local t = l.transition
+      L.trans = transition_of(L, t.index, t.to, "")
+      L.from, L.to, L.from_live = L.states[t.from], L.states[t.to], t.from_live
+      L.elapsed, L.duration = t.elapsed, t.duration
+      L.cur = L.from
+      if not t.from_live then
+        local q = t.still
+        for j = 0, #A.skeleton - 1 do
+          local b = 10 * j
+          L.frozen:set(j + 1, q[b + 1], q[b + 2], q[b + 3], q[b + 4], q[b + 5], q[b + 6], q[b + 7], q[b + 8], q[b + 9],
+            q[b + 10])
+        end
+        L.frozen_norm = t.still_time
+      end
+    else
+      L.trans, L.from, L.to, L.from_live = nil, nil, nil, false
+      L.cur = L.states[l.state]
+    end
+    if l.route and #l.route > 0 then
+      L.route, L.route_from, L.route_i = {}, {}, 1
+      for k, step in ipairs(l.route) do
+        L.route[k] = transition_of(L, step.index, step.to, "")
+        L.route_from[k] = step.from
+      end
+    else
+      L.route = nil
+    end
+  end
+end
+
+return M
