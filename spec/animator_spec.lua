@@ -415,6 +415,55 @@ describe("sinew.animator", function()
     end)
   end)
 
+  describe("inertialisation", function()
+    local function run(mode)
+      local anim = machine({ go = { motion = "b" }, stop = { motion = "still" } },
+        { { from = "go", to = "stop", when = { { "halt" } }, duration = 0.5, mode = mode } }, { halt = false }, "go")
+      local pose, xs, dt = sinew.pose(skel), {}, 1 / 60
+      for f = 1, 30 do
+        anim:update(dt):evaluate(pose)
+        xs[f] = x_of(pose)
+      end
+      anim:set("halt", true):update(0):evaluate(pose)
+      xs.switch = x_of(pose)
+      anim:update(1e-4):evaluate(pose) -- the velocity just after the switch
+      xs.after = x_of(pose)
+      for f = 31, 90 do
+        anim:update(dt):evaluate(pose)
+        xs[f] = x_of(pose)
+      end
+      return xs, anim
+    end
+
+    it("keeps the pose and its velocity continuous at the switch, and lands on the destination", function()
+      local xs = run("inertialize")
+      local dt = 1 / 60
+      assert_near(xs[30], xs.switch, 1e-6)                  -- no jump in the pose
+      local before, after = (xs[30] - xs[29]) / dt, (xs.after - xs.switch) / 1e-4
+      assert_near(10, before, 1e-3)
+      assert.is_true(math.abs(after - before) < 0.01 * before, ("velocity %g then %g"):format(before, after))
+      assert_near(0, xs[61], 1e-6)                           -- after 0.5 s, the destination alone
+      -- a linear cross-fade from a live source keeps the pose but breaks the velocity
+      local cross = run("crossfade")
+      assert_near(cross[30], cross.switch, 1e-6)
+      assert.is_true(math.abs((cross.after - cross.switch) / 1e-4 - 10) > 5)
+    end)
+
+    it("costs one pose: the source stops playing", function()
+      local anim = machine({ go = { motion = "b" }, stop = { motion = "still" } },
+        { { from = "go", to = "stop", when = { { "halt" } }, duration = 0.5, mode = "inertialize" } },
+        { halt = false }, "go")
+      anim:update(0.2):evaluate(sinew.pose(skel))
+      anim:set("halt", true):update(0.1)
+      local n = 0
+      for clip in anim:active() do
+        n = n + 1
+        assert.equal(clips.still, clip)
+      end
+      assert.equal(1, n)
+    end)
+  end)
+
   describe("travel", function()
     local states = { a = { motion = "a" }, b = { motion = "b" }, c = { motion = "still" }, d = { motion = "a" } }
 
@@ -481,7 +530,7 @@ describe("sinew.animator", function()
           transitions = {
             { from = "idle", to = "move", when = { { "speed", ">", 0.1 } }, duration = 0.3, interruption = "destination" },
             { from = "move", to = "idle", when = { { "speed", "<", 0.1 } }, duration = 0.3 },
-            { from = "any", to = "jump", when = { { "jump" } }, duration = 0.2 },
+            { from = "any", to = "jump", when = { { "jump" } }, duration = 0.2, mode = "inertialize" },
             { from = "jump", to = "idle", exit_time = 0.9, duration = 0.2 } } },
         { name = "upper", mask = sinew.mask(skel, { spine = 1 }, 0), weight = 0.7,
           states = { wave = { motion = line(0.9, 3, "spine") } } },

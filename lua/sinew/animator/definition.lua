@@ -299,8 +299,7 @@ local function transition(t, states, params, path)
   end
   if from == "any" and exit_time ~= nil then fail(path .. ".exit_time", "a transition from 'any' has no exit time") end
   local mode = t.mode or "crossfade"
-  if mode ~= "crossfade" then
-    if mode == "inertialize" then fail(path .. ".mode", "inertialize is not supported yet") end
+  if mode ~= "crossfade" and mode ~= "inertialize" then
     fail(path .. ".mode", "unknown mode %s (crossfade or inertialize)", show(mode))
   end
   local interruption = t.interruption or "none"
@@ -318,7 +317,8 @@ local function transition(t, states, params, path)
     duration = number(t.duration, path .. ".duration", 0, 0, 1e6),
     fixed = t.fixed_duration ~= false,
     offset = number(t.offset, path .. ".offset", 0, 0, 1),
-    curve = curve(t.curve, path .. ".curve"),
+    curve = t.curve == nil and mode == "inertialize" and "smoothstep" or curve(t.curve, path .. ".curve"),
+    inertialize = mode == "inertialize",
     interruption = interruption,
     can_self = t.can_self == true or (from ~= "any" and from == t.to),
     path = path,
@@ -398,9 +398,11 @@ local function layer(def, index, ctx, first)
   -- transitions in definition order (their priority): each state's list holds its own and the
   -- 'any' transitions, merged in that order
   local all = {}
+  local inertial = false
   for i, t in ipairs(table_at(def.transitions, path .. ".transitions", true) or {}) do
     all[i] = transition(t, states, ctx.params, ("%s.transitions[%d]"):format(path, i))
     all[i].index = i
+    inertial = inertial or all[i].inertialize
   end
   -- what travel takes where no path leads: an instant switch into each state
   for _, sname in ipairs(order) do
@@ -417,6 +419,7 @@ local function layer(def, index, ctx, first)
     end
   end
   return { name = name, index = index, mode = mode, weight = number(def.weight, path .. ".weight", 1, 0, 1),
+    inertial = inertial,
     mask = mask, reference = reference, states = states, order = order, entry = entry, transitions = all }
 end
 

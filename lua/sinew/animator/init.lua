@@ -220,13 +220,17 @@ function Animator:evaluate(pose)
     error("bad argument #1 to 'evaluate' (a sinew pose of the animator's skeleton expected)", 2)
   end
   local layers = self.layers
-  pose:copy(Layer.pose_of(layers[1]))
+  local base = Layer.pose_of(layers[1])
+  if layers[1].last then Layer.remember(layers[1], base) end
+  pose:copy(base)
   for i = 2, #layers do
     local L = layers[i]
     local w = L.weight
-    if w > 0 then
+    if w > 0 or L.last then
       local lp = Layer.pose_of(L)
-      if L.def.mode == "additive" then
+      if L.last then Layer.remember(L, lp) end
+      if w <= 0 then -- luacheck: ignore 542 (sampled for its history only)
+      elseif L.def.mode == "additive" then
         pose:add(lp, w, L.def.mask)
       elseif L.masks then
         local three, tw = L.three, L.three_w

@@ -8,7 +8,7 @@ local Motion = require "sinew.animator.motion"
 
 local M = {}
 
-local blend = core.blend
+local blend, delta = core.blend, core.delta
 local floor, ceil, min = math.floor, math.ceil, math.min
 local advance, sample, set_norm, weights_of, rate, length =
   Motion.advance, Motion.sample, Motion.set_norm, Motion.weights_of, Motion.rate, Motion.length
@@ -25,6 +25,13 @@ function M.new(def, skeleton, refs)
     pair = { false, false }, pair_w = { 0, 0 }, elapsed = 0, duration = 0 }
   for name, s in pairs(def.states) do
     L.states[name] = { def = s, name = name, inst = Motion.new(s.motion, skeleton, refs) }
+  end
+  if def.inertial then
+    -- the layer's last two poses and the time between them (the source's velocity at a switch),
+    -- the velocity found there, and the extrapolated source
+    L.last, L.last2, L.last_h, L.since, L.since_start = core.pose(skeleton), core.pose(skeleton), 0, 0, 0
+    L.have_last, L.vel_h, L.vel_decay, L.dead = 0, 0, 0, false
+    L.vel, L.extra = core.pose(skeleton), core.pose(skeleton)
   end
   L.cur = L.states[def.entry]
   L.entering = true -- the entry state's enter event fires at the first update
@@ -149,6 +156,46 @@ local function state_speed(state, values)
   return s
 end
 
+-- ---- inertialisation (dead blending) --------------------------------------------------------------
+
+-- the extrapolated source of an inertialised transition: the pose at the switch moved on by its
+-- velocity there, the velocity decaying with a half-life of a quarter of the duration (so the
+-- source coasts to a stop instead of being kept playing)
+local function extrapolate(L)
+  local e = L.extra
+  e:copy(L.frozen)
+  if L.vel_h > 0 then
+    local k = L.vel_decay
+    local t = L.elapsed
+    local g = k > 0 and (1 - math.exp(-k * t)) / k or t
+    e:add(L.vel, g / L.vel_h)
+  end
+  return e
+end
+
+--- Keeps the layer's pose of this frame (for the source velocity of an inertialised switch).
+function M.remember(L, pose)
+  L.last, L.last2 = L.last2, L.last
+  L.last:copy(pose)
+  L.last_h, L.since = L.since, 0
+  if L.have_last < 2 then L.have_last = L.have_last + 1 end
+end
+
+-- at an inertialised switch: the pose of this instant into L.frozen, its velocity into L.vel
+-- (the change over L.vel_h seconds)
+local function switch_inertial(L, pose_now, at)
+  L.frozen:copy(pose_now)
+  L.vel_h = 0
+  local since = L.since_start + at -- since the last evaluate
+  if since > 0 and L.have_last >= 1 then
+    delta(L.vel, L.frozen, L.last)
+    L.vel_h = since
+  elseif L.have_last >= 2 and L.last_h > 0 then
+    delta(L.vel, L.last, L.last2)
+    L.vel_h = L.last_h
+  end
+end
+
 -- sets the blend weights of a state's motion from the parameters
 local function weights_of_state(state, values)
   if state.inst.def.kind == "blend" then weights_of(state.inst, values) end
@@ -159,6 +206,7 @@ local function pose_of(L)
   local trans = L.trans
   if not trans then return sample(L.cur.inst, L.cur.def.loop) end
   local from = L.from_live and sample(L.from.inst, L.from.def.loop) or L.frozen
+  if L.dead then from = extrapolate(L) end
   local to = sample(L.to.inst, L.to.def.loop)
   local a = L.duration > 0 and curve_at(trans.curve, L.elapsed / L.duration) or 1
   L.pair[1], L.pair[2], L.pair_w[1], L.pair_w[2] = from, to, 1 - a, a
@@ -191,7 +239,7 @@ end
 -- ends the transition under way: the destination plays alone
 local function finish(A, L, at)
   if L.from_live and L.from ~= L.to then push_named(A, L, L.from, "exit", 1, at) end
-  L.cur, L.trans, L.from, L.to, L.from_live = L.to, nil, nil, nil, false
+  L.cur, L.trans, L.from, L.to, L.from_live, L.dead = L.to, nil, nil, nil, false, false
 end
 
 -- starts transition t at `at` seconds into the update; `source` is the state whose list held it
@@ -199,7 +247,18 @@ local function start(A, L, t, source, at, travelling)
   if not travelling then consume(A, t) end
   local dest = L.states[t.to]
   local duration = t.duration
-  if L.trans then
+  if t.inertialize and L.last then
+    -- the source stops; its pose and velocity at this instant coast into the destination
+    switch_inertial(L, pose_of(L), at)
+    L.frozen_norm = L.trans and (L.from_live and L.from.inst.norm or L.frozen_norm) or L.cur.inst.norm
+    if L.trans then
+      if L.from_live and L.from ~= dest then push_named(A, L, L.from, "exit", 1, at) end
+      if L.to ~= dest then push_named(A, L, L.to, "exit", 1, at) end
+    elseif L.cur ~= dest then
+      push_named(A, L, L.cur, "exit", 1, at)
+    end
+    L.from_live = false
+  elseif L.trans then
     -- interrupted: fade from the pose of this instant (no pop), whatever it was made of
     L.frozen:copy(pose_of(L))
     L.frozen_norm = L.from_live and L.from.inst.norm or L.frozen_norm
@@ -220,6 +279,8 @@ local function start(A, L, t, source, at, travelling)
   end
   L.from, L.to, L.trans = source, dest, t
   L.elapsed, L.duration = 0, duration
+  L.dead = t.inertialize and L.last ~= nil
+  if L.dead then L.vel_decay = duration > 0 and 4 * math.log(2) / duration or 0 end
   weights_of_state(dest, A.values)
   set_norm(dest.inst, t.offset)
   dest.fresh = true
@@ -348,6 +409,7 @@ end
 -- While the layer travels, the route's transitions are taken instead.
 function M.update(A, L, dt)
   local values = A.values
+  if L.last then L.since_start, L.since = L.since, L.since + dt end
   if L.entering then
     L.entering = false
     L.cur.fresh = true

@@ -54,8 +54,16 @@ function M.take(A)
         l.transition.still = pose_numbers(L.frozen)
         l.transition.still_time = L.frozen_norm
       end
+      if L.dead then
+        l.transition.velocity, l.transition.velocity_time = pose_numbers(L.vel), L.vel_h
+        l.transition.velocity_decay = L.vel_decay
+      end
     else
       l.state = L.cur.name
+    end
+    if L.last then
+      l.history = { last = pose_numbers(L.last), before = pose_numbers(L.last2), gap = L.last_h, since = L.since,
+        since_start = L.since_start, count = L.have_last }
     end
     if L.route then
       l.route = {}
@@ -86,6 +94,17 @@ local function numbers(t, n, path)
   tbl(t, path)
   if #t ~= n then fail(path, "has %d numbers, expected %d", #t, n) end
   for i = 1, n do number(t[i], ("%s[%d]"):format(path, i)) end
+end
+
+-- 10 numbers per joint with a rotation that is not zero
+local function check_pose(q, joints, path)
+  numbers(q, 10 * joints, path)
+  for j = 0, joints - 1 do
+    local b = 10 * j
+    if q[b + 4] ^ 2 + q[b + 5] ^ 2 + q[b + 6] ^ 2 + q[b + 7] ^ 2 < 1e-24 then
+      fail(path, "rotation of joint %d is zero", j + 1)
+    end
+  end
 end
 
 local function check_instance(s, inst, path)
@@ -161,18 +180,22 @@ local function check(A, snap)
       number(t.duration, tp .. ".duration")
       if type(t.from_live) ~= "boolean" then fail(tp .. ".from_live", "must be a boolean") end
       if not t.from_live then
-        numbers(t.still, 10 * #A.skeleton, tp .. ".still")
-        for j = 0, #A.skeleton - 1 do
-          local b = 10 * j
-          local q = t.still
-          if q[b + 4] ^ 2 + q[b + 5] ^ 2 + q[b + 6] ^ 2 + q[b + 7] ^ 2 < 1e-24 then
-            fail(tp .. ".still", "rotation of joint %d is zero", j + 1)
-          end
-        end
+        check_pose(t.still, #A.skeleton, tp .. ".still")
         number(t.still_time, tp .. ".still_time")
+      end
+      if L.last and transition_of(L, t.index, t.to, tp).inertialize then
+        check_pose(t.velocity, #A.skeleton, tp .. ".velocity")
+        number(t.velocity_time, tp .. ".velocity_time")
+        number(t.velocity_decay, tp .. ".velocity_decay")
       end
     else
       state_name(L, l.state, path .. ".state")
+    end
+    if L.last then
+      local h = tbl(l.history, path .. ".history")
+      check_pose(h.last, #A.skeleton, path .. ".history.last")
+      check_pose(h.before, #A.skeleton, path .. ".history.before")
+      for _, k in ipairs { "gap", "since", "since_start", "count" } do number(h[k], path .. ".history." .. k) end
     end
     if l.route ~= nil then
       tbl(l.route, path .. ".route")
@@ -191,6 +214,13 @@ end
 
 local function copy_into(dst, src)
   for i = 1, #dst do dst[i] = src[i] end
+end
+
+local function put_pose(pose, q)
+  for j = 0, #pose - 1 do
+    local b = 10 * j
+    pose:set(j + 1, q[b + 1], q[b + 2], q[b + 3], q[b + 4], q[b + 5], q[b + 6], q[b + 7], q[b + 8], q[b + 9], q[b + 10])
+  end
 end
 
 local function put_instance(inst, s)
@@ -229,17 +259,23 @@ function M.restore(A, snap)
       L.elapsed, L.duration = t.elapsed, t.duration
       L.cur = L.from
       if not t.from_live then
-        local q = t.still
-        for j = 0, #A.skeleton - 1 do
-          local b = 10 * j
-          L.frozen:set(j + 1, q[b + 1], q[b + 2], q[b + 3], q[b + 4], q[b + 5], q[b + 6], q[b + 7], q[b + 8], q[b + 9],
-            q[b + 10])
-        end
+        put_pose(L.frozen, t.still)
         L.frozen_norm = t.still_time
       end
+      L.dead = L.trans.inertialize and L.last ~= nil
+      if L.dead then
+        put_pose(L.vel, t.velocity)
+        L.vel_h, L.vel_decay = t.velocity_time, t.velocity_decay
+      end
     else
-      L.trans, L.from, L.to, L.from_live = nil, nil, nil, false
+      L.trans, L.from, L.to, L.from_live, L.dead = nil, nil, nil, false, false
       L.cur = L.states[l.state]
+    end
+    if L.last then
+      local h = l.history
+      put_pose(L.last, h.last)
+      put_pose(L.last2, h.before)
+      L.last_h, L.since, L.since_start, L.have_last = h.gap, h.since, h.since_start, h.count
     end
     if l.route and #l.route > 0 then
       L.route, L.route_from, L.route_i = {}, {}, 1
