@@ -63,6 +63,7 @@ build = {
     ["sinew.animator.motion"] = "lua/sinew/animator/motion.lua",
     ["sinew.animator.snapshot"] = "lua/sinew/animator/snapshot.lua",
     ["sinew.animator.dot"] = "lua/sinew/animator/dot.lua",
+    ["sinew.animator.root_motion"] = "lua/sinew/animator/root_motion.lua",
   },
 }
 test = {

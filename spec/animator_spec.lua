@@ -464,6 +464,61 @@ describe("sinew.animator", function()
     end)
   end)
 
+  describe("root motion", function()
+    local walk = sinew.clip { skeleton = skel, tracks = {
+      { joint = "hips", path = "translation", times = { 0, 1 }, values = { 0, 0.5, 0, 0, 0.5, 1 } } } }
+    local run3 = sinew.clip { skeleton = skel, tracks = {
+      { joint = "hips", path = "translation", times = { 0, 1 }, values = { 0, 0.5, 0, 0, 0.5, 3 } } } }
+    local h = math.sqrt(0.5)
+    local turn = sinew.clip { skeleton = skel, tracks = {
+      { joint = "hips", path = "rotation", times = { 0, 1 }, values = { 0, 0, 0, 1, 0, h, 0, h } } } }
+
+    local function walker(states, transitions, params, entry)
+      return sinew.animator({ skeleton = skel, root_motion = "hips", parameters = params or {}, layers = { {
+        entry = entry, states = states, transitions = transitions } } })
+    end
+
+    it("gives the root's motion per update, across loop ends, and keeps it out of the pose", function()
+      local anim = walker({ go = { motion = walk } })
+      local pose = sinew.pose(skel)
+      anim:update(0.25):evaluate(pose)
+      local dx, dy, dz, qx, qy, qz, qw = anim:root_motion()
+      assert_near(0, dx, 1e-6); assert_near(0, dy, 1e-12); assert_near(0.25, dz, 1e-6)
+      assert.same({ 0, 0, 0, 1 }, { qx, qy, qz, qw })
+      local tx, ty, tz = pose:get_translation(1)
+      assert.same({ 0, 0.5 }, { tx, ty }) -- height stays
+      assert_near(0, tz, 1e-7)
+      anim:update(2.5)
+      assert_near(2.5, select(3, anim:root_motion()), 1e-5) -- from 0.25 over two loop ends to 2.75
+      local total = 0
+      for _ = 1, 60 do total = total + select(3, anim:update(1 / 60):root_motion()) end
+      assert_near(1, total, 1e-5)
+    end)
+
+    it("takes the turn about y out, and plays backwards", function()
+      local anim = walker({ go = { motion = turn } })
+      local pose = sinew.pose(skel)
+      anim:update(0.5):evaluate(pose)
+      local _, _, _, qx, qy, qz, qw = anim:root_motion()
+      local s = math.sin(math.rad(22.5))
+      assert_near(0, qx, 1e-12); assert_near(s, qy, 1e-5); assert_near(0, qz, 1e-12)
+      assert_near(math.cos(math.rad(22.5)), qw, 1e-5)
+      local x, y, z, w = pose:get_rotation(1)
+      assert_near(0, x, 1e-6); assert_near(0, y, 1e-6); assert_near(0, z, 1e-6); assert_near(1, w, 1e-6)
+      local back = walker({ go = { motion = walk, speed = -1 } })
+      back:update(0.3)
+      assert_near(-0.3, select(3, back:root_motion()), 1e-5)
+    end)
+
+    it("weighs the clips of a fade as the fade does", function()
+      local anim = walker({ a = { motion = walk }, b = { motion = run3 } },
+        { { from = "a", to = "b", when = { { "go" } }, duration = 1 } }, { go = false }, "a")
+      anim:update(0.1):set("go", true)
+      anim:update(0.5) -- the fade weight at the end: 0.5
+      assert_near(0.5 * 0.5 * 1 + 0.5 * 0.5 * 3, select(3, anim:root_motion()), 1e-5)
+    end)
+  end)
+
   describe("travel", function()
     local states = { a = { motion = "a" }, b = { motion = "b" }, c = { motion = "still" }, d = { motion = "a" } }
 
@@ -521,7 +576,8 @@ describe("sinew.animator", function()
 
   describe("snapshots", function()
     local function game()
-      local anim = sinew.animator({ skeleton = skel, parameters = { speed = { float = 0, smoothing = 0.2 },
+      local anim = sinew.animator({ skeleton = skel, root_motion = "hips",
+        parameters = { speed = { float = 0, smoothing = 0.2 },
         jump = "trigger" }, layers = {
         { entry = "idle", states = {
           idle = { motion = "still" },
@@ -629,7 +685,7 @@ describe("sinew.animator", function()
 
   describe("steady state", function()
     local function fox_like()
-      return sinew.animator({ skeleton = skel, parameters = { speed = 0, jump = "trigger" },
+      return sinew.animator({ skeleton = skel, parameters = { speed = 0, jump = "trigger" }, root_motion = "hips",
         layers = { { entry = "idle", states = {
           idle = { motion = "still" },
           move = { motion = { blend = "1d", parameter = "speed", sync = true,

@@ -432,7 +432,12 @@ function M.compile(def, resources)
   if type(skeleton) ~= "userdata" or getmetatable(skeleton) ~= Skeleton then
     fail("skeleton", "must be a sinew skeleton (got %s)", type(skeleton))
   end
-  if def.root_motion ~= nil then fail("root_motion", "root motion is not supported yet") end
+  local root_motion = nil
+  if def.root_motion ~= nil then
+    string_at(def.root_motion, "root_motion")
+    root_motion = skeleton:find(def.root_motion)
+    if not root_motion then fail("root_motion", "unknown joint '%s'", def.root_motion) end
+  end
   resources = table_at(resources, "resources", true) or {}
   for _, k in ipairs { "clips", "masks", "poses" } do table_at(resources[k], "resources." .. k, true) end
   local ctx = { skeleton = skeleton, resources = resources, clips = {},
@@ -447,7 +452,8 @@ function M.compile(def, resources)
       names[out[i].name], i, out[i].name) end
     names[out[i].name] = i
   end
-  return { skeleton = skeleton, params = ctx.params, layers = out, layer_index = names, clips = ctx.clips }
+  return { skeleton = skeleton, params = ctx.params, layers = out, layer_index = names, clips = ctx.clips,
+    root_motion = root_motion }
 end
 
 return M

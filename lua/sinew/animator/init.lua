@@ -9,6 +9,7 @@ local Layer = require "sinew.animator.layer"
 local Motion = require "sinew.animator.motion"
 local Snapshot = require "sinew.animator.snapshot"
 local Dot = require "sinew.animator.dot"
+local RootMotion = require "sinew.animator.root_motion"
 
 local M = {}
 
@@ -54,6 +55,7 @@ local function new(def, resources)
     end
   end
   table.sort(A.smooth, function(a, b) return a.name < b.name end)
+  if compiled.root_motion then A.root = RootMotion.new(compiled.skeleton, compiled.root_motion) end
   A.clip_names = {}
   if type(resources) == "table" and type(resources.clips) == "table" then
     for name, clip in pairs(resources.clips) do A.clip_names[clip] = tostring(name) end
@@ -201,6 +203,7 @@ function Animator:update(dt)
   smooth(self, dt)
   local layers = self.layers
   for i = 1, #layers do Layer.update(self, layers[i], dt) end
+  if self.root then RootMotion.update(self.root, layers[1], Layer.fade(layers[1])) end
   sort_events(self)
   local handlers = self.handlers
   for i = 1, self.ev_n do
@@ -243,7 +246,17 @@ function Animator:evaluate(pose)
       end
     end
   end
+  if self.root then RootMotion.remove(self.root, pose, self.skeleton) end
   return pose
+end
+
+--- The motion of the `root_motion` joint over the last update, taken out of the pose: `dx, dy,
+-- dz` (dy is 0: height stays in the pose) in the frame of the joint's heading at the start of
+-- the update, and the turn about y as a quaternion `qx, qy, qz, qw`. A character moves by
+-- `position += rotate(heading, dx, dy, dz); heading = heading * q`. Zeros without root motion.
+function Animator:root_motion()
+  if not self.root then return 0, 0, 0, 0, 0, 0, 1 end
+  return RootMotion.delta(self.root)
 end
 
 -- ---- what plays ----------------------------------------------------------------------------------------

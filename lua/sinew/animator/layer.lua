@@ -5,6 +5,7 @@
 -- @module sinew.animator.layer
 local core = require "sinew.core"
 local Motion = require "sinew.animator.motion"
+local RootMotion = require "sinew.animator.root_motion"
 
 local M = {}
 
@@ -215,6 +216,12 @@ local function pose_of(L)
 end
 M.pose_of = pose_of
 
+--- The destination's weight in the transition under way (1 when none).
+function M.fade(L)
+  if not L.trans or L.duration <= 0 then return 1 end
+  return curve_at(L.trans.curve, L.elapsed / L.duration)
+end
+
 -- the transition of `list` that fires now (conditions hold, exit time passed), or nil; the
 -- state the list belongs to is `owner` (its normalised time for exit times; nil when frozen)
 local function pick(list, owner, values, skip_to)
@@ -283,6 +290,7 @@ local function start(A, L, t, source, at, travelling)
   if L.dead then L.vel_decay = duration > 0 and 4 * math.log(2) / duration or 0 end
   weights_of_state(dest, A.values)
   set_norm(dest.inst, t.offset)
+  if A.root then RootMotion.restart(dest.inst) end
   dest.fresh = true
   push_named(A, L, dest, "enter", 1, at)
   if duration <= 0 then finish(A, L, at) end

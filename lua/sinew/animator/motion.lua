@@ -14,6 +14,7 @@ local unpack = table.unpack or unpack
 -- `refs[clip]` (their first frame, or the layer's reference pose).
 function M.new(def, skeleton, refs)
   local inst = { def = def, norm = 0, weight = 0, pose = core.pose(skeleton), refs = refs }
+  if def.kind == "clip" then inst.rm_before = 0 end -- the clip time root motion last saw
   if def.kind == "blend" then
     local n, u = #def.children, #def.unique
     inst.weights = {}     -- of the blend space's points
@@ -190,5 +191,17 @@ local function each_clip(inst, scale, loop, fn, ctx)
   end
 end
 M.each_clip = each_clip
+
+--- Calls `fn(ctx, leaf, weight, loop)` for every clip instance of the tree, those of weight 0
+-- too, `weight` scaled down the tree from `scale`.
+local function each_leaf(inst, scale, loop, fn, ctx)
+  if inst.def.kind == "clip" then
+    fn(ctx, inst, scale, loop)
+    return
+  end
+  local kids, uw = inst.kids, inst.uw
+  for k = 1, #kids do each_leaf(kids[k], scale * uw[k], loop, fn, ctx) end
+end
+M.each_leaf = each_leaf
 
 return M

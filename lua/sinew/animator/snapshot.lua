@@ -19,7 +19,7 @@ local function list_of(t)
 end
 
 local function instance(inst)
-  local out = { norm = inst.norm, weight = inst.weight }
+  local out = { norm = inst.norm, weight = inst.weight, root_before = inst.rm_before }
   if inst.kids then
     out.weights, out.uw, out.rates, out.kids = list_of(inst.weights), list_of(inst.uw), list_of(inst.rates), {}
     for k = 1, #inst.kids do out.kids[k] = instance(inst.kids[k]) end
@@ -111,6 +111,7 @@ local function check_instance(s, inst, path)
   tbl(s, path)
   number(s.norm, path .. ".norm")
   number(s.weight, path .. ".weight")
+  if s.root_before ~= nil then number(s.root_before, path .. ".root_before") end
   if inst.kids then
     numbers(s.weights, #inst.weights, path .. ".weights")
     numbers(s.uw, #inst.uw, path .. ".uw")
@@ -224,7 +225,7 @@ local function put_pose(pose, q)
 end
 
 local function put_instance(inst, s)
-  inst.norm, inst.weight = s.norm, s.weight
+  inst.norm, inst.weight, inst.rm_before = s.norm, s.weight, s.root_before
   if inst.kids then
     copy_into(inst.weights, s.weights)
     copy_into(inst.uw, s.uw)
