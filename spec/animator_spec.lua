@@ -702,14 +702,18 @@ describe("sinew.animator", function()
     it("makes no garbage per update and evaluate, transitions and events included", function()
       local anim, pose, frame = fox_like(), sinew.pose(skel), 0
       anim:on("step", function() end)
-      assert.equal(0, helper.garbage_per_call(function()
+      local function step()
         frame = frame + 1
         anim:set("speed", (frame % 300) < 150 and 1.5 or 0)
         if frame % 97 == 0 then anim:trigger("jump") end
         anim:update(1 / 60)
         anim:evaluate(pose)
         for _ in anim:events() do end
-      end, 10000))
+      end
+      -- a long warm-up first: on LuaJIT every branch of a transition gets its side trace, and
+      -- recording one allocates (the steady state is after that)
+      for _ = 1, 30000 do step() end
+      assert.equal(0, helper.garbage_per_call(step, 10000))
     end)
 
     it("gives the same pose for the same parameters and steps, bit for bit", function()
@@ -799,6 +803,15 @@ describe("sinew.animator", function()
       { "a parameter of no known kind", function(d) d.parameters.speed = "fast" end,
         "parameters.speed: must be a number, a boolean, \"trigger\", { int = n } or { float = x [, smoothing = s] }" },
       { "no skeleton", function(d) d.skeleton = nil end, "skeleton: must be a sinew skeleton (got nil)" },
+      { "a sub-state machine (not yet)", function(d) d.layers[1].states.move.motion = { entry = "x", states = {} } end,
+        "layers[1].states.move.motion: sub-state machines are not supported yet" },
+      { "a synced layer (not yet)", function(d) d.layers[2] = { sync = "layer1", states = { s = { motion = "a" } } } end,
+        "layers[2].sync: layers synced to another layer are not supported yet" },
+      { "a rotation averaging other than nlerp (not yet)", function(d)
+        d.layers[1].states.move.motion = { blend = "1d", parameter = "speed", rotation = "karcher",
+          children = { { 0, "a" }, { 1, "b" } } } end,
+        "layers[1].states.move.motion.rotation: rotation averaging 'karcher' is not supported yet (nlerp is)" },
+      { "an unknown root-motion joint", function(d) d.root_motion = "tail" end, "root_motion: unknown joint 'tail'" },
       { "no layers", function(d) d.layers = {} end, "layers: an animator needs a layer" },
     }
     for _, c in ipairs(cases) do

@@ -169,7 +169,13 @@ function motion(v, ctx, path, depth)
     fail(path .. ".blend", "a blend node needs a mode (got nil)")
   end
   known_keys(v, { blend = true, parameter = true, parameters = true, children = true, sync = true, alpha = true,
-    power = true, normalize_axes = true, grid = true, normalize = true }, path)
+    power = true, normalize_axes = true, grid = true, normalize = true, rotation = true }, path)
+  if v.rotation ~= nil and v.rotation ~= "nlerp" then
+    if v.rotation == "power" or v.rotation == "karcher" or v.rotation == "markley" then
+      fail(path .. ".rotation", "rotation averaging '%s' is not supported yet (nlerp is)", v.rotation)
+    end
+    fail(path .. ".rotation", "unknown rotation averaging %s (nlerp, power, karcher or markley)", show(v.rotation))
+  end
   local mode = v.blend
   if type(mode) ~= "string" or blend_modes[mode] == nil then
     fail(path .. ".blend", "unknown blend mode %s", show(mode))
@@ -329,7 +335,8 @@ local function layer(def, index, ctx, first)
   local path = ("layers[%d]"):format(index)
   table_at(def, path)
   known_keys(def, { name = true, entry = true, states = true, transitions = true, weight = true, mask = true,
-    mode = true, reference = true }, path)
+    mode = true, reference = true, sync = true }, path)
+  if def.sync ~= nil then fail(path .. ".sync", "layers synced to another layer are not supported yet") end
   local name = def.name == nil and ("layer" .. index) or string_at(def.name, path .. ".name")
   local mode = def.mode or "override"
   if mode ~= "override" and mode ~= "additive" then
