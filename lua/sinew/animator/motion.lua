@@ -66,6 +66,13 @@ function weights_of(inst, values)
 end
 M.weights_of = weights_of
 
+-- the index of the heaviest of the weights `uw` (the first of equals)
+local function heaviest(uw)
+  local best, bw = 1, -1
+  for k = 1, #uw do if uw[k] > bw then best, bw = k, uw[k] end end
+  return best
+end
+
 --- The cycle length of an instance in seconds (its weights set): a clip's duration; a synced
 -- node's weighted mean of its children's lengths over their rates; otherwise its heaviest
 -- child's. A length of 0 (still poses) counts as 1 s for normalised time.
@@ -84,8 +91,7 @@ local function length(inst)
     if total > 0 then return sum / total end
     return 0
   end
-  local best, bw = 1, -1
-  for k = 1, #uw do if uw[k] > bw then best, bw = k, uw[k] end end
+  local best = heaviest(uw)
   return length(kids[best]) / rates[best]
 end
 M.length = length
@@ -106,8 +112,7 @@ local function rate(inst)
     return d > 0 and 1 / d or 1
   end
   local uw, rates, kids = inst.uw, inst.rates, inst.kids
-  local best, bw = 1, -1
-  for k = 1, #uw do if uw[k] > bw then best, bw = k, uw[k] end end
+  local best = heaviest(uw)
   if def.sync == true then
     local len = length(inst)
     return len > 0 and 1 / len or 1
@@ -127,25 +132,13 @@ local function advance(inst, dt)
     inst.norm = inst.norm + (d > 0 and dt / d or dt)
     return inst.norm
   end
-  local uw, rates, kids = inst.uw, inst.rates, inst.kids
-  if def.sync then
-    local len
-    if def.sync == "leader" then
-      local best, bw = 1, -1
-      for k = 1, #uw do if uw[k] > bw then best, bw = k, uw[k] end end
-      len = length(kids[best]) / rates[best]
-    else
-      len = length(inst)
-    end
-    set_norm(inst, inst.norm + (len > 0 and dt / len or dt))
+  if def.sync then -- the node's clock drives its children's
+    set_norm(inst, inst.norm + rate(inst) * dt)
     return inst.norm
   end
-  local best, bw = 1, -1
-  for k = 1, #kids do
-    advance(kids[k], dt * rates[k])
-    if uw[k] > bw then best, bw = k, uw[k] end
-  end
-  inst.norm = kids[best].norm
+  local rates, kids = inst.rates, inst.kids
+  for k = 1, #kids do advance(kids[k], dt * rates[k]) end
+  inst.norm = kids[heaviest(inst.uw)].norm
   return inst.norm
 end
 M.advance = advance
