@@ -519,6 +519,87 @@ describe("sinew.animator", function()
     end)
   end)
 
+  describe("sub-state machines", function()
+    local function loco_def(extra)
+      local d = { skeleton = skel, parameters = { speed = 0, done = false, go = false },
+        machines = { loco = { entry = "walk", states = { walk = { motion = "a" }, run = { motion = "b" } },
+          transitions = { { from = "walk", to = "run", when = { { "speed", ">", 1 } }, duration = 0.5 },
+                          { from = "run", to = "exit", when = { { "done" } } } } } },
+        layers = { { entry = "idle", states = { idle = { motion = "still" }, loco = { motion = { machine = "loco" } },
+          other = { motion = { machine = "loco" } } },
+          transitions = { { from = "idle", to = "loco", when = { { "go" } } },
+                          { from = "loco", to = "idle", exit_time = 5, duration = 0 } } } } }
+      if extra then extra(d) end
+      return sinew.animator(d, { clips = clips })
+    end
+
+    it("play a state machine inside a state, with its own transitions and fades", function()
+      local anim, pose = loco_def(), sinew.pose(skel)
+      anim:set("go", true):update(0.25):evaluate(pose)
+      assert.equal("loco", anim:state())
+      assert_near(0.25, x_of(pose)) -- walk (a) from its start
+      anim:set("speed", 2):update(0.25):evaluate(pose)
+      -- the inner fade: walk at 0.5 (x 0.5), run at 0.25 (x 2.5), half each
+      assert_near(0.5 * 0.5 + 0.5 * 2.5, x_of(pose))
+      local names = {}
+      for clip in anim:active() do names[#names + 1] = clip == clips.a and "a" or clip == clips.b and "b" or "?" end
+      assert.same({ "a", "b" }, names)
+      local d = anim:debug()
+      assert.equal("loco", d.layers[1].state)
+    end)
+
+    it("leave through 'exit': the state's transitions above go on without waiting for exit times", function()
+      local anim = loco_def()
+      anim:set("go", true):update(0.1):set("go", false):set("speed", 2):update(0.6)
+      assert.equal("loco", anim:state())
+      anim:set("done", true):update(0.1) -- run -> exit inside
+      anim:update(0.1)                    -- loco -> idle above, its exit time (5) not awaited
+      assert.equal("idle", anim:state())
+    end)
+
+    it("are reused as separate instances, and restart at their entry", function()
+      local anim = loco_def(function(d)
+        table.insert(d.layers[1].transitions, 1, { from = "loco", to = "other", when = { { "done" } } })
+      end)
+      anim:set("go", true):update(0.1):set("go", false):set("speed", 2):update(0.6)
+      anim:set("done", true):set("speed", 0):update(0.1)
+      assert.equal("other", anim:state())
+      local pose = sinew.pose(skel)
+      anim:evaluate(pose)
+      assert_near(0.1, x_of(pose)) -- other's own walk, from its start
+    end)
+
+    it("are travelled through: 'loco/run'", function()
+      local anim = loco_def()
+      assert.is_true(anim:travel("loco/run"))
+      anim:update(0.1) -- idle -> loco (instant), loco's machine starts and travels walk -> run
+      anim:update(0.6)
+      local pose = sinew.pose(skel)
+      anim:evaluate(pose)
+      assert.equal("loco", anim:state())
+      assert_near(10 * 0.7, x_of(pose)) -- b (x 10 t) since the first update: 0.7 s in, its fade over
+      assert.matches("state 'idle' is not a sub%-state machine", helper.error_of(anim.travel, anim, "idle/x"))
+      assert.matches("unknown state 'fly' in layer 'layer1'", helper.error_of(anim.travel, anim, "loco/fly"))
+    end)
+
+    it("show in dot()", function()
+      local text = sinew.animator.dot({ skeleton = skel, machines = { m = { states = { s = { motion = "a" } } } },
+        layers = { { entry = "x", states = { x = { motion = { machine = "m" } } } } } }, { clips = clips })
+      assert.is_truthy(text:find("state machine (1 states)", 1, true), text)
+    end)
+
+    it("are kept in snapshots", function()
+      local a, b = loco_def(), loco_def()
+      local pa, pb = sinew.pose(skel), sinew.pose(skel)
+      a:set("go", true):update(0.1):set("speed", 2):update(0.3)
+      b:restore(a:snapshot())
+      a:update(0.1):evaluate(pa)
+      b:update(0.1):evaluate(pb)
+      assert.equal(pa:get(1), pb:get(1))
+      assert.same(a:snapshot(), b:snapshot())
+    end)
+  end)
+
   describe("travel", function()
     local states = { a = { motion = "a" }, b = { motion = "b" }, c = { motion = "still" }, d = { motion = "a" } }
 
@@ -809,8 +890,21 @@ describe("sinew.animator", function()
       { "a parameter of no known kind", function(d) d.parameters.speed = "fast" end,
         "parameters.speed: must be a number, a boolean, \"trigger\", { int = n } or { float = x [, smoothing = s] }" },
       { "no skeleton", function(d) d.skeleton = nil end, "skeleton: must be a sinew skeleton (got nil)" },
-      { "a sub-state machine (not yet)", function(d) d.layers[1].states.move.motion = { entry = "x", states = {} } end,
-        "layers[1].states.move.motion: sub-state machines are not supported yet" },
+      { "a sub-state machine without states", function(d) d.layers[1].states.move.motion = { entry = "x", states = {} } end,
+        "layers[1].states.move.motion.states: a state machine needs states" },
+      { "a cycle of sub-state machines", function(d)
+        d.machines = { m1 = { states = { s = { motion = { machine = "m2" } } } },
+          m2 = { states = { s = { motion = { machine = "m1" } } } } }
+        d.layers[1].states.move.motion = { machine = "m1" } end,
+        "machines.m2.states.s.motion.machine: a cycle of sub-state machines through 'm1'" },
+      { "an unknown state machine", function(d) d.layers[1].states.move.motion = { machine = "nope" } end,
+        "layers[1].states.move.motion.machine: unknown state machine 'nope'" },
+      { "an exit outside a sub-state machine", function(d) d.layers[1].transitions[1].to = "exit" end,
+        "layers[1].transitions[1].to: unknown state 'exit' ('exit' is for sub-state machines)" },
+      { "a sub-state machine in a blend node", function(d)
+        d.layers[1].states.move.motion = { blend = "1d", parameter = "speed",
+          children = { { 0, "a" }, { 1, { states = { s = { motion = "a" } } } } } } end,
+        "layers[1].states.move.motion.children[2][2]: a sub-state machine is a state's motion, not a child of a blend node" },
       { "a synced layer (not yet)", function(d) d.layers[2] = { sync = "layer1", states = { s = { motion = "a" } } } end,
         "layers[2].sync: layers synced to another layer are not supported yet" },
       { "a rotation averaging other than nlerp (not yet)", function(d)

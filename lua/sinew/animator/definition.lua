@@ -165,7 +165,9 @@ function motion(v, ctx, path, depth)
   end
   if type(v) ~= "table" then fail(path, "must be a clip, a clip name or a blend node (got %s)", type(v)) end
   if v.blend == nil then
-    if v.states ~= nil or v.entry ~= nil then fail(path, "sub-state machines are not supported yet") end
+    if v.states ~= nil or v.entry ~= nil or v.machine ~= nil then
+      fail(path, "a sub-state machine is a state's motion, not a child of a blend node")
+    end
     fail(path .. ".blend", "a blend node needs a mode (got nil)")
   end
   known_keys(v, { blend = true, parameter = true, parameters = true, children = true, sync = true, alpha = true,
@@ -281,10 +283,12 @@ local function curve(c, path)
   return out
 end
 
+local machine_body, state_motion -- (mutually recursive with the states below)
+
 local interruptions = { none = true, source = true, destination = true, source_then_destination = true,
   destination_then_source = true }
 
-local function transition(t, states, params, path)
+local function transition(t, states, params, path, nested)
   table_at(t, path)
   known_keys(t, { from = true, to = true, when = true, duration = true, fixed_duration = true, exit_time = true,
     offset = true, curve = true, interruption = true, mode = true, can_self = true }, path)
@@ -294,7 +298,9 @@ local function transition(t, states, params, path)
     if not states[from] then fail(path .. ".from", "unknown state '%s'", from) end
   end
   string_at(t.to, path .. ".to")
-  if not states[t.to] then fail(path .. ".to", "unknown state '%s'", t.to) end
+  if not states[t.to] and not (nested and t.to == "exit") then
+    fail(path .. ".to", "unknown state '%s'%s", t.to, nested and "" or " ('exit' is for sub-state machines)")
+  end
   local conds = {}
   for i, c in ipairs(table_at(t.when, path .. ".when", true) or {}) do
     conds[i] = condition(c, params, ("%s.when[%d]"):format(path, i))
@@ -331,6 +337,102 @@ local function transition(t, states, params, path)
   }
 end
 
+-- the states, entry and transitions of a layer or of a sub-state machine (`nested`: transitions
+-- may go to "exit")
+function machine_body(def, path, ctx, nested)
+  local states, order = {}, {}
+  local sdefs = table_at(def.states, path .. ".states")
+  for sname, s in pairs(sdefs) do
+    local spath = path .. ".states." .. tostring(sname)
+    if type(sname) ~= "string" or sname == "" or sname == "any" then
+      fail(path .. ".states", "state names must be strings other than 'any' (got %s)", show(sname))
+    end
+    table_at(s, spath)
+    known_keys(s, { motion = true, speed = true, speed_parameter = true, loop = true, events = true }, spath)
+    if s.motion == nil then fail(spath .. ".motion", "a state needs a motion") end
+    if s.loop ~= nil and type(s.loop) ~= "boolean" then fail(spath .. ".loop", "must be a boolean (got %s)", show(s.loop)) end
+    local sp = s.speed_parameter
+    if sp ~= nil then
+      string_at(sp, spath .. ".speed_parameter")
+      local p = ctx.params[sp]
+      if not p then fail(spath .. ".speed_parameter", "unknown parameter '%s'", sp) end
+      if p.kind ~= "float" and p.kind ~= "int" then
+        fail(spath .. ".speed_parameter", "parameter '%s' is a %s, not a number", sp, p.kind)
+      end
+    end
+    states[sname] = { name = sname, motion = state_motion(s.motion, ctx, spath .. ".motion"),
+      speed = number(s.speed, spath .. ".speed", 1, -1e6, 1e6), speed_parameter = sp, loop = s.loop ~= false,
+      events = events(s.events, spath .. ".events"), transitions = {} }
+    order[#order + 1] = sname
+  end
+  if #order == 0 then fail(path .. ".states", "a state machine needs states") end
+  table.sort(order)
+  local entry = def.entry
+  if entry == nil then
+    if #order > 1 then fail(path .. ".entry", "a layer of several states needs an entry state") end
+    entry = order[1]
+  end
+  string_at(entry, path .. ".entry")
+  if not states[entry] then fail(path .. ".entry", "unknown state '%s'", entry) end
+  -- transitions in definition order (their priority): each state's list holds its own and the
+  -- 'any' transitions, merged in that order
+  local all = {}
+  local inertial = false
+  for i, t in ipairs(table_at(def.transitions, path .. ".transitions", true) or {}) do
+    all[i] = transition(t, states, ctx.params, ("%s.transitions[%d]"):format(path, i), nested)
+    all[i].index = i
+    inertial = inertial or all[i].inertialize
+  end
+  -- what travel takes where no path leads: an instant switch into each state
+  for _, sname in ipairs(order) do
+    states[sname].teleport = { from = "any", to = sname, conditions = {}, duration = 0, fixed = true, offset = 0,
+      curve = "linear", interruption = "none", can_self = true, index = 0 }
+  end
+  for _, sname in ipairs(order) do
+    local list = states[sname].transitions
+    for _, t in ipairs(all) do
+      if t.from == sname or (t.from == "any" and t.to ~= "exit" and (t.to ~= sname or t.can_self)) then
+        list[#list + 1] = t
+        if t.exit_time then states[sname].exit_times = true end
+      end
+    end
+  end
+  return { states = states, order = order, entry = entry, transitions = all, inertial = inertial }
+end
+
+-- a sub-state machine as a state's motion: { entry, states, transitions } written in place, or
+-- { machine = "name" } for one of the definition's `machines` (reusable; no cycles)
+local function sub_machine(v, ctx, path)
+  local mpath = path
+  if v.machine ~= nil then
+    known_keys(v, { machine = true }, path)
+    local name = v.machine
+    local m = type(name) == "string" and ctx.machines[name]
+    if not m then fail(path .. ".machine", "unknown state machine %s", show(name)) end
+    if ctx.compiling[name] then fail(path .. ".machine", "a cycle of sub-state machines through '%s'", name) end
+    ctx.compiling[name] = true
+    mpath = "machines." .. name
+    v = table_at(m, mpath)
+    known_keys(v, { entry = true, states = true, transitions = true }, mpath)
+    local out = machine_body(v, mpath, ctx, true)
+    ctx.compiling[name] = nil
+    out.kind, out.name, out.mode, out.weight = "machine", ctx.layer_name, "override", 1
+    return out
+  end
+  known_keys(v, { entry = true, states = true, transitions = true }, path)
+  local out = machine_body(v, mpath, ctx, true)
+  out.kind, out.name, out.mode, out.weight = "machine", ctx.layer_name, "override", 1
+  return out
+end
+
+-- a state's motion: a clip, a blend node or a sub-state machine
+function state_motion(v, ctx, path)
+  if type(v) == "table" and (v.states ~= nil or v.entry ~= nil or v.machine ~= nil) and v.blend == nil then
+    return sub_machine(v, ctx, path)
+  end
+  return motion(v, ctx, path, 0)
+end
+
 local function layer(def, index, ctx, first)
   local path = ("layers[%d]"):format(index)
   table_at(def, path)
@@ -338,6 +440,7 @@ local function layer(def, index, ctx, first)
     mode = true, reference = true, sync = true }, path)
   if def.sync ~= nil then fail(path .. ".sync", "layers synced to another layer are not supported yet") end
   local name = def.name == nil and ("layer" .. index) or string_at(def.name, path .. ".name")
+  ctx.layer_name = name
   local mode = def.mode or "override"
   if mode ~= "override" and mode ~= "additive" then
     fail(path .. ".mode", "unknown mode %s (override or additive)", show(mode))
@@ -368,72 +471,17 @@ local function layer(def, index, ctx, first)
     end
     if reference:skeleton() ~= ctx.skeleton then fail(path .. ".reference", "pose of another skeleton") end
   end
-  local states, order = {}, {}
-  local sdefs = table_at(def.states, path .. ".states")
-  for sname, s in pairs(sdefs) do
-    local spath = path .. ".states." .. tostring(sname)
-    if type(sname) ~= "string" or sname == "" or sname == "any" then
-      fail(path .. ".states", "state names must be strings other than 'any' (got %s)", show(sname))
-    end
-    table_at(s, spath)
-    known_keys(s, { motion = true, speed = true, speed_parameter = true, loop = true, events = true }, spath)
-    if s.motion == nil then fail(spath .. ".motion", "a state needs a motion") end
-    if s.loop ~= nil and type(s.loop) ~= "boolean" then fail(spath .. ".loop", "must be a boolean (got %s)", show(s.loop)) end
-    local sp = s.speed_parameter
-    if sp ~= nil then
-      string_at(sp, spath .. ".speed_parameter")
-      local p = ctx.params[sp]
-      if not p then fail(spath .. ".speed_parameter", "unknown parameter '%s'", sp) end
-      if p.kind ~= "float" and p.kind ~= "int" then
-        fail(spath .. ".speed_parameter", "parameter '%s' is a %s, not a number", sp, p.kind)
-      end
-    end
-    states[sname] = { name = sname, motion = motion(s.motion, ctx, spath .. ".motion", 0),
-      speed = number(s.speed, spath .. ".speed", 1, -1e6, 1e6), speed_parameter = sp, loop = s.loop ~= false,
-      events = events(s.events, spath .. ".events"), transitions = {} }
-    order[#order + 1] = sname
-  end
-  if #order == 0 then fail(path .. ".states", "a layer needs states") end
-  table.sort(order)
-  local entry = def.entry
-  if entry == nil then
-    if #order > 1 then fail(path .. ".entry", "a layer of several states needs an entry state") end
-    entry = order[1]
-  end
-  string_at(entry, path .. ".entry")
-  if not states[entry] then fail(path .. ".entry", "unknown state '%s'", entry) end
-  -- transitions in definition order (their priority): each state's list holds its own and the
-  -- 'any' transitions, merged in that order
-  local all = {}
-  local inertial = false
-  for i, t in ipairs(table_at(def.transitions, path .. ".transitions", true) or {}) do
-    all[i] = transition(t, states, ctx.params, ("%s.transitions[%d]"):format(path, i))
-    all[i].index = i
-    inertial = inertial or all[i].inertialize
-  end
-  -- what travel takes where no path leads: an instant switch into each state
-  for _, sname in ipairs(order) do
-    states[sname].teleport = { from = "any", to = sname, conditions = {}, duration = 0, fixed = true, offset = 0,
-      curve = "linear", interruption = "none", can_self = true, index = 0 }
-  end
-  for _, sname in ipairs(order) do
-    local list = states[sname].transitions
-    for _, t in ipairs(all) do
-      if t.from == sname or (t.from == "any" and (t.to ~= sname or t.can_self)) then
-        list[#list + 1] = t
-        if t.exit_time then states[sname].exit_times = true end
-      end
-    end
-  end
+  local m = machine_body(def, path, ctx, false)
   return { name = name, index = index, mode = mode, weight = number(def.weight, path .. ".weight", 1, 0, 1),
-    inertial = inertial,
-    mask = mask, reference = reference, states = states, order = order, entry = entry, transitions = all }
+    inertial = m.inertial, mask = mask, reference = reference, states = m.states, order = m.order, entry = m.entry,
+    transitions = m.transitions }
 end
 
 --- Compiles a definition. `resources` holds `clips`, `masks` and `poses` tables for names.
 function M.compile(def, resources)
   table_at(def, "definition")
-  known_keys(def, { skeleton = true, parameters = true, layers = true, root_motion = true }, "definition")
+  known_keys(def, { skeleton = true, parameters = true, layers = true, root_motion = true, machines = true },
+    "definition")
   local skeleton = def.skeleton
   local Skeleton = getmetatable(core.skeleton { names = { "a" }, parents = { 0 } })
   if type(skeleton) ~= "userdata" or getmetatable(skeleton) ~= Skeleton then
@@ -447,7 +495,8 @@ function M.compile(def, resources)
   end
   resources = table_at(resources, "resources", true) or {}
   for _, k in ipairs { "clips", "masks", "poses" } do table_at(resources[k], "resources." .. k, true) end
-  local ctx = { skeleton = skeleton, resources = resources, clips = {},
+  local ctx = { skeleton = skeleton, resources = resources, clips = {}, compiling = {},
+    machines = table_at(def.machines, "machines", true) or {},
     Mask = getmetatable(core.mask(skeleton, {})), Pose = getmetatable(core.pose(skeleton)) }
   ctx.params = parameters(def.parameters, "parameters")
   local layers = table_at(def.layers, "layers")

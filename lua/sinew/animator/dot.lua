@@ -26,6 +26,7 @@ end
 
 local function motion_label(m)
   if m.kind == "clip" then return ("clip %.3gs"):format(m.duration) end
+  if m.kind == "machine" then return ("state machine (%d states)"):format(#m.order) end
   return ("%s blend (%d)"):format(m.mode, #m.children)
 end
 

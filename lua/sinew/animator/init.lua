@@ -324,23 +324,27 @@ end
 --- Plays the layer (name or index; default the first) to `state` by the shortest path through
 -- its transitions, conditions ignored (Godot's travel): each transition of the path in turn,
 -- its exit time awaited, with its own fade; ordinary transitions wait until the layer arrives.
--- Where no path leads, switches at once. Returns true when a path was found (or the layer is there).
+-- Where no path leads, switches at once. `"move/run"` travels to the sub-state machine `move`,
+-- then inside it to `run`. Returns true when a path was found (or the layer is there).
 function Animator:travel(state, which)
   local L = layer_of(self, which, 2)
-  if type(state) ~= "string" or not L.states[state] then
-    error(("unknown state %s in layer '%s'"):format(Definition.show(state), L.def.name), 2)
+  if type(state) ~= "string" then
+    error(("bad argument #1 to 'travel' (a state name expected, got %s)"):format(type(state)), 2)
   end
-  local from = L.trans and L.to.name or L.cur.name
-  local path, froms = Layer.route(L, from, state)
-  if path == nil then
-    path, froms = { L.states[state].def.teleport }, { from }
+  local names = {}
+  for part in state:gmatch("[^/]+") do names[#names + 1] = part end
+  -- every name checked first: a failed call changes nothing
+  local at = L
+  for i, name in ipairs(names) do
+    local st = at.states[name]
+    if not st then error(("unknown state '%s' in layer '%s'"):format(name, L.def.name), 2) end
+    if i < #names then
+      at = st.inst.layer
+      if not at then error(("state '%s' is not a sub-state machine"):format(name), 2) end
+    end
   end
-  if #path == 0 then
-    L.route = nil
-  else
-    L.route, L.route_from, L.route_i = path, froms, 1
-  end
-  return path[1] ~= L.states[state].def.teleport
+  if #names == 0 then error("bad argument #1 to 'travel' (a state name expected, got '')", 2) end
+  return Layer.travel(L, names, 1)
 end
 
 --- The run-time state as a plain table (numbers, strings, booleans, tables), for rollback or a

@@ -216,6 +216,61 @@ local function pose_of(L)
 end
 M.pose_of = pose_of
 
+--- The state that plays (the destination while a fade runs).
+function M.playing(L)
+  return L.trans and L.to or L.cur
+end
+
+--- Starts a sub-state machine again at its entry state, at normalised time `norm` (its state
+-- entered anew); a travel waiting for it begins.
+function M.restart(L, norm)
+  L.cur, L.trans, L.from, L.to, L.from_live, L.dead = L.states[L.def.entry], nil, nil, nil, false, false
+  L.entering, L.exited, L.route = true, false, nil
+  set_norm(L.cur.inst, norm)
+  if L.pending then
+    local names, i = L.pending, L.pending_i
+    L.pending = nil
+    M.travel(L, names, i)
+  end
+end
+
+--- Calls `walk(inst, weight, loop, fn, ctx)` for what plays in the layer: the state, or both
+-- sides of a fade with their weights (a still source has none).
+function M.each(L, scale, walk, fn, ctx)
+  if L.trans then
+    local a = M.fade(L)
+    if L.from_live and a < 1 then walk(L.from.inst, scale * (1 - a), L.from.def.loop, fn, ctx) end
+    walk(L.to.inst, scale * a, L.to.def.loop, fn, ctx)
+  else
+    walk(L.cur.inst, scale, L.cur.def.loop, fn, ctx)
+  end
+end
+
+--- Travels to the state named names[i] (and, inside it, to names[i + 1] and on); raises for an
+-- unknown state. Returns true when a path leads there.
+function M.travel(L, names, i)
+  local state = names[i]
+  local target = L.states[state]
+  if not target then error(("unknown state '%s' in layer '%s'"):format(tostring(state), L.def.name), 0) end
+  local inner = names[i + 1]
+  if inner and not target.inst.layer then
+    error(("state '%s' is not a sub-state machine"):format(state), 0)
+  end
+  local from = L.trans and L.to.name or L.cur.name
+  local path, froms = M.route(L, from, state)
+  local found = path ~= nil
+  if path == nil then path, froms = { target.def.teleport }, { from } end
+  if #path == 0 then L.route = nil else L.route, L.route_from, L.route_i = path, froms, 1 end
+  if inner then
+    if #path == 0 then
+      found = M.travel(target.inst.layer, names, i + 1) and found
+    else -- once the sub-state machine starts again
+      target.inst.layer.pending, target.inst.layer.pending_i = names, i + 1
+    end
+  end
+  return found
+end
+
 --- The destination's weight in the transition under way (1 when none).
 function M.fade(L)
   if not L.trans or L.duration <= 0 then return 1 end
@@ -224,12 +279,12 @@ end
 
 -- the transition of `list` that fires now (conditions hold, exit time passed), or nil; the
 -- state the list belongs to is `owner` (its normalised time for exit times; nil when frozen)
-local function pick(list, owner, values, skip_to)
+local function pick(list, owner, values, skip_to, any_exit)
   for i = 1, #list do
     local t = list[i]
     if t.to ~= skip_to and conditions_hold(t, values) then
       local e = t.exit_time
-      if e == nil or (owner and exit_reached(e, owner.inst.norm, owner.def.loop)) then return t end
+      if e == nil or any_exit or (owner and exit_reached(e, owner.inst.norm, owner.def.loop)) then return t end
     end
   end
   return nil
@@ -252,6 +307,10 @@ end
 -- starts transition t at `at` seconds into the update; `source` is the state whose list held it
 local function start(A, L, t, source, at, travelling)
   if not travelling then consume(A, t) end
+  if t.to == "exit" then -- a sub-state machine is done: its state's transitions in the layer above go on
+    L.exited = true
+    return
+  end
   local dest = L.states[t.to]
   local duration = t.duration
   if t.inertialize and L.last then
@@ -301,7 +360,14 @@ end
 local function play(A, L, state, dt, at, side)
   local inst = state.inst
   local old = inst.norm
-  local new = advance(inst, dt * state_speed(state, A.values))
+  local new
+  if inst.def.kind == "machine" then
+    M.update(A, inst.layer, dt * math.abs(state_speed(state, A.values)))
+    new = old + dt * rate(inst) * state_speed(state, A.values)
+    inst.norm = new
+  else
+    new = advance(inst, dt * state_speed(state, A.values))
+  end
   crossed(A, L, state, old, new, at, dt, state.fresh, side)
   state.fresh = false
 end
@@ -439,6 +505,10 @@ function M.update(A, L, dt)
       waiting = travel_step(A, L)
     else
       local t = pick(L.cur.def.transitions, L.cur, values, nil)
+      local inst = L.cur.inst
+      if not t and inst.layer and inst.layer.exited then -- its sub-state machine is done: exit times no longer wait
+        t = pick(L.cur.def.transitions, nil, values, nil, true)
+      end
       if t then start(A, L, t, L.cur, 0) end
     end
   end
@@ -472,5 +542,7 @@ function M.update(A, L, dt)
     play(A, L, L.cur, dt - at, at, 0)
   end
 end
+
+Motion.Layer = M -- a sub-state machine plays a layer's state machine
 
 return M

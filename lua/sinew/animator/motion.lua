@@ -14,6 +14,10 @@ local unpack = table.unpack or unpack
 -- `refs[clip]` (their first frame, or the layer's reference pose).
 function M.new(def, skeleton, refs)
   local inst = { def = def, norm = 0, weight = 0, pose = core.pose(skeleton), refs = refs }
+  if def.kind == "machine" then -- a sub-state machine: a layer's state machine inside a state
+    inst.layer = M.Layer.new(def, skeleton, refs)
+    return inst
+  end
   if def.kind == "clip" then inst.rm_before = 0 end -- the clip time root motion last saw
   if def.kind == "blend" then
     local n, u = #def.children, #def.unique
@@ -79,6 +83,7 @@ end
 local function length(inst)
   local def = inst.def
   if def.kind == "clip" then return def.duration end
+  if def.kind == "machine" then return length(M.Layer.playing(inst.layer).inst) end
   local uw, rates, kids = inst.uw, inst.rates, inst.kids
   if def.sync == true then
     local sum, total = 0, 0
@@ -98,6 +103,11 @@ M.length = length
 
 -- sets the normalised time of an instance and of every descendant (synced children share it)
 local function set_norm(inst, norm)
+  if inst.def.kind == "machine" then -- starts again at its entry
+    M.Layer.restart(inst.layer, norm)
+    inst.norm = norm
+    return
+  end
   inst.norm = norm
   local kids = inst.kids
   if kids then for k = 1, #kids do set_norm(kids[k], norm) end end
@@ -111,6 +121,7 @@ local function rate(inst)
     local d = def.duration
     return d > 0 and 1 / d or 1
   end
+  if def.kind == "machine" then return rate(M.Layer.playing(inst.layer).inst) end
   local uw, rates, kids = inst.uw, inst.rates, inst.kids
   local best = heaviest(uw)
   if def.sync == true then
@@ -157,6 +168,10 @@ local function sample(inst, loop)
     if refs then delta(inst.pose, inst.pose, refs[def.clip]) end
     return inst.pose
   end
+  if def.kind == "machine" then
+    inst.pose:copy(M.Layer.pose_of(inst.layer))
+    return inst.pose
+  end
   local kids, uw = inst.kids, inst.uw
   for k = 1, #kids do
     if uw[k] > 0 then sample(kids[k], loop) end
@@ -178,6 +193,10 @@ local function each_clip(inst, scale, loop, fn, ctx)
     fn(ctx, def.clip, scale, def.clip:local_time(norm * def.duration, loop))
     return
   end
+  if def.kind == "machine" then
+    M.Layer.each(inst.layer, scale, each_clip, fn, ctx)
+    return
+  end
   local kids, uw = inst.kids, inst.uw
   for k = 1, #kids do
     if uw[k] > 0 then each_clip(kids[k], scale * uw[k], loop, fn, ctx) end
@@ -190,6 +209,10 @@ M.each_clip = each_clip
 local function each_leaf(inst, scale, loop, fn, ctx)
   if inst.def.kind == "clip" then
     fn(ctx, inst, scale, loop)
+    return
+  end
+  if inst.def.kind == "machine" then
+    M.Layer.each(inst.layer, scale, each_leaf, fn, ctx)
     return
   end
   local kids, uw = inst.kids, inst.uw

@@ -18,8 +18,11 @@ local function list_of(t)
   return out
 end
 
+local layer_of -- (a sub-state machine's state holds a layer)
+
 local function instance(inst)
   local out = { norm = inst.norm, weight = inst.weight, root_before = inst.rm_before }
+  if inst.layer then out.layer = layer_of(inst.layer) end
   if inst.kids then
     out.weights, out.uw, out.rates, out.kids = list_of(inst.weights), list_of(inst.uw), list_of(inst.rates), {}
     for k = 1, #inst.kids do out.kids[k] = instance(inst.kids[k]) end
@@ -36,6 +39,40 @@ local function pose_numbers(pose)
   return out
 end
 
+function layer_of(L)
+  local l = { weight = L.weight, entering = L.entering, exited = L.exited == true, states = {} }
+  for name, st in pairs(L.states) do l.states[name] = { fresh = st.fresh == true, motion = instance(st.inst) } end
+  if L.trans then
+    l.transition = { index = L.trans.index, from = L.from.name, to = L.to.name, from_live = L.from_live,
+      elapsed = L.elapsed, duration = L.duration }
+    if not L.from_live then
+      l.transition.still = pose_numbers(L.frozen)
+      l.transition.still_time = L.frozen_norm
+    end
+    if L.dead then
+      l.transition.velocity, l.transition.velocity_time = pose_numbers(L.vel), L.vel_h
+      l.transition.velocity_decay = L.vel_decay
+    end
+  else
+    l.state = L.cur.name
+  end
+  if L.last then
+    l.history = { last = pose_numbers(L.last), before = pose_numbers(L.last2), gap = L.last_h, since = L.since,
+      since_start = L.since_start, count = L.have_last }
+  end
+  if L.route then
+    l.route = {}
+    for k = L.route_i, #L.route do
+      l.route[#l.route + 1] = { index = L.route[k].index, to = L.route[k].to, from = L.route_from[k] }
+    end
+  end
+  if L.pending then
+    l.pending = {}
+    for k = L.pending_i, #L.pending do l.pending[#l.pending + 1] = L.pending[k] end
+  end
+  return l
+end
+
 --- The run-time state of animator A as a plain table.
 function M.take(A)
   local snap = { version = 1, values = {}, layers = {} }
@@ -44,35 +81,7 @@ function M.take(A)
     snap.targets, snap.velocities = {}, {}
     for _, s in ipairs(A.smooth) do snap.targets[s.name], snap.velocities[s.name] = A.targets[s.name], A.vels[s.name] end
   end
-  for i, L in ipairs(A.layers) do
-    local l = { weight = L.weight, entering = L.entering, states = {} }
-    for name, st in pairs(L.states) do l.states[name] = { fresh = st.fresh == true, motion = instance(st.inst) } end
-    if L.trans then
-      l.transition = { index = L.trans.index, from = L.from.name, to = L.to.name, from_live = L.from_live,
-        elapsed = L.elapsed, duration = L.duration }
-      if not L.from_live then
-        l.transition.still = pose_numbers(L.frozen)
-        l.transition.still_time = L.frozen_norm
-      end
-      if L.dead then
-        l.transition.velocity, l.transition.velocity_time = pose_numbers(L.vel), L.vel_h
-        l.transition.velocity_decay = L.vel_decay
-      end
-    else
-      l.state = L.cur.name
-    end
-    if L.last then
-      l.history = { last = pose_numbers(L.last), before = pose_numbers(L.last2), gap = L.last_h, since = L.since,
-        since_start = L.since_start, count = L.have_last }
-    end
-    if L.route then
-      l.route = {}
-      for k = L.route_i, #L.route do
-        l.route[#l.route + 1] = { index = L.route[k].index, to = L.route[k].to, from = L.route_from[k] }
-      end
-    end
-    snap.layers[i] = l
-  end
+  for i, L in ipairs(A.layers) do snap.layers[i] = layer_of(L) end
   return snap
 end
 
@@ -107,8 +116,11 @@ local function check_pose(q, joints, path)
   end
 end
 
-local function check_instance(s, inst, path)
+local check_layer
+
+local function check_instance(A, s, inst, path)
   tbl(s, path)
+  if inst.layer then check_layer(A, inst.layer, s.layer, path .. ".layer") end
   number(s.norm, path .. ".norm")
   number(s.weight, path .. ".weight")
   if s.root_before ~= nil then number(s.root_before, path .. ".root_before") end
@@ -117,7 +129,7 @@ local function check_instance(s, inst, path)
     numbers(s.uw, #inst.uw, path .. ".uw")
     numbers(s.rates, #inst.rates, path .. ".rates")
     tbl(s.kids, path .. ".kids")
-    for k = 1, #inst.kids do check_instance(s.kids[k], inst.kids[k], ("%s.kids[%d]"):format(path, k)) end
+    for k = 1, #inst.kids do check_instance(A, s.kids[k], inst.kids[k], ("%s.kids[%d]"):format(path, k)) end
   end
 end
 
@@ -134,6 +146,65 @@ local function transition_of(L, index, to, path)
   if t.to ~= to then fail(path, "transition %d leads to '%s', not '%s'", index, t.to, to) end
   return t
 end
+
+function check_layer(A, L, l, path)
+  tbl(l, path)
+  number(l.weight, path .. ".weight")
+  if l.weight < 0 or l.weight > 1 then fail(path .. ".weight", "is out of range (0 .. 1)") end
+  if type(l.entering) ~= "boolean" then fail(path .. ".entering", "must be a boolean") end
+  if type(l.exited) ~= "boolean" then fail(path .. ".exited", "must be a boolean") end
+  tbl(l.states, path .. ".states")
+  for name, st in pairs(L.states) do
+    local spath = path .. ".states." .. name
+    local s = tbl(l.states[name], spath)
+    if type(s.fresh) ~= "boolean" then fail(spath .. ".fresh", "must be a boolean") end
+    check_instance(A, s.motion, st.inst, spath .. ".motion")
+  end
+  if l.transition ~= nil then
+    local tp = path .. ".transition"
+    local t = tbl(l.transition, tp)
+    state_name(L, t.from, tp .. ".from")
+    state_name(L, t.to, tp .. ".to")
+    transition_of(L, t.index, t.to, tp)
+    number(t.elapsed, tp .. ".elapsed")
+    number(t.duration, tp .. ".duration")
+    if type(t.from_live) ~= "boolean" then fail(tp .. ".from_live", "must be a boolean") end
+    if not t.from_live then
+      check_pose(t.still, #A.skeleton, tp .. ".still")
+      number(t.still_time, tp .. ".still_time")
+    end
+    if L.last and transition_of(L, t.index, t.to, tp).inertialize then
+      check_pose(t.velocity, #A.skeleton, tp .. ".velocity")
+      number(t.velocity_time, tp .. ".velocity_time")
+      number(t.velocity_decay, tp .. ".velocity_decay")
+    end
+  else
+    state_name(L, l.state, path .. ".state")
+  end
+  if L.last then
+    local h = tbl(l.history, path .. ".history")
+    check_pose(h.last, #A.skeleton, path .. ".history.last")
+    check_pose(h.before, #A.skeleton, path .. ".history.before")
+    for _, k in ipairs { "gap", "since", "since_start", "count" } do number(h[k], path .. ".history." .. k) end
+  end
+  if l.route ~= nil then
+    tbl(l.route, path .. ".route")
+    for k, step in ipairs(l.route) do
+      local rp = ("%s.route[%d]"):format(path, k)
+      tbl(step, rp)
+      state_name(L, step.to, rp .. ".to")
+      state_name(L, step.from, rp .. ".from")
+      transition_of(L, step.index, step.to, rp)
+    end
+  end
+  if l.pending ~= nil then
+    tbl(l.pending, path .. ".pending")
+    for k, name in ipairs(l.pending) do
+      if type(name) ~= "string" then fail(("%s.pending[%d]"):format(path, k), "must be a state name") end
+    end
+  end
+end
+
 
 local function check(A, snap)
   tbl(snap, "snapshot")
@@ -158,57 +229,7 @@ local function check(A, snap)
   end
   tbl(snap.layers, "layers")
   if #snap.layers ~= #A.layers then fail("layers", "has %d layers, the animator %d", #snap.layers, #A.layers) end
-  for i, L in ipairs(A.layers) do
-    local path = ("layers[%d]"):format(i)
-    local l = tbl(snap.layers[i], path)
-    number(l.weight, path .. ".weight")
-    if l.weight < 0 or l.weight > 1 then fail(path .. ".weight", "is out of range (0 .. 1)") end
-    if type(l.entering) ~= "boolean" then fail(path .. ".entering", "must be a boolean") end
-    tbl(l.states, path .. ".states")
-    for name, st in pairs(L.states) do
-      local spath = path .. ".states." .. name
-      local s = tbl(l.states[name], spath)
-      if type(s.fresh) ~= "boolean" then fail(spath .. ".fresh", "must be a boolean") end
-      check_instance(s.motion, st.inst, spath .. ".motion")
-    end
-    if l.transition ~= nil then
-      local tp = path .. ".transition"
-      local t = tbl(l.transition, tp)
-      state_name(L, t.from, tp .. ".from")
-      state_name(L, t.to, tp .. ".to")
-      transition_of(L, t.index, t.to, tp)
-      number(t.elapsed, tp .. ".elapsed")
-      number(t.duration, tp .. ".duration")
-      if type(t.from_live) ~= "boolean" then fail(tp .. ".from_live", "must be a boolean") end
-      if not t.from_live then
-        check_pose(t.still, #A.skeleton, tp .. ".still")
-        number(t.still_time, tp .. ".still_time")
-      end
-      if L.last and transition_of(L, t.index, t.to, tp).inertialize then
-        check_pose(t.velocity, #A.skeleton, tp .. ".velocity")
-        number(t.velocity_time, tp .. ".velocity_time")
-        number(t.velocity_decay, tp .. ".velocity_decay")
-      end
-    else
-      state_name(L, l.state, path .. ".state")
-    end
-    if L.last then
-      local h = tbl(l.history, path .. ".history")
-      check_pose(h.last, #A.skeleton, path .. ".history.last")
-      check_pose(h.before, #A.skeleton, path .. ".history.before")
-      for _, k in ipairs { "gap", "since", "since_start", "count" } do number(h[k], path .. ".history." .. k) end
-    end
-    if l.route ~= nil then
-      tbl(l.route, path .. ".route")
-      for k, step in ipairs(l.route) do
-        local rp = ("%s.route[%d]"):format(path, k)
-        tbl(step, rp)
-        state_name(L, step.to, rp .. ".to")
-        state_name(L, step.from, rp .. ".from")
-        transition_of(L, step.index, step.to, rp)
-      end
-    end
-  end
+  for i, L in ipairs(A.layers) do check_layer(A, L, snap.layers[i], ("layers[%d]"):format(i)) end
 end
 
 -- ---- restoring -----------------------------------------------------------------------------------------
@@ -224,8 +245,11 @@ local function put_pose(pose, q)
   end
 end
 
+local put_layer
+
 local function put_instance(inst, s)
   inst.norm, inst.weight, inst.rm_before = s.norm, s.weight, s.root_before
+  if inst.layer then put_layer(inst.layer, s.layer) end
   if inst.kids then
     copy_into(inst.weights, s.weights)
     copy_into(inst.uw, s.uw)
@@ -233,6 +257,51 @@ local function put_instance(inst, s)
     for k = 1, #inst.kids do put_instance(inst.kids[k], s.kids[k]) end
   end
 end
+
+function put_layer(L, l)
+  L.weight, L.entering, L.exited = l.weight, l.entering, l.exited
+  for name, st in pairs(L.states) do
+    st.fresh = l.states[name].fresh
+    put_instance(st.inst, l.states[name].motion)
+  end
+  if l.transition then
+    local t = l.transition
+    L.trans = transition_of(L, t.index, t.to, "")
+    L.from, L.to, L.from_live = L.states[t.from], L.states[t.to], t.from_live
+    L.elapsed, L.duration = t.elapsed, t.duration
+    L.cur = L.from
+    if not t.from_live then
+      put_pose(L.frozen, t.still)
+      L.frozen_norm = t.still_time
+    end
+    L.dead = L.trans.inertialize and L.last ~= nil
+    if L.dead then
+      put_pose(L.vel, t.velocity)
+      L.vel_h, L.vel_decay = t.velocity_time, t.velocity_decay
+    end
+  else
+    L.trans, L.from, L.to, L.from_live, L.dead = nil, nil, nil, false, false
+    L.cur = L.states[l.state]
+  end
+  if L.last then
+    local h = l.history
+    put_pose(L.last, h.last)
+    put_pose(L.last2, h.before)
+    L.last_h, L.since, L.since_start, L.have_last = h.gap, h.since, h.since_start, h.count
+  end
+  if l.route and #l.route > 0 then
+    L.route, L.route_from, L.route_i = {}, {}, 1
+    for k, step in ipairs(l.route) do
+      L.route[k] = transition_of(L, step.index, step.to, "")
+      L.route_from[k] = step.from
+    end
+  else
+    L.route = nil
+  end
+  L.pending = (l.pending and #l.pending > 0) and l.pending or nil
+  L.pending_i = 1
+end
+
 
 --- Puts snapshot `snap` back into animator A. Raises with the path of the fault, changing nothing.
 function M.restore(A, snap)
@@ -246,48 +315,7 @@ function M.restore(A, snap)
   for _, s in ipairs(A.smooth) do
     A.targets[s.name], A.vels[s.name] = snap.targets[s.name], snap.velocities[s.name]
   end
-  for i, L in ipairs(A.layers) do
-    local l = snap.layers[i]
-    L.weight, L.entering = l.weight, l.entering
-    for name, st in pairs(L.states) do
-      st.fresh = l.states[name].fresh
-      put_instance(st.inst, l.states[name].motion)
-    end
-    if l.transition then
-      local t = l.transition
-      L.trans = transition_of(L, t.index, t.to, "")
-      L.from, L.to, L.from_live = L.states[t.from], L.states[t.to], t.from_live
-      L.elapsed, L.duration = t.elapsed, t.duration
-      L.cur = L.from
-      if not t.from_live then
-        put_pose(L.frozen, t.still)
-        L.frozen_norm = t.still_time
-      end
-      L.dead = L.trans.inertialize and L.last ~= nil
-      if L.dead then
-        put_pose(L.vel, t.velocity)
-        L.vel_h, L.vel_decay = t.velocity_time, t.velocity_decay
-      end
-    else
-      L.trans, L.from, L.to, L.from_live, L.dead = nil, nil, nil, false, false
-      L.cur = L.states[l.state]
-    end
-    if L.last then
-      local h = l.history
-      put_pose(L.last, h.last)
-      put_pose(L.last2, h.before)
-      L.last_h, L.since, L.since_start, L.have_last = h.gap, h.since, h.since_start, h.count
-    end
-    if l.route and #l.route > 0 then
-      L.route, L.route_from, L.route_i = {}, {}, 1
-      for k, step in ipairs(l.route) do
-        L.route[k] = transition_of(L, step.index, step.to, "")
-        L.route_from[k] = step.from
-      end
-    else
-      L.route = nil
-    end
-  end
+  for i, L in ipairs(A.layers) do put_layer(L, snap.layers[i]) end
 end
 
 return M
