@@ -354,6 +354,27 @@ describe("sinew.animator", function()
       assert.equal(1, anim:layer_weight("upper"))
     end)
 
+    it("follow another layer's states and fades with their own motions when synced", function()
+      local upper = sinew.mask(skel, { spine = 1 }, 0)
+      local anim = sinew.animator({ skeleton = skel, parameters = { go = false }, layers = {
+        { entry = "idle", states = { idle = { motion = "a" }, move = { motion = "b" }, rest = { motion = "still" } },
+          transitions = { { from = "idle", to = "move", when = { { "go" } }, duration = 0.5 } } },
+        { name = "arms", sync = "layer1", mask = upper,
+          motions = { idle = line(1, 4, "spine"), move = line(2, 40, "spine") } },
+      } }, { clips = clips })
+      local pose = sinew.pose(skel)
+      anim:update(0.25):evaluate(pose)
+      assert_near(0.25, x_of(pose, 1))
+      assert_near(1, x_of(pose, 2))          -- the arms' idle, at idle's time
+      anim:set("go", true):update(0.25):evaluate(pose)
+      assert_near(0.5 * 2 + 0.5 * 5, x_of(pose, 2)) -- idle arms at 0.5 s, move arms at 0.25 s, half each
+      assert.equal("idle", anim:state("arms"))
+      assert.matches("follows layer 'layer1'", helper.error_of(anim.travel, anim, "move", "arms"))
+      local seen = 0
+      for _, _, _, layer in anim:active() do if layer == "arms" then seen = seen + 1 end end
+      assert.equal(2, seen)
+    end)
+
     it("add the motion of an additive layer relative to its clip's first frame", function()
       local offset = sinew.clip { skeleton = skel, tracks = {
         { joint = "hips", path = "translation", times = { 0, 1 }, values = { 5, 0, 0, 7, 0, 0 } } } }
@@ -671,6 +692,8 @@ describe("sinew.animator", function()
             { from = "jump", to = "idle", exit_time = 0.9, duration = 0.2 } } },
         { name = "upper", mask = sinew.mask(skel, { spine = 1 }, 0), weight = 0.7,
           states = { wave = { motion = line(0.9, 3, "spine") } } },
+        { name = "head", sync = "layer1", mask = sinew.mask(skel, { head = 1 }, 0), weight = 0.5,
+          motions = { idle = line(1.3, 2, "head"), jump = line(0.5, 1, "head") } },
       } }, { clips = clips })
       return anim
     end
@@ -727,7 +750,7 @@ describe("sinew.animator", function()
         { function(s) s.layers[1].state = "swim" end, "bad snapshot: layers[1].state: unknown state 'swim'" },
         { function(s) s.values.speed = 0 / 0 end, "bad snapshot: values.speed: must be a finite number (got nan)" },
         { function(s) s.values.jump = 1 end, "bad snapshot: values.jump: must be a boolean (got 1)" },
-        { function(s) s.layers[2] = nil end, "bad snapshot: layers: has 1 layers, the animator 2" },
+        { function(s) s.layers[3] = nil end, "bad snapshot: layers: has 2 layers, the animator 3" },
         { function(s) s.layers[1].states.move.motion.uw = { 1 } end,
           "bad snapshot: layers[1].states.move.motion.uw: has 1 numbers, expected 2" },
         { function(s) s.layers[1].transition = { index = 3, from = "idle", to = "move", elapsed = 0, duration = 1,
@@ -905,8 +928,15 @@ describe("sinew.animator", function()
         d.layers[1].states.move.motion = { blend = "1d", parameter = "speed",
           children = { { 0, "a" }, { 1, { states = { s = { motion = "a" } } } } } } end,
         "layers[1].states.move.motion.children[2][2]: a sub-state machine is a state's motion, not a child of a blend node" },
-      { "a synced layer (not yet)", function(d) d.layers[2] = { sync = "layer1", states = { s = { motion = "a" } } } end,
-        "layers[2].sync: layers synced to another layer are not supported yet" },
+      { "a synced layer with states", function(d) d.layers[2] = { sync = "layer1", states = { s = { motion = "a" } } } end,
+        "layers[2]: a synced layer has motions, not states, transitions or an entry" },
+      { "a synced layer following no layer", function(d) d.layers[2] = { sync = "top", motions = {} } end,
+        "layers[2].sync: unknown layer 'top' (a synced layer follows an earlier layer)" },
+      { "a synced layer's motion for no state", function(d)
+        d.layers[2] = { sync = "layer1", motions = { swim = "a" } } end,
+        "layers[2].motions: layer 'layer1' has no state 'swim'" },
+      { "motions without sync", function(d) d.layers[2] = { motions = {}, states = { s = { motion = "a" } } } end,
+        "layers[2].motions: only a synced layer has motions" },
       { "a rotation averaging other than nlerp (not yet)", function(d)
         d.layers[1].states.move.motion = { blend = "1d", parameter = "speed", rotation = "karcher",
           children = { { 0, "a" }, { 1, "b" } } } end,

@@ -433,12 +433,44 @@ function state_motion(v, ctx, path)
   return motion(v, ctx, path, 0)
 end
 
-local function layer(def, index, ctx, first)
+-- a layer synced to an earlier layer (Unity's sync layers): that layer's states and timing, its
+-- own motions (`motions = { state = motion }`; a state not listed plays the other's motion)
+local function synced(def, path, ctx, index, done)
+  if def.states ~= nil or def.transitions ~= nil or def.entry ~= nil then
+    fail(path, "a synced layer has motions, not states, transitions or an entry")
+  end
+  local name = def.sync
+  if type(name) ~= "string" or not done.names[name] then
+    fail(path .. ".sync", "unknown layer %s (a synced layer follows an earlier layer)", show(name))
+  end
+  local src = done.list[done.names[name]]
+  if src.synced then fail(path .. ".sync", "layer '%s' is synced itself", name) end
+  local motions = table_at(def.motions, path .. ".motions", true) or {}
+  for sname in pairs(motions) do
+    if not src.states[sname] then fail(path .. ".motions", "layer '%s' has no state %s", name, show(sname)) end
+  end
+  local out = {}
+  for _, sname in ipairs(src.order) do
+    local mpath = path .. ".motions." .. sname
+    if motions[sname] ~= nil then
+      out[sname] = motion(motions[sname], ctx, mpath, 0)
+    elseif src.states[sname].motion.kind == "machine" then
+      fail(path .. ".motions", "state '%s' of '%s' plays a sub-state machine: give the synced layer a motion for it",
+        sname, name)
+    else
+      out[sname] = src.states[sname].motion
+    end
+  end
+  return { synced = done.names[name], motions = out, index = index }
+end
+
+local function layer(def, index, ctx, first, done)
   local path = ("layers[%d]"):format(index)
   table_at(def, path)
   known_keys(def, { name = true, entry = true, states = true, transitions = true, weight = true, mask = true,
-    mode = true, reference = true, sync = true }, path)
-  if def.sync ~= nil then fail(path .. ".sync", "layers synced to another layer are not supported yet") end
+    mode = true, reference = true, sync = true, motions = true }, path)
+  if first and def.sync ~= nil then fail(path .. ".sync", "the first layer is not synced to another") end
+  if def.motions ~= nil and def.sync == nil then fail(path .. ".motions", "only a synced layer has motions") end
   local name = def.name == nil and ("layer" .. index) or string_at(def.name, path .. ".name")
   ctx.layer_name = name
   local mode = def.mode or "override"
@@ -471,8 +503,14 @@ local function layer(def, index, ctx, first)
     end
     if reference:skeleton() ~= ctx.skeleton then fail(path .. ".reference", "pose of another skeleton") end
   end
+  local weight = number(def.weight, path .. ".weight", 1, 0, 1)
+  if def.sync ~= nil then
+    local out = synced(def, path, ctx, index, done)
+    out.name, out.mode, out.weight, out.mask, out.reference = name, mode, weight, mask, reference
+    return out
+  end
   local m = machine_body(def, path, ctx, false)
-  return { name = name, index = index, mode = mode, weight = number(def.weight, path .. ".weight", 1, 0, 1),
+  return { name = name, index = index, mode = mode, weight = weight,
     inertial = m.inertial, mask = mask, reference = reference, states = m.states, order = m.order, entry = m.entry,
     transitions = m.transitions }
 end
@@ -503,7 +541,7 @@ function M.compile(def, resources)
   if #layers == 0 then fail("layers", "an animator needs a layer") end
   local out, names = {}, {}
   for i = 1, #layers do
-    out[i] = layer(layers[i], i, ctx, i == 1)
+    out[i] = layer(layers[i], i, ctx, i == 1, { names = names, list = out })
     if names[out[i].name] then fail(("layers[%d].name"):format(i), "layers %d and %d are both named '%s'",
       names[out[i].name], i, out[i].name) end
     names[out[i].name] = i

@@ -73,6 +73,7 @@ local function new(def, resources)
       end
     end
     A.layers[i] = Layer.new(ldef, compiled.skeleton, refs)
+    if ldef.synced then A.layers[i].src = A.layers[ldef.synced] end
   end
   return A
 end
@@ -267,6 +268,7 @@ end
 -- (after an interruption, or into itself) gives the time of the still.
 function Animator:state(which)
   local L = layer_of(self, which, 2)
+  if L.synced then L = L.src end
   if L.trans then
     return L.from.name, L.from_live and L.from.inst.norm or L.frozen_norm, L.to.name,
       L.duration > 0 and math.min(1, L.elapsed / L.duration) or 1
@@ -294,14 +296,7 @@ function Animator:active()
   self.act_n, self.act_i = 0, 0
   for i, L in ipairs(self.layers) do
     self.act_current = L.def.name
-    local w = i == 1 and 1 or L.weight
-    if L.trans then
-      local a = L.duration > 0 and Layer.curve_at(L.trans.curve, L.elapsed / L.duration) or 1
-      if L.from_live and a < 1 then Motion.each_clip(L.from.inst, w * (1 - a), L.from.def.loop, add_active, self) end
-      if a > 0 then Motion.each_clip(L.to.inst, w * a, L.to.def.loop, add_active, self) end
-    else
-      Motion.each_clip(L.cur.inst, w, L.cur.def.loop, add_active, self)
-    end
+    Layer.each(L, i == 1 and 1 or L.weight, Motion.each_clip, add_active, self)
   end
   return next_active, self, nil
 end
@@ -328,6 +323,7 @@ end
 -- then inside it to `run`. Returns true when a path was found (or the layer is there).
 function Animator:travel(state, which)
   local L = layer_of(self, which, 2)
+  if L.synced then error(("layer '%s' follows layer '%s': travel that one"):format(L.def.name, L.src.def.name), 2) end
   if type(state) ~= "string" then
     error(("bad argument #1 to 'travel' (a state name expected, got %s)"):format(type(state)), 2)
   end

@@ -24,6 +24,17 @@ M.MAX_CROSSINGS = 256
 function M.new(def, skeleton, refs)
   local L = { def = def, states = {}, weight = def.weight, frozen = core.pose(skeleton), out = core.pose(skeleton),
     pair = { false, false }, pair_w = { 0, 0 }, elapsed = 0, duration = 0 }
+  if def.synced then
+    -- a layer synced to another: its own motions, two instances per state (the two sides of a
+    -- fade), played at the other layer's times; `L.src` is set by the animator
+    L.synced, L.side_to, L.side_from = true, {}, {}
+    for name, m in pairs(def.motions) do
+      L.side_to[name] = Motion.new(m, skeleton, refs)
+      L.side_from[name] = Motion.new(m, skeleton, refs)
+    end
+  end
+  M.masks(L, def, skeleton)
+  if def.synced then return L end
   for name, s in pairs(def.states) do
     L.states[name] = { def = s, name = name, inst = Motion.new(s.motion, skeleton, refs) }
   end
@@ -36,6 +47,11 @@ function M.new(def, skeleton, refs)
   end
   L.cur = L.states[def.entry]
   L.entering = true -- the entry state's enter event fires at the first update
+  return L
+end
+
+-- the masks of an override layer: its own and its complement, out = (1 - w m) out + w m layer
+function M.masks(L, def, skeleton)
   if def.mask then
     -- the complement of the mask, for an override layer: out = (1 - w m) out + w m layer
     local comp = core.mask(skeleton, {}, 0)
@@ -44,7 +60,24 @@ function M.new(def, skeleton, refs)
     L.masks = { false, comp, def.mask }
     L.three, L.three_w = { false, false, false }, { 0, 0, 0 }
   end
-  return L
+end
+
+-- ---- synced layers -----------------------------------------------------------------------------------
+
+-- the weights and times of a synced layer's motions from the layer it follows (after its update)
+local function mirror_one(inst, state_inst, norm, values)
+  if inst.def.kind == "blend" then weights_of(inst, values) end
+  set_norm(inst, norm or state_inst.norm)
+end
+
+function M.mirror(A, L)
+  local src, values = L.src, A.values
+  if src.trans then
+    mirror_one(L.side_to[src.to.name], src.to.inst, nil, values)
+    mirror_one(L.side_from[src.from.name], src.from.inst, not src.from_live and src.frozen_norm or nil, values)
+  else
+    mirror_one(L.side_to[src.cur.name], src.cur.inst, nil, values)
+  end
 end
 
 -- ---- conditions ------------------------------------------------------------------------------------
@@ -204,6 +237,16 @@ end
 
 --- Writes the layer's pose now into L.out (and returns it): the playing state, or the fade.
 local function pose_of(L)
+  if L.synced then
+    local src = L.src
+    if not src.trans then return sample(L.side_to[src.cur.name], src.cur.def.loop) end
+    local a = src.duration > 0 and curve_at(src.trans.curve, src.elapsed / src.duration) or 1
+    L.pair[1] = sample(L.side_from[src.from.name], src.from.def.loop)
+    L.pair[2] = sample(L.side_to[src.to.name], src.to.def.loop)
+    L.pair_w[1], L.pair_w[2] = 1 - a, a
+    blend(L.out, L.pair, L.pair_w)
+    return L.out
+  end
   local trans = L.trans
   if not trans then return sample(L.cur.inst, L.cur.def.loop) end
   local from = L.from_live and sample(L.from.inst, L.from.def.loop) or L.frozen
@@ -237,6 +280,17 @@ end
 --- Calls `walk(inst, weight, loop, fn, ctx)` for what plays in the layer: the state, or both
 -- sides of a fade with their weights (a still source has none).
 function M.each(L, scale, walk, fn, ctx)
+  if L.synced then
+    local src = L.src
+    if src.trans then
+      local a = M.fade(src)
+      if a < 1 then walk(L.side_from[src.from.name], scale * (1 - a), src.from.def.loop, fn, ctx) end
+      walk(L.side_to[src.to.name], scale * a, src.to.def.loop, fn, ctx)
+    else
+      walk(L.side_to[src.cur.name], scale, src.cur.def.loop, fn, ctx)
+    end
+    return
+  end
   if L.trans then
     local a = M.fade(L)
     if L.from_live and a < 1 then walk(L.from.inst, scale * (1 - a), L.from.def.loop, fn, ctx) end
@@ -482,6 +536,10 @@ end
 -- time runs, and an exit time crossed within the step starts its transition at that instant.
 -- While the layer travels, the route's transitions are taken instead.
 function M.update(A, L, dt)
+  if L.synced then
+    M.mirror(A, L)
+    return
+  end
   local values = A.values
   if L.last then L.since_start, L.since = L.since, L.since + dt end
   if L.entering then

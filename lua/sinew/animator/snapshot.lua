@@ -40,6 +40,7 @@ local function pose_numbers(pose)
 end
 
 function layer_of(L)
+  if L.synced then return { weight = L.weight } end -- the rest follows the other layer
   local l = { weight = L.weight, entering = L.entering, exited = L.exited == true, states = {} }
   for name, st in pairs(L.states) do l.states[name] = { fresh = st.fresh == true, motion = instance(st.inst) } end
   if L.trans then
@@ -151,6 +152,7 @@ function check_layer(A, L, l, path)
   tbl(l, path)
   number(l.weight, path .. ".weight")
   if l.weight < 0 or l.weight > 1 then fail(path .. ".weight", "is out of range (0 .. 1)") end
+  if L.synced then return end
   if type(l.entering) ~= "boolean" then fail(path .. ".entering", "must be a boolean") end
   if type(l.exited) ~= "boolean" then fail(path .. ".exited", "must be a boolean") end
   tbl(l.states, path .. ".states")
@@ -259,7 +261,9 @@ local function put_instance(inst, s)
 end
 
 function put_layer(L, l)
-  L.weight, L.entering, L.exited = l.weight, l.entering, l.exited
+  L.weight = l.weight
+  if L.synced then return end
+  L.entering, L.exited = l.entering, l.exited
   for name, st in pairs(L.states) do
     st.fresh = l.states[name].fresh
     put_instance(st.inst, l.states[name].motion)
@@ -316,6 +320,9 @@ function M.restore(A, snap)
     A.targets[s.name], A.vels[s.name] = snap.targets[s.name], snap.velocities[s.name]
   end
   for i, L in ipairs(A.layers) do put_layer(L, snap.layers[i]) end
+  for _, L in ipairs(A.layers) do
+    if L.synced then require("sinew.animator.layer").mirror(A, L) end
+  end
 end
 
 return M
