@@ -159,6 +159,33 @@ describe("sinew.pose", function()
   end)
 
   describe("sinew.blend()", function()
+    it("averages rotations by nlerp, Karcher mean, Markley eigenvector or powers, joint by joint", function()
+      local s = sinew.skeleton { names = { "a", "b" }, parents = { 0, 1 } }
+      local p, q, out = sinew.pose(s), sinew.pose(s), sinew.pose(s)
+      q:set_rotation(1, quat.from_axis_angle(0, 1, 0, math.rad(150)))
+      q:set_rotation(2, quat.from_axis_angle(1, 0, 0, math.rad(90)))
+      q:set_translation(1, 4, 0, 0)
+      local atan2 = math.atan2 or math.atan
+      local angle = function(x, y, z, w) return math.deg(2 * atan2(math.sqrt(x * x + y * y + z * z), w)) end
+      local got = {}
+      for _, method in ipairs { "nlerp", "karcher", "markley", "power" } do
+        sinew.blend(out, { p, q }, { 0.25, 0.75 }, nil, nil, method)
+        got[method] = angle(out:get_rotation(1))
+        assert.equal(3, (out:get_translation(1))) -- translations do not depend on the method
+      end
+      assert.is_true(math.abs(got.karcher - 112.5) < 1e-3, got.karcher)  -- the geodesic: slerp
+      assert.is_true(math.abs(got.power - 112.5) < 1e-3, got.power)      -- p^0.25 q^0.75 with p = 1
+      assert.is_true(math.abs(got.nlerp - 112.5) > 1, got.nlerp)         -- nlerp runs ahead of the arc
+      assert.is_true(got.markley > 90 and got.markley < 150, got.markley)
+      -- a mask: joint 2 keeps p where the mask says 0
+      local m = sinew.mask(s, { a = 1 }, 0)
+      sinew.blend(out, { p, q }, { 0.25, 0.75 }, { false, m }, nil, "karcher")
+      assert.is_true(math.abs(angle(out:get_rotation(2))) < 1e-3)
+      assert.matches("invalid option 'slerp'", helper.error_of(sinew.blend, out, { p, q }, { 1, 1 }, nil, nil, "slerp"))
+      local layers, weights = { p, q }, { 0.25, 0.75 }
+      assert.equal(0, helper.garbage_per_call(function() sinew.blend(out, layers, weights, nil, nil, "karcher") end))
+    end)
+
     it("equals an independent reference for random poses, weights and masks, to 1e-5", function()
       local rng = helper.rng(31)
       for round = 1, 40 do

@@ -195,6 +195,106 @@ static void test_blend_matches_reference(void) {
     }
 }
 
+/* Rotation averaging other than nlerp: each joint's rotation is sn_quat_blend of the layers'
+   rotations (and the rest-pose fill) with the masked weights; translations as sn_pose_blend;
+   the output may be a layer; too many layers and unknown methods are refused. */
+static void test_blend_methods(void) {
+    static const sn_blend_method methods[] = {SN_BLEND_KARCHER, SN_BLEND_MARKLEY, SN_BLEND_POWER};
+    int round;
+    for (round = 0; round < 30; round++) {
+        fixture f;
+        sn_skeleton *s;
+        sn_pose *layers[5], *out, *plain;
+        sn_mask *masks[5];
+        sn_blend_layer bl[5];
+        float centres[4 * MAXJ];
+        sn_blend_method method = methods[round % 3];
+        int n = 1 + (int)rnd(0, 4.99), count = 1 + (int)rnd(0, MAXJ - 0.01), i, j, c;
+        make_def(&f, count);
+        s = new_skeleton(&f.def);
+        random_centres(centres, count);
+        out = new_pose(s);
+        plain = new_pose(s);
+        for (i = 0; i < n; i++) {
+            layers[i] = new_pose(s);
+            randomize(layers[i], centres);
+            masks[i] = NULL;
+            if (round % 2 && rnd(0, 1) < 0.5) {
+                masks[i] = new_mask(s, (float)rnd(0, 1));
+                for (j = 0; j < count; j++)
+                    if (rnd(0, 1) < 0.5) ENSURE(sn_mask_set(masks[i], j, (float)rnd(0, 1), 0, NULL) == SN_OK);
+            }
+            bl[i].pose = layers[i];
+            bl[i].weight = rnd(0, 1) < 0.15 ? 0.0f : (float)rnd(0, 2);
+            bl[i].mask = masks[i];
+        }
+        ENSURE(sn_pose_blend_method(out, bl, n, SN_BLEND_THRESHOLD, method, NULL) == SN_OK);
+        ENSURE(sn_pose_blend(plain, bl, n, SN_BLEND_THRESHOLD, NULL) == SN_OK);
+        for (j = 0; j < count; j++) {
+            sn_quat qs[6], want;
+            double ws[6], total = 0, sum = 0, scale, fill;
+            size_t m = 0;
+            float got[10], lin[10], rest[10];
+            for (i = 0; i < n; i++) total += bl[i].weight;
+            scale = 1.0 / (total > SN_BLEND_THRESHOLD ? total : SN_BLEND_THRESHOLD);
+            for (i = 0; i < n; i++) {
+                double w = bl[i].weight * scale * (masks[i] ? sn_mask_get(masks[i], j) : 1.0);
+                float v[10];
+                if (!(w > 0)) continue;
+                sn_pose_get(layers[i], j, v);
+                qs[m].x = v[3]; qs[m].y = v[4]; qs[m].z = v[5]; qs[m].w = v[6];
+                ws[m++] = w;
+                sum += w;
+            }
+            fill = SN_BLEND_THRESHOLD * scale;
+            if (fill < SN_BLEND_MIN_FILL) fill = SN_BLEND_MIN_FILL;
+            if (fill - sum > 0) {
+                sn_skeleton_rest(s, j, rest);
+                qs[m].x = rest[3]; qs[m].y = rest[4]; qs[m].z = rest[5]; qs[m].w = rest[6];
+                ws[m++] = fill - sum;
+            }
+            ENSURE(sn_quat_blend(qs, ws, m, method, &want, NULL) == SN_OK);
+            sn_pose_get(out, j, got);
+            sn_pose_get(plain, j, lin);
+            ENSURE_NEAR(got[3], want.x, 1e-5);
+            ENSURE_NEAR(got[4], want.y, 1e-5);
+            ENSURE_NEAR(got[5], want.z, 1e-5);
+            ENSURE_NEAR(got[6], want.w, 1e-5);
+            for (c = 0; c < 3; c++) ENSURE(got[c] == lin[c] && got[7 + c] == lin[7 + c]);
+        }
+        /* into one of its layers: the same */
+        ENSURE(sn_pose_blend_method(layers[0], bl, n, SN_BLEND_THRESHOLD, method, NULL) == SN_OK);
+        for (j = 0; j < count; j++) {
+            float a[10], b[10];
+            sn_pose_get(layers[0], j, a);
+            sn_pose_get(out, j, b);
+            for (c = 0; c < 10; c++) ENSURE_NEAR(a[c], b[c], 1e-6);
+        }
+    }
+    {
+        fixture f;
+        sn_skeleton *s;
+        sn_pose *p, *many[SN_BLEND_METHOD_MAX_LAYERS + 1];
+        sn_blend_layer bl[SN_BLEND_METHOD_MAX_LAYERS + 1];
+        sn_error err;
+        int i;
+        make_def(&f, 3);
+        s = new_skeleton(&f.def);
+        p = new_pose(s);
+        for (i = 0; i <= SN_BLEND_METHOD_MAX_LAYERS; i++) {
+            many[i] = new_pose(s);
+            bl[i].pose = many[i];
+            bl[i].weight = 1;
+            bl[i].mask = NULL;
+        }
+        ENSURE(sn_pose_blend_method(p, bl, SN_BLEND_METHOD_MAX_LAYERS, 0.1f, SN_BLEND_KARCHER, &err) == SN_OK);
+        ENSURE(sn_pose_blend_method(p, bl, SN_BLEND_METHOD_MAX_LAYERS + 1, 0.1f, SN_BLEND_KARCHER, &err) == SN_EINVAL &&
+               err.arg == 2);
+        ENSURE(sn_pose_blend_method(p, bl, 2, 0.1f, (sn_blend_method)9, &err) == SN_EINVAL && err.arg == 6);
+        ENSURE(sn_pose_blend_method(p, bl, 2, -1.0f, SN_BLEND_POWER, &err) == SN_EINVAL && err.arg == 5);
+    }
+}
+
 static void test_masks(void) {
     /* root(0) -> a(1) -> a1(3) -> a2(5); root -> b(2) -> b1(4) */
     static const char *names[] = {"root", "a", "b", "a1", "b1", "a2"};
@@ -547,6 +647,7 @@ int main(void) {
     RUN(test_skeleton_queries);
     RUN(test_pose_get_set_reset_copy);
     RUN(test_blend_matches_reference);
+    RUN(test_blend_methods);
     RUN(test_masks);
     RUN(test_add_subtract_and_delta);
     RUN(test_model_matrices);

@@ -136,15 +136,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         sn_status st = SN_OK;
         sn_pose *out = poses[read_int(&r, 0, LAYERS - 1)];
         snapshot(out, before);
-        if (op == 0) { /* blend: weights and threshold anything; sometimes a foreign layer */
+        if (op == 0) { /* blend: weights, threshold and method anything; sometimes a foreign layer */
             int count = read_int(&r, 0, LAYERS);
             for (i = 0; i < count; i++) {
                 layers[i].pose = read_byte(&r) < 16u ? foreign : poses[i];
                 layers[i].weight = (float)read_number(&r);
                 layers[i].mask = (read_byte(&r) & 1u) ? masks[i] : NULL;
             }
-            st = sn_pose_blend(out, layers, count, read_byte(&r) < 200u ? SN_BLEND_THRESHOLD : (float)read_number(&r),
-                               &err);
+            /* by nlerp, or by one of the per-joint averages (an unknown method now and then) */
+            st = sn_pose_blend_method(out, layers, count,
+                                      read_byte(&r) < 200u ? SN_BLEND_THRESHOLD : (float)read_number(&r),
+                                      (sn_blend_method)read_int(&r, 0, 4), &err);
         } else if (op == 1) { /* an additive layer of any finite weight */
             double w = read_number(&r);
             st = sn_pose_add(out, read_byte(&r) < 16u ? foreign : delta, sn_isfinite(w) && fabs(w) < 1e30 ? (float)w : NAN,

@@ -277,28 +277,34 @@ static void *fast_udata(lua_State *L, int idx, int up) {
 
 /***
  * Blends normal layers into `out`: `sinew.blend(out, {p1, p2, ...}, {w1, w2, ...} [, masks
- * [, threshold]])`.
+ * [, threshold [, rotation]]])`.
  *
  * Weights are finite and >= 0 and are normalised per joint; a mask multiplies its layer's
  * weight joint by joint. `masks` is one Mask for every layer, or a table whose entry i is the
  * Mask of layer i (nil or false for none). Translations and scales are weighted means; rotations
  * are summed with each layer's sign chosen in the hemisphere of the sum so far, then normalised.
  * Where a joint's total weight is below `threshold` (default 0.1, as ozz-animation) the rest
- * pose fills in the difference. `out` may also be one of the layers. Returns `out`.
+ * pose fills in the difference. `out` may also be one of the layers. `rotation` chooses how each
+ * joint's rotations are averaged: "nlerp" (the default, above), "karcher" (weighted geodesic
+ * mean), "markley" (eigenvector method) or "power" (q1^w1 * q2^w2 * ..., in layer order), the
+ * last three per joint in double, for at most 64 layers with weight. Returns `out`.
  * @function blend
  * @tparam Pose out
  * @tparam table layers poses of out's skeleton
  * @tparam table weights one number per layer
  * @param[opt] masks Mask or table of masks
  * @tparam[opt=0.1] number threshold
+ * @tparam[opt="nlerp"] string rotation
  * @treturn Pose out
  */
 static int l_blend(lua_State *L) {
+    static const char *const rotation_methods[] = {"nlerp", "karcher", "markley", "power", NULL}; /* sn_blend_method */
     sn_pose *out = (sn_pose *)fast_udata(L, 1, 2);
     int n, i, masks_type;
     sn_blend_layer *layers;
     const sn_mask *all = NULL;
     float threshold;
+    sn_blend_method method;
     sn_error err;
     if (out == NULL) out = sn_lua_checkpose(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
@@ -314,6 +320,7 @@ static int l_blend(lua_State *L) {
         return luaL_argerror(L, 4, lua_pushfstring(L, "mask or table of masks expected, got %s", luaL_typename(L, 4)));
     }
     threshold = (float)sn_lua_optfinite(L, 5, SN_BLEND_THRESHOLD);
+    method = (sn_blend_method)luaL_checkoption(L, 6, "nlerp", rotation_methods);
     layers = (sn_blend_layer *)sn_lua_scratch(L, 1, sizeof(sn_blend_layer) * (size_t)(n > 0 ? n : 1));
     for (i = 0; i < n; i++) {
         sn_blend_layer *l = &layers[i];
@@ -340,7 +347,7 @@ static int l_blend(lua_State *L) {
         }
         lua_pop(L, 2);
     }
-    if (sn_pose_blend(out, layers, n, threshold, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+    if (sn_pose_blend_method(out, layers, n, threshold, method, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
     lua_settop(L, 1);
     return 1;
 }

@@ -257,3 +257,74 @@ sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float
                Q(rest, 2), Q(rest, 3), fill, st);
     return SN_OK;
 }
+
+/* ---- rotation averaging other than nlerp -------------------------------------------------- */
+
+sn_status sn_pose_blend_method(sn_pose *out, const sn_blend_layer *layers, int n, float threshold,
+                               sn_blend_method method, sn_error *err) {
+    const int st = out->stride;
+    float *keep = out->acc + SN_POSE_ACC_KEEP * st;
+    const float *rest = sn_skeleton_rest_soa(out->skeleton);
+    sn_quat qs[SN_BLEND_METHOD_MAX_LAYERS + 1];
+    double ws[SN_BLEND_METHOD_MAX_LAYERS + 1], total = 0.0, scale, fill_at;
+    int i, j, k, active = 0;
+    sn_status status;
+    if (method == SN_BLEND_NLERP) return sn_pose_blend(out, layers, n, threshold, err);
+    if (method != SN_BLEND_KARCHER && method != SN_BLEND_MARKLEY && method != SN_BLEND_POWER)
+        return sn_fail_arg(err, 6, SN_EINVAL, "unknown rotation averaging method %d", (int)method);
+    status = sn_pose_blend_validate(out, layers, n, threshold, err);
+    if (status != SN_OK) return status;
+    for (i = 0; i < n; i++) {
+        total += layers[i].weight;
+        active += layers[i].weight > 0.0f;
+    }
+    if (active > SN_BLEND_METHOD_MAX_LAYERS)
+        return sn_fail_arg(err, 2, SN_EINVAL, "%d layers with weight: at most %d average rotations other than by nlerp",
+                           active, SN_BLEND_METHOD_MAX_LAYERS);
+    /* the same scaling as sn_pose_blend: weights and threshold together, the larger of the two 1 */
+    scale = 1.0 / (total > threshold ? total : (double)threshold);
+    fill_at = threshold * scale;
+    if (fill_at < SN_BLEND_MIN_FILL) fill_at = SN_BLEND_MIN_FILL;
+    /* first every joint's rotation, read from the layers before anything is written (the output
+       may be a layer), kept in the pose's spare scratch rows; NaN where the method refused */
+    for (j = 0; j < out->count; j++) {
+        double sum = 0.0;
+        size_t m = 0;
+        sn_quat r;
+        sn_error ignored;
+        for (i = 0; i < n; i++) {
+            const sn_blend_layer *l = &layers[i];
+            double w = l->weight * scale * (l->mask != NULL ? l->mask->w[j] : 1.0f);
+            const float *q = l->pose->ch;
+            if (!(w > 0.0)) continue;
+            qs[m].x = q[(SN_ROW_Q + 0) * st + j];
+            qs[m].y = q[(SN_ROW_Q + 1) * st + j];
+            qs[m].z = q[(SN_ROW_Q + 2) * st + j];
+            qs[m].w = q[(SN_ROW_Q + 3) * st + j];
+            ws[m++] = w;
+            sum += w;
+        }
+        if (fill_at - sum > 0.0) {
+            qs[m].x = rest[(SN_ROW_Q + 0) * st + j];
+            qs[m].y = rest[(SN_ROW_Q + 1) * st + j];
+            qs[m].z = rest[(SN_ROW_Q + 2) * st + j];
+            qs[m].w = rest[(SN_ROW_Q + 3) * st + j];
+            ws[m++] = fill_at - sum;
+        }
+        if (sn_quat_blend(qs, ws, m, method, &r, &ignored) == SN_OK) {
+            keep[0 * st + j] = (float)r.x;
+            keep[1 * st + j] = (float)r.y;
+            keep[2 * st + j] = (float)r.z;
+            keep[3 * st + j] = (float)r.w;
+        } else {
+            keep[0 * st + j] = NAN; /* a zero rotation in a layer: the nlerp of sn_pose_blend stays */
+        }
+    }
+    status = sn_pose_blend(out, layers, n, threshold, err);
+    if (status != SN_OK) return status;
+    for (j = 0; j < out->count; j++) {
+        if (keep[j] != keep[j]) continue;
+        for (k = 0; k < 4; k++) out->ch[(SN_ROW_Q + k) * st + j] = keep[k * st + j];
+    }
+    return SN_OK;
+}

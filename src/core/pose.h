@@ -22,6 +22,7 @@
 #define SN_POSE_H
 
 #include "common.h"
+#include "quat.h"
 #include "skeleton.h"
 
 /// Channel numbers of a pose's structure-of-arrays (see sn_pose_channel).
@@ -38,6 +39,9 @@ enum {
 /// and the threshold, blending fills in the rest pose up to it (whatever the threshold), so that
 /// every blended rotation normalises to a unit quaternion.
 #define SN_BLEND_MIN_FILL 1e-6f
+/// Most layers with weight in sn_pose_blend_method with another method than nlerp (each joint's
+/// rotations are gathered on the stack).
+#define SN_BLEND_METHOD_MAX_LAYERS 64
 
 /// One local transform per joint of a skeleton (opaque; built by sn_pose_init).
 typedef struct sn_pose sn_pose;
@@ -107,6 +111,14 @@ sn_status sn_pose_blend_validate(const sn_pose *out, const sn_blend_layer *layer
 /// also be a layer. Allocates nothing.
 sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float threshold,
                         sn_error *err);
+/// sn_pose_blend with the rotations averaged by `method`: SN_BLEND_NLERP is sn_pose_blend itself;
+/// otherwise each joint's rotation is the sn_quat_blend (Karcher mean, Markley eigenvector or
+/// product of powers in layer order, the rest-pose fill last) of the layers' rotations with
+/// weights w_i * mask_i(joint), computed in double; translations and scales as sn_pose_blend.
+/// SN_EINVAL (arg 2) for more than SN_BLEND_METHOD_MAX_LAYERS layers with weight, (arg 6) for an
+/// unknown method. Allocates nothing; `out` may be a layer.
+sn_status sn_pose_blend_method(sn_pose *out, const sn_blend_layer *layers, int n, float threshold,
+                               sn_blend_method method, sn_error *err);
 /// Additive layer: per joint with w = weight * mask(joint): rotation out = out * delta^w (slerp
 /// from the identity, shortest arc), translation out += w * delta, scale out *= 1 + w (delta - 1)
 /// for w >= 0 and out /= 1 + |w| (delta - 1) for w < 0, so that adding with -w undoes +w.

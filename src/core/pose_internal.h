@@ -11,8 +11,10 @@
 #include "skeleton_internal.h"
 
 /// Rows of the blend scratch of a pose: 10 accumulated channels, the accumulated weight, the
-/// rest-pose fill weight and the reciprocal total weight.
-#define SN_POSE_ACC_ROWS 13
+/// rest-pose fill weight, the reciprocal total weight, and 4 rows of rotations kept aside.
+#define SN_POSE_ACC_ROWS 17
+/// First of the four rows where sn_pose_blend_method keeps its rotations while sn_pose_blend runs.
+#define SN_POSE_ACC_KEEP 13
 /// Row of the accumulated weight in the blend scratch.
 #define SN_POSE_ACC_W 10
 /// Row of the rest-pose fill weight in the blend scratch.
