@@ -325,6 +325,22 @@ describe("sinew.animator", function()
       assert_near(0.35, times[clips.run], 1e-6)
     end)
 
+    it("average rotations as their node says", function()
+      local h = math.rad(150)
+      local turn = sinew.clip { skeleton = skel, tracks = {
+        { joint = "hips", path = "rotation", times = { 0 }, values = { 0, math.sin(h / 2), 0, math.cos(h / 2) } } } }
+      local still = sinew.clip { skeleton = skel, tracks = {} }
+      local atan2 = math.atan2 or math.atan
+      for _, c in ipairs { { "karcher", 112.5 }, { "power", 112.5 } } do
+        local anim = machine({ s = { motion = { blend = "1d", parameter = "x", rotation = c[1],
+          children = { { 0, still }, { 1, turn } } } } }, nil, { x = 0.75 })
+        local pose = sinew.pose(skel)
+        anim:update(0.1):evaluate(pose)
+        local _, y, _, w = pose:get_rotation(1)
+        assert_near(c[2], math.deg(2 * atan2(y, w)), 1e-3, c[1])
+      end
+    end)
+
     it("nest, in 2-D modes too", function()
       local anim = machine({ move = { motion = { blend = "freeform_cartesian", parameters = { "x", "y" },
         children = { { { 0, 0 }, "still" }, { { 1, 0 }, "a" },
@@ -937,10 +953,10 @@ describe("sinew.animator", function()
         "layers[2].motions: layer 'layer1' has no state 'swim'" },
       { "motions without sync", function(d) d.layers[2] = { motions = {}, states = { s = { motion = "a" } } } end,
         "layers[2].motions: only a synced layer has motions" },
-      { "a rotation averaging other than nlerp (not yet)", function(d)
-        d.layers[1].states.move.motion = { blend = "1d", parameter = "speed", rotation = "karcher",
+      { "an unknown rotation averaging", function(d)
+        d.layers[1].states.move.motion = { blend = "1d", parameter = "speed", rotation = "slerp",
           children = { { 0, "a" }, { 1, "b" } } } end,
-        "layers[1].states.move.motion.rotation: rotation averaging 'karcher' is not supported yet (nlerp is)" },
+        "layers[1].states.move.motion.rotation: unknown rotation averaging 'slerp' (nlerp, power, karcher or markley)" },
       { "an unknown root-motion joint", function(d) d.root_motion = "tail" end, "root_motion: unknown joint 'tail'" },
       { "no layers", function(d) d.layers = {} end, "layers: an animator needs a layer" },
     }

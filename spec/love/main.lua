@@ -1,6 +1,7 @@
 -- Requires sinew from this tree's LuaJIT build inside LÖVE 11 and checks what LÖVE users do with
--- it: quaternions, and model-space matrices handed to love.data (the one-string route through
--- mats:bytes() and the no-garbage ffi route through mats:pointer()). Prints a summary line
+-- it: quaternions, model-space matrices handed to love.data (the one-string route through
+-- mats:bytes() and the no-garbage ffi route through mats:pointer()), the Fox imported with
+-- sinew.gltf into a textured love Mesh, and an animator playing it. Prints a summary line
 -- "love: N passed, M failed" and quits with its status.
 local root = love.filesystem.getSourceBaseDirectory() -- the folder holding spec/
 root = root:gsub("/spec$", "")
@@ -88,6 +89,33 @@ checks[#checks + 1] = function()
   assert(none == nil and err:find("^Fox.gltf: buffers%[0%]%.uri: cannot read 'nowhere/Fox.bin'"), tostring(err))
   return ("Fox.glb: %d joints, %d clips, a mesh of %d vertices, a %dx%d texture; CesiumMan: %d indices"):format(
     #fox.skeleton, #fox.clip_names, m.vertex_count, texture:getWidth(), texture:getHeight(), #map)
+end
+
+checks[#checks + 1] = function()
+  local sinew = require "sinew"
+  local f = assert(io.open(root .. "/assets/fox/glTF-Binary/Fox.glb", "rb"))
+  local fox = assert(sinew.gltf.parse(f:read("*a"), { name = "Fox.glb", meshes = false }))
+  f:close()
+  local anim = sinew.animator({ skeleton = fox.skeleton, parameters = { speed = 0, jump = "trigger" },
+    layers = { { entry = "idle", states = {
+      idle = { motion = "Survey" },
+      move = { motion = { blend = "1d", parameter = "speed", sync = true, children = { { 0.5, "Walk" }, { 3, "Run" } } },
+               events = { { 0.1, "step" } } },
+      jump = { motion = "Run", loop = false } },
+      transitions = { { from = "idle", to = "move", when = { { "speed", ">", 0.2 } }, duration = 0.3 },
+        { from = "any", to = "jump", when = { { "jump" } }, duration = 0.15, mode = "inertialize" },
+        { from = "jump", to = "move", exit_time = 0.95, duration = 0.2 } } } } }, { clips = fox.clips })
+  local pose, mats, steps = sinew.pose(fox.skeleton), sinew.matrices(fox.skeleton), 0
+  anim:on("step", function() steps = steps + 1 end)
+  anim:set("speed", 1.5)
+  for frame = 1, 240 do
+    if frame == 120 then anim:trigger("jump") end
+    anim:update(1 / 60):evaluate(pose)
+    pose:to_model(mats)
+  end
+  assert(anim:state() == "move", "the fox is in " .. tostring(anim:state()))
+  assert(steps >= 3, steps .. " steps")
+  return ("animator: 240 frames of the Fox (idle, walk-run, jump, back), %d step events"):format(steps)
 end
 
 function love.load()

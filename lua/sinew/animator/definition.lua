@@ -172,11 +172,9 @@ function motion(v, ctx, path, depth)
   end
   known_keys(v, { blend = true, parameter = true, parameters = true, children = true, sync = true, alpha = true,
     power = true, normalize_axes = true, grid = true, normalize = true, rotation = true }, path)
-  if v.rotation ~= nil and v.rotation ~= "nlerp" then
-    if v.rotation == "power" or v.rotation == "karcher" or v.rotation == "markley" then
-      fail(path .. ".rotation", "rotation averaging '%s' is not supported yet (nlerp is)", v.rotation)
-    end
-    fail(path .. ".rotation", "unknown rotation averaging %s (nlerp, power, karcher or markley)", show(v.rotation))
+  local rotation = v.rotation or "nlerp"
+  if rotation ~= "nlerp" and rotation ~= "power" and rotation ~= "karcher" and rotation ~= "markley" then
+    fail(path .. ".rotation", "unknown rotation averaging %s (nlerp, power, karcher or markley)", show(rotation))
   end
   local mode = v.blend
   if type(mode) ~= "string" or blend_modes[mode] == nil then
@@ -245,6 +243,7 @@ function motion(v, ctx, path, depth)
     unique_of[i] = u
   end
   return { kind = "blend", mode = mode, space = space, params = names, sync = sync or false, children = kids,
+    rotation = rotation,
     unique = unique, unique_of = unique_of }
 end
 

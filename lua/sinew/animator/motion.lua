@@ -176,7 +176,7 @@ local function sample(inst, loop)
   for k = 1, #kids do
     if uw[k] > 0 then sample(kids[k], loop) end
   end
-  blend(inst.pose, inst.poses, uw)
+  blend(inst.pose, inst.poses, uw, nil, nil, def.rotation)
   return inst.pose
 end
 M.sample = sample
