@@ -39,10 +39,16 @@ PKGS_JSON  := lua-dkjson lua-cjson
 PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON)
 PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted $(PKGS_JSON) love xvfb xauth
 
-.PHONY: all build ctests test test-all test-love sanitize valgrind lint bench demo docs rock fuzz clean deps-test
+.PHONY: all build ctests test test-all test-love sanitize valgrind lint bench demo docs rock fuzz clean deps-test \
+	deps-build
 
 all: build
-build: $(BUILD)/sinew/core.so
+# the compiler and the headers of $(LUA) first (installed when missing, or the line to run printed)
+build: deps-build
+	@$(MAKE) -s $(BUILD)/sinew/core.so
+
+deps-build:
+	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_$(LUA))
 
 $(BUILD)/obj/core/%.o: src/core/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -73,7 +79,7 @@ deps-test:
 # The C tests, then every busted spec under $(LUA); ends with "N passed, M failed".
 test: deps-test
 	@$(MAKE) -s build ctests
-	@sh tools/test.sh c $(LUA)
+	@sh tools/test.sh --build $(BUILD) c $(LUA)
 
 # Every spec under Lua 5.4, 5.3, 5.1 and LuaJIT (each against its own build), and LÖVE 11.
 test-all:
@@ -147,7 +153,9 @@ docs:
 rock:
 	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_lua5.4) luarocks lua-dkjson
 	luarocks lint sinew-scm-1.rockspec
+	@rm -rf sinew src/core/*.o src/binding/*.o
 	luarocks --lua-version 5.4 --tree build/rocktree make --deps-mode none sinew-scm-1.rockspec
+	@rm -rf sinew src/core/*.o src/binding/*.o   # what luarocks builds in place, so that no ./sinew/core.so shadows a build
 	LUA_PATH="build/rocktree/share/lua/5.4/?.lua;build/rocktree/share/lua/5.4/?/init.lua;/usr/share/lua/5.4/?.lua" \
 	LUA_CPATH="build/rocktree/lib/lua/5.4/?.so" \
 	lua5.4 -e 'local s = require "sinew"; local a = assert(s.gltf.load("assets/fox/glTF-Binary/Fox.glb")); print("rock: sinew " .. s._VERSION .. " loads from build/rocktree and imports the Fox: " .. #a.skeleton .. " joints")'

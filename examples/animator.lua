@@ -2,12 +2,12 @@
 -- blend tree, a jump on a trigger (Run played once, faster) with events, and an additive layer
 -- that keeps the upper body looking around. A scripted 6-second sequence drives the parameters;
 -- every 0.25 s a line shows the state, the fade, the clips that play with their weights, and the
--- events of that stretch. Run from the repository:
---   make build && LUA_CPATH="build/lua5.4/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" \
---     lua5.4 examples/animator.lua
+-- events of that stretch. Run from a clone:
+--   make && lua5.4 examples/animator.lua
+local root = dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
 local sinew = require "sinew"
 
-local fox = assert(sinew.gltf.load("assets/fox/glTF-Binary/Fox.glb", { meshes = false }))
+local fox = assert(sinew.gltf.load(root .. "assets/fox/glTF-Binary/Fox.glb", { meshes = false }))
 local skel = fox.skeleton
 local upper = sinew.mask(skel, {}, 0):set("b_Spine02_03", 1, true) -- chest, neck, head, arms
 

@@ -6,6 +6,7 @@
 --   pose   -> model-space matrices, ready for a shader
 --
 -- It prints a line every quarter second and, at the end, the garbage made per frame (zero).
+dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
 local sinew = require "sinew"
 local quat = sinew.quat
 

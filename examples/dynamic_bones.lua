@@ -1,8 +1,8 @@
 -- Dynamic bones with sinew.chain: a tail swinging behind a body that turns left and right.
 -- Prints the tail tip over time, then the same motion rendered at 30, 60 and 144 frames per
--- second to show that the result does not depend on the frame rate. Run from the repository:
---   make build && LUA_CPATH="build/lua5.4/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" \
---     lua5.4 examples/dynamic_bones.lua
+-- second to show that the result does not depend on the frame rate. Run from a clone:
+--   make && lua5.4 examples/dynamic_bones.lua
+dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
 local sinew = require "sinew"
 local quat = sinew.quat
 

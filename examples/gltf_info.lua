@@ -1,11 +1,11 @@
 -- glTF import with sinew.gltf: loads a .glb or .gltf (the Khronos Fox by default) and prints its
 -- joints as a tree, its clips with their durations, its meshes and what was skipped, then plays
--- a clip and prints the path of the joint that moves most. Run from the repository:
---   make build && LUA_CPATH="build/lua5.4/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" \
---     lua5.4 examples/gltf_info.lua [file.glb]
+-- a clip and prints the path of the joint that moves most. Run from a clone:
+--   make && lua5.4 examples/gltf_info.lua [file.glb]
+local root = dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
 local sinew = require "sinew"
 
-local path = arg and arg[1] or "assets/fox/glTF-Binary/Fox.glb"
+local path = arg and arg[1] or root .. "assets/fox/glTF-Binary/Fox.glb"
 local asset, err = sinew.gltf.load(path)
 if not asset then
   io.stderr:write(err, "\n")

@@ -1,5 +1,6 @@
 -- Blending rotations with sinew.quat: slerp along the shortest arc, and four ways to blend
 -- several weighted rotations. Run with `make demo`.
+dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
 local sinew = require "sinew"
 local quat = sinew.quat
 

@@ -9,6 +9,7 @@
 --
 -- Runs on Lua 5.1-5.4 and LuaJIT with nothing but sinew: the PNG (stored deflate blocks, CRC-32,
 -- Adler-32) is written here with arithmetic only, since Lua 5.1 has no bit operators.
+dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
 local sinew = require "sinew"
 
 local floor = math.floor

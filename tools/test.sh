@@ -8,6 +8,10 @@
 # when $SINEW_VALGRIND is set).
 set -u
 build=${SINEW_BUILD:-build/lua5.4}
+if [ "${1:-}" = "--build" ]; then
+    build=$2
+    shift 2
+fi
 log=$(mktemp)
 trap 'rm -f "$log" "$log.step"' EXIT
 bad=0
