@@ -4,3 +4,4 @@ files["spec"] = { std = "+busted" }
 files["examples/love"] = { globals = { "love" } }
 files["spec/love"] = { globals = { "love" } }
 exclude_files = { "build", "doc" }
+files["spec/love-zip"] = { globals = { "love" } }

@@ -52,6 +52,7 @@ build = {
       libraries = { "m" },
     },
     ["sinew"] = "lua/sinew/init.lua",
+    ["sinew.native"] = "lua/sinew/native.lua",
     ["sinew.gltf"] = "lua/sinew/gltf/init.lua",
     ["sinew.gltf.document"] = "lua/sinew/gltf/document.lua",
     ["sinew.gltf.skeleton"] = "lua/sinew/gltf/skeleton.lua",

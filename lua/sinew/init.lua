@@ -3,7 +3,8 @@
 -- `require "sinew"` returns this table: the C core's entries (`sinew.quat`, `sinew.blendspace`,
 -- `sinew.skeleton`, ...) and the Lua modules built on them.
 -- @module sinew
-local core = require "sinew.core"
+local ok, core = pcall(require, "sinew.core")
+if not ok then core = require("sinew.native").load(core) end -- a packed LÖVE game: see sinew.native
 
 local M = {}
 

@@ -118,6 +118,36 @@ checks[#checks + 1] = function()
   return ("animator: 240 frames of the Fox (idle, walk-run, jump, back), %d step events"):format(steps)
 end
 
+checks[#checks + 1] = function()
+  -- the skinning shader of manual/love.md, compiled, sent the Fox's bones, and drawn with
+  local sinew = require "sinew"
+  local ffi = require "ffi"
+  local g = assert(io.open(root .. "/manual/love.md", "rb"))
+  local manual = g:read("*a")
+  g:close()
+  local code = assert(manual:match("local skin_shader = %[%[\n(.-)%]%]"), "no shader in manual/love.md")
+  local f = assert(io.open(root .. "/assets/fox/glTF-Binary/Fox.glb", "rb"))
+  local fox = assert(sinew.gltf.parse(f:read("*a"), { name = "Fox.glb" }))
+  f:close()
+  local m = fox.meshes[1]
+  local mesh = love.graphics.newMesh(m.format, love.data.newByteData(m.vertices), m.mode, "static")
+  local shader = love.graphics.newShader(code)
+  local pose, mats = sinew.pose(fox.skeleton), sinew.matrices(fox.skeleton)
+  local bones = love.data.newByteData(64 * #mats)
+  fox.clips.Run:sample(0.3, pose)
+  pose:to_model(mats)
+  mats:skin(fox.inverse_bind, fox.root_matrix)
+  ffi.copy(bones:getFFIPointer(), mats:pointer(), 64 * #mats)
+  shader:send("bones", "column", bones)
+  local canvas = love.graphics.newCanvas(64, 64)
+  love.graphics.setCanvas(canvas)
+  love.graphics.setShader(shader)
+  love.graphics.draw(mesh, 32, 32, 0, 0.3, -0.3)
+  love.graphics.setShader()
+  love.graphics.setCanvas()
+  return ("the skinning shader of manual/love.md compiles and draws the Fox with %d bones"):format(#mats)
+end
+
 function love.load()
   local passed, failed = 0, 0
   for _, check in ipairs(checks) do

@@ -1,0 +1,69 @@
+--- Finds sinew's native library (`sinew/core.so`, `.dll` on Windows) where `require` cannot: in
+-- a LÖVE game packed as a `.love` or fused into an executable, LÖVE's `require` loads Lua files
+-- from inside the archive but native libraries only from real folders. `require "sinew"` calls
+-- this when `require "sinew.core"` fails; it tries, in order:
+--
+-- 1. `package.cpath` (what `require` just tried: the message says what it looked at);
+-- 2. beside the game: `sinew/core.<ext>` in `love.filesystem.getSourceBaseDirectory()` (the
+--    folder holding the `.love`, or the fused executable's folder);
+-- 3. inside the game: `sinew/core.<ext>` in the archive, copied into the save directory
+--    (`love.filesystem.getSaveDirectory()`, as `sinew-native/core.<ext>`, rewritten when the
+--    game's copy changes) and loaded from there.
+--
+-- When all fail it raises one error that says what each way found.
+-- @module sinew.native
+local M = {}
+
+local windows = package.config:sub(1, 1) == "\\"
+M.ext = windows and "dll" or "so"
+M.entry = "luaopen_sinew_core"
+
+-- loads the library at `path`: the module table, or nil and why
+local function open(path)
+  local loader, why = package.loadlib(path, M.entry)
+  if not loader then return nil, tostring(why) end
+  local ok, mod = pcall(loader, "sinew.core")
+  if not ok then return nil, tostring(mod) end
+  package.loaded["sinew.core"] = mod
+  return mod
+end
+
+--- The C core, found one of the ways above; `require_error` is what `require "sinew.core"` said.
+function M.load(require_error)
+  local tried = { "package.cpath: " .. tostring(require_error):gsub("\n%s*", "\n    ") }
+  local love = rawget(_G, "love")
+  local fs = love and love.filesystem
+  if not fs then
+    error("sinew: cannot load the native library sinew.core:\n  " .. table.concat(tried, "\n  ") ..
+      "\n  (build it with `make` for this Lua; see README.md)", 0)
+  end
+  local file = "sinew/core." .. M.ext
+  -- 2. beside the .love or the fused executable
+  local base = fs.getSourceBaseDirectory and fs.getSourceBaseDirectory()
+  if base then
+    local mod, why = open(base .. "/" .. file)
+    if mod then return mod end
+    tried[#tried + 1] = ("beside the game, %s/%s: %s"):format(base, file, why)
+  end
+  -- 3. from inside the archive, through the save directory (under another name, so that the
+  --    archive's copy is still what reads as sinew/core.<ext>: a newer game replaces an older copy)
+  if fs.getInfo and fs.getInfo(file) then
+    local bytes = fs.read(file)
+    local copy = "sinew-native/core." .. M.ext
+    if fs.read(copy) ~= bytes then
+      fs.createDirectory("sinew-native")
+      local ok, why = fs.write(copy, bytes)
+      if not ok then tried[#tried + 1] = ("copying %s into the save directory: %s"):format(file, tostring(why)) end
+    end
+    local target = fs.getSaveDirectory() .. "/" .. copy
+    local mod, why = open(target)
+    if mod then return mod end
+    tried[#tried + 1] = ("inside the game, copied to %s: %s"):format(target, why)
+  else
+    tried[#tried + 1] = ("inside the game: no %s in it"):format(file)
+  end
+  error("sinew: cannot load the native library sinew.core:\n  " .. table.concat(tried, "\n  ") ..
+    "\n  (put " .. file .. " beside the game, or inside it; see manual/love.md)", 0)
+end
+
+return M
