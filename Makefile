@@ -145,9 +145,12 @@ demo: deps-test
 	@$(MAKE) -s build
 	@LUA_CPATH="$(BUILD)/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" $(LUA) examples/demo.lua
 
+# LDoc runs on Lua 5.1 (Debian's ldoc picks 5.1 or 5.2); lua-discount renders the guides'
+# markdown, tables included; the guides' pictures are copied beside their pages
 docs:
-	@sh tools/deps.sh lua-ldoc
+	@sh tools/deps.sh lua5.1 lua-ldoc lua-discount
 	ldoc -q .
+	@mkdir -p doc/topics/images && cp manual/images/*.png doc/topics/images/
 
 # Installs the rock into build/rocktree with luarocks (offline) and requires it from there. The
 # rock's one dependency, dkjson, comes from Debian's lua-dkjson here (luarocks cannot see Debian
