@@ -1,103 +1,120 @@
--- sinew's main example (`make demo`): one small creature, the whole pipeline, every frame.
+-- sinew's main example (`make demo`): the Khronos Fox, imported with sinew.gltf, driven by an
+-- animator through a scripted 6 seconds, its tail swinging as dynamic bones.
 --
---   speed  -> a 1-D blend space -> weights of idle, walk and run
---   clips  -> sampled into three poses -> blended by those weights
---   tail   -> a dynamic-bone chain swinging behind the turning body
---   pose   -> model-space matrices, ready for a shader
+--   script   -> speed, heading, a jump          (what a game's input would set)
+--   animator -> Survey / a synced Walk-Run blend tree / a jump, with events
+--   tail     -> a dynamic-bone chain on b_Tail01..03, in the world where the fox runs and turns
+--   pose     -> model-space and skinning matrices, ready for a shader
 --
--- It prints a line every quarter second and, at the end, the garbage made per frame (zero).
-dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
+-- Prints a line every quarter second (time, speed, state, clip weights, the tail tip seen from
+-- the body, events), the garbage made per frame (zero), and writes pictures into build/demo/:
+-- the weight map of the walk-run blend space, and a strip of the skeleton's poses over time
+-- (PNG, drawn in software). Run from a clone: `make demo`, or after `make`:
+--   lua5.4 examples/demo.lua [OUTDIR]
+local root = dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
 local sinew = require "sinew"
-local quat = sinew.quat
+local pictures = dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "pictures.lua")
 
--- A skeleton: body, spine, head, and a four-joint tail pointing backwards (-z).
-local names = { "body", "spine", "head", "tail1", "tail2", "tail3", "tail4" }
-local parents = { 0, 1, 2, 1, 4, 5, 6 }
-local rest = {
-  { 0, 0.5, 0,     0, 0, 0, 1, 1, 1, 1 },
-  { 0, 0.1, 0.2,   0, 0, 0, 1, 1, 1, 1 },
-  { 0, 0.15, 0.2,  0, 0, 0, 1, 1, 1, 1 },
-  { 0, 0.05, -0.25, 0, 0, 0, 1, 1, 1, 1 },
-  { 0, 0, -0.15,   0, 0, 0, 1, 1, 1, 1 },
-  { 0, 0, -0.15,   0, 0, 0, 1, 1, 1, 1 },
-  { 0, 0, -0.15,   0, 0, 0, 1, 1, 1, 1 },
-}
-local skel = sinew.skeleton{ names = names, parents = parents, rest = rest }
+local outdir = arg and arg[1] or root .. "build/demo"
+local fox = assert(sinew.gltf.load(root .. "assets/fox/glTF-Binary/Fox.glb", { meshes = false }))
+local skel = fox.skeleton
 
--- Three looping clips on body height and spine rotation: idle breathes, walk bobs, run bounds.
-local function rotation_keys(n, duration, amplitude, axis)
-  local times, values = {}, {}
-  for k = 0, n do
-    local t = duration * k / n
-    times[#times + 1] = t
-    local x, y, z, w = quat.from_axis_angle(axis[1], axis[2], axis[3], amplitude * math.sin(2 * math.pi * k / n))
-    values[#values + 1], values[#values + 2], values[#values + 3], values[#values + 4] = x, y, z, w
-  end
-  return times, values
+-- The animator: parameters in, a pose out.
+local walk_run = { blend = "1d", parameter = "speed", sync = true, children = { { 1.0, "Walk" }, { 3.0, "Run" } } }
+local anim = sinew.animator({
+  skeleton = skel,
+  parameters = { speed = { float = 0, smoothing = 0.25 }, jump = "trigger" },
+  layers = { {
+    entry = "idle",
+    states = {
+      idle = { motion = "Survey" },
+      move = { motion = walk_run, events = { { 0.1, "step" }, { 0.6, "step" } } },
+      jump = { motion = "Run", loop = false, speed = 1.5, events = { { 0.2, "takeoff" }, { 0.85, "land" } } },
+    },
+    transitions = {
+      { from = "idle", to = "move", when = { { "speed", ">", 0.2 } }, duration = 0.3 },
+      { from = "move", to = "idle", when = { { "speed", "<", 0.2 } }, duration = 0.4 },
+      { from = "any", to = "jump", when = { { "jump" } }, duration = 0.15, mode = "inertialize" },
+      { from = "jump", to = "move", exit_time = 0.95, when = { { "speed", ">", 0.2 } }, duration = 0.25 },
+      { from = "jump", to = "idle", exit_time = 0.95, duration = 0.25 },
+    } } },
+}, { clips = fox.clips })
+
+-- The tail: three joints after the animated pose, in the world (the fox is about 0.6 m tall: the
+-- model, in centimetres, is scaled by 0.01 into metres).
+local tail = sinew.chain { skeleton = skel, root = "b_Tail01_012", end_length = 0.6,
+  damping = 0.15, elasticity = 0.08, stiffness = { 0.5, 0.15 }, radius = 0.02 }
+local tip = #tail
+local world = { 0.01, 0, 0, 0, 0, 0.01, 0, 0, 0, 0, 0.01, 0, 0, 0, 0, 1 } -- model -> world
+
+-- The script: what the player does.
+local function input(t)
+  local speed = (t < 1 and 0) or (t < 2.4 and 1.2) or (t < 5 and 3) or 0
+  local turn = (t > 2.6 and t < 3.4) and 2.0 or ((t > 4.0 and t < 4.6) and -2.5 or 0) -- rad/s
+  return speed, turn, t >= 3.6 and t < 3.6 + 1 / 60
 end
 
-local function height_keys(n, duration, base, bob)
-  local times, values = {}, {}
-  for k = 0, n do
-    times[#times + 1] = duration * k / n
-    values[#values + 1], values[#values + 2], values[#values + 3] = 0, base + bob * math.abs(math.sin(math.pi * k / n)), 0
-  end
-  return times, values
-end
-
-local function make_clip(duration, bob, sway, lean)
-  local ht, hv = height_keys(8, duration, 0.5, bob)
-  local st, sv = rotation_keys(8, duration, sway, { 0, 1, 0 })
-  local lt, lv = rotation_keys(8, duration, lean, { 1, 0, 0 })
-  return sinew.clip{ skeleton = skel, duration = duration, tracks = {
-    { joint = "body", path = "translation", times = ht, values = hv },
-    { joint = "spine", path = "rotation", times = st, values = sv },
-    { joint = "head", path = "rotation", times = lt, values = lv },
-  } }
-end
-
-local clips = { make_clip(2.0, 0.01, 0.03, 0.05), make_clip(1.0, 0.05, 0.15, 0.1), make_clip(0.6, 0.15, 0.25, 0.2) }
-local speeds = { 0, 1.5, 4 } -- the blend space's samples: idle, walk, run (metres per second)
-local space = sinew.blendspace{ mode = "1d", points = speeds }
-
-local poses = { sinew.pose(skel), sinew.pose(skel), sinew.pose(skel) }
-local out, mats = sinew.pose(skel), sinew.matrices(skel)
-local weights = {}
-
-local tail = sinew.chain{ skeleton = skel, root = "tail1", end_length = 0.5,
-                          damping = 0.2, elasticity = 0.05, stiffness = 0.2, radius = 0.03 }
-local root_matrix = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
-local tail_tip = #tail
+local pose, mats = sinew.pose(skel), sinew.matrices(skel)
+local x, z, heading = 0, 0, 0
+local clip_names = {}
+for name, clip in pairs(fox.clips) do clip_names[clip] = name end
+local step_weights = { Survey = 0, Walk = 0, Run = 0 }
 
 -- One frame: everything above, with no table made.
-local x, z, heading = 0, 0, 0
 local function frame(t, dt)
-  local speed = 4 * math.max(0, math.sin(math.pi * t / 6))   -- 0 -> 4 -> 0 m/s over 6 s
-  heading = heading + dt * 0.8 * math.sin(t)                 -- wandering left and right
-  x, z = x + math.sin(heading) * speed * dt, z + math.cos(heading) * speed * dt
-  space:weights(speed, weights)
-  for i = 1, 3 do clips[i]:sample(t, poses[i]) end
-  sinew.blend(out, poses, weights)
-  local c, s = math.cos(heading), math.sin(heading)          -- body yaw about +y, column-major
-  root_matrix[1], root_matrix[3], root_matrix[9], root_matrix[11] = c, -s, s, c
-  root_matrix[13], root_matrix[15] = x, z
-  tail:update(dt, out, root_matrix)
-  out:to_model(mats)
-  return speed
+  local speed, turn, jump = input(t)
+  anim:set("speed", speed)
+  if jump then anim:trigger("jump") end
+  anim:update(dt):evaluate(pose)
+  local moving = anim:get("speed")
+  heading = heading + turn * dt
+  x, z = x + math.sin(heading) * moving * dt, z + math.cos(heading) * moving * dt
+  local c, s = math.cos(heading), math.sin(heading) -- yaw about +y, column-major, times the scale
+  world[1], world[3], world[9], world[11], world[13], world[15] = 0.01 * c, -0.01 * s, 0.01 * s, 0.01 * c, x, z
+  tail:update(dt, pose, world)
+  pose:to_model(mats)
+  mats:skin(fox.inverse_bind, fox.root_matrix)
+end
+
+-- the skeleton from the side (z forward to the right, y up), for the picture strip
+local strip_times, strip, shown = { 0.5, 1.6, 2.0, 2.9, 3.75, 4.0, 4.3, 5.6 }, {}, 1
+local function keep_pose()
+  pose:to_model(mats) -- model space (the matrices of the frame were made skinning matrices)
+  local joints = {}
+  for j = 1, #skel do
+    local m = { mats:get(j) }
+    joints[j] = { m[15], m[14] } -- z, y
+  end
+  return { joints = joints }
 end
 
 local dt = 1 / 60
-print(" time  speed   idle  walk   run   heading   tail tip behind the body (x, y, z)")
+local events = {}
+print(" time  speed  state (-> fade)          Survey  Walk   Run   tail tip from the body (side, up, back)  events")
 for f = 1, 6 * 60 do
   local t = f * dt
-  local speed = frame(t, dt)
+  frame(t, dt)
+  for name in anim:events() do events[#events + 1] = name end
+  if strip_times[shown] and t >= strip_times[shown] - 1e-9 then
+    strip[shown] = keep_pose()
+    shown = shown + 1
+  end
   if f % 15 == 0 then
-    local tx, ty, tz = tail:position(tail_tip)
-    -- the tip relative to the body, in the body's own frame: sideways, height, behind
+    local from, _, to, progress = anim:state()
+    local state = to and ("%s -> %s %3.0f%%"):format(from, to, 100 * progress) or from
+    step_weights.Survey, step_weights.Walk, step_weights.Run = 0, 0, 0
+    for clip, weight in anim:active() do
+      local name = clip_names[clip]
+      step_weights[name] = step_weights[name] + weight
+    end
+    -- the tail tip relative to the body (the model's origin), in the body's frame, metres
+    local tx, ty, tz = tail:position(tip)
     local dx, dz = tx - x, tz - z
     local c, s = math.cos(heading), math.sin(heading)
-    print(("%5.2f  %5.2f   %4.2f  %4.2f  %4.2f  %+7.1f deg  (%+.3f, %+.3f, %+.3f)"):format(
-      t, speed, weights[1], weights[2], weights[3], math.deg(heading), c * dx - s * dz, ty, s * dx + c * dz))
+    print(("%5.2f  %5.2f  %-23s  %5.2f  %5.2f  %5.2f   (%+.3f, %+.3f, %+.3f)                 %s"):format(t,
+      (anim:get("speed")), state, step_weights.Survey, step_weights.Walk, step_weights.Run, c * dx - s * dz, ty,
+      -(s * dx + c * dz), table.concat(events, " ")))
+    events = {}
   end
 end
 
@@ -113,3 +130,52 @@ more_frames(16)
 local bytes = (collectgarbage("count") - before) * 1024
 collectgarbage("restart")
 print(("\n600 more frames made %.0f bytes of garbage (%.1f per frame)"):format(bytes, bytes / 600))
+
+-- ---- pictures ----
+
+local function save(name, data)
+  local path = outdir .. "/" .. name
+  local f = io.open(path, "wb")
+  if not f then
+    os.execute(('mkdir -p "%s"'):format(outdir))
+    f = assert(io.open(path, "wb"))
+  end
+  f:write(data)
+  f:close()
+  return path
+end
+
+local written = {}
+written[#written + 1] = save("weightmap_walk_run.png",
+  pictures.weightmap(sinew.blendspace { mode = "1d", points = { 1.0, 3.0 } }, 200))
+
+-- the strip: one panel per kept pose, bones as lines, joints as dots, the tail tip ringed
+local panel, n = 180, #strip
+local img = pictures.canvas(panel * n, panel)
+local parents = {}
+for j = 1, #skel do parents[j] = skel:parent(j) end
+for i, kept in ipairs(strip) do
+  local ox = (i - 1) * panel
+  for py = 0, panel - 1 do for px = 1, panel - 2 do img.set(ox + px, py, 235, 235, 228) end end
+  local function at(zz, yy) return ox + panel / 2 + (zz + 15) * 1.5, panel - 20 - yy * 1.5 end
+  local gx0, gy = at(-70, 0)
+  local gx1 = at(40, 0)
+  img.line(gx0, gy, gx1, gy, 150, 150, 140) -- the ground
+  for j = 1, #skel do
+    local p = parents[j]
+    -- the root joints sit at the model's origin, on the ground: no line from there to the hips
+    if p > 0 and (kept.joints[p][1] ~= 0 or kept.joints[p][2] ~= 0) then
+      local ax, ay = at(kept.joints[p][1], kept.joints[p][2])
+      local bx, by = at(kept.joints[j][1], kept.joints[j][2])
+      img.line(ax, ay, bx, by, 60, 60, 70)
+    end
+  end
+  for j = 3, #skel do -- (joints 1 and 2 are those roots)
+    local jx, jy = at(kept.joints[j][1], kept.joints[j][2])
+    img.disc(jx, jy, 2, 200, 90, 30)
+  end
+end
+written[#written + 1] = save("poses.png", pictures.png(img.w, img.h, img.rows()))
+
+print(("\nwrote %s (the walk-run blend space) and %s (%d poses: %s s)"):format(written[1], written[2], n,
+  table.concat(strip_times, ", ")))

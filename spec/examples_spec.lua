@@ -44,10 +44,19 @@ describe("examples/", function()
     assert.matches("\n 6%.00 +[%d.]+ +move %-> idle", out)
   end)
 
-  it("demo.lua runs the whole pipeline without garbage", function()
-    local out, status = run("demo.lua")
+  it("demo.lua runs the Fox through the whole pipeline without garbage, and draws it", function()
+    local dir = "build/spec-demo"
+    os.remove(dir .. "/poses.png")
+    local out, status = run("demo.lua", dir)
     assert.equal(0, status, out)
     assert.matches("600 more frames made 0 bytes of garbage", out, 1, true)
+    assert.matches("\n 3%.75 +[%d.]+ +jump +[%d.]+ +[%d.]+ +1%.00 .* takeoff", out)
+    assert.matches("\n 1%.50 +[%d.]+ +move ", out)
+    for _, name in ipairs { "poses.png", "weightmap_walk_run.png" } do
+      local f = assert(io.open(dir .. "/" .. name, "rb"))
+      assert.equal("\137PNG\r\n\26\n", f:read(8))
+      f:close()
+    end
   end)
 
   it("quat_blend.lua and dynamic_bones.lua run", function()
