@@ -39,8 +39,8 @@ PKGS_JSON  := lua-dkjson lua-cjson
 PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON)
 PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted $(PKGS_JSON) love xvfb xauth
 
-.PHONY: all build ctests test test-all test-love sanitize valgrind lint bench demo docs rock fuzz clean deps-test \
-	deps-build
+.PHONY: all build ctests test test-all test-love sanitize valgrind lint bench demo demo-love docs rock fuzz clean \
+	deps-test deps-build
 
 all: build
 # the compiler and the headers of $(LUA) first (installed when missing, or the line to run printed)
@@ -86,7 +86,7 @@ test-all:
 	@sh tools/deps.sh $(PKGS_ALL)
 	@for l in $(LUAS); do $(MAKE) -s LUA=$$l build || exit 1; done
 	@$(MAKE) -s ctests
-	@sh tools/test.sh c $(LUAS) love love-zip
+	@sh tools/test.sh c $(LUAS) love love-zip demo-love
 
 # LÖVE 11 under xvfb: spec/love, then a zipped .love with the native library inside, beside, and
 # nowhere (tools/love_zip.sh; the zip is written by tools/zip.lua under Lua 5.4)
@@ -147,6 +147,14 @@ demo: deps-test
 
 # LDoc runs on Lua 5.1 (Debian's ldoc picks 5.1 or 5.2); lua-discount renders the guides'
 # markdown, tables included; the guides' pictures are copied beside their pages
+# The Fox in LÖVE (examples/love): in a window where there is a display; without one, under
+# xvfb, the scripted 6 seconds with screenshots into build/screenshots/, checked
+demo-love:
+	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_luajit) $(PKGS_JSON) love xvfb xauth
+	@$(MAKE) -s LUA=luajit build
+	@if [ -n "$${DISPLAY:-}" ]; then love examples/love; \
+	else sh tools/demo_love.sh; fi
+
 docs:
 	@sh tools/deps.sh lua5.1 lua-ldoc lua-discount
 	ldoc -q .

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs test steps and adds up their "name: N passed, M failed" lines into the closing line
 # "N passed, M failed". A step that exits non-zero without reporting a failure counts as one.
-#   tools/test.sh [--build DIR] STEP...     STEP: c | lua5.4 | lua5.3 | lua5.1 | luajit | love | love-zip
+#   tools/test.sh [--build DIR] STEP...     STEP: c | lua5.4 | lua5.3 | lua5.1 | luajit | love | love-zip |
+#   demo-love
 # c runs DIR/c/test_* (DIR defaults to build/lua5.4); a Lua step runs every busted spec under that
 # interpreter against build/<interpreter>/sinew/core.so, or against $SINEW_BUILD when it is set
 # (with the sanitizer runtimes preloaded when $SINEW_SANITIZE is set, under valgrind's memcheck
@@ -63,6 +64,7 @@ for step in "$@"; do
     c) c_step ;;
     love) run_step love xvfb-run -a -s "-screen 0 320x240x24" love spec/love ;;
     love-zip) run_step love-zip sh tools/love_zip.sh ;;
+    demo-love) run_step demo-love sh tools/demo_love.sh ;;
     *) run_step "$step" lua_step "$step" ;;
     esac
 done
