@@ -318,7 +318,9 @@ static void place_root(lua_State *L, sn_chain *c, const char *what) {
  * Points mode: places the rest points (the animated pose the chain follows) with a translation
  * and an optional rotation `qx, qy, qz, qw` (normalised). The chain follows at the next step.
  * @function Chain:move_root
- * @tparam number x,y,z
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
  * @tparam[opt] number qx,qy,qz,qw
  */
 static int l_move_root(lua_State *L) {
@@ -584,6 +586,7 @@ static int l_colliders(lua_State *L) {
 /***
  * The skeleton of a skeleton chain, or nil.
  * @function Chain:skeleton
+ * @treturn Skeleton the skeleton
  */
 static int l_skeleton_of(lua_State *L) {
     check_chain(L, 1);

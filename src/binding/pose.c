@@ -89,6 +89,7 @@ static void check_rotation(lua_State *L, int arg, float *q) {
  * The transform of a joint: 10 numbers tx,ty,tz, qx,qy,qz,qw, sx,sy,sz (float32 values).
  * @function Pose:get
  * @param joint index or name
+ * @return tx, ty, tz, qx, qy, qz, qw, sx, sy, sz
  */
 static int l_pose_get(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1);
@@ -103,7 +104,16 @@ static int l_pose_get(lua_State *L) {
  * error). Values are stored as float32.
  * @function Pose:set
  * @param joint index or name
- * @tparam number tx,ty,tz,qx,qy,qz,qw,sx,sy,sz
+ * @tparam number tx
+ * @tparam number ty
+ * @tparam number tz
+ * @tparam number qx
+ * @tparam number qy
+ * @tparam number qz
+ * @tparam number qw
+ * @tparam number sx
+ * @tparam number sy
+ * @tparam number sz
  */
 static int l_pose_set(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1);
@@ -138,39 +148,49 @@ static int set_part(lua_State *L, int first, int n) {
  * Translation of a joint: 3 numbers.
  * @function Pose:get_translation
  * @param joint
+ * @return x, y, z
  */
 static int l_pose_get_translation(lua_State *L) { return get_part(L, SN_POSE_TX, 3); }
 /***
  * Rotation of a joint: 4 numbers x, y, z, w.
  * @function Pose:get_rotation
  * @param joint
+ * @return x, y, z, w
  */
 static int l_pose_get_rotation(lua_State *L) { return get_part(L, SN_POSE_QX, 4); }
 /***
  * Scale of a joint: 3 numbers.
  * @function Pose:get_scale
  * @param joint
+ * @return x, y, z
  */
 static int l_pose_get_scale(lua_State *L) { return get_part(L, SN_POSE_SX, 3); }
 /***
  * Sets the translation of a joint.
  * @function Pose:set_translation
  * @param joint
- * @tparam number x,y,z
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
  */
 static int l_pose_set_translation(lua_State *L) { return set_part(L, SN_POSE_TX, 3); }
 /***
  * Sets the rotation of a joint (normalised; a zero quaternion is an error).
  * @function Pose:set_rotation
  * @param joint
- * @tparam number x,y,z,w
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
+ * @tparam number w
  */
 static int l_pose_set_rotation(lua_State *L) { return set_part(L, SN_POSE_QX, 4); }
 /***
  * Sets the scale of a joint.
  * @function Pose:set_scale
  * @param joint
- * @tparam number x,y,z
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
  */
 static int l_pose_set_scale(lua_State *L) { return set_part(L, SN_POSE_SX, 3); }
 
@@ -178,6 +198,7 @@ static int l_pose_set_scale(lua_State *L) { return set_part(L, SN_POSE_SX, 3); }
  * Copies `other` (a pose of the same skeleton) into this pose; returns this pose.
  * @function Pose:copy
  * @tparam Pose other
+ * @treturn Pose the pose
  */
 static int l_pose_copy(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1), *o = sn_lua_checkpose(L, 2);
@@ -190,6 +211,7 @@ static int l_pose_copy(lua_State *L) {
 /***
  * Sets every joint back to the rest pose; returns this pose.
  * @function Pose:reset
+ * @treturn Pose the pose
  */
 static int l_pose_reset(lua_State *L) {
     sn_pose_reset(sn_lua_checkpose(L, 1));
@@ -206,6 +228,7 @@ static int l_pose_reset(lua_State *L) {
  * @tparam Pose delta a delta pose (see `sinew.delta`)
  * @tparam number weight any finite number
  * @tparam[opt] Mask mask
+ * @treturn Pose the pose
  */
 static int l_pose_add(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1), *d = sn_lua_checkpose(L, 2);
@@ -222,6 +245,7 @@ static int l_pose_add(lua_State *L) {
  * joints once: model(j) = model(parent) * T * R * S.
  * @function Pose:to_model
  * @tparam Matrices mats
+ * @treturn Matrices mats
  */
 static int l_pose_to_model(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1);
@@ -438,6 +462,7 @@ static int l_mask_get(lua_State *L) {
  * @param joint index or name
  * @tparam number weight in [0, 1]
  * @tparam[opt=false] boolean subtree
+ * @treturn Mask the mask
  */
 static int l_mask_set(lua_State *L) {
     sn_mask *m = sn_lua_checkmask(L, 1);
@@ -471,6 +496,7 @@ static int l_matrices(lua_State *L) {
  * The matrix of a joint: 16 numbers, column-major (m[13], m[14], m[15] hold the translation).
  * @function Matrices:get
  * @param joint index or name
+ * @return m1, ..., m16: the matrix, column-major
  */
 static int l_mats_get(lua_State *L) {
     sn_matrices *m = check_matrices(L, 1);
@@ -484,7 +510,23 @@ static int l_mats_get(lua_State *L) {
  * Returns the matrices.
  * @function Matrices:set
  * @param joint index or name
- * @tparam number m1,...,m16
+ * @tparam number m1
+ * @tparam number m2
+ * @tparam number m3
+ * @tparam number m4
+ * @tparam number m5
+ * @tparam number m6
+ * @tparam number m7
+ * @tparam number m8
+ * @tparam number m9
+ * @tparam number m10
+ * @tparam number m11
+ * @tparam number m12
+ * @tparam number m13
+ * @tparam number m14
+ * @tparam number m15
+ * @tparam number m16
+ * @treturn Matrices the matrices
  */
 static int l_mats_set(lua_State *L) {
     sn_matrices *m = check_matrices(L, 1);
@@ -504,6 +546,7 @@ static int l_mats_set(lua_State *L) {
  * @function Matrices:skin
  * @tparam Matrices inverse_bind matrices of the same skeleton (may be these)
  * @tparam[opt] table root 16 finite numbers, column-major (the transform above the skeleton)
+ * @treturn Matrices the matrices
  */
 static int l_mats_skin(lua_State *L) {
     sn_matrices *m = check_matrices(L, 1);

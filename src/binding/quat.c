@@ -57,8 +57,14 @@ static int l_identity(lua_State *L) {
  * Hamilton product a * b (b is applied first, then a). Raises "result is too large" when a
  * component of the product exceeds the largest double.
  * @function mul
- * @tparam number ax,ay,az,aw
- * @tparam number bx,by,bz,bw
+ * @tparam number ax
+ * @tparam number ay
+ * @tparam number az
+ * @tparam number aw
+ * @tparam number bx
+ * @tparam number by
+ * @tparam number bz
+ * @tparam number bw
  * @return x, y, z, w
  */
 static int l_mul(lua_State *L) {
@@ -71,6 +77,11 @@ static int l_mul(lua_State *L) {
 /***
  * Conjugate (-x, -y, -z, w): the inverse of a unit quaternion.
  * @function conj
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
+ * @tparam number w
+ * @return x, y, z, w
  */
 static int l_conj(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -82,6 +93,11 @@ static int l_conj(lua_State *L) {
  * Inverse conj(q) / |q|^2; raises for a zero quaternion, and "result is too large" when |q| is
  * below about 5.6e-309 (the inverse overflows).
  * @function inverse
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
+ * @tparam number w
+ * @return x, y, z, w
  */
 static int l_inverse(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -93,6 +109,11 @@ static int l_inverse(lua_State *L) {
 /***
  * q / |q| for any non-zero q (tiny and huge components too); raises for a zero quaternion.
  * @function normalize
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
+ * @tparam number w
+ * @return x, y, z, w
  */
 static int l_normalize(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -104,6 +125,14 @@ static int l_normalize(lua_State *L) {
 /***
  * 4-D dot product; raises "result is too large" when it exceeds the largest double.
  * @function dot
+ * @tparam number ax
+ * @tparam number ay
+ * @tparam number az
+ * @tparam number aw
+ * @tparam number bx
+ * @tparam number by
+ * @tparam number bz
+ * @tparam number bw
  * @return number
  */
 static int l_dot(lua_State *L) {
@@ -118,6 +147,10 @@ static int l_dot(lua_State *L) {
 /***
  * Length |q|; raises "result is too large" when it exceeds the largest double.
  * @function length
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
+ * @tparam number w
  * @return number
  */
 static int l_length(lua_State *L) {
@@ -133,8 +166,13 @@ static int l_length(lua_State *L) {
  * Rotates the vector (vx, vy, vz) by q (normalised first); raises for a zero quaternion, and
  * "result is too large" (argument 5) when a component of the result exceeds the largest double.
  * @function rotate
- * @tparam number x,y,z,w the rotation
- * @tparam number vx,vy,vz the vector
+ * @tparam number x the rotation
+ * @tparam number y
+ * @tparam number z
+ * @tparam number w
+ * @tparam number vx the vector
+ * @tparam number vy
+ * @tparam number vz
  * @return x, y, z
  */
 static int l_rotate(lua_State *L) {
@@ -151,8 +189,11 @@ static int l_rotate(lua_State *L) {
 /***
  * Rotation of `angle` radians about an axis of any non-zero length; raises for a zero axis.
  * @function from_axis_angle
- * @tparam number ax,ay,az the axis
+ * @tparam number ax the axis
+ * @tparam number ay
+ * @tparam number az
  * @tparam number angle radians
+ * @return x, y, z, w
  */
 static int l_from_axis_angle(lua_State *L) {
     static const int args[] = {1, 4};
@@ -166,6 +207,10 @@ static int l_from_axis_angle(lua_State *L) {
 /***
  * Unit axis and angle in [0, pi]; the identity gives the axis (1, 0, 0).
  * @function to_axis_angle
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
+ * @tparam number w
  * @return ax, ay, az, angle
  */
 static int l_to_axis_angle(lua_State *L) {
@@ -187,8 +232,11 @@ static int l_to_axis_angle(lua_State *L) {
  * (extrinsic, world) axes: "XYZ" rotates about X first, then Y, then Z, so q = qz * qy * qx.
  * The same rotation read as intrinsic (body-axis) rotations goes in reverse order: Z, Y', X''.
  * @function from_euler
- * @tparam number x,y,z radians
+ * @tparam number x radians
+ * @tparam number y
+ * @tparam number z
  * @tparam[opt="XYZ"] string order one of XYZ, XZY, YXZ, YZX, ZXY, ZYX
+ * @return x, y, z, w
  */
 static int l_from_euler(lua_State *L) {
     static const char *const orders[] = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
@@ -207,8 +255,13 @@ static int l_from_euler(lua_State *L) {
  * Shortest-arc rotation turning the direction u onto v; antiparallel vectors give a half turn
  * about an axis perpendicular to u. Raises for a zero vector.
  * @function from_to
- * @tparam number ux,uy,uz
- * @tparam number vx,vy,vz
+ * @tparam number ux
+ * @tparam number uy
+ * @tparam number uz
+ * @tparam number vx
+ * @tparam number vy
+ * @tparam number vz
+ * @return x, y, z, w
  */
 static int l_from_to(lua_State *L) {
     sn_vec3 u = check_vec3(L, 1), v = check_vec3(L, 4);
@@ -221,6 +274,14 @@ static int l_from_to(lua_State *L) {
 /***
  * Rotation angle in [0, pi] between two orientations (q and -q are the same orientation).
  * @function angle
+ * @tparam number ax
+ * @tparam number ay
+ * @tparam number az
+ * @tparam number aw
+ * @tparam number bx
+ * @tparam number by
+ * @tparam number bz
+ * @tparam number bw
  * @return number radians
  */
 static int l_angle(lua_State *L) {
@@ -237,8 +298,12 @@ static int l_angle(lua_State *L) {
  * the rotation about the same axis by e times the angle (q^0.5 is half of the rotation). Raises
  * for a zero quaternion, and "result is too large" (argument 5) when |q|^e overflows.
  * @function pow
- * @tparam number x,y,z,w
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
+ * @tparam number w
  * @tparam number e exponent
+ * @return x, y, z, w
  */
 static int l_pow(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -250,6 +315,11 @@ static int l_pow(lua_State *L) {
 /***
  * Natural logarithm: vector part n * t in x, y, z (t in [0, pi]) and ln |q| in w.
  * @function log
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
+ * @tparam number w
+ * @return x, y, z, w
  */
 static int l_log(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -262,6 +332,11 @@ static int l_log(lua_State *L) {
  * Exponential of any quaternion (vector part x, y, z; scalar part w); raises "result is too
  * large" when e^w overflows (w above about 709.78).
  * @function exp
+ * @tparam number x
+ * @tparam number y
+ * @tparam number z
+ * @tparam number w
+ * @return x, y, z, w
  */
 static int l_exp(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -274,9 +349,16 @@ static int l_exp(lua_State *L) {
  * Spherical linear interpolation along the shortest path, exact for nearly equal inputs;
  * any t outside [0, 1] extrapolates.
  * @function slerp
- * @tparam number ax,ay,az,aw
- * @tparam number bx,by,bz,bw
+ * @tparam number ax
+ * @tparam number ay
+ * @tparam number az
+ * @tparam number aw
+ * @tparam number bx
+ * @tparam number by
+ * @tparam number bz
+ * @tparam number bw
  * @tparam number t
+ * @return x, y, z, w
  */
 static int l_slerp(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5), r;
@@ -288,6 +370,16 @@ static int l_slerp(lua_State *L) {
 /***
  * Normalised linear interpolation along the shortest path: cheaper than slerp, not constant speed.
  * @function nlerp
+ * @tparam number ax
+ * @tparam number ay
+ * @tparam number az
+ * @tparam number aw
+ * @tparam number bx
+ * @tparam number by
+ * @tparam number bz
+ * @tparam number bw
+ * @tparam number t
+ * @return x, y, z, w
  */
 static int l_nlerp(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5), r;

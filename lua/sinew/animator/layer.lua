@@ -70,6 +70,7 @@ local function mirror_one(inst, state_inst, norm, values)
   set_norm(inst, norm or state_inst.norm)
 end
 
+--- Sets a synced layer's motions to the times and weights of the layer it follows.
 function M.mirror(A, L)
   local src, values = L.src, A.values
   if src.trans then
