@@ -11,7 +11,7 @@ local fox = assert(sinew.gltf.load(root .. "assets/fox/glTF-Binary/Fox.glb", { m
 local skel = fox.skeleton
 local upper = sinew.mask(skel, {}, 0):set("b_Spine02_03", 1, true) -- chest, neck, head, arms
 
-local anim = sinew.animator({
+local definition = {
   skeleton = skel,
   parameters = { speed = { float = 0, smoothing = 0.3 }, jump = "trigger" },
   layers = {
@@ -33,7 +33,13 @@ local anim = sinew.animator({
       } },
     { name = "look", mode = "additive", mask = upper, weight = 0.5, states = { look = { motion = "Survey" } } },
   },
-}, { clips = fox.clips })
+}
+-- `lua5.4 examples/animator.lua --dot` prints the state machine as Graphviz DOT instead
+if arg and arg[1] == "--dot" then
+  io.write(sinew.animator.dot(definition, { clips = fox.clips }))
+  return
+end
+local anim = sinew.animator(definition, { clips = fox.clips })
 
 -- the script: (time, what to set)
 local script = {

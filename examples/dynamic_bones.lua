@@ -3,6 +3,7 @@
 -- second to show that the result does not depend on the frame rate. Run from a clone:
 --   make && lua5.4 examples/dynamic_bones.lua
 dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
+local pictures = dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "pictures.lua")
 local sinew = require "sinew"
 local quat = sinew.quat
 
@@ -74,4 +75,36 @@ for _, fps in ipairs { 30, 60, 144 } do
   local x, y, z = chain:position(#chain)
   print(("  %3d fps: tip (%+.4f, %+.4f, %+.4f), farthest particle from the 144 fps run %.2e"):format(
     fps, x, y, z, worst))
+end
+
+-- With a file name: the tail from above over the first 2 s, one line per 1/15 s, from blue
+-- (early) to orange (late): `lua5.4 examples/dynamic_bones.lua tail.png`
+if arg and arg[1] then
+  local size = 360
+  local img = pictures.canvas(size, size)
+  for py = 0, size - 1 do for px = 0, size - 1 do img.set(px, py, 240, 240, 234) end end
+  local function at(x, z) return size / 2 + x * 260, 40 + (-z) * 260 end
+  local shots, next_shot = {}, 0
+  run(60, 2, function(t, chain)
+    if t + 1e-9 < next_shot then return end
+    next_shot = next_shot + 1 / 15
+    local line = {}
+    for i = 1, #chain do
+      local x, _, z = chain:position(i)
+      line[i] = { at(x, z) }
+    end
+    shots[#shots + 1] = line
+  end)
+  for k, line in ipairs(shots) do
+    local f = (k - 1) / math.max(1, #shots - 1)
+    local r, g, b = math.floor(40 + 200 * f), math.floor(90 + 60 * f), math.floor(220 - 190 * f)
+    for i = 2, #line do img.line(line[i - 1][1], line[i - 1][2], line[i][1], line[i][2], r, g, b) end
+    img.disc(line[#line][1], line[#line][2], 2, r, g, b)
+  end
+  local hx, hy = at(0, 0)
+  img.disc(hx, hy, 5, 30, 30, 30) -- the hips, turning on the spot
+  local f = assert(io.open(arg[1], "wb"))
+  f:write(pictures.png(size, size, img.rows()))
+  f:close()
+  print(("\nwrote %s (the tail from above, %d moments over 2 s)"):format(arg[1], #shots))
 end

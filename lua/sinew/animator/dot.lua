@@ -20,7 +20,7 @@ local function label_of(t)
     else parts[#parts + 1] = ("%s %s %s"):format(c.name, op_names[c.op], tostring(c.value)) end
   end
   if t.exit_time then parts[#parts + 1] = ("exit %g"):format(t.exit_time) end
-  parts[#parts + 1] = ("%gs"):format(t.duration)
+  parts[#parts + 1] = ("%gs"):format(t.duration) .. (t.inertialize and " inertialize" or "")
   return table.concat(parts, "\n")
 end
 
@@ -41,7 +41,7 @@ function M.dot(def, resources)
   local out = { "digraph animator {", "  rankdir=LR;", "  node [shape=box, style=rounded];" }
   for i, L in ipairs(compiled.layers) do
     out[#out + 1] = ("  subgraph cluster_%d {"):format(i)
-    out[#out + 1] = ("    label=%s;"):format(quote(("%s (%s)"):format(L.name, L.mode)))
+    out[#out + 1] = ("    label=%s; labelloc=b;"):format(quote(("%s (%s)"):format(L.name, L.mode)))
     local function id(name) return quote(("%d:%s"):format(i, name)) end
     for _, name in ipairs(L.order) do
       local s = L.states[name]

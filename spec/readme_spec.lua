@@ -1,0 +1,42 @@
+-- The Lua code of the README runs as printed: the short example and the API tour.
+local function read(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+local readme = read("README.md")
+
+local function block_after(heading)
+  local at = assert(readme:find("\n## " .. heading .. "\n", 1, true), "no section " .. heading)
+  return assert(readme:match("```lua\n(.-)\n```", at), "no Lua block under " .. heading)
+end
+
+describe("README.md", function()
+  local function run(heading)
+    local printed = {}
+    local env = setmetatable({ print = function(...) printed[#printed + 1] = { ... } end }, { __index = _G })
+    local code = block_after(heading)
+    local chunk
+    if setfenv then
+      chunk = assert(loadstring(code, "=README " .. heading))
+      setfenv(chunk, env)
+    else
+      chunk = assert(load(code, "=README " .. heading, "t", env))
+    end
+    assert.has_no.errors(chunk)
+    return printed
+  end
+
+  it("runs the short example: the Fox walks, runs and stops in idle", function()
+    local printed = run("A short example")
+    assert.equal(1, #printed)
+    assert.equal("idle", printed[1][1])
+  end)
+
+  it("runs the API tour", function()
+    local printed = run("API tour")
+    for _, line in ipairs(printed) do assert.equal("step", line[1]) end -- only the Fox's step events
+  end)
+end)
