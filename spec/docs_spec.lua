@@ -4,12 +4,7 @@
 -- returns when it returns something. Every public function of the Lua modules has a `---`
 -- comment.
 
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("*a")
-  f:close()
-  return s
-end
+local read = require("helper").read_file
 
 local bindings = { "quat", "blendspace", "skeleton", "pose", "clip", "chain", "module" }
 

@@ -1,10 +1,5 @@
 -- The Lua code of the README runs as printed: the short example and the API tour.
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("*a")
-  f:close()
-  return s
-end
+local read = require("helper").read_file
 
 local readme = read("README.md")
 
