@@ -241,7 +241,7 @@ local function pose_of(L)
   if L.synced then
     local src = L.src
     if not src.trans then return sample(L.side_to[src.cur.name], src.cur.def.loop) end
-    local a = src.duration > 0 and curve_at(src.trans.curve, src.elapsed / src.duration) or 1
+    local a = M.fade(src)
     L.pair[1] = sample(L.side_from[src.from.name], src.from.def.loop)
     L.pair[2] = sample(L.side_to[src.to.name], src.to.def.loop)
     L.pair_w[1], L.pair_w[2] = 1 - a, a
@@ -253,7 +253,7 @@ local function pose_of(L)
   local from = L.from_live and sample(L.from.inst, L.from.def.loop) or L.frozen
   if L.dead then from = extrapolate(L) end
   local to = sample(L.to.inst, L.to.def.loop)
-  local a = L.duration > 0 and curve_at(trans.curve, L.elapsed / L.duration) or 1
+  local a = M.fade(L)
   L.pair[1], L.pair[2], L.pair_w[1], L.pair_w[2] = from, to, 1 - a, a
   blend(L.out, L.pair, L.pair_w)
   return L.out

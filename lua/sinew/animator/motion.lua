@@ -135,12 +135,21 @@ local function rate(inst)
 end
 M.rate = rate
 
+-- the clip time of a clip instance: its normalised time in seconds, held within the clip when it
+-- does not loop
+local function clip_time(inst, loop)
+  local norm = inst.norm
+  if not loop then
+    if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
+  end
+  return norm * inst.def.duration
+end
+
 --- Advances an instance by `dt` seconds (its weights set). Returns its new normalised time.
 local function advance(inst, dt)
   local def = inst.def
   if def.kind == "clip" then
-    local d = def.duration
-    inst.norm = inst.norm + (d > 0 and dt / d or dt)
+    inst.norm = inst.norm + rate(inst) * dt
     return inst.norm
   end
   if def.sync then -- the node's clock drives its children's
@@ -159,11 +168,7 @@ M.advance = advance
 local function sample(inst, loop)
   local def = inst.def
   if def.kind == "clip" then
-    local norm = inst.norm
-    if not loop then
-      if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
-    end
-    def.clip:sample(norm * def.duration, inst.pose, loop)
+    def.clip:sample(clip_time(inst, loop), inst.pose, loop)
     local refs = inst.refs
     if refs then delta(inst.pose, inst.pose, refs[def.clip]) end
     return inst.pose
@@ -186,11 +191,7 @@ M.sample = sample
 local function each_clip(inst, scale, loop, fn, ctx)
   local def = inst.def
   if def.kind == "clip" then
-    local norm = inst.norm
-    if not loop then
-      if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
-    end
-    fn(ctx, def.clip, scale, def.clip:local_time(norm * def.duration, loop))
+    fn(ctx, def.clip, scale, def.clip:local_time(clip_time(inst, loop), loop))
     return
   end
   if def.kind == "machine" then
