@@ -61,6 +61,17 @@ local function chain(acc, x0, z0, h0, x1, z1, h1)
 end
 
 -- the delta of one clip leaf over the last update, weighted, added to R's totals
+-- the joint at clip time t (local to the clip), or the one the last update found there: each
+-- update samples the clip once, where it is now
+local function at_cached(R, inst, clip, t)
+  if inst.rm_t == t then return inst.rm_x, inst.rm_z, inst.rm_h end
+  return at(R, clip, t)
+end
+
+local function remember(inst, t, x, z, h)
+  inst.rm_t, inst.rm_x, inst.rm_z, inst.rm_h = t, x, z, h
+end
+
 local function leaf(R, inst, weight, loop)
   local clip, d = inst.def.clip, inst.def.duration
   local now = inst.norm * d
@@ -73,14 +84,16 @@ local function leaf(R, inst, weight, loop)
   if not loop then
     local a = before < 0 and 0 or (before > d and d or before)
     local b = now < 0 and 0 or (now > d and d or now)
-    local x0, z0, h0 = at(R, clip, a)
+    local x0, z0, h0 = at_cached(R, inst, clip, a)
     local x1, z1, h1 = at(R, clip, b)
+    remember(inst, b, x1, z1, h1)
     chain(acc, x0, z0, h0, x1, z1, h1)
   else
     local e = ends_of(R, clip)
     local k0, k1 = floor(before / d), floor(now / d)
-    local x0, z0, h0 = at(R, clip, before - k0 * d)
+    local x0, z0, h0 = at_cached(R, inst, clip, before - k0 * d)
     local x1, z1, h1 = at(R, clip, now - k1 * d)
+    remember(inst, now - k1 * d, x1, z1, h1)
     if k0 == k1 then
       chain(acc, x0, z0, h0, x1, z1, h1)
     elseif k1 > k0 then -- forwards over k1 - k0 loop ends
