@@ -1,5 +1,6 @@
 -- busted output handler: busted's plain terminal output, then one line
--- "<interpreter>: N passed, M failed" (errors count as failed) that tools/test.sh adds up.
+-- "<interpreter>: N passed, M failed" (errors count as failed) that tools/test.sh adds up. Under
+-- LuaJIT the interpreter is named with the path the suite took: "luajit-ffi" or "luajit-c" (SINEW_FFI=0).
 return function(options)
   local busted = require "busted"
   local handler = require "busted.outputHandlers.plainTerminal"(options)
@@ -7,6 +8,9 @@ return function(options)
 
   busted.subscribe({ "suite", "end" }, function()
     local failed = handler.failuresCount + handler.errorsCount
+    if interpreter == "luajit" then -- spec/ffi_spec.lua checks that the path is the one named
+      interpreter = os.getenv("SINEW_FFI") == "0" and "luajit-c" or "luajit-ffi"
+    end
     io.write(("%s: %d passed, %d failed\n"):format(interpreter, handler.successesCount, failed))
     io.flush()
     return nil, true

@@ -19,6 +19,7 @@
 #ifndef SN_BINDING_H
 #define SN_BINDING_H
 
+#include "../core/blendspace.h"
 #include "../core/pose.h"
 #include "../core/skeleton.h"
 #include "compat.h"
@@ -98,6 +99,8 @@ void *sn_lua_checkself(lua_State *L);
 #define SN_CLIP_MT "sinew.Clip"
 #define SN_CHAIN_MT "sinew.Chain"
 #define SN_BLENDSPACE_MT "sinew.BlendSpace"
+/// Registry key of the list of the blend spaces' metatables, one per mode (for ffi.c)
+#define SN_BLENDSPACE_METATABLES "sinew.BlendSpace metatables"
 
 /// The Skeleton at argument `arg`; otherwise an argument error "sinew.Skeleton expected, got ...".
 sn_skeleton *sn_lua_checkskeleton(lua_State *L, int arg);
@@ -121,6 +124,17 @@ sn_pose *sn_lua_checkpose(lua_State *L, int arg);
 /// The Mask at argument `arg`; otherwise an argument error "sinew.Mask expected, got ...".
 sn_mask *sn_lua_checkmask(lua_State *L, int arg);
 
+/* ---- blendspace.c and ffi.c: what the LuaJIT FFI path reads (lua/sinew/ffi.lua) ---------- */
+
+/// The userdata of a blend space: this header, then the core block and the buffers it points to.
+/// lua/sinew/ffi.lua declares the same struct; spec/ffi_spec.lua compares the two texts.
+typedef struct sn_lua_space {
+    sn_blendspace *bs; /* the core object, inside this userdata */
+    double *out;       /* n weights, written by every weights() call */
+    double *in;        /* the inputs of the current weights() call */
+    int n, inputs;     /* number of points, numbers weights() takes */
+} sn_lua_space;
+
 /* ---- the areas, opened by module.c: each sets its entries into the table at `module` ------- */
 
 void sn_open_quat(lua_State *L, int module);
@@ -130,5 +144,6 @@ void sn_open_pose(lua_State *L, int module);
 void sn_open_clip(lua_State *L, int module);
 void sn_open_chain(lua_State *L, int module);
 void sn_open_gltf(lua_State *L, int module);
+void sn_open_ffi(lua_State *L, int module);
 
 #endif

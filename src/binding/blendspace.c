@@ -18,13 +18,9 @@
 
 #define TNAME SN_BLENDSPACE_MT
 
-/* The userdata: this header, the core block, then the output and input buffers of weights(). */
-typedef struct space {
-    sn_blendspace *bs; /* the core object, inside this userdata */
-    double *out;       /* n weights, written by every weights() call */
-    double *in;        /* the inputs of the current weights() call */
-    int n, inputs;     /* number of points, numbers weights() takes */
-} space;
+/* The userdata: an sn_lua_space header (binding.h), the core block, then the output and input
+   buffers of weights(). */
+typedef sn_lua_space space;
 
 /* Every mode has its own metatable, whose __index table holds the methods and the field `mode`
    (a plain table lookup, the fastest Lua offers). The constructor and every method share one
@@ -318,6 +314,12 @@ void sn_open_blendspace(lua_State *L, int module) {
         lua_rawset(L, classes);
         lua_rawseti(L, classes, m + 1);
     }
+    lua_createtable(L, (int)SN_BLENDSPACE_MODES, 0); /* a copy of the list of metatables, for ffi.c */
+    for (m = 1; m <= (int)SN_BLENDSPACE_MODES; m++) {
+        lua_rawgeti(L, classes, m);
+        lua_rawseti(L, -2, m);
+    }
+    lua_setfield(L, LUA_REGISTRYINDEX, SN_BLENDSPACE_METATABLES);
     lua_pushcclosure(L, l_new, 1);
     lua_setfield(L, module, "blendspace");
 }

@@ -1,0 +1,107 @@
+/*
+ * What the LuaJIT FFI path (lua/sinew/ffi.lua) needs from the native library: one table of the
+ * core's per-frame functions, handed to Lua as a light userdata, and the sizes of the structs it
+ * declares again. Calling through the table needs no symbol lookup, so it works wherever
+ * `require "sinew.core"` does (a LÖVE save directory, a Windows DLL that exports only
+ * luaopen_sinew_core).
+ *
+ * The compiler checks the table against the core's headers (each initialiser must have the
+ * member's type); spec/ffi_spec.lua checks that ffi.lua declares the same struct, member by member,
+ * and ffi.lua compares the sizes below with its own before it uses anything.
+ */
+#include <stddef.h>
+
+#include "../core/chain.h"
+#include "../core/clip.h"
+#include "binding.h"
+
+/* BEGIN sn_ffi_table (spec/ffi_spec.lua reads from here to END) */
+typedef struct sn_ffi_table {
+    sn_status (*quat_slerp)(const sn_quat *a, const sn_quat *b, double t, sn_quat *out, sn_error *err);
+    sn_status (*quat_nlerp)(const sn_quat *a, const sn_quat *b, double t, sn_quat *out, sn_error *err);
+    sn_status (*quat_angle)(const sn_quat *a, const sn_quat *b, double *angle, sn_error *err);
+    sn_status (*quat_to_axis_angle)(const sn_quat *q, sn_vec3 *axis, double *angle, sn_error *err);
+    void (*quat_from_euler)(double x, double y, double z, sn_euler_order order, sn_quat *out);
+    sn_status (*quat_from_to)(const sn_vec3 *u, const sn_vec3 *v, sn_quat *out, sn_error *err);
+    sn_status (*quat_pow)(const sn_quat *q, double e, sn_quat *out, sn_error *err);
+    sn_status (*quat_log)(const sn_quat *q, sn_quat *out, sn_error *err);
+    sn_status (*quat_exp)(const sn_quat *q, sn_quat *out, sn_error *err);
+    sn_status (*quat_blend)(const sn_quat *qs, const double *ws, size_t n, sn_blend_method method, sn_quat *out, sn_error *err);
+    int (*blendspace_weights)(const sn_lua_space *space, const double *in, int nin, double *out, int cap);
+    sn_status (*pose_blend)(sn_pose *out, sn_blend_layer *layers, const sn_pose *const *poses, const float *weights,
+                            const sn_mask *const *masks, int n, float threshold, sn_blend_method method);
+    sn_status (*pose_add)(sn_pose *out, const sn_pose *delta, float weight, const sn_mask *mask, sn_error *err);
+    sn_status (*pose_to_matrices)(const sn_pose *p, sn_matrices *m, sn_error *err);
+    const sn_skeleton *(*pose_skeleton)(const sn_pose *p);
+    sn_status (*clip_sample)(sn_clip *c, double t, int loop, sn_pose *out, sn_error *err);
+    sn_status (*chain_step)(sn_chain *c, double dt, sn_error *err);
+    sn_status (*chain_update)(sn_chain *c, double dt, sn_pose *pose, const double *root_matrix, sn_error *err);
+} sn_ffi_table;
+/* END sn_ffi_table */
+
+/* weights() of a blend space userdata into `out` (room for `cap`): the number of weights
+   written, -1 when the core refuses (a wrong count, a non-finite input), or -1 - n when `out`
+   has room for fewer than the space's n weights (nothing written then) */
+static int space_weights(const sn_lua_space *space, const double *in, int nin, double *out, int cap) {
+    if (cap < space->n) return -1 - space->n;
+    if (sn_blendspace_weights(space->bs, in, nin, out, NULL) != SN_OK) return -1;
+    return space->n;
+}
+
+/* sinew.blend from parallel arrays (which Lua fills without making garbage, interpreted too):
+   `layers` (room for n) is the scratch where they become sn_pose_blend_method's layers */
+static sn_status pose_blend(sn_pose *out, sn_blend_layer *layers, const sn_pose *const *poses, const float *weights,
+                            const sn_mask *const *masks, int n, float threshold, sn_blend_method method) {
+    int i;
+    for (i = 0; i < n; i++) {
+        layers[i].pose = poses[i];
+        layers[i].weight = weights[i];
+        layers[i].mask = masks[i];
+    }
+    return sn_pose_blend_method(out, layers, n, threshold, method, NULL);
+}
+
+static const sn_ffi_table table = {
+    sn_quat_slerp, sn_quat_nlerp, sn_quat_angle, sn_quat_to_axis_angle, sn_quat_from_euler,
+    sn_quat_from_to, sn_quat_pow, sn_quat_log, sn_quat_exp, sn_quat_blend,
+    space_weights,
+    pose_blend, sn_pose_add, sn_pose_to_matrices, sn_pose_skeleton,
+    sn_clip_sample,
+    sn_chain_step, sn_chain_update,
+};
+
+static void set_size(lua_State *L, const char *name, size_t v) {
+    lua_pushinteger(L, (lua_Integer)v);
+    lua_setfield(L, -2, name);
+}
+
+/* module._ffi = {table = <light userdata>, sizes = {...}, metatables = {...}}: the metatables
+   are those of the classes whose methods ffi.lua replaces (each is reachable from Lua anyway, by
+   getmetatable on an object) */
+void sn_open_ffi(lua_State *L, int module) {
+    static const char *const classes[] = {SN_POSE_MT, SN_MASK_MT, SN_MATRICES_MT, SN_CLIP_MT, SN_CHAIN_MT, NULL};
+    int i;
+    lua_createtable(L, 0, 3);
+    lua_createtable(L, 0, 6);
+    for (i = 0; classes[i] != NULL; i++) {
+        luaL_getmetatable(L, classes[i]);
+        lua_setfield(L, -2, classes[i]);
+    }
+    lua_getfield(L, LUA_REGISTRYINDEX, SN_BLENDSPACE_METATABLES);
+    lua_setfield(L, -2, SN_BLENDSPACE_MT);
+    lua_setfield(L, -2, "metatables");
+    lua_pushlightuserdata(L, (void *)&table);
+    lua_setfield(L, -2, "table");
+    lua_createtable(L, 0, 8);
+    set_size(L, "sn_ffi_table", sizeof(sn_ffi_table));
+    set_size(L, "sn_lua_space", sizeof(sn_lua_space));
+    set_size(L, "sn_lua_space.inputs", offsetof(sn_lua_space, inputs));
+    set_size(L, "sn_blend_layer", sizeof(sn_blend_layer));
+    set_size(L, "sn_blend_layer.mask", offsetof(sn_blend_layer, mask));
+    set_size(L, "sn_quat", sizeof(sn_quat));
+    set_size(L, "sn_vec3", sizeof(sn_vec3));
+    set_size(L, "sn_euler_order", sizeof(sn_euler_order));
+    set_size(L, "sn_status", sizeof(sn_status));
+    lua_setfield(L, -2, "sizes");
+    lua_setfield(L, module, "_ffi");
+}
