@@ -145,7 +145,9 @@ bench: deps-test
 # matrices, ns per joint and the ratio sinew / ozz. ozz's runtime (the sources the harness needs)
 # is compiled from OZZ_SRC with g++ and the core's flags (plus -DNDEBUG, as ozz's release build)
 # into build/ozz/; sinew's core into build/ozz/sinew. Without OZZ_SRC: how to get one, exit 0.
+# OZZ_CASES=<text> runs only the cases whose name holds it. See manual/performance.md.
 OZZ_SRC ?=
+OZZ_CASES ?=
 OZZ_BUILD := build/ozz
 OZZ_CXX := g++ -std=c++17 $(OPT) -DNDEBUG -Wno-ignored-attributes $(CFLAGS)
 OZZ_SOURCES := base/platform.cc base/log.cc base/memory/allocator.cc base/containers/string_archive.cc \
