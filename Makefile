@@ -39,8 +39,8 @@ PKGS_JSON  := lua-dkjson lua-cjson
 PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON)
 PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted $(PKGS_JSON) love xvfb xauth
 
-.PHONY: all build ctests test test-all test-love sanitize valgrind lint bench demo demo-love docs rock fuzz clean \
-	deps-test deps-build
+.PHONY: all build ctests test test-all test-love sanitize valgrind lint bench bench-ozz demo demo-love docs rock fuzz \
+	clean deps-test deps-build
 
 all: build
 # the compiler and the headers of $(LUA) first (installed when missing, or the line to run printed)
@@ -140,6 +140,44 @@ bench: deps-test
 	@$(MAKE) -s build $(CBENCHES)
 	@$(MAKE) -s LUA=luajit build
 	@sh tools/bench.sh
+
+# sinew against ozz-animation in one process (bench/ozz/bench_ozz.cc): blending and model-space
+# matrices, ns per joint and the ratio sinew / ozz. ozz's runtime (the sources the harness needs)
+# is compiled from OZZ_SRC with g++ and the core's flags (plus -DNDEBUG, as ozz's release build)
+# into build/ozz/; sinew's core into build/ozz/sinew. Without OZZ_SRC: how to get one, exit 0.
+# OZZ_CASES=<text> runs only the cases whose name holds it. See manual/performance.md.
+OZZ_SRC ?=
+OZZ_CASES ?=
+OZZ_BUILD := build/ozz
+OZZ_CXX := g++ -std=c++17 $(OPT) -DNDEBUG -Wno-ignored-attributes $(CFLAGS)
+OZZ_SOURCES := base/platform.cc base/log.cc base/memory/allocator.cc base/containers/string_archive.cc \
+	base/io/archive.cc base/io/stream.cc base/maths/simd_math.cc base/maths/math_archive.cc \
+	base/maths/simd_math_archive.cc base/maths/soa_math_archive.cc \
+	animation/runtime/skeleton.cc animation/runtime/blending_job.cc animation/runtime/local_to_model_job.cc \
+	animation/offline/raw_skeleton.cc animation/offline/skeleton_builder.cc
+OZZ_OBJ := $(OZZ_SOURCES:%.cc=$(OZZ_BUILD)/obj/%.o)
+OZZ_VERSION = $(shell git -C "$(OZZ_SRC)" describe --tags --always 2>/dev/null || \
+	sed -n 's/^Release version \(.*\)/\1/p' "$(OZZ_SRC)/CHANGES.md" | head -n 1)
+
+bench-ozz:
+	@if [ -z "$(OZZ_SRC)" ]; then \
+	    echo "make bench-ozz compares sinew with ozz-animation built from source; it needs a checkout:"; \
+	    echo "    git clone https://github.com/guillaumeblanc/ozz-animation /tmp/ozz-animation"; \
+	    echo "    make bench-ozz OZZ_SRC=/tmp/ozz-animation"; \
+	elif [ ! -f "$(OZZ_SRC)/include/ozz/animation/runtime/blending_job.h" ]; then \
+	    echo "sinew: OZZ_SRC=$(OZZ_SRC) is not an ozz-animation checkout (no include/ozz/animation)" >&2; exit 1; \
+	else \
+	    sh tools/deps.sh $(PKGS_BUILD) g++ && \
+	    $(MAKE) -s BUILD=$(OZZ_BUILD)/sinew $(OZZ_BUILD)/bench_ozz && $(OZZ_BUILD)/bench_ozz "$(OZZ_CASES)"; \
+	fi
+
+$(OZZ_BUILD)/obj/%.o: $(OZZ_SRC)/src/%.cc
+	@mkdir -p $(@D)
+	$(OZZ_CXX) -I$(OZZ_SRC)/include -I$(OZZ_SRC)/src -c $< -o $@
+
+$(OZZ_BUILD)/bench_ozz: bench/ozz/bench_ozz.cc $(OZZ_OBJ) $(CORE_OBJ) $(HEADERS)
+	$(OZZ_CXX) -I$(OZZ_SRC)/include -Isrc/core -DOZZ_VERSION_STR='"$(OZZ_VERSION)"' \
+	    -DBENCH_FLAGS='"$(OPT) $(CFLAGS)"' -o $@ $< $(OZZ_OBJ) $(CORE_OBJ) -lm
 
 demo: deps-test
 	@$(MAKE) -s build

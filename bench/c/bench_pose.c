@@ -2,9 +2,12 @@
  * C figures of skeletons, poses and clips: ns per joint to blend 2 / 4 / 8 full-weight layers of
  * 64 joints, to sample clips (translation, rotation and scale tracks on every joint, 30 keys per
  * second) in forward playback at 60 Hz and by jumps of 0.377 s (a key search per track), to add
- * an additive layer and to build the model-space matrices. The ozz-animation figures printed in
- * brackets are the reference numbers quoted in the issue (ozz 0.16.0, SSE2 build, on this kind of
- * machine), not measured here.
+ * an additive layer and to build the model-space matrices. Blending and model-space matrices are
+ * measured against ozz-animation in the same process, with the same compiler and flags, by
+ * `make bench-ozz OZZ_SRC=<checkout>` (bench/ozz/bench_ozz.cc; the table is in
+ * manual/performance.md: on 2026-11-25, against ozz 0.16.0, blending 0.98-1.10x ozz's time per
+ * joint for 64 joints and 1.18-1.32x for 24, model-space matrices 0.76-0.79x). The sampling figure
+ * in brackets is the issue's reference number for ozz 0.16.0 (SSE2 build), not measured here.
  */
 #include "bench.h" /* first: it sets _POSIX_C_SOURCE */
 
@@ -147,7 +150,6 @@ static sn_clip *make_clip(const sn_skeleton *s, int paths, int times_of) {
 #define CHECK(pose) sn_pose_channel(pose, SN_POSE_QX)[5]
 
 int main(void) {
-    static const double ozz_blend[3] = {2.7, 4.8, 9.3};
     sn_skeleton *s = make_skeleton();
     sn_pose *layers[LAYERS], *out = make_pose(s), *delta = make_pose(s);
     sn_blend_layer bl[LAYERS];
@@ -156,7 +158,7 @@ int main(void) {
     double ns;
     int i, k;
     const int reps = 200000;
-    printf("c       (ozz-animation figures in brackets: the issue's reference numbers, not measured here)\n");
+    printf("c       (against ozz-animation, measured: make bench-ozz; [ozz ...]: the issue's reference, not measured here)\n");
     for (i = 0; i < LAYERS; i++) {
         layers[i] = make_pose(s);
         bl[i].pose = layers[i];
@@ -166,7 +168,7 @@ int main(void) {
     for (k = 0; k < 3; k++) {
         int n = 2 << k;
         TIME_PER_JOINT(ns, reps, sn_pose_blend(out, bl, n, SN_BLEND_THRESHOLD, NULL); sink += CHECK(out));
-        snprintf(label, sizeof label, "sn_pose_blend %d layers x %d joints [ozz %.1f]", n, JOINTS, ozz_blend[k]);
+        snprintf(label, sizeof label, "sn_pose_blend %d layers x %d joints", n, JOINTS);
         bench_report(label, ns, "ns/joint");
     }
     {

@@ -1,143 +1,19 @@
 /*
- * N-layer pose blending, channel by channel over contiguous float arrays.
+ * N-layer pose blending: one pass over the joints per layer, four joints at a time.
  *
- * Every loop below runs over one or a few structure-of-arrays channels with restrict pointers
- * and no dependency between joints, so that gcc and clang vectorise them at -O3 with baseline
- * SSE2. The hemisphere alignment of a layer's rotations is a per-joint sign (the sign of the
- * dot product with the rotation accumulated so far), computed in the same pass as the sum.
- * The accumulators live in the output pose's own scratch rows, so the output may be a layer.
+ * Each pass reads one layer and adds it into the output pose's scratch rows (sums of the ten
+ * channels, and of the masked weights), four joints per register (sn_lanes), every block
+ * independent of the others so that the processor overlaps them. The hemisphere alignment of a
+ * layer's rotations is a per-joint sign, that of the dot product with the rotation summed so
+ * far. The first layer writes its products; the last one finishes each block in registers
+ * (rest-pose fill, division by the total weight, normalisation) and writes the output once.
+ * Layers are read before the output is written, block by block, so the output may be a layer.
  */
 #include <math.h>
 #include <string.h>
 
+#include "lanes_internal.h"
 #include "pose_internal.h"
-
-/* The kernels stay separate functions: inlined into sn_pose_blend, gcc loses their restrict
-   guarantees (output and scratch come from the same pose) and falls back to scalar loops. */
-#if defined(__GNUC__)
-#define KERNEL static __attribute__((noinline)) void
-#else
-#define KERNEL static void
-#endif
-
-/* acc = w * src */
-KERNEL lin_first(float *restrict acc, const float *restrict src, float w, int n) {
-    int j;
-    for (j = 0; j < n; j++) acc[j] = w * src[j];
-}
-
-/* acc = w * mask * src */
-KERNEL lin_first_masked(float *restrict acc, const float *restrict src, const float *restrict mask, float w,
-                             int n) {
-    int j;
-    for (j = 0; j < n; j++) acc[j] = (w * mask[j]) * src[j];
-}
-
-/* acc += w * src */
-KERNEL lin_add(float *restrict acc, const float *restrict src, float w, int n) {
-    int j;
-    for (j = 0; j < n; j++) acc[j] += w * src[j];
-}
-
-/* acc += w * mask * src */
-KERNEL lin_add_masked(float *restrict acc, const float *restrict src, const float *restrict mask, float w,
-                           int n) {
-    int j;
-    for (j = 0; j < n; j++) acc[j] += (w * mask[j]) * src[j];
-}
-
-/* acc_q += (+-w) q, the sign putting q in the hemisphere of acc_q */
-KERNEL rot_add(float *restrict ax, float *restrict ay, float *restrict az, float *restrict aw,
-                    const float *restrict qx, const float *restrict qy, const float *restrict qz,
-                    const float *restrict qw, float w, int n) {
-    int j;
-    for (j = 0; j < n; j++) {
-        float d = ax[j] * qx[j] + ay[j] * qy[j] + az[j] * qz[j] + aw[j] * qw[j];
-        float s = d < 0.0f ? -w : w;
-        ax[j] += s * qx[j];
-        ay[j] += s * qy[j];
-        az[j] += s * qz[j];
-        aw[j] += s * qw[j];
-    }
-}
-
-/* the same with the weight w * mask */
-KERNEL rot_add_masked(float *restrict ax, float *restrict ay, float *restrict az, float *restrict aw,
-                           const float *restrict qx, const float *restrict qy, const float *restrict qz,
-                           const float *restrict qw, const float *restrict mask, float w, int n) {
-    int j;
-    for (j = 0; j < n; j++) {
-        float d = ax[j] * qx[j] + ay[j] * qy[j] + az[j] * qz[j] + aw[j] * qw[j];
-        float wm = w * mask[j];
-        float s = d < 0.0f ? -wm : wm;
-        ax[j] += s * qx[j];
-        ay[j] += s * qy[j];
-        az[j] += s * qz[j];
-        aw[j] += s * qw[j];
-    }
-}
-
-/* fill = max(threshold - (base + wsum), 0), inv = 1 / (base + wsum + fill); wsum may be NULL */
-KERNEL weights_finish(float *restrict fill, float *restrict inv, const float *restrict wsum, float base,
-                           float threshold, int n) {
-    int j;
-    for (j = 0; j < n; j++) {
-        float w = base + (wsum != NULL ? wsum[j] : 0.0f);
-        float f = threshold - w > 0.0f ? threshold - w : 0.0f;
-        fill[j] = f;
-        inv[j] = 1.0f / (w + f);
-    }
-}
-
-/* out = (acc + fill * rest) * inv */
-KERNEL lin_finish(float *restrict out, const float *restrict acc, const float *restrict rest,
-                       const float *restrict fill, const float *restrict inv, int n) {
-    int j;
-    for (j = 0; j < n; j++) out[j] = (acc[j] + fill[j] * rest[j]) * inv[j];
-}
-
-/* out = acc + w * src: the last layer of blend_uniform */
-KERNEL lin_last(float *restrict out, const float *restrict acc, const float *restrict src, float w, int n) {
-    int j;
-    for (j = 0; j < n; j++) out[j] = acc[j] + w * src[j];
-}
-
-/* out_q = normalise(acc_q +- fill * rest_q); a zero sum (only from zero input rotations) stays
-   zero. Selects around sqrtf stop gcc from vectorising, hence the 1e-30 instead of a test. */
-KERNEL rot_finish(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
-                       const float *restrict ax, const float *restrict ay, const float *restrict az,
-                       const float *restrict aw, const float *restrict rx, const float *restrict ry,
-                       const float *restrict rz, const float *restrict rw, const float *restrict fill, int n) {
-    int j;
-    for (j = 0; j < n; j++) {
-        float d = ax[j] * rx[j] + ay[j] * ry[j] + az[j] * rz[j] + aw[j] * rw[j];
-        float s = d < 0.0f ? -fill[j] : fill[j];
-        float x = ax[j] + s * rx[j], y = ay[j] + s * ry[j], z = az[j] + s * rz[j], w = aw[j] + s * rw[j];
-        float k = 1.0f / sqrtf(x * x + y * y + z * z + w * w + 1e-30f); /* no branch: it vectorises */
-        ox[j] = x * k;
-        oy[j] = y * k;
-        oz[j] = z * k;
-        ow[j] = w * k;
-    }
-}
-
-/* out_q = normalise(acc_q +- w q): rot_add and the normalisation in one pass */
-KERNEL rot_last(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
-                const float *restrict ax, const float *restrict ay, const float *restrict az, const float *restrict aw,
-                const float *restrict qx, const float *restrict qy, const float *restrict qz, const float *restrict qw,
-                float w, int n) {
-    int j;
-    for (j = 0; j < n; j++) {
-        float d = ax[j] * qx[j] + ay[j] * qy[j] + az[j] * qz[j] + aw[j] * qw[j];
-        float s = d < 0.0f ? -w : w;
-        float x = ax[j] + s * qx[j], y = ay[j] + s * qy[j], z = az[j] + s * qz[j], v = aw[j] + s * qw[j];
-        float k = 1.0f / sqrtf(x * x + y * y + z * z + v * v + 1e-30f);
-        ox[j] = x * k;
-        oy[j] = y * k;
-        oz[j] = z * k;
-        ow[j] = v * k;
-    }
-}
 
 sn_status sn_pose_blend_validate(const sn_pose *out, const sn_blend_layer *layers, int n, float threshold,
                                  sn_error *err) {
@@ -158,62 +34,177 @@ sn_status sn_pose_blend_validate(const sn_pose *out, const sn_blend_layer *layer
     return SN_OK;
 }
 
-/* rows of a pose block (see SN_ROW): the six linear rows, then the four rotation rows */
-#define LIN_ROWS 6
-#define Q(base, k) ((base) + (SN_ROW_Q + (k)) * st)
+/* What every pass of a blend reads besides its layer. */
+typedef struct blend_plan {
+    int general;        /* 0: the weights sum to 1 and no layer is masked: no fill, no division */
+    float uniform;      /* general: the sum of the unmasked layers' weights */
+    float threshold;    /* general: the (scaled) threshold the rest pose fills up to */
+    const float *rest;  /* general: the rest pose rows */
+} blend_plan;
 
-/* Adds layer `l` into the accumulators; `first` writes instead of adding. */
-static void accumulate(float *acc, const sn_blend_layer *l, int first, int st) {
-    const float *src = l->pose->ch, *m = l->mask != NULL ? l->mask->w : NULL;
-    float w = l->weight;
-    int r;
-    if (first && m == NULL) {
-        lin_first(acc, src, w, SN_POSE_CHANNELS * st);
-    } else if (first) {
-        for (r = 0; r < SN_POSE_CHANNELS; r++) lin_first_masked(acc + r * st, src + r * st, m, w, st);
-    } else if (m == NULL) {
-        lin_add(acc, src, w, LIN_ROWS * st);
-        rot_add(Q(acc, 0), Q(acc, 1), Q(acc, 2), Q(acc, 3), Q(src, 0), Q(src, 1), Q(src, 2), Q(src, 3), w, st);
-    } else {
-        for (r = 0; r < LIN_ROWS; r++) lin_add_masked(acc + r * st, src + r * st, m, w, st);
-        rot_add_masked(Q(acc, 0), Q(acc, 1), Q(acc, 2), Q(acc, 3), Q(src, 0), Q(src, 1), Q(src, 2), Q(src, 3), m, w,
-                       st);
+/* Rows of a pose (see SN_ROW): translation 0-2, scale 3-5, rotation 6-9; the scratch rows hold
+   the same ten sums, then the masked weights' sum (row SN_POSE_ACC_W). */
+#define ROW(p, r) ((p) + (r) * st)
+#define LOAD(p, r) sn_lanes_load(ROW(p, r))
+
+/* What a pass does, in flags that are constants wherever blend_pass is compiled (see PASS_FN):
+   FIRST, the sums start from this layer's products (the scratch is not read); EMPTY, from zero
+   (no layer has weight; with FIRST); LAST, the blocks are finished and written to the output
+   instead of the scratch; GENERAL, the masked weights are summed and the rest pose fills up to
+   the threshold; MASKED, the layer has a mask (with GENERAL). */
+enum { FIRST = 1, LAST = 2, GENERAL = 4, MASKED = 8, EMPTY = 16 };
+
+#if defined(__GNUC__)
+#define PASS_INLINE static inline __attribute__((always_inline))
+#else
+#define PASS_INLINE static inline
+#endif
+
+/* One pass of layer `l` (weight w, scaled) over every block of four joints of `out`. */
+PASS_INLINE void blend_pass(const blend_plan *b, const sn_blend_layer *l, float w, sn_pose *out, int mode) {
+    const int first = mode & FIRST, last = mode & LAST, general = mode & GENERAL, st = out->stride;
+    const float *src = mode & EMPTY ? NULL : l->pose->ch, *mask = mode & MASKED ? l->mask->w : NULL;
+    float *acc = out->acc;
+    const sn_lanes zero = sn_lanes_set1(0.0f), lw = sn_lanes_set1(w);
+    int j;
+    for (j = 0; j < st; j += 4) {
+        const float *p = src + j, *a = acc + j;
+        sn_lanes tx, ty, tz, sx, sy, sz, qx, qy, qz, qw, d, s, wsum = zero, wj = lw;
+        if (mask != NULL) wj = sn_lanes_mul(lw, sn_lanes_load(mask + j));
+        if (mode & EMPTY) {
+            tx = ty = tz = sx = sy = sz = qx = qy = qz = qw = zero;
+        } else if (first) {
+            tx = sn_lanes_mul(wj, LOAD(p, 0)), ty = sn_lanes_mul(wj, LOAD(p, 1)), tz = sn_lanes_mul(wj, LOAD(p, 2));
+            sx = sn_lanes_mul(wj, LOAD(p, 3)), sy = sn_lanes_mul(wj, LOAD(p, 4)), sz = sn_lanes_mul(wj, LOAD(p, 5));
+            qx = sn_lanes_mul(wj, LOAD(p, 6)), qy = sn_lanes_mul(wj, LOAD(p, 7));
+            qz = sn_lanes_mul(wj, LOAD(p, 8)), qw = sn_lanes_mul(wj, LOAD(p, 9));
+            if (mask != NULL) wsum = wj;
+        } else {
+            tx = sn_lanes_madd(LOAD(a, 0), wj, LOAD(p, 0));
+            ty = sn_lanes_madd(LOAD(a, 1), wj, LOAD(p, 1));
+            tz = sn_lanes_madd(LOAD(a, 2), wj, LOAD(p, 2));
+            sx = sn_lanes_madd(LOAD(a, 3), wj, LOAD(p, 3));
+            sy = sn_lanes_madd(LOAD(a, 4), wj, LOAD(p, 4));
+            sz = sn_lanes_madd(LOAD(a, 5), wj, LOAD(p, 5));
+            qx = LOAD(a, 6), qy = LOAD(a, 7), qz = LOAD(a, 8), qw = LOAD(a, 9);
+            d = sn_lanes_madd(sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(qx, LOAD(p, 6)), qy, LOAD(p, 7)), qz, LOAD(p, 8)),
+                              qw, LOAD(p, 9));
+            s = sn_lanes_flip_if_neg(wj, d);
+            qx = sn_lanes_madd(qx, s, LOAD(p, 6));
+            qy = sn_lanes_madd(qy, s, LOAD(p, 7));
+            qz = sn_lanes_madd(qz, s, LOAD(p, 8));
+            qw = sn_lanes_madd(qw, s, LOAD(p, 9));
+            if (general) {
+                wsum = LOAD(a, SN_POSE_ACC_W);
+                if (mask != NULL) wsum = sn_lanes_add(wsum, wj);
+            }
+        }
+        if (!last) {
+            float *o = acc + j;
+            sn_lanes_store(ROW(o, 0), tx), sn_lanes_store(ROW(o, 1), ty), sn_lanes_store(ROW(o, 2), tz);
+            sn_lanes_store(ROW(o, 3), sx), sn_lanes_store(ROW(o, 4), sy), sn_lanes_store(ROW(o, 5), sz);
+            sn_lanes_store(ROW(o, 6), qx), sn_lanes_store(ROW(o, 7), qy);
+            sn_lanes_store(ROW(o, 8), qz), sn_lanes_store(ROW(o, 9), qw);
+            if (general) sn_lanes_store(ROW(o, SN_POSE_ACC_W), wsum);
+        } else {
+            float *o = out->ch + j;
+            if (general) {
+                /* fill = max(threshold - W, 0) of the rest pose, W the joint's total weight, then
+                   everything divided by W + fill */
+                const float *r = b->rest + j;
+                const sn_lanes total = sn_lanes_add(sn_lanes_set1(b->uniform), wsum);
+                const sn_lanes fill = sn_lanes_pos(sn_lanes_sub(sn_lanes_set1(b->threshold), total));
+                const sn_lanes inv = sn_lanes_div(sn_lanes_set1(1.0f), sn_lanes_add(total, fill));
+                tx = sn_lanes_mul(sn_lanes_madd(tx, fill, LOAD(r, 0)), inv);
+                ty = sn_lanes_mul(sn_lanes_madd(ty, fill, LOAD(r, 1)), inv);
+                tz = sn_lanes_mul(sn_lanes_madd(tz, fill, LOAD(r, 2)), inv);
+                sx = sn_lanes_mul(sn_lanes_madd(sx, fill, LOAD(r, 3)), inv);
+                sy = sn_lanes_mul(sn_lanes_madd(sy, fill, LOAD(r, 4)), inv);
+                sz = sn_lanes_mul(sn_lanes_madd(sz, fill, LOAD(r, 5)), inv);
+                d = sn_lanes_madd(sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(qx, LOAD(r, 6)), qy, LOAD(r, 7)), qz, LOAD(r, 8)),
+                                  qw, LOAD(r, 9));
+                s = sn_lanes_flip_if_neg(fill, d);
+                qx = sn_lanes_madd(qx, s, LOAD(r, 6));
+                qy = sn_lanes_madd(qy, s, LOAD(r, 7));
+                qz = sn_lanes_madd(qz, s, LOAD(r, 8));
+                qw = sn_lanes_madd(qw, s, LOAD(r, 9));
+            }
+            sn_lanes_store(ROW(o, 0), tx), sn_lanes_store(ROW(o, 1), ty), sn_lanes_store(ROW(o, 2), tz);
+            sn_lanes_store(ROW(o, 3), sx), sn_lanes_store(ROW(o, 4), sy), sn_lanes_store(ROW(o, 5), sz);
+            sn_lanes_store(ROW(o, 6), qx), sn_lanes_store(ROW(o, 7), qy);
+            sn_lanes_store(ROW(o, 8), qz), sn_lanes_store(ROW(o, 9), qw);
+        }
+    }
+    if (last) { /* a zero sum (only from zero input rotations) stays zero: the 1e-30 instead of a test */
+        for (j = 0; j < st; j += 4) {
+            float *o = out->ch + j;
+            const sn_lanes qx = LOAD(o, 6), qy = LOAD(o, 7), qz = LOAD(o, 8), qw = LOAD(o, 9);
+            const sn_lanes s = sn_lanes_rsqrt(sn_lanes_add(
+                sn_lanes_madd(sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(qx, qx), qy, qy), qz, qz), qw, qw),
+                sn_lanes_set1(1e-30f)));
+            sn_lanes_store(ROW(o, 6), sn_lanes_mul(qx, s)), sn_lanes_store(ROW(o, 7), sn_lanes_mul(qy, s));
+            sn_lanes_store(ROW(o, 8), sn_lanes_mul(qz, s)), sn_lanes_store(ROW(o, 9), sn_lanes_mul(qw, s));
+        }
     }
 }
 
-/* The common case: at least two unmasked layers, total weight above the threshold, the output
-   not among the layers. Weights are multiplied by k = 1 / their sum up front and the last layer
-   writes the output directly, normalising rotations in the same pass: one pass per layer,
-   nothing after. */
-static void blend_uniform(sn_pose *out, const sn_blend_layer *layers, int n, double k) {
-    const int st = out->stride;
-    float *acc = out->acc, *o = out->ch;
-    int i, last = n - 1, first = 1;
+#undef LOAD
+#undef ROW
+
+/* blend_pass compiled once per kind of pass: [stage][kind], stage 0 first, 1 between, 2 last,
+   3 only (first and last), kind 0 uniform, 1 general, 2 general with a masked layer */
+typedef void (*pass_fn)(const blend_plan *b, const sn_blend_layer *l, float w, sn_pose *out);
+#define PASS_FN(name, mode)                                                             \
+    static void name(const blend_plan *b, const sn_blend_layer *l, float w, sn_pose *out) { \
+        blend_pass(b, l, w, out, mode);                                                 \
+    }
+PASS_FN(first_uniform, FIRST)
+PASS_FN(first_general, FIRST | GENERAL)
+PASS_FN(first_masked, FIRST | GENERAL | MASKED)
+PASS_FN(middle_uniform, 0)
+PASS_FN(middle_general, GENERAL)
+PASS_FN(middle_masked, GENERAL | MASKED)
+PASS_FN(last_uniform, LAST)
+PASS_FN(last_general, LAST | GENERAL)
+PASS_FN(last_masked, LAST | GENERAL | MASKED)
+PASS_FN(only_general, FIRST | LAST | GENERAL)
+PASS_FN(only_masked, FIRST | LAST | GENERAL | MASKED)
+PASS_FN(only_empty, FIRST | LAST | GENERAL | EMPTY)
+#undef PASS_FN
+static const pass_fn passes[4][3] = {{first_uniform, first_general, first_masked},
+                                     {middle_uniform, middle_general, middle_masked},
+                                     {last_uniform, last_general, last_masked},
+                                     {only_general, only_general, only_masked}};
+
+/* Pass `stage` of layer l. */
+static void run_pass(int stage, const blend_plan *b, const sn_blend_layer *l, double k, sn_pose *out) {
+    passes[stage][b->general ? (l->mask != NULL ? 2 : 1) : 0](b, l, (float)(l->weight * k), out);
+}
+
+/* The passes: the first layer with weight, the ones between, the last (which finishes). */
+static void blend_layers(sn_pose *out, const sn_blend_layer *layers, int n, double k, const blend_plan *b) {
+    int first = 0, last = n - 1, i;
+    while (first < n && layers[first].weight == 0.0f) first++;
+    if (first == n) { /* no layer with weight: the rest pose, through the general finish */
+        only_empty(b, NULL, 0.0f, out);
+        return;
+    }
     while (layers[last].weight == 0.0f) last--;
-    for (i = 0; i < last; i++) {
-        sn_blend_layer l = layers[i];
-        if (l.weight == 0.0f) continue;
-        l.weight = (float)(l.weight * k);
-        accumulate(acc, &l, first, st);
-        first = 0;
+    if (first == last) {
+        run_pass(3, b, &layers[first], k, out);
+        return;
     }
-    {
-        const float *src = layers[last].pose->ch;
-        float w = (float)(layers[last].weight * k);
-        lin_last(o, acc, src, w, LIN_ROWS * st);
-        rot_last(Q(o, 0), Q(o, 1), Q(o, 2), Q(o, 3), Q(acc, 0), Q(acc, 1), Q(acc, 2), Q(acc, 3), Q(src, 0), Q(src, 1),
-                 Q(src, 2), Q(src, 3), w, st);
-    }
+    run_pass(0, b, &layers[first], k, out);
+    for (i = first + 1; i < last; i++)
+        if (layers[i].weight != 0.0f) run_pass(1, b, &layers[i], k, out);
+    run_pass(2, b, &layers[last], k, out);
 }
 
 sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float threshold, sn_error *err) {
-    const int st = out->stride;
-    float *acc = out->acc, *o = out->ch, *wsum = acc + SN_POSE_ACC_W * st;
-    float *fill = acc + SN_POSE_ACC_FILL * st, *inv = acc + SN_POSE_ACC_INV * st;
-    const float *rest = sn_skeleton_rest_soa(out->skeleton);
     float uniform = 0.0f; /* total (scaled) weight of the unmasked layers */
     double total = 0.0, scale;
-    int i, r, first = 1, masked = 0, active = 0, aliased = 0;
+    int i, masked = 0, active = 0;
+    blend_plan b;
     sn_status status = sn_pose_blend_validate(out, layers, n, threshold, err);
     if (status != SN_OK) return status;
     /* The weights and the threshold are scaled together so that the larger of the weights' sum
@@ -229,32 +220,16 @@ sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float
     for (i = 0; i < n; i++) {
         if (layers[i].weight == 0.0f) continue;
         active++;
-        aliased |= layers[i].pose == out;
         if (layers[i].mask != NULL) masked = 1;
         else uniform += (float)(layers[i].weight * scale);
     }
-    if (active >= 2 && !masked && !aliased && uniform >= threshold) {
-        blend_uniform(out, layers, n, scale / uniform);
-        return SN_OK;
-    }
-    masked = 0;
-    for (i = 0; i < n; i++) {
-        sn_blend_layer l = layers[i];
-        if (l.weight == 0.0f) continue;
-        l.weight = (float)(l.weight * scale);
-        accumulate(acc, &l, first, st);
-        first = 0;
-        if (l.mask != NULL) {
-            if (masked) lin_add(wsum, l.mask->w, l.weight, st);
-            else lin_first(wsum, l.mask->w, l.weight, st);
-            masked = 1;
-        }
-    }
-    if (first) memset(acc, 0, sizeof(float) * SN_POSE_CHANNELS * (size_t)st);
-    weights_finish(fill, inv, masked ? wsum : NULL, uniform, threshold, st);
-    for (r = 0; r < LIN_ROWS; r++) lin_finish(o + r * st, acc + r * st, rest + r * st, fill, inv, st);
-    rot_finish(Q(o, 0), Q(o, 1), Q(o, 2), Q(o, 3), Q(acc, 0), Q(acc, 1), Q(acc, 2), Q(acc, 3), Q(rest, 0), Q(rest, 1),
-               Q(rest, 2), Q(rest, 3), fill, st);
+    b.uniform = uniform;
+    b.threshold = threshold;
+    b.rest = sn_skeleton_rest_soa(out->skeleton);
+    /* The common case, at least two unmasked layers and a total weight above the threshold: the
+       weights are multiplied by 1 / their sum up front, no rest pose, no division. */
+    b.general = !(active >= 2 && !masked && uniform >= threshold);
+    blend_layers(out, layers, n, b.general ? scale : scale / uniform, &b);
     return SN_OK;
 }
 

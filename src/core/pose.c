@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lanes_internal.h"
 #include "pose_internal.h"
 
 /* ---- poses ------------------------------------------------------------------------------ */
@@ -257,49 +258,59 @@ sn_status sn_pose_delta(const sn_pose *pose, const sn_pose *reference, sn_pose *
 
 /* ---- model-space matrices --------------------------------------------------------------- */
 
+/* Model-space matrices, four joints at a time in two stages: the local matrices T * R * S of the
+   four, entry by entry in lanes (one joint per lane), then joint by joint the product with the
+   parent's model matrix, one column of four floats per register: column c of parent * local is
+   the parent's columns 0-2 weighted by the local column's entries, plus the parent's translation
+   for c = 3. The last row is set to 0 0 0 1, not computed. */
 void sn_pose_to_model(const sn_pose *p, float *out) {
     const int n = p->count, st = p->stride;
     const int *parents = sn_skeleton_parents(p->skeleton);
     const float *tx = p->ch + SN_ROW(SN_POSE_TX) * st, *ty = tx + st, *tz = ty + st;
     const float *qx = p->ch + SN_ROW(SN_POSE_QX) * st, *qy = qx + st, *qz = qy + st, *qw = qz + st;
     const float *sx = p->ch + SN_ROW(SN_POSE_SX) * st, *sy = sx + st, *sz = sy + st;
-    int j, r;
-    for (j = 0; j < n; j++) {
-        const float x = qx[j], y = qy[j], z = qz[j], w = qw[j];
-        float l[12], *m = out + 16 * j;
-        /* local = T * R * S: the three scaled rotation columns, then the translation */
-        l[0] = (1 - 2 * (y * y + z * z)) * sx[j];
-        l[1] = 2 * (x * y + z * w) * sx[j];
-        l[2] = 2 * (x * z - y * w) * sx[j];
-        l[3] = 2 * (x * y - z * w) * sy[j];
-        l[4] = (1 - 2 * (x * x + z * z)) * sy[j];
-        l[5] = 2 * (y * z + x * w) * sy[j];
-        l[6] = 2 * (x * z + y * w) * sz[j];
-        l[7] = 2 * (y * z - x * w) * sz[j];
-        l[8] = (1 - 2 * (x * x + y * y)) * sz[j];
-        l[9] = tx[j];
-        l[10] = ty[j];
-        l[11] = tz[j];
-        if (parents[j] < 0) {
-            for (r = 0; r < 3; r++) {
-                m[r] = l[r];
-                m[4 + r] = l[3 + r];
-                m[8 + r] = l[6 + r];
-                m[12 + r] = l[9 + r];
-            }
-        } else {
-            /* model = parent * local, both affine: parent's 3x3 times each local column, plus the
-               parent's translation for the last column */
-            const float *a = out + 16 * parents[j];
-            for (r = 0; r < 3; r++) {
-                m[r] = a[r] * l[0] + a[4 + r] * l[1] + a[8 + r] * l[2];
-                m[4 + r] = a[r] * l[3] + a[4 + r] * l[4] + a[8 + r] * l[5];
-                m[8 + r] = a[r] * l[6] + a[4 + r] * l[7] + a[8 + r] * l[8];
-                m[12 + r] = a[r] * l[9] + a[4 + r] * l[10] + a[8 + r] * l[11] + a[12 + r];
+    const sn_lanes one = sn_lanes_set1(1.0f), two = sn_lanes_set1(2.0f);
+    int b, j, c;
+    for (b = 0; b < n; b += 4) { /* rows are padded to whole blocks of four (with identities) */
+        /* l[e][k]: entry e of joint b + k's local matrix, the three scaled rotation columns then
+           the translation */
+        float l[12][4];
+        const sn_lanes x = sn_lanes_load(qx + b), y = sn_lanes_load(qy + b), z = sn_lanes_load(qz + b);
+        const sn_lanes w = sn_lanes_load(qw + b);
+        const sn_lanes ax = sn_lanes_load(sx + b), ay = sn_lanes_load(sy + b), az = sn_lanes_load(sz + b);
+        const sn_lanes xx = sn_lanes_mul(x, x), yy = sn_lanes_mul(y, y), xy = sn_lanes_mul(x, y);
+        const sn_lanes xz = sn_lanes_mul(x, z), yz = sn_lanes_mul(y, z);
+        const sn_lanes xw = sn_lanes_mul(x, w), yw = sn_lanes_mul(y, w), zw = sn_lanes_mul(z, w);
+        sn_lanes_store(l[0], sn_lanes_mul(sn_lanes_sub(one, sn_lanes_mul(two, sn_lanes_madd(yy, z, z))), ax));
+        sn_lanes_store(l[1], sn_lanes_mul(sn_lanes_mul(two, sn_lanes_add(xy, zw)), ax));
+        sn_lanes_store(l[2], sn_lanes_mul(sn_lanes_mul(two, sn_lanes_sub(xz, yw)), ax));
+        sn_lanes_store(l[3], sn_lanes_mul(sn_lanes_mul(two, sn_lanes_sub(xy, zw)), ay));
+        sn_lanes_store(l[4], sn_lanes_mul(sn_lanes_sub(one, sn_lanes_mul(two, sn_lanes_madd(xx, z, z))), ay));
+        sn_lanes_store(l[5], sn_lanes_mul(sn_lanes_mul(two, sn_lanes_add(yz, xw)), ay));
+        sn_lanes_store(l[6], sn_lanes_mul(sn_lanes_mul(two, sn_lanes_add(xz, yw)), az));
+        sn_lanes_store(l[7], sn_lanes_mul(sn_lanes_mul(two, sn_lanes_sub(yz, xw)), az));
+        sn_lanes_store(l[8], sn_lanes_mul(sn_lanes_sub(one, sn_lanes_mul(two, sn_lanes_add(xx, yy))), az));
+        sn_lanes_store(l[9], sn_lanes_load(tx + b));
+        sn_lanes_store(l[10], sn_lanes_load(ty + b));
+        sn_lanes_store(l[11], sn_lanes_load(tz + b));
+        for (j = b; j < b + 4 && j < n; j++) {
+            const int k = j - b;
+            float *m = out + 16 * j;
+            if (parents[j] < 0) {
+                for (c = 0; c < 4; c++)
+                    sn_lanes_storeu(m + 4 * c, sn_lanes_make(l[3 * c][k], l[3 * c + 1][k], l[3 * c + 2][k], c == 3));
+            } else {
+                const float *a = out + 16 * parents[j];
+                const sn_lanes a0 = sn_lanes_loadu(a), a1 = sn_lanes_loadu(a + 4), a2 = sn_lanes_loadu(a + 8);
+                for (c = 0; c < 4; c++) {
+                    sn_lanes v = sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(a0, sn_lanes_set1(l[3 * c][k])), a1,
+                                                             sn_lanes_set1(l[3 * c + 1][k])),
+                                               a2, sn_lanes_set1(l[3 * c + 2][k]));
+                    if (c == 3) v = sn_lanes_add(v, sn_lanes_loadu(a + 12));
+                    sn_lanes_storeu(m + 4 * c, sn_lanes_with_w(v, c == 3));
+                }
             }
         }
-        m[3] = m[7] = m[11] = 0.0f;
-        m[15] = 1.0f;
     }
 }
 

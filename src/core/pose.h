@@ -11,7 +11,7 @@
  *     channel by channel over contiguous arrays. Padding joints hold identities.
  *   - Poses, masks and matrix sets have the lifecycle of every core object: `*_def_init`,
  *     `*_validate`, `*_size`, `*_init(mem, size, def, err)`; they are built once inside caller
- *     memory and refer to their skeleton, which must outlive them. A pose takes 92 bytes per
+ *     memory and refer to their skeleton, which must outlive them. A pose takes 100 bytes per
  *     joint, a mask 4, a matrix set 64 (joints counted padded to SN_SKELETON_LANES), plus 48
  *     bytes. Per-frame functions (get, set, blend, add, delta, to_model) never allocate; inputs
  *     first, outputs last.

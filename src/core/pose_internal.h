@@ -10,17 +10,13 @@
 #include "pose.h"
 #include "skeleton_internal.h"
 
-/// Rows of the blend scratch of a pose: 10 accumulated channels, the accumulated weight, the
-/// rest-pose fill weight, the reciprocal total weight, and 4 rows of rotations kept aside.
-#define SN_POSE_ACC_ROWS 17
-/// First of the four rows where sn_pose_blend_method keeps its rotations while sn_pose_blend runs.
-#define SN_POSE_ACC_KEEP 13
-/// Row of the accumulated weight in the blend scratch.
+/// Rows of the blend scratch of a pose: the sums of the 10 channels and of the masked weights
+/// between the layers' passes, and 4 rows of rotations kept aside.
+#define SN_POSE_ACC_ROWS 15
+/// Row of the masked weights' sum in the blend scratch.
 #define SN_POSE_ACC_W 10
-/// Row of the rest-pose fill weight in the blend scratch.
-#define SN_POSE_ACC_FILL 11
-/// Row of the reciprocal of the total weight in the blend scratch.
-#define SN_POSE_ACC_INV 12
+/// First of the four rows where sn_pose_blend_method keeps its rotations while sn_pose_blend runs.
+#define SN_POSE_ACC_KEEP 11
 
 /// A pose: header, then (16-byte aligned) the channels and the blend scratch.
 struct sn_pose {
