@@ -37,6 +37,7 @@ build = {
         "src/core/pose.c",
         "src/core/blend.c",
         "src/core/clip_build.c",
+        "src/core/clip_cursor.c",
         "src/core/clip_sample.c",
         "src/core/gltf.c",
         "src/binding/helpers.c",

@@ -313,6 +313,46 @@ describe("sinew.clip", function()
     end)
   end)
 
+  describe("cursors", function()
+    it("give each playback of one clip the pose the clip gives at its time, bit for bit", function()
+      local rng = helper.rng(64)
+      for round = 1, 6 do
+        local s = random_skeleton(rng, 1 + math.floor(rng() * 12))
+        local def = random_def(rng, s, round % 2 == 0)
+        local clip, ref = sinew.clip(def), sinew.clip(def)
+        local cursors, times = {}, {}
+        for i = 1, 3 do cursors[i], times[i] = clip:cursor(), rng(0, 2) end
+        assert.equal(clip, cursors[1]:clip())
+        local p, q = sinew.pose(s), sinew.pose(s)
+        for step = 1, 90 do
+          local i = step % 4 + 1 -- three cursors and the clip's own place, interleaved
+          times[i] = math.floor(((times[i] or 0) + rng(0, 1 / 20)) * 4096) / 4096
+          if i <= 3 then assert.equal(p, cursors[i]:sample(times[i], p)) else clip:sample(times[i], p) end
+          ref:sample(times[i], q)
+          for j = 1, #s do assert.same({ q:get(j) }, { p:get(j) }) end
+        end
+      end
+    end)
+
+    it("keep their clip alive, make no garbage and refuse what Clip:sample refuses", function()
+      local rng = helper.rng(65)
+      local s = random_skeleton(rng, 6)
+      local cursor = sinew.clip(random_def(rng, s, false)):cursor()
+      collectgarbage("collect")
+      local pose, t = sinew.pose(s), 0
+      assert.equal(pose, cursor:sample(0.5, pose, false))
+      assert.matches("^sinew.ClipCursor: ", tostring(cursor))
+      assert.equal(0, helper.garbage_per_call(function()
+        t = t + 0.01
+        cursor:sample(t, pose)
+      end, 2000))
+      local other = sinew.pose(random_skeleton(rng, 2))
+      assert.matches("bad argument #2 .*not a finite number", err(cursor.sample, cursor, 0 / 0, pose))
+      assert.matches("bad argument #3 .*pose of another skeleton", err(cursor.sample, cursor, 0, other))
+      assert.matches("bad argument #1 .*sinew.ClipCursor expected, got userdata", err(cursor.sample, pose, 0, pose))
+    end)
+  end)
+
   describe("bad input", function()
     local function build(track, extra)
       local def = { skeleton = skel, tracks = { track } }

@@ -230,6 +230,10 @@ describe("sinew.ffi (the fast path)", function()
         clip:sample(t, p, false)
         with_c(getmetatable(clip).__index, "sample", C.Clip.sample, function() clip:sample(t, q, false) end)
         assert.same(pose_values(q), pose_values(p))
+        local c1, c2 = clip:cursor(), clip:cursor()
+        c1:sample(t, p)
+        with_c(getmetatable(c1).__index, "sample", C.ClipCursor.sample, function() c2:sample(t, q) end)
+        assert.same(pose_values(q), pose_values(p))
       end
       for _, w in ipairs { 0.25, 1, -0.5 } do
         local p, q = sinew.pose(skel):copy(a), sinew.pose(skel):copy(a)
@@ -310,6 +314,7 @@ describe("sinew.ffi (the fast path)", function()
         { getmetatable(clip).__index, "sample", C.Clip.sample, function() clip:sample(0 / 0, p) end },
         { getmetatable(clip).__index, "sample", C.Clip.sample, function() clip:sample(0, other) end },
         { getmetatable(clip).__index, "sample", C.Clip.sample, function() clip.sample(p, 0, p) end },
+        { getmetatable(clip:cursor()).__index, "sample", C.ClipCursor.sample, function() clip:cursor():sample(0, other) end },
       }
       for i, c in ipairs(cases) do
         local got = pack(pcall(c[4]))
@@ -327,11 +332,13 @@ describe("sinew.ffi (the fast path)", function()
 
     it("make no garbage, compiled or interpreted", function()
       local p, o, mats, out = sinew.pose(skel), sinew.pose(skel), sinew.matrices(skel), {}
+      local cursor = clip:cursor()
       local space = sinew.blendspace { mode = "freeform_cartesian", points = { { 0, 0 }, { 1, 0 }, { 0, 1 } } }
       local chain = sinew.chain { points = { { 0, 0, 0 }, { 0, -1, 0 } }, parents = { 0, 1 } }
       local poses, ws, masks = { a, b }, { 0.4, 0.6 }, { mask, false }
       local fns = {
         function() clip:sample(0.4, p) end,
+        function() cursor:sample(0.7, p) end,
         function() p:add(b, 0.3, mask):add(b, -0.3, mask) end,
         function() p:to_model(mats) end,
         function() sinew.blend(o, poses, ws, masks) end,

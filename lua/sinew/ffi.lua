@@ -35,6 +35,7 @@ typedef struct sn_pose sn_pose;
 typedef struct sn_mask sn_mask;
 typedef struct sn_matrices sn_matrices;
 typedef struct sn_clip sn_clip;
+typedef struct sn_clip_cursor sn_clip_cursor;
 typedef struct sn_chain sn_chain;
 typedef struct sn_blendspace sn_blendspace;
 typedef struct sn_quat { double x, y, z, w; } sn_quat;
@@ -68,6 +69,7 @@ typedef struct sn_ffi_table {
     sn_status (*pose_to_matrices)(const sn_pose *p, sn_matrices *m, sn_error *err);
     const sn_skeleton *(*pose_skeleton)(const sn_pose *p);
     sn_status (*clip_sample)(sn_clip *c, double t, int loop, sn_pose *out, sn_error *err);
+    sn_status (*clip_cursor_sample)(sn_clip_cursor *cur, double t, int loop, sn_pose *out, sn_error *err);
     sn_status (*chain_step)(sn_chain *c, double dt, sn_error *err);
     sn_status (*chain_update)(sn_chain *c, double dt, sn_pose *pose, const double *root_matrix, sn_error *err);
 } sn_ffi_table;
@@ -417,13 +419,15 @@ function M.install(core)
   if not T then return false, why end
   local mts = core._ffi.metatables
   local POSE, MASK, MATS = mts["sinew.Pose"], mts["sinew.Mask"], mts["sinew.Matrices"]
-  local CLIP, CHAIN, SPACES = mts["sinew.Clip"], mts["sinew.Chain"], mts["sinew.BlendSpace"]
+  local CLIP, CURSOR, CHAIN = mts["sinew.Clip"], mts["sinew.ClipCursor"], mts["sinew.Chain"]
+  local SPACES = mts["sinew.BlendSpace"]
 
   -- the C binding's functions, kept for every call the fast path does not take (and for specs)
-  local C = { quat = {}, Pose = {}, Clip = {}, Chain = {}, BlendSpace = {} }
+  local C = { quat = {}, Pose = {}, Clip = {}, ClipCursor = {}, Chain = {}, BlendSpace = {} }
   for k, v in pairs(core.quat) do C.quat[k] = v end
   for k, v in pairs(POSE.__index) do C.Pose[k] = v end
   for k, v in pairs(CLIP.__index) do C.Clip[k] = v end
+  for k, v in pairs(CURSOR.__index) do C.ClipCursor[k] = v end
   for k, v in pairs(CHAIN.__index) do C.Chain[k] = v end
   for i, mt in ipairs(SPACES) do C.BlendSpace[i] = mt.__index.weights end
   C.blend = core.blend
@@ -537,6 +541,17 @@ function M.install(core)
       if sample(self, t, l, pose, nil) == 0 then return pose end
     end
     return raise_as(caller(), pcall(c_sample, ...))
+  end
+
+  local c_cursor_sample, cursor_sample = C.ClipCursor.sample, T.clip_cursor_sample
+  CURSOR.__index.sample = function(...)
+    local self, t, pose, loop = ...
+    if is(self, CURSOR) and fin(t) and is(pose, POSE) then
+      local l = 1
+      if loop ~= nil and not loop then l = 0 end
+      if cursor_sample(self, t, l, pose, nil) == 0 then return pose end
+    end
+    return raise_as(caller(), pcall(c_cursor_sample, ...))
   end
 
   -- chains

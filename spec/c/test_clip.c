@@ -219,6 +219,59 @@ static void test_matches_reference_and_fresh_cursors(void) {
     }
 }
 
+/* Cursors: two playbacks of one clip, interleaved with sampling the clip itself, each give the
+   pose the clip gives at its time, bit for bit, and leave the clip's own place alone. */
+static void test_cursors_play_on_their_own(void) {
+    int round;
+    for (round = 0; round < 40; round++) {
+        int n = 1 + (int)rnd(0, JOINTS - 0.01), step, j;
+        sn_skeleton *s = new_skeleton(n);
+        static tracks tr;
+        sn_clip_def def;
+        sn_clip_cursor_def cdef;
+        sn_clip *clip, *ref;
+        sn_clip_cursor *cur[2];
+        sn_pose *p = new_pose(s), *q = new_pose(s);
+        double t[3] = {0, 0.3, -0.1};
+        size_t size;
+        if (round % 2) own_time_tracks(&tr, n, round % 4 == 1, -1);
+        else random_tracks(&tr, n, round % 3 == 0);
+        sn_clip_def_init(&def);
+        def.skeleton = s;
+        def.duration = max_time(&tr);
+        def.track_count = tr.n;
+        def.tracks = tr.def;
+        clip = new_clip(&def);
+        ref = new_clip(&def);
+        sn_clip_cursor_def_init(&cdef);
+        ENSURE(sn_clip_cursor_size(&cdef, NULL) == 0);
+        cdef.clip = clip;
+        size = sn_clip_cursor_size(&cdef, NULL);
+        ENSURE(size >= 32);
+        for (j = 0; j < 2; j++) {
+            cur[j] = (sn_clip_cursor *)fixture_block(size);
+            ENSURE(sn_clip_cursor_init(cur[j], size - 16, &cdef, NULL) == SN_EINVAL);
+            ENSURE(sn_clip_cursor_init(cur[j], size, &cdef, NULL) == SN_OK);
+            ENSURE(sn_clip_cursor_clip(cur[j]) == clip);
+        }
+        for (step = 0; step < 120; step++) {
+            int k = step % 3, i;
+            float a[10], b[10];
+            t[k] += step < 90 ? rnd(0, 0.05) : rnd(-1, 1);
+            t[k] = floor(t[k] * 4096) / 4096;
+            if (k < 2) ENSURE(sn_clip_cursor_sample(cur[k], t[k], 1, p, NULL) == SN_OK);
+            else ENSURE(sn_clip_sample(clip, t[k], 1, p, NULL) == SN_OK);
+            ENSURE(sn_clip_sample(ref, t[k], 1, q, NULL) == SN_OK);
+            for (i = 0; i < n; i++) {
+                sn_pose_get(p, i, a);
+                sn_pose_get(q, i, b);
+                ENSURE(memcmp(a, b, sizeof a) == 0);
+            }
+        }
+        ENSURE(sn_clip_cursor_sample(cur[0], 0.0 / 0.0, 1, p, NULL) == SN_EINVAL);
+    }
+}
+
 static void test_keys_hit_exactly(void) {
     static const float times[3] = {0, 0.5f, 1}, tv[9] = {0.25f, 0.5f, 1, 2, 3, 4, -1, -2, -8};
     sn_skeleton *s = new_skeleton(2);
@@ -469,6 +522,7 @@ static void test_own_times_keys_exact(void) {
 
 int main(void) {
     RUN(test_matches_reference_and_fresh_cursors);
+    RUN(test_cursors_play_on_their_own);
     RUN(test_keys_hit_exactly);
     RUN(test_own_times_playback);
     RUN(test_own_times_keys_exact);

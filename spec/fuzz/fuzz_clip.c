@@ -45,7 +45,9 @@ static void *build_skeleton(reader *r, sn_skeleton **out) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size, 0};
     sn_skeleton *skel = NULL;
-    void *smem = build_skeleton(&r, &skel), *cmem, *pmem, *qmem;
+    void *smem = build_skeleton(&r, &skel), *cmem, *pmem, *qmem, *cursor_mem;
+    sn_clip_cursor *cursor;
+    size_t csize;
     sn_clip_track_def tracks[MAXT];
     float times[MAXT][MAXK], values[MAXT][MAXK * 12];
     sn_clip_def def;
@@ -87,10 +89,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     clip = (sn_clip *)cmem;
     pmem = fuzz_new_pose(skel, &pose);
     qmem = fuzz_new_pose(skel, &other);
+    {
+        sn_clip_cursor_def cdef;
+        sn_clip_cursor_def_init(&cdef);
+        cdef.clip = clip;
+        csize = sn_clip_cursor_size(&cdef, &err);
+        FUZZ_CHECK(csize > 0);
+        cursor_mem = malloc(csize);
+        FUZZ_CHECK(cursor_mem != NULL && sn_clip_cursor_init(cursor_mem, csize, &cdef, &err) == SN_OK);
+        cursor = (sn_clip_cursor *)cursor_mem;
+    }
     for (i = 0; i < 12; i++) {
         double t = read_number(&r) * (read_byte(&r) < 128u ? 1.0 : 1000.0);
-        int loop = (int)(read_byte(&r) & 1u);
-        if (sn_clip_sample(clip, t, loop, pose, &err) != SN_OK) {
+        int loop = (int)(read_byte(&r) & 1u), through_cursor = (int)(read_byte(&r) & 1u);
+        sn_status st = through_cursor ? sn_clip_cursor_sample(cursor, t, loop, pose, &err)
+                                      : sn_clip_sample(clip, t, loop, pose, &err);
+        if (st != SN_OK) {
             FUZZ_CHECK(!sn_isfinite(t));
             continue;
         }
@@ -106,6 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (sn_pose_blend(other, layers, 2, 0.1f, &err) == SN_OK) fuzz_check_pose(other);
         }
     }
+    free(cursor_mem);
     free(qmem);
     free(pmem);
     free(cmem);

@@ -97,6 +97,7 @@ void *sn_lua_checkself(lua_State *L);
 #define SN_MASK_MT "sinew.Mask"
 #define SN_MATRICES_MT "sinew.Matrices"
 #define SN_CLIP_MT "sinew.Clip"
+#define SN_CLIP_CURSOR_MT "sinew.ClipCursor"
 #define SN_CHAIN_MT "sinew.Chain"
 #define SN_BLENDSPACE_MT "sinew.BlendSpace"
 /// Registry key of the list of the blend spaces' metatables, one per mode (for ffi.c)

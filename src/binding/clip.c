@@ -238,6 +238,74 @@ static int l_clip_skeleton(lua_State *L) {
     return 1;
 }
 
+/***
+ * A new cursor of this clip: one playback's place in it, so that many playbacks of one clip (a
+ * crowd, each character at its own time) each play forward without a key search. The cursor
+ * keeps the clip alive. It takes 32 bytes, 16 per group of tracks and, for tracks with their own
+ * key times, 12 to 104 bytes per track.
+ * @function Clip:cursor
+ * @treturn ClipCursor
+ */
+static int l_clip_cursor(lua_State *L) {
+    sn_clip_cursor_def def;
+    sn_error err;
+    size_t size;
+    void *mem;
+    sn_clip_cursor_def_init(&def);
+    def.clip = check_clip(L, 1);
+    size = sn_clip_cursor_size(&def, &err);
+    if (size == 0) return sn_lua_raise(L, &err, 0);
+    mem = sn_lua_newuserdata(L, size);
+    if (sn_clip_cursor_init(mem, size, &def, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+    sn_lua_setmetatable(L, SN_CLIP_CURSOR_MT);
+    lua_createtable(L, 1, 0); /* the uservalue: {clip} keeps the clip alive */
+    lua_pushvalue(L, 1);
+    lua_rawseti(L, -2, 1);
+    sn_lua_setuservalue(L, -2);
+    return 1;
+}
+
+static sn_clip_cursor *check_cursor(lua_State *L, int arg) {
+    return (sn_clip_cursor *)sn_lua_checkobject(L, arg, SN_CLIP_CURSOR_MT);
+}
+
+/***
+ * Samples the cursor's clip at time `t` into `pose`, as `Clip:sample` does, moving this cursor
+ * (not the clip's own): the same pose as `clip:sample(t, pose, loop)`. No garbage.
+ * @function ClipCursor:sample
+ * @tparam number t seconds
+ * @tparam Pose pose of the clip's skeleton
+ * @tparam[opt=true] boolean loop wrap t into [0, duration) (true) or clamp it (false)
+ * @treturn Pose pose
+ */
+static int l_cursor_sample(lua_State *L) {
+    sn_clip_cursor *c = check_cursor(L, 1);
+    double t = sn_lua_checkfinite(L, 2);
+    sn_pose *p = sn_lua_checkpose(L, 3);
+    int loop = lua_isnoneornil(L, 4) ? 1 : lua_toboolean(L, 4);
+    sn_error err;
+    if (sn_clip_cursor_sample(c, t, loop, p, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
+    lua_settop(L, 3);
+    return 1;
+}
+
+/***
+ * The clip of this cursor.
+ * @function ClipCursor:clip
+ * @treturn Clip
+ */
+static int l_cursor_clip(lua_State *L) {
+    check_cursor(L, 1);
+    sn_lua_getuservalue(L, 1);
+    lua_rawgeti(L, -1, 1);
+    return 1;
+}
+
+static int l_cursor_tostring(lua_State *L) {
+    lua_pushfstring(L, "sinew.ClipCursor: %p", (void *)check_cursor(L, 1));
+    return 1;
+}
+
 static int l_clip_tostring(lua_State *L) {
     sn_clip *c = check_clip(L, 1);
     lua_pushfstring(L, "sinew.Clip (%d tracks, %s s): %p", sn_clip_track_count(c),
@@ -250,9 +318,13 @@ void sn_open_clip(lua_State *L, int module) {
                                        {"duration", l_clip_duration},
                                        {"local_time", l_clip_local_time},
                                        {"skeleton", l_clip_skeleton},
+                                       {"cursor", l_clip_cursor},
                                        {NULL, NULL}};
     static const luaL_Reg meta[] = {{"__tostring", l_clip_tostring}, {NULL, NULL}};
+    static const luaL_Reg cursor_methods[] = {{"sample", l_cursor_sample}, {"clip", l_cursor_clip}, {NULL, NULL}};
+    static const luaL_Reg cursor_meta[] = {{"__tostring", l_cursor_tostring}, {NULL, NULL}};
     sn_lua_newclass(L, SN_CLIP_MT, methods, meta);
+    sn_lua_newclass(L, SN_CLIP_CURSOR_MT, cursor_methods, cursor_meta);
     lua_pushcfunction(L, l_clip);
     lua_setfield(L, module, "clip");
 }

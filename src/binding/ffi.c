@@ -34,6 +34,7 @@ typedef struct sn_ffi_table {
     sn_status (*pose_to_matrices)(const sn_pose *p, sn_matrices *m, sn_error *err);
     const sn_skeleton *(*pose_skeleton)(const sn_pose *p);
     sn_status (*clip_sample)(sn_clip *c, double t, int loop, sn_pose *out, sn_error *err);
+    sn_status (*clip_cursor_sample)(sn_clip_cursor *cur, double t, int loop, sn_pose *out, sn_error *err);
     sn_status (*chain_step)(sn_chain *c, double dt, sn_error *err);
     sn_status (*chain_update)(sn_chain *c, double dt, sn_pose *pose, const double *root_matrix, sn_error *err);
 } sn_ffi_table;
@@ -66,7 +67,7 @@ static const sn_ffi_table table = {
     sn_quat_from_to, sn_quat_pow, sn_quat_log, sn_quat_exp, sn_quat_blend,
     space_weights,
     pose_blend, sn_pose_add, sn_pose_to_matrices, sn_pose_skeleton,
-    sn_clip_sample,
+    sn_clip_sample, sn_clip_cursor_sample,
     sn_chain_step, sn_chain_update,
 };
 
@@ -79,7 +80,7 @@ static void set_size(lua_State *L, const char *name, size_t v) {
    are those of the classes whose methods ffi.lua replaces (each is reachable from Lua anyway, by
    getmetatable on an object) */
 void sn_open_ffi(lua_State *L, int module) {
-    static const char *const classes[] = {SN_POSE_MT, SN_MASK_MT, SN_MATRICES_MT, SN_CLIP_MT, SN_CHAIN_MT, NULL};
+    static const char *const classes[] = {SN_POSE_MT, SN_MASK_MT, SN_MATRICES_MT, SN_CLIP_MT, SN_CLIP_CURSOR_MT, SN_CHAIN_MT, NULL};
     int i;
     lua_createtable(L, 0, 3);
     lua_createtable(L, 0, 6);

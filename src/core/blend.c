@@ -68,7 +68,7 @@ PASS_INLINE void blend_pass(const blend_plan *b, const sn_blend_layer *l, float 
     const sn_lanes zero = sn_lanes_set1(0.0f), lw = sn_lanes_set1(w);
     int j;
     for (j = 0; j < st; j += 4) {
-        const float *p = src + j, *a = acc + j;
+        const float *p = src != NULL ? src + j : NULL, *a = acc + j; /* no pointer arithmetic on NULL */
         sn_lanes tx, ty, tz, sx, sy, sz, qx, qy, qz, qw, d, s, wsum = zero, wj = lw;
         if (mask != NULL) wj = sn_lanes_mul(lw, sn_lanes_load(mask + j));
         if (mode & EMPTY) {

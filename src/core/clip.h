@@ -26,6 +26,11 @@
  *     re-searches by bisection (tracks with their own key times replay from the start instead
  *     when the new time is near it, as when a loop wraps around). Sampling never allocates; a
  *     clip must not be sampled from two threads at once.
+ *   - Cursors: many playbacks of one clip (a crowd, each character at its own time) each keep an
+ *     sn_clip_cursor, so that each plays forward without a key search. A cursor is built inside
+ *     caller memory from a clip (sn_clip_cursor_size: 32 bytes, 16 per group of tracks and, for
+ *     tracks with their own key times, 12 to 104 bytes per track) and refers to it; sampling through it uses the
+ *     clip's data and the cursor's place, and leaves the clip's own cursors as they were.
  */
 #ifndef SN_CLIP_H
 #define SN_CLIP_H
@@ -106,5 +111,26 @@ double sn_clip_local_time(const sn_clip *c, double t, int loop);
 /// clip's skeleton, and moves the cursor there. SN_EINVAL for a pose of another skeleton or a
 /// non-finite time (nothing written then).
 sn_status sn_clip_sample(sn_clip *c, double t, int loop, sn_pose *out, sn_error *err);
+
+/// One playback's place in a clip (opaque; built by sn_clip_cursor_init).
+typedef struct sn_clip_cursor sn_clip_cursor;
+/// What a cursor is built from.
+typedef struct sn_clip_cursor_def {
+    sn_clip *clip;  ///< the clip; outlives the cursor
+} sn_clip_cursor_def;
+/// Fills `def` with an empty definition (no clip).
+void sn_clip_cursor_def_init(sn_clip_cursor_def *def);
+/// SN_EINVAL without a clip.
+sn_status sn_clip_cursor_validate(const sn_clip_cursor_def *def, sn_error *err);
+/// Bytes of the cursor `def` describes; 0 (and `err`) when it is invalid.
+size_t sn_clip_cursor_size(const sn_clip_cursor_def *def, sn_error *err);
+/// Builds the cursor in `mem` (`size` bytes, 16-byte aligned), at the start of the clip.
+sn_status sn_clip_cursor_init(void *mem, size_t size, const sn_clip_cursor_def *def, sn_error *err);
+/// The clip of a cursor.
+sn_clip *sn_clip_cursor_clip(const sn_clip_cursor *cur);
+/// sn_clip_sample of the cursor's clip, moving the cursor instead of the clip's own: the same
+/// pose as sn_clip_sample at that time, with no key search when the cursor plays forward.
+/// SN_EINVAL as sn_clip_sample (arg 1 the time, 2 the pose).
+sn_status sn_clip_cursor_sample(sn_clip_cursor *cur, double t, int loop, sn_pose *out, sn_error *err);
 
 #endif

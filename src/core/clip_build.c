@@ -443,7 +443,7 @@ static float make_entry(const sn_clip_track_def *tr, int k, float prev[4], float
 
 /* The cache rows of a keyed group before any key is loaded: in both slots the identity of the
    path, the times 0 and +inf (so padding lanes compute the identity), tangents 0. */
-static void clear_keyed(clip_group *g) {
+void sn_clip_clear_keyed(clip_group *g) {
     const int w = width_of(g->path), d = g->depth, first = g->interp == SN_CLIP_STEP ? 0 : 1;
     const size_t np = (size_t)g->np, rs = (size_t)d * np;
     size_t i;
@@ -493,7 +493,7 @@ static sn_status build_stream(clip_group *g, const sn_clip_track_def *const *tra
     last[0].f = INFINITY; /* never needed: stops forward playback */
     last[1].i = 0;
     sn_scratch_free(alloc, order, order_bytes);
-    clear_keyed(g);
+    sn_clip_clear_keyed(g);
     g->tprev = -INFINITY;
     sn_clip_seek_keyed(g, -INFINITY);
     return SN_OK;

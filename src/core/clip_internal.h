@@ -109,5 +109,22 @@ static inline int padded(int n) { return (n + SN_SKELETON_LANES - 1) / SN_SKELET
 /* Keyed group: loads the keys around time t of every lane into the cache by bisection
    (clip_sample.c); construction calls it to load the keys needed from the start. */
 void sn_clip_seek_keyed(clip_group *g, float t);
+/* Keyed group: the cache before any key is loaded (clip_build.c); a cursor starts from it too. */
+void sn_clip_clear_keyed(clip_group *g);
+
+/* What moves when a clip is sampled, per group (the rest of a clip never changes): the cache
+   pointer (shared times: into `block`; keyed: the keys around the current time), `pos` and
+   `tprev`. A clip keeps one set in its groups; an sn_clip_cursor keeps another (clip_cursor.c). */
+typedef struct clip_state {
+    float *cache;
+    int pos;
+    float tprev;
+} clip_state;
+
+struct sn_clip_cursor {
+    sn_clip *clip;
+    int group_count;
+    clip_state *groups; /* group_count; the caches of keyed groups follow */
+};
 
 #endif
