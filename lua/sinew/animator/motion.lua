@@ -18,7 +18,10 @@ function M.new(def, skeleton, refs)
     inst.layer = M.Layer.new(def, skeleton, refs)
     return inst
   end
-  if def.kind == "clip" then inst.rm_before = 0 end -- the clip time root motion last saw
+  if def.kind == "clip" then
+    inst.rm_before = 0 -- the clip time root motion last saw
+    inst.cursor = def.clip:cursor() -- this playback's own place in the (shared) clip
+  end
   if def.kind == "blend" then
     local n, u = #def.children, #def.unique
     inst.weights = {}     -- of the blend space's points
@@ -168,7 +171,7 @@ M.advance = advance
 local function sample(inst, loop)
   local def = inst.def
   if def.kind == "clip" then
-    def.clip:sample(clip_time(inst, loop), inst.pose, loop)
+    inst.cursor:sample(clip_time(inst, loop), inst.pose, loop)
     local refs = inst.refs
     if refs then delta(inst.pose, inst.pose, refs[def.clip]) end
     return inst.pose
