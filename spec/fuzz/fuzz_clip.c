@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "clip.h"
+#include "group.h"
 #include "pose.h"
 #include "reader.h"
 #include "poses.h"
@@ -118,6 +119,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             layers[1].weight = (float)fabs(read_number(&r));
             layers[1].mask = NULL;
             if (sn_pose_blend(other, layers, 2, 0.1f, &err) == SN_OK) fuzz_check_pose(other);
+        }
+    }
+    { /* the same through a group (src/core/group.c): fuzzed times, weights, thresholds and dt */
+        sn_group_op ops[3];
+        sn_blend_layer layers[2];
+        double params[4];
+        int k;
+        memset(ops, 0, sizeof ops);
+        ops[0].kind = SN_GROUP_SAMPLE; ops[0].cursor = cursor; ops[0].pose = pose;
+        ops[0].slot = read_int(&r, -1, 4); ops[0].n = (int)(read_byte(&r) & 1u);
+        layers[0].pose = pose; layers[0].mask = NULL; layers[1].pose = other; layers[1].mask = NULL;
+        ops[1].kind = SN_GROUP_BLEND; ops[1].pose = other; ops[1].n = read_int(&r, 0, 2);
+        ops[1].slot = read_int(&r, 0, 4); ops[1].threshold = (float)read_number(&r);
+        ops[1].method = (sn_blend_method)read_int(&r, 0, 4);
+        ops[2].kind = (sn_group_kind)read_int(&r, 0, 5); ops[2].pose = pose; ops[2].cursor = cursor;
+        for (k = 0; k < 3; k++) {
+            if (sn_group_check_op(&ops[k], layers, &err) != SN_OK) {
+                FUZZ_CHECK(err.msg[0] != '\0');
+                ops[k] = ops[0];
+                ops[k].slot = 0;
+                ops[k].kind = SN_GROUP_SAMPLE;
+                ops[k].n = 1;
+                ops[k].cursor = cursor;
+                ops[k].pose = pose;
+            }
+        }
+        for (k = 0; k < 4; k++) params[k] = read_number(&r);
+        if (sn_group_run(ops, 3, layers, read_number(&r), params, read_int(&r, 0, 4), &err) == SN_OK) {
+            fuzz_check_pose(pose);
+            fuzz_check_pose(other);
+        } else {
+            FUZZ_CHECK(err.msg[0] != '\0');
         }
     }
     free(cursor_mem);

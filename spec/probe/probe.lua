@@ -59,6 +59,9 @@ local function make_objects()
   O.mats, O.other_mats = sinew.matrices(O.skel), sinew.matrices(O.other)
   O.clip = sinew.clip(clip_def(O.skel))
   O.cursor = O.clip:cursor()
+  O.group = sinew.group()
+  O.group:sample(O.cursor, O.pose)
+  O.group:blend(O.pose2, { O.pose, O.pose2 }, { O.mask, false })
   O.chain = sinew.chain(points_def())
   O.chain:add_collider { shape = "sphere", center = { 0, -1, 0 }, radius = 0.5 }
   O.tail = sinew.chain { skeleton = O.skel, root = 2, end_length = 0.5 }
@@ -95,7 +98,7 @@ local function find_entries()
   end
   walk(sinew, "sinew.", { [sinew] = true })
   -- every object the constructors made, and the metatables behind them
-  local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.chain, O.tail }
+  local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
     local mt = getmetatable(obj)
@@ -167,7 +170,7 @@ local function pool()
   add(raising(), collecting({ 0, 0, 0 }), flipping({ 1, 2, 3 }, big_list(5000, 0)))
   add(function() end, print, coroutine.create(function() end), io.stdout)
   add(O.skel, O.other, O.pose, O.pose2, O.other_pose, O.mask, O.other_mask, O.mats, O.other_mats, O.clip,
-    O.cursor, O.chain, O.tail, O.pointer)
+    O.cursor, O.group, O.chain, O.tail, O.pointer)
   for _, s in ipairs(O.spaces) do add(s) end
   if newproxy then add(newproxy(true)) end
   return p, n
@@ -246,6 +249,11 @@ local function templates(name)
     ["sinew.Clip.__tostring"] = { { O.clip } }, ["sinew.Clip:cursor"] = { { O.clip } },
     ["sinew.ClipCursor:sample"] = { { O.cursor, 0.3, O.pose, false } }, ["sinew.ClipCursor:clip"] = { { O.cursor } },
     ["sinew.ClipCursor.__tostring"] = { { O.cursor } },
+    ["sinew.Group:run"] = { { O.group, 1 / 60, { 0.3, 0.5, 0.5 } } }, ["sinew.Group:params"] = { { O.group } },
+    ["sinew.Group:sample"] = { { sinew.group(), O.cursor, O.pose, false } },
+    ["sinew.Group:blend"] = { { sinew.group(), O.pose, { O.pose, O.pose2 }, O.mask, 0.2, "karcher" } },
+    ["sinew.Group:to_model"] = { { sinew.group(), O.pose, O.mats } }, ["sinew.Group:step"] = { { sinew.group(), O.chain } },
+    ["sinew.Group:update"] = { { sinew.group(), O.tail, O.pose } }, ["sinew.Group.__len"] = { { O.group } },
     ["sinew.Chain:step"] = { { O.chain, 1 / 60 } }, ["sinew.Chain:update"] = { { O.tail, 1 / 60, O.pose } },
     ["sinew.Chain:position"] = { { O.chain, 2, "step" } }, ["sinew.Chain:move_root"] = { { O.chain, 1, 2, 3, 0, 0, 0, 1 } },
     ["sinew.Chain:reset"] = { { O.chain } }, ["sinew.Chain:teleport"] = { { O.chain, 0, 0, 0 } },
@@ -463,8 +471,8 @@ end }
 
 -- issue 12, defect 3: metamethods called with the wrong self
 scenarios[#scenarios + 1] = { "metamethods with a wrong self", function()
-  local bad = { io.stdout, {}, 1, "x", O.spaces[1], O.chain, O.clip, O.cursor, O.pointer }
-  for _, obj in ipairs({ O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.chain, O.spaces[1] }) do
+  local bad = { io.stdout, {}, 1, "x", O.spaces[1], O.chain, O.clip, O.cursor, O.group, O.pointer }
+  for _, obj in ipairs({ O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.spaces[1] }) do
     for _, k in ipairs({ "__len", "__tostring" }) do
       local f = getmetatable(obj)[k]
       if f then

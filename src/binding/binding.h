@@ -99,6 +99,7 @@ void *sn_lua_checkself(lua_State *L);
 #define SN_CLIP_MT "sinew.Clip"
 #define SN_CLIP_CURSOR_MT "sinew.ClipCursor"
 #define SN_CHAIN_MT "sinew.Chain"
+#define SN_GROUP_MT "sinew.Group"
 #define SN_BLENDSPACE_MT "sinew.BlendSpace"
 /// Registry key of the list of the blend spaces' metatables, one per mode (for ffi.c)
 #define SN_BLENDSPACE_METATABLES "sinew.BlendSpace metatables"
@@ -145,6 +146,7 @@ void sn_open_pose(lua_State *L, int module);
 void sn_open_clip(lua_State *L, int module);
 void sn_open_chain(lua_State *L, int module);
 void sn_open_gltf(lua_State *L, int module);
+void sn_open_group(lua_State *L, int module);
 void sn_open_ffi(lua_State *L, int module);
 
 #endif
