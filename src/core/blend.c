@@ -48,11 +48,13 @@ typedef struct blend_plan {
 #define LOAD(p, r) sn_lanes_load(ROW(p, r))
 
 /* What a pass does, in flags that are constants wherever blend_pass is compiled (see PASS_FN):
-   FIRST, the sums start from this layer's products (the scratch is not read); EMPTY, from zero
-   (no layer has weight; with FIRST); LAST, the blocks are finished and written to the output
+   FIRST, the sums start from the first layer's products (the scratch is not read); EMPTY, from
+   zero (no layer has weight; with FIRST); PAIR, a second layer is added in the same pass (the
+   sums stay in registers in between); LAST, the blocks are finished and written to the output
    instead of the scratch; GENERAL, the masked weights are summed and the rest pose fills up to
-   the threshold; MASKED, the layer has a mask (with GENERAL). */
-enum { FIRST = 1, LAST = 2, GENERAL = 4, MASKED = 8, EMPTY = 16 };
+   the threshold (masks are looked at only then); MASKED, the one layer of the pass has a mask
+   (with GENERAL, without PAIR: a pair's masks are looked at block by block). */
+enum { FIRST = 1, LAST = 2, GENERAL = 4, PAIR = 8, EMPTY = 16, MASKED = 32 };
 
 #if defined(__GNUC__)
 #define PASS_INLINE static inline __attribute__((always_inline))
@@ -68,45 +70,60 @@ static inline sn_lanes unit_scale(sn_lanes qx, sn_lanes qy, sn_lanes qz, sn_lane
         sn_lanes_set1(1e-30f)));
 }
 
-/* One pass of layer `l` (weight w, scaled) over every block of four joints of `out`. */
-PASS_INLINE void blend_pass(const blend_plan *b, const sn_blend_layer *l, float w, sn_pose *out, int mode) {
-    const int first = mode & FIRST, last = mode & LAST, general = mode & GENERAL, st = out->stride;
-    const float *const src = mode & EMPTY ? NULL : l->pose->ch, *const mask = mode & MASKED ? l->mask->w : NULL;
+/* The sums of a block start as the products of the layer rows at p with weight wj. */
+#define START(p, wj)                                                                                  \
+    (tx = sn_lanes_mul(wj, LOAD(p, 0)), ty = sn_lanes_mul(wj, LOAD(p, 1)), tz = sn_lanes_mul(wj, LOAD(p, 2)), \
+     sx = sn_lanes_mul(wj, LOAD(p, 3)), sy = sn_lanes_mul(wj, LOAD(p, 4)), sz = sn_lanes_mul(wj, LOAD(p, 5)), \
+     qx = sn_lanes_mul(wj, LOAD(p, 6)), qy = sn_lanes_mul(wj, LOAD(p, 7)), qz = sn_lanes_mul(wj, LOAD(p, 8)), \
+     qw = sn_lanes_mul(wj, LOAD(p, 9)))
+/* The layer rows at p with weight wj are added to the sums of a block, each rotation with the
+   sign of its dot product with the rotation sum so far. */
+#define ADD(p, wj)                                                                                     \
+    (tx = sn_lanes_madd(tx, wj, LOAD(p, 0)), ty = sn_lanes_madd(ty, wj, LOAD(p, 1)),                   \
+     tz = sn_lanes_madd(tz, wj, LOAD(p, 2)), sx = sn_lanes_madd(sx, wj, LOAD(p, 3)),                   \
+     sy = sn_lanes_madd(sy, wj, LOAD(p, 4)), sz = sn_lanes_madd(sz, wj, LOAD(p, 5)),                   \
+     d = sn_lanes_madd(sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(qx, LOAD(p, 6)), qy, LOAD(p, 7)), qz, LOAD(p, 8)), \
+                       qw, LOAD(p, 9)),                                                                \
+     s = sn_lanes_flip_if_neg(wj, d), qx = sn_lanes_madd(qx, s, LOAD(p, 6)),                          \
+     qy = sn_lanes_madd(qy, s, LOAD(p, 7)), qz = sn_lanes_madd(qz, s, LOAD(p, 8)),                     \
+     qw = sn_lanes_madd(qw, s, LOAD(p, 9)))
+
+/* One pass over every block of four joints of `out`: layer l1 (weight w1, scaled) and with PAIR
+   layer l2 (weight w2) are added to the sums. */
+PASS_INLINE void blend_pass(const blend_plan *b, const sn_blend_layer *l1, float w1, const sn_blend_layer *l2,
+                            float w2, sn_pose *out, int mode) {
+    const int first = mode & FIRST, last = mode & LAST, general = mode & GENERAL, pair = mode & PAIR;
+    const int st = out->stride;
+    const float *const src1 = mode & EMPTY ? NULL : l1->pose->ch, *const src2 = pair ? l2->pose->ch : NULL;
+    const float *const mask1 = mode & MASKED || (general && pair && l1->mask != NULL) ? l1->mask->w : NULL;
+    const float *const mask2 = general && pair && l2->mask != NULL ? l2->mask->w : NULL;
     const float *const rest = b->rest;
     float *const acc = out->acc, *const ch = out->ch;
-    const sn_lanes zero = sn_lanes_set1(0.0f), lw = sn_lanes_set1(w);
+    const sn_lanes zero = sn_lanes_set1(0.0f), lw1 = sn_lanes_set1(w1), lw2 = sn_lanes_set1(w2);
     const sn_lanes uniform = sn_lanes_set1(b->uniform), threshold = sn_lanes_set1(b->threshold);
     int j;
     for (j = 0; j < st; j += 4) {
-        const float *p = src + j, *a = acc + j;
-        sn_lanes tx, ty, tz, sx, sy, sz, qx, qy, qz, qw, d, s, wsum = zero, wj = lw;
-        if (mask != NULL) wj = sn_lanes_mul(lw, sn_lanes_load(mask + j));
+        const float *p = src1 + j, *a = acc + j;
+        sn_lanes tx, ty, tz, sx, sy, sz, qx, qy, qz, qw, d, s, wsum = zero, wj;
         if (mode & EMPTY) {
             tx = ty = tz = sx = sy = sz = qx = qy = qz = qw = zero;
-        } else if (first) {
-            tx = sn_lanes_mul(wj, LOAD(p, 0)), ty = sn_lanes_mul(wj, LOAD(p, 1)), tz = sn_lanes_mul(wj, LOAD(p, 2));
-            sx = sn_lanes_mul(wj, LOAD(p, 3)), sy = sn_lanes_mul(wj, LOAD(p, 4)), sz = sn_lanes_mul(wj, LOAD(p, 5));
-            qx = sn_lanes_mul(wj, LOAD(p, 6)), qy = sn_lanes_mul(wj, LOAD(p, 7));
-            qz = sn_lanes_mul(wj, LOAD(p, 8)), qw = sn_lanes_mul(wj, LOAD(p, 9));
-            if (mask != NULL) wsum = wj;
         } else {
-            tx = sn_lanes_madd(LOAD(a, 0), wj, LOAD(p, 0));
-            ty = sn_lanes_madd(LOAD(a, 1), wj, LOAD(p, 1));
-            tz = sn_lanes_madd(LOAD(a, 2), wj, LOAD(p, 2));
-            sx = sn_lanes_madd(LOAD(a, 3), wj, LOAD(p, 3));
-            sy = sn_lanes_madd(LOAD(a, 4), wj, LOAD(p, 4));
-            sz = sn_lanes_madd(LOAD(a, 5), wj, LOAD(p, 5));
-            qx = LOAD(a, 6), qy = LOAD(a, 7), qz = LOAD(a, 8), qw = LOAD(a, 9);
-            d = sn_lanes_madd(sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(qx, LOAD(p, 6)), qy, LOAD(p, 7)), qz, LOAD(p, 8)),
-                              qw, LOAD(p, 9));
-            s = sn_lanes_flip_if_neg(wj, d);
-            qx = sn_lanes_madd(qx, s, LOAD(p, 6));
-            qy = sn_lanes_madd(qy, s, LOAD(p, 7));
-            qz = sn_lanes_madd(qz, s, LOAD(p, 8));
-            qw = sn_lanes_madd(qw, s, LOAD(p, 9));
-            if (general) {
-                wsum = LOAD(a, SN_POSE_ACC_W);
-                if (mask != NULL) wsum = sn_lanes_add(wsum, wj);
+            wj = mask1 != NULL ? sn_lanes_mul(lw1, sn_lanes_load(mask1 + j)) : lw1;
+            if (first) {
+                START(p, wj);
+                if (mask1 != NULL) wsum = wj;
+            } else {
+                tx = LOAD(a, 0), ty = LOAD(a, 1), tz = LOAD(a, 2), sx = LOAD(a, 3), sy = LOAD(a, 4);
+                sz = LOAD(a, 5), qx = LOAD(a, 6), qy = LOAD(a, 7), qz = LOAD(a, 8), qw = LOAD(a, 9);
+                ADD(p, wj);
+                if (general) wsum = LOAD(a, SN_POSE_ACC_W);
+                if (mask1 != NULL) wsum = sn_lanes_add(wsum, wj);
+            }
+            if (pair) {
+                wj = mask2 != NULL ? sn_lanes_mul(lw2, sn_lanes_load(mask2 + j)) : lw2;
+                p = src2 + j;
+                ADD(p, wj);
+                if (mask2 != NULL) wsum = sn_lanes_add(wsum, wj);
             }
         }
         if (!last) {
@@ -125,23 +142,7 @@ PASS_INLINE void blend_pass(const blend_plan *b, const sn_blend_layer *l, float 
                 const sn_lanes total = sn_lanes_add(uniform, wsum);
                 const sn_lanes fill = sn_lanes_pos(sn_lanes_sub(threshold, total));
                 const sn_lanes inv = sn_lanes_div(sn_lanes_set1(1.0f), sn_lanes_add(total, fill));
-                if (sn_lanes_any_pos(fill)) {
-                    const float *r = rest + j;
-                    tx = sn_lanes_madd(tx, fill, LOAD(r, 0));
-                    ty = sn_lanes_madd(ty, fill, LOAD(r, 1));
-                    tz = sn_lanes_madd(tz, fill, LOAD(r, 2));
-                    sx = sn_lanes_madd(sx, fill, LOAD(r, 3));
-                    sy = sn_lanes_madd(sy, fill, LOAD(r, 4));
-                    sz = sn_lanes_madd(sz, fill, LOAD(r, 5));
-                    d = sn_lanes_madd(
-                        sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(qx, LOAD(r, 6)), qy, LOAD(r, 7)), qz, LOAD(r, 8)), qw,
-                        LOAD(r, 9));
-                    s = sn_lanes_flip_if_neg(fill, d);
-                    qx = sn_lanes_madd(qx, s, LOAD(r, 6));
-                    qy = sn_lanes_madd(qy, s, LOAD(r, 7));
-                    qz = sn_lanes_madd(qz, s, LOAD(r, 8));
-                    qw = sn_lanes_madd(qw, s, LOAD(r, 9));
-                }
+                if (sn_lanes_any_pos(fill)) ADD(rest + j, fill);
                 tx = sn_lanes_mul(tx, inv), ty = sn_lanes_mul(ty, inv), tz = sn_lanes_mul(tz, inv);
                 sx = sn_lanes_mul(sx, inv), sy = sn_lanes_mul(sy, inv), sz = sn_lanes_mul(sz, inv);
             }
@@ -166,54 +167,73 @@ PASS_INLINE void blend_pass(const blend_plan *b, const sn_blend_layer *l, float 
     }
 }
 
+#undef ADD
+#undef START
 #undef LOAD
 #undef ROW
 
 /* blend_pass compiled once per kind of pass: [stage][kind], stage 0 first, 1 between, 2 last,
-   3 only (first and last), kind 0 uniform, 1 general, 2 general with a masked layer */
-typedef void (*pass_fn)(const blend_plan *b, const sn_blend_layer *l, float w, sn_pose *out);
-#define PASS_FN(name, mode)                                                             \
-    static void name(const blend_plan *b, const sn_blend_layer *l, float w, sn_pose *out) { \
-        blend_pass(b, l, w, out, mode);                                                 \
+   3 only (first and last); kind 0 uniform, 1 general, 2 general with a masked layer */
+typedef void (*pass_fn)(const blend_plan *b, const sn_blend_layer *l1, float w1, const sn_blend_layer *l2, float w2,
+                        sn_pose *out);
+#define PASS_FN(name, mode)                                                                          \
+    static void name(const blend_plan *b, const sn_blend_layer *l1, float w1, const sn_blend_layer *l2, \
+                     float w2, sn_pose *out) {                                                       \
+        blend_pass(b, l1, w1, l2, w2, out, mode);                                                    \
     }
 PASS_FN(first_uniform, FIRST)
 PASS_FN(first_general, FIRST | GENERAL)
-PASS_FN(first_masked, FIRST | GENERAL | MASKED)
 PASS_FN(middle_uniform, 0)
+PASS_FN(first_masked, FIRST | GENERAL | MASKED)
 PASS_FN(middle_general, GENERAL)
 PASS_FN(middle_masked, GENERAL | MASKED)
 PASS_FN(last_uniform, LAST)
 PASS_FN(last_general, LAST | GENERAL)
 PASS_FN(last_masked, LAST | GENERAL | MASKED)
+PASS_FN(only_uniform2, FIRST | LAST | PAIR)
 PASS_FN(only_general, FIRST | LAST | GENERAL)
 PASS_FN(only_masked, FIRST | LAST | GENERAL | MASKED)
+PASS_FN(only_general2, FIRST | LAST | GENERAL | PAIR)
 PASS_FN(only_empty, FIRST | LAST | GENERAL | EMPTY)
 #undef PASS_FN
 static const pass_fn passes[4][3] = {{first_uniform, first_general, first_masked},
                                      {middle_uniform, middle_general, middle_masked},
                                      {last_uniform, last_general, last_masked},
-                                     {only_general, only_general, only_masked}};
+                                     {NULL, only_general, only_masked}};
 
-/* The passes: the first layer with weight, the ones between, the last (which finishes); layer i
-   weighs layers[i].weight * k (kd in double when the plan's scale is not a float: fast == 0). */
+/* The next layer with weight after layer i (last + 1 after the last). */
+static int next_layer(const sn_blend_layer *layers, int i, int last) {
+    while (++i < last && layers[i].weight == 0.0f) continue;
+    return i;
+}
+
+/* The passes: the first layer with weight, the ones between, the last (which finishes); two
+   layers with weight take one pass together (more in one pass were slower: each layer's rotation
+   signs wait on the sums so far, and that chain grows with every layer). Layer i weighs
+   layers[i].weight * k (kd in double when the plan's scale is not a float: fast == 0). Only
+   general plans have a single layer with weight. */
 static void blend_layers(sn_pose *out, const sn_blend_layer *layers, int first, int last, int fast, float k,
                          double kd, const blend_plan *b) {
-    const int kind = b->general ? 1 : 0;
+    const int general = b->general != 0;
     int i;
-#define WEIGHT(l) (fast ? (l)->weight * k : (float)((l)->weight * kd))
-#define KIND(l) (kind + (kind && (l)->mask != NULL))
+#define KIND(i) (general + (general && layers[i].mask != NULL))
+#define WEIGHT(i) (fast ? layers[i].weight * k : (float)((double)layers[i].weight * kd))
     if (first < 0) { /* no layer with weight: the rest pose, through the general finish */
-        only_empty(b, NULL, 0.0f, out);
+        only_empty(b, NULL, 0.0f, NULL, 0.0f, out);
         return;
     }
     if (first == last) {
-        passes[3][KIND(&layers[first])](b, &layers[first], WEIGHT(&layers[first]), out);
+        passes[3][KIND(first)](b, &layers[first], WEIGHT(first), NULL, 0.0f, out);
         return;
     }
-    passes[0][KIND(&layers[first])](b, &layers[first], WEIGHT(&layers[first]), out);
-    for (i = first + 1; i < last; i++)
-        if (layers[i].weight != 0.0f) passes[1][KIND(&layers[i])](b, &layers[i], WEIGHT(&layers[i]), out);
-    passes[2][KIND(&layers[last])](b, &layers[last], WEIGHT(&layers[last]), out);
+    i = next_layer(layers, first, last);
+    if (i == last) {
+        (general ? only_general2 : only_uniform2)(b, &layers[first], WEIGHT(first), &layers[last], WEIGHT(last), out);
+        return;
+    }
+    passes[0][KIND(first)](b, &layers[first], WEIGHT(first), NULL, 0.0f, out);
+    for (; i < last; i = next_layer(layers, i, last)) passes[1][KIND(i)](b, &layers[i], WEIGHT(i), NULL, 0.0f, out);
+    passes[2][KIND(last)](b, &layers[last], WEIGHT(last), NULL, 0.0f, out);
 #undef KIND
 #undef WEIGHT
 }
