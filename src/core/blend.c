@@ -6,7 +6,8 @@
  * independent of the others so that the processor overlaps them. The hemisphere alignment of a
  * layer's rotations is a per-joint sign, that of the dot product with the rotation summed so
  * far. The first layer writes its products; the last one finishes each block in registers
- * (rest-pose fill, division by the total weight, normalisation) and writes the output once.
+ * (rest-pose fill where a block needs it, division by the total weight, normalisation) and
+ * writes the output once; two layers with weight take a single pass, without the scratch.
  * Layers are read before the output is written, block by block, so the output may be a layer.
  */
 #include <math.h>
