@@ -6,7 +6,8 @@
  * independent of the others so that the processor overlaps them. The hemisphere alignment of a
  * layer's rotations is a per-joint sign, that of the dot product with the rotation summed so
  * far. The first layer writes its products; the last one finishes each block in registers
- * (rest-pose fill, division by the total weight, normalisation) and writes the output once.
+ * (rest-pose fill where a block needs it, division by the total weight, normalisation) and
+ * writes the output once; two layers with weight take a single pass, without the scratch.
  * Layers are read before the output is written, block by block, so the output may be a layer.
  */
 #include <math.h>
@@ -48,11 +49,13 @@ typedef struct blend_plan {
 #define LOAD(p, r) sn_lanes_load(ROW(p, r))
 
 /* What a pass does, in flags that are constants wherever blend_pass is compiled (see PASS_FN):
-   FIRST, the sums start from this layer's products (the scratch is not read); EMPTY, from zero
-   (no layer has weight; with FIRST); LAST, the blocks are finished and written to the output
+   FIRST, the sums start from the first layer's products (the scratch is not read); EMPTY, from
+   zero (no layer has weight; with FIRST); PAIR, a second layer is added in the same pass (the
+   sums stay in registers in between); LAST, the blocks are finished and written to the output
    instead of the scratch; GENERAL, the masked weights are summed and the rest pose fills up to
-   the threshold; MASKED, the layer has a mask (with GENERAL). */
-enum { FIRST = 1, LAST = 2, GENERAL = 4, MASKED = 8, EMPTY = 16 };
+   the threshold (masks are looked at only then); MASKED, the one layer of the pass has a mask
+   (with GENERAL, without PAIR: a pair's masks are looked at block by block). */
+enum { FIRST = 1, LAST = 2, GENERAL = 4, PAIR = 8, EMPTY = 16, MASKED = 32 };
 
 #if defined(__GNUC__)
 #define PASS_INLINE static inline __attribute__((always_inline))
@@ -60,43 +63,68 @@ enum { FIRST = 1, LAST = 2, GENERAL = 4, MASKED = 8, EMPTY = 16 };
 #define PASS_INLINE static inline
 #endif
 
-/* One pass of layer `l` (weight w, scaled) over every block of four joints of `out`. */
-PASS_INLINE void blend_pass(const blend_plan *b, const sn_blend_layer *l, float w, sn_pose *out, int mode) {
-    const int first = mode & FIRST, last = mode & LAST, general = mode & GENERAL, st = out->stride;
-    const float *src = mode & EMPTY ? NULL : l->pose->ch, *mask = mode & MASKED ? l->mask->w : NULL;
-    float *acc = out->acc;
-    const sn_lanes zero = sn_lanes_set1(0.0f), lw = sn_lanes_set1(w);
+/* 1 / |q| of four rotation sums; a zero sum (only from zero input rotations) stays zero: the
+   1e-30 instead of a test. */
+static inline sn_lanes unit_scale(sn_lanes qx, sn_lanes qy, sn_lanes qz, sn_lanes qw) {
+    return sn_lanes_rsqrt(sn_lanes_add(
+        sn_lanes_madd(sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(qx, qx), qy, qy), qz, qz), qw, qw),
+        sn_lanes_set1(1e-30f)));
+}
+
+/* The sums of a block start as the products of the layer rows at p with weight wj. */
+#define START(p, wj)                                                                                  \
+    (tx = sn_lanes_mul(wj, LOAD(p, 0)), ty = sn_lanes_mul(wj, LOAD(p, 1)), tz = sn_lanes_mul(wj, LOAD(p, 2)), \
+     sx = sn_lanes_mul(wj, LOAD(p, 3)), sy = sn_lanes_mul(wj, LOAD(p, 4)), sz = sn_lanes_mul(wj, LOAD(p, 5)), \
+     qx = sn_lanes_mul(wj, LOAD(p, 6)), qy = sn_lanes_mul(wj, LOAD(p, 7)), qz = sn_lanes_mul(wj, LOAD(p, 8)), \
+     qw = sn_lanes_mul(wj, LOAD(p, 9)))
+/* The layer rows at p with weight wj are added to the sums of a block, each rotation with the
+   sign of its dot product with the rotation sum so far. */
+#define ADD(p, wj)                                                                                     \
+    (tx = sn_lanes_madd(tx, wj, LOAD(p, 0)), ty = sn_lanes_madd(ty, wj, LOAD(p, 1)),                   \
+     tz = sn_lanes_madd(tz, wj, LOAD(p, 2)), sx = sn_lanes_madd(sx, wj, LOAD(p, 3)),                   \
+     sy = sn_lanes_madd(sy, wj, LOAD(p, 4)), sz = sn_lanes_madd(sz, wj, LOAD(p, 5)),                   \
+     d = sn_lanes_madd(sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(qx, LOAD(p, 6)), qy, LOAD(p, 7)), qz, LOAD(p, 8)), \
+                       qw, LOAD(p, 9)),                                                                \
+     s = sn_lanes_flip_if_neg(wj, d), qx = sn_lanes_madd(qx, s, LOAD(p, 6)),                          \
+     qy = sn_lanes_madd(qy, s, LOAD(p, 7)), qz = sn_lanes_madd(qz, s, LOAD(p, 8)),                     \
+     qw = sn_lanes_madd(qw, s, LOAD(p, 9)))
+
+/* One pass over every block of four joints of `out`: layer l1 (weight w1, scaled) and with PAIR
+   layer l2 (weight w2) are added to the sums. */
+PASS_INLINE void blend_pass(const blend_plan *b, const sn_blend_layer *l1, float w1, const sn_blend_layer *l2,
+                            float w2, sn_pose *out, int mode) {
+    const int first = mode & FIRST, last = mode & LAST, general = mode & GENERAL, pair = mode & PAIR;
+    const int st = out->stride;
+    const float *const src1 = mode & EMPTY ? NULL : l1->pose->ch, *const src2 = pair ? l2->pose->ch : NULL;
+    const float *const mask1 = mode & MASKED || (general && pair && l1->mask != NULL) ? l1->mask->w : NULL;
+    const float *const mask2 = general && pair && l2->mask != NULL ? l2->mask->w : NULL;
+    const float *const rest = b->rest;
+    float *const acc = out->acc, *const ch = out->ch;
+    const sn_lanes zero = sn_lanes_set1(0.0f), lw1 = sn_lanes_set1(w1), lw2 = sn_lanes_set1(w2);
+    const sn_lanes uniform = sn_lanes_set1(b->uniform), threshold = sn_lanes_set1(b->threshold);
     int j;
     for (j = 0; j < st; j += 4) {
-        const float *p = src != NULL ? src + j : NULL, *a = acc + j; /* no pointer arithmetic on NULL */
-        sn_lanes tx, ty, tz, sx, sy, sz, qx, qy, qz, qw, d, s, wsum = zero, wj = lw;
-        if (mask != NULL) wj = sn_lanes_mul(lw, sn_lanes_load(mask + j));
+        const float *p = src1 != NULL ? src1 + j : NULL, *a = acc + j; /* no pointer arithmetic on NULL */
+        sn_lanes tx, ty, tz, sx, sy, sz, qx, qy, qz, qw, d, s, wsum = zero, wj;
         if (mode & EMPTY) {
             tx = ty = tz = sx = sy = sz = qx = qy = qz = qw = zero;
-        } else if (first) {
-            tx = sn_lanes_mul(wj, LOAD(p, 0)), ty = sn_lanes_mul(wj, LOAD(p, 1)), tz = sn_lanes_mul(wj, LOAD(p, 2));
-            sx = sn_lanes_mul(wj, LOAD(p, 3)), sy = sn_lanes_mul(wj, LOAD(p, 4)), sz = sn_lanes_mul(wj, LOAD(p, 5));
-            qx = sn_lanes_mul(wj, LOAD(p, 6)), qy = sn_lanes_mul(wj, LOAD(p, 7));
-            qz = sn_lanes_mul(wj, LOAD(p, 8)), qw = sn_lanes_mul(wj, LOAD(p, 9));
-            if (mask != NULL) wsum = wj;
         } else {
-            tx = sn_lanes_madd(LOAD(a, 0), wj, LOAD(p, 0));
-            ty = sn_lanes_madd(LOAD(a, 1), wj, LOAD(p, 1));
-            tz = sn_lanes_madd(LOAD(a, 2), wj, LOAD(p, 2));
-            sx = sn_lanes_madd(LOAD(a, 3), wj, LOAD(p, 3));
-            sy = sn_lanes_madd(LOAD(a, 4), wj, LOAD(p, 4));
-            sz = sn_lanes_madd(LOAD(a, 5), wj, LOAD(p, 5));
-            qx = LOAD(a, 6), qy = LOAD(a, 7), qz = LOAD(a, 8), qw = LOAD(a, 9);
-            d = sn_lanes_madd(sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(qx, LOAD(p, 6)), qy, LOAD(p, 7)), qz, LOAD(p, 8)),
-                              qw, LOAD(p, 9));
-            s = sn_lanes_flip_if_neg(wj, d);
-            qx = sn_lanes_madd(qx, s, LOAD(p, 6));
-            qy = sn_lanes_madd(qy, s, LOAD(p, 7));
-            qz = sn_lanes_madd(qz, s, LOAD(p, 8));
-            qw = sn_lanes_madd(qw, s, LOAD(p, 9));
-            if (general) {
-                wsum = LOAD(a, SN_POSE_ACC_W);
-                if (mask != NULL) wsum = sn_lanes_add(wsum, wj);
+            wj = mask1 != NULL ? sn_lanes_mul(lw1, sn_lanes_load(mask1 + j)) : lw1;
+            if (first) {
+                START(p, wj);
+                if (mask1 != NULL) wsum = wj;
+            } else {
+                tx = LOAD(a, 0), ty = LOAD(a, 1), tz = LOAD(a, 2), sx = LOAD(a, 3), sy = LOAD(a, 4);
+                sz = LOAD(a, 5), qx = LOAD(a, 6), qy = LOAD(a, 7), qz = LOAD(a, 8), qw = LOAD(a, 9);
+                ADD(p, wj);
+                if (general) wsum = LOAD(a, SN_POSE_ACC_W);
+                if (mask1 != NULL) wsum = sn_lanes_add(wsum, wj);
+            }
+            if (pair) {
+                wj = mask2 != NULL ? sn_lanes_mul(lw2, sn_lanes_load(mask2 + j)) : lw2;
+                p = src2 + j;
+                ADD(p, wj);
+                if (mask2 != NULL) wsum = sn_lanes_add(wsum, wj);
             }
         }
         if (!last) {
@@ -107,131 +135,179 @@ PASS_INLINE void blend_pass(const blend_plan *b, const sn_blend_layer *l, float 
             sn_lanes_store(ROW(o, 8), qz), sn_lanes_store(ROW(o, 9), qw);
             if (general) sn_lanes_store(ROW(o, SN_POSE_ACC_W), wsum);
         } else {
-            float *o = out->ch + j;
+            float *o = ch + j;
             if (general) {
                 /* fill = max(threshold - W, 0) of the rest pose, W the joint's total weight, then
-                   everything divided by W + fill */
-                const float *r = b->rest + j;
-                const sn_lanes total = sn_lanes_add(sn_lanes_set1(b->uniform), wsum);
-                const sn_lanes fill = sn_lanes_pos(sn_lanes_sub(sn_lanes_set1(b->threshold), total));
+                   everything divided by W + fill; the rest pose is read only by blocks that
+                   need it (adding 0 x rest changes nothing) */
+                const sn_lanes total = sn_lanes_add(uniform, wsum);
+                const sn_lanes fill = sn_lanes_pos(sn_lanes_sub(threshold, total));
                 const sn_lanes inv = sn_lanes_div(sn_lanes_set1(1.0f), sn_lanes_add(total, fill));
-                tx = sn_lanes_mul(sn_lanes_madd(tx, fill, LOAD(r, 0)), inv);
-                ty = sn_lanes_mul(sn_lanes_madd(ty, fill, LOAD(r, 1)), inv);
-                tz = sn_lanes_mul(sn_lanes_madd(tz, fill, LOAD(r, 2)), inv);
-                sx = sn_lanes_mul(sn_lanes_madd(sx, fill, LOAD(r, 3)), inv);
-                sy = sn_lanes_mul(sn_lanes_madd(sy, fill, LOAD(r, 4)), inv);
-                sz = sn_lanes_mul(sn_lanes_madd(sz, fill, LOAD(r, 5)), inv);
-                d = sn_lanes_madd(sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(qx, LOAD(r, 6)), qy, LOAD(r, 7)), qz, LOAD(r, 8)),
-                                  qw, LOAD(r, 9));
-                s = sn_lanes_flip_if_neg(fill, d);
-                qx = sn_lanes_madd(qx, s, LOAD(r, 6));
-                qy = sn_lanes_madd(qy, s, LOAD(r, 7));
-                qz = sn_lanes_madd(qz, s, LOAD(r, 8));
-                qw = sn_lanes_madd(qw, s, LOAD(r, 9));
+                if (sn_lanes_any_pos(fill)) ADD(rest + j, fill);
+                tx = sn_lanes_mul(tx, inv), ty = sn_lanes_mul(ty, inv), tz = sn_lanes_mul(tz, inv);
+                sx = sn_lanes_mul(sx, inv), sy = sn_lanes_mul(sy, inv), sz = sn_lanes_mul(sz, inv);
             }
             sn_lanes_store(ROW(o, 0), tx), sn_lanes_store(ROW(o, 1), ty), sn_lanes_store(ROW(o, 2), tz);
             sn_lanes_store(ROW(o, 3), sx), sn_lanes_store(ROW(o, 4), sy), sn_lanes_store(ROW(o, 5), sz);
+            if (!general) { /* normalised here; after the general finish, in a loop of its own */
+                s = unit_scale(qx, qy, qz, qw);
+                qx = sn_lanes_mul(qx, s), qy = sn_lanes_mul(qy, s), qz = sn_lanes_mul(qz, s), qw = sn_lanes_mul(qw, s);
+            }
             sn_lanes_store(ROW(o, 6), qx), sn_lanes_store(ROW(o, 7), qy);
             sn_lanes_store(ROW(o, 8), qz), sn_lanes_store(ROW(o, 9), qw);
         }
     }
-    if (last) { /* a zero sum (only from zero input rotations) stays zero: the 1e-30 instead of a test */
+    if (last && general) {
         for (j = 0; j < st; j += 4) {
-            float *o = out->ch + j;
+            float *o = ch + j;
             const sn_lanes qx = LOAD(o, 6), qy = LOAD(o, 7), qz = LOAD(o, 8), qw = LOAD(o, 9);
-            const sn_lanes s = sn_lanes_rsqrt(sn_lanes_add(
-                sn_lanes_madd(sn_lanes_madd(sn_lanes_madd(sn_lanes_mul(qx, qx), qy, qy), qz, qz), qw, qw),
-                sn_lanes_set1(1e-30f)));
+            const sn_lanes s = unit_scale(qx, qy, qz, qw);
             sn_lanes_store(ROW(o, 6), sn_lanes_mul(qx, s)), sn_lanes_store(ROW(o, 7), sn_lanes_mul(qy, s));
             sn_lanes_store(ROW(o, 8), sn_lanes_mul(qz, s)), sn_lanes_store(ROW(o, 9), sn_lanes_mul(qw, s));
         }
     }
 }
 
+#undef ADD
+#undef START
 #undef LOAD
 #undef ROW
 
 /* blend_pass compiled once per kind of pass: [stage][kind], stage 0 first, 1 between, 2 last,
-   3 only (first and last), kind 0 uniform, 1 general, 2 general with a masked layer */
-typedef void (*pass_fn)(const blend_plan *b, const sn_blend_layer *l, float w, sn_pose *out);
-#define PASS_FN(name, mode)                                                             \
-    static void name(const blend_plan *b, const sn_blend_layer *l, float w, sn_pose *out) { \
-        blend_pass(b, l, w, out, mode);                                                 \
+   3 only (first and last); kind 0 uniform, 1 general, 2 general with a masked layer */
+typedef void (*pass_fn)(const blend_plan *b, const sn_blend_layer *l1, float w1, const sn_blend_layer *l2, float w2,
+                        sn_pose *out);
+#define PASS_FN(name, mode)                                                                          \
+    static void name(const blend_plan *b, const sn_blend_layer *l1, float w1, const sn_blend_layer *l2, \
+                     float w2, sn_pose *out) {                                                       \
+        blend_pass(b, l1, w1, l2, w2, out, mode);                                                    \
     }
 PASS_FN(first_uniform, FIRST)
 PASS_FN(first_general, FIRST | GENERAL)
-PASS_FN(first_masked, FIRST | GENERAL | MASKED)
 PASS_FN(middle_uniform, 0)
+PASS_FN(first_masked, FIRST | GENERAL | MASKED)
 PASS_FN(middle_general, GENERAL)
 PASS_FN(middle_masked, GENERAL | MASKED)
 PASS_FN(last_uniform, LAST)
 PASS_FN(last_general, LAST | GENERAL)
 PASS_FN(last_masked, LAST | GENERAL | MASKED)
+PASS_FN(only_uniform2, FIRST | LAST | PAIR)
 PASS_FN(only_general, FIRST | LAST | GENERAL)
 PASS_FN(only_masked, FIRST | LAST | GENERAL | MASKED)
+PASS_FN(only_general2, FIRST | LAST | GENERAL | PAIR)
 PASS_FN(only_empty, FIRST | LAST | GENERAL | EMPTY)
 #undef PASS_FN
 static const pass_fn passes[4][3] = {{first_uniform, first_general, first_masked},
                                      {middle_uniform, middle_general, middle_masked},
                                      {last_uniform, last_general, last_masked},
-                                     {only_general, only_general, only_masked}};
+                                     {NULL, only_general, only_masked}};
 
-/* Pass `stage` of layer l. */
-static void run_pass(int stage, const blend_plan *b, const sn_blend_layer *l, double k, sn_pose *out) {
-    passes[stage][b->general ? (l->mask != NULL ? 2 : 1) : 0](b, l, (float)(l->weight * k), out);
+/* The next layer with weight after layer i (last + 1 after the last). */
+static int next_layer(const sn_blend_layer *layers, int i, int last) {
+    while (++i < last && layers[i].weight == 0.0f) continue;
+    return i;
 }
 
-/* The passes: the first layer with weight, the ones between, the last (which finishes). */
-static void blend_layers(sn_pose *out, const sn_blend_layer *layers, int n, double k, const blend_plan *b) {
-    int first = 0, last = n - 1, i;
-    while (first < n && layers[first].weight == 0.0f) first++;
-    if (first == n) { /* no layer with weight: the rest pose, through the general finish */
-        only_empty(b, NULL, 0.0f, out);
+/* The passes: the first layer with weight, the ones between, the last (which finishes); two
+   layers with weight take one pass together (more in one pass were slower: each layer's rotation
+   signs wait on the sums so far, and that chain grows with every layer). Layer i weighs
+   layers[i].weight * k (kd in double when the plan's scale is not a float: fast == 0). Only
+   general plans have a single layer with weight. */
+static void blend_layers(sn_pose *out, const sn_blend_layer *layers, int first, int last, int fast, float k,
+                         double kd, const blend_plan *b) {
+    const int general = b->general != 0;
+    int i;
+#define KIND(i) (general + (general && layers[i].mask != NULL))
+#define WEIGHT(i) (fast ? layers[i].weight * k : (float)((double)layers[i].weight * kd))
+    if (first < 0) { /* no layer with weight: the rest pose, through the general finish */
+        only_empty(b, NULL, 0.0f, NULL, 0.0f, out);
         return;
     }
-    while (layers[last].weight == 0.0f) last--;
     if (first == last) {
-        run_pass(3, b, &layers[first], k, out);
+        passes[3][KIND(first)](b, &layers[first], WEIGHT(first), NULL, 0.0f, out);
         return;
     }
-    run_pass(0, b, &layers[first], k, out);
-    for (i = first + 1; i < last; i++)
-        if (layers[i].weight != 0.0f) run_pass(1, b, &layers[i], k, out);
-    run_pass(2, b, &layers[last], k, out);
+    i = next_layer(layers, first, last);
+    if (i == last) {
+        (general ? only_general2 : only_uniform2)(b, &layers[first], WEIGHT(first), &layers[last], WEIGHT(last), out);
+        return;
+    }
+    passes[0][KIND(first)](b, &layers[first], WEIGHT(first), NULL, 0.0f, out);
+    for (; i < last; i = next_layer(layers, i, last)) passes[1][KIND(i)](b, &layers[i], WEIGHT(i), NULL, 0.0f, out);
+    passes[2][KIND(last)](b, &layers[last], WEIGHT(last), NULL, 0.0f, out);
+#undef KIND
+#undef WEIGHT
 }
+
+/* Weights and thresholds between these powers of two scale in float (see sn_pose_blend). */
+#define FAST_MAX 0x1p100f
+#define FAST_MIN 0x1p-100f
 
 sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float threshold, sn_error *err) {
-    float uniform = 0.0f; /* total (scaled) weight of the unmasked layers */
-    double total = 0.0, scale;
-    int i, masked = 0, active = 0;
+    const sn_skeleton *sk = out->skeleton;
+    float total = 0.0f, unmasked = 0.0f, k = 0.0f, top; /* sums of the weights, of the unmasked ones */
+    double kd = 0.0;
+    int i, masked = 0, active = 0, first = -1, last = -1, fast;
     blend_plan b;
-    sn_status status = sn_pose_blend_validate(out, layers, n, threshold, err);
-    if (status != SN_OK) return status;
+    /* One look at each layer: the checks of sn_pose_blend_validate (which, when one fails, finds
+       and words the first fault) and the sums. */
+    if (n < 0 || (n > 0 && layers == NULL) || !(threshold > 0.0f && threshold - threshold == 0.0f))
+        return sn_pose_blend_validate(out, layers, n, threshold, err);
+    for (i = 0; i < n; i++) {
+        const sn_blend_layer *l = &layers[i];
+        const float w = l->weight;
+        if (l->pose == NULL || l->pose->skeleton != sk || !(w >= 0.0f && w - w == 0.0f) ||
+            (l->mask != NULL && l->mask->skeleton != sk))
+            return sn_pose_blend_validate(out, layers, n, threshold, err);
+        if (w == 0.0f) continue;
+        total += w;
+        if (l->mask != NULL) masked = 1;
+        else unmasked += w;
+        if (first < 0) first = i;
+        last = i;
+        active++;
+    }
     /* The weights and the threshold are scaled together so that the larger of the weights' sum
        and the threshold is 1: the blend (sum w x + fill rest) / (sum w + fill) with
        fill = max(threshold - sum w, 0) does not change, but no sum of weighted values can
        overflow float, and neither can a huge threshold nor underflow a tiny one. Every joint's
        total weight is then at least the scaled threshold, which is kept at SN_BLEND_MIN_FILL or
-       more so that its rotation sum normalises to a unit quaternion. */
-    for (i = 0; i < n; i++) total += layers[i].weight;
-    scale = 1.0 / (total > threshold ? total : (double)threshold);
-    threshold = (float)(threshold * scale);
-    if (threshold < SN_BLEND_MIN_FILL) threshold = SN_BLEND_MIN_FILL;
-    for (i = 0; i < n; i++) {
-        if (layers[i].weight == 0.0f) continue;
-        active++;
-        if (layers[i].mask != NULL) masked = 1;
-        else uniform += (float)(layers[i].weight * scale);
-    }
-    b.uniform = uniform;
-    b.threshold = threshold;
-    b.rest = sn_skeleton_rest_soa(out->skeleton);
+       more so that its rotation sum normalises to a unit quaternion. With the sum and the
+       threshold between 2^-100 and 2^100 (so no weight is above 2^100 and the float sums above
+       cannot overflow), the scale is a float; otherwise it is worked out in double. */
+    top = total > threshold ? total : threshold;
+    fast = top <= FAST_MAX && top >= FAST_MIN;
+    b.rest = NULL;
+    b.uniform = b.threshold = 0.0f;
     /* The common case, at least two unmasked layers and a total weight above the threshold: the
        weights are multiplied by 1 / their sum up front, no rest pose, no division. */
-    b.general = !(active >= 2 && !masked && uniform >= threshold);
-    blend_layers(out, layers, n, b.general ? scale : scale / uniform, &b);
+    b.general = !(active >= 2 && !masked && total >= threshold);
+    if (!b.general && fast) {
+        k = 1.0f / total;
+    } else if (fast) {
+        k = 1.0f / top;
+        b.threshold = threshold * k;
+        b.uniform = unmasked * k;
+    } else {
+        double sum = 0.0;
+        for (i = 0; i < n; i++) sum += layers[i].weight;
+        kd = 1.0 / (sum > threshold ? sum : (double)threshold);
+        b.threshold = (float)(threshold * kd);
+        b.uniform = 0.0f;
+        for (i = 0; i < n; i++)
+            if (layers[i].mask == NULL) b.uniform += (float)(layers[i].weight * kd);
+        if (!b.general) kd /= b.uniform;
+    }
+    if (b.general) {
+        if (b.threshold < SN_BLEND_MIN_FILL) b.threshold = SN_BLEND_MIN_FILL;
+        b.rest = sn_skeleton_rest_soa(sk);
+    }
+    blend_layers(out, layers, first, last, fast, k, kd, &b);
     return SN_OK;
 }
+
+#undef FAST_MIN
+#undef FAST_MAX
 
 /* ---- rotation averaging other than nlerp -------------------------------------------------- */
 

@@ -63,6 +63,12 @@ static inline sn_lanes sn_lanes_pos(sn_lanes a) {
     const sn_lanes zero = {0.0f, 0.0f, 0.0f, 0.0f};
     return (sn_lanes)((sn_lanes_int)a & (a > zero));
 }
+/// Non-zero when any lane of a is above 0.
+static inline int sn_lanes_any_pos(sn_lanes a) {
+    const sn_lanes zero = {0.0f, 0.0f, 0.0f, 0.0f};
+    const sn_lanes_int m = a > zero;
+    return (m[0] | m[1]) | (m[2] | m[3]);
+}
 /// 1 / sqrtf(a), lane by lane, exactly rounded steps (gcc and clang make it sqrtps and divps).
 static inline sn_lanes sn_lanes_rsqrt(sn_lanes a) {
     sn_lanes r;
@@ -113,6 +119,9 @@ static inline sn_lanes sn_lanes_pos(sn_lanes a) {
     int k;
     for (k = 0; k < 4; k++) a.f[k] = a.f[k] > 0.0f ? a.f[k] : 0.0f;
     return a;
+}
+static inline int sn_lanes_any_pos(sn_lanes a) {
+    return (a.f[0] > 0.0f) | (a.f[1] > 0.0f) | (a.f[2] > 0.0f) | (a.f[3] > 0.0f);
 }
 static inline sn_lanes sn_lanes_rsqrt(sn_lanes a) {
     int k;
