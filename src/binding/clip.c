@@ -3,7 +3,8 @@
  *
  * Translation and scale tracks lerp, rotation tracks nlerp on the shortest arc; "step" holds
  * the previous key; "cubicspline" is glTF's Hermite form. Joints without a track keep the rest
- * pose. Sampling forward in time reuses a cursor kept in the clip, so it costs no key search.
+ * pose. Sampling forward in time reuses a cursor kept in the clip, so it costs no key search;
+ * `clip:cursor()` gives one playback its own (for many characters sharing a clip).
  * @module sinew.clip
  */
 #include <math.h>

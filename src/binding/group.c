@@ -7,7 +7,7 @@
  * blend weights) from the array `params`: each `sample` and `blend` returns the index of its
  * first parameter there. The operations are the same core calls as one call per object, so the
  * results are the same, bit for bit. A group keeps the objects it was given alive.
- * @classmod Group
+ * @module sinew.group
  */
 #include "../core/group.h"
 
