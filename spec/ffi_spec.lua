@@ -108,8 +108,13 @@ describe("sinew.ffi (the fast path)", function()
       rotate = function() return pack(q4()), pack(v3()) end,
       from_axis_angle = function() return pack(v3()), pack(num()) end,
       to_axis_angle = function() return pack(q4()) end,
-      from_euler = function() return pack(num(), num(), num()), pack(({ "XYZ", "ZYX", "YZX" })[1 + math.floor(rng() * 3)]) end,
-      from_to = function() return pack(v3()), pack(v3()) end,
+      from_euler = function()
+        return pack(num(), num(), num()), pack(({ "XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX" })[1 + math.floor(rng() * 6)])
+      end,
+      from_to = function()
+        if rng() < 0.1 then local x, y, z = v3(); return pack(x, y, z), pack(-2 * x, -2 * y, -2 * z) end
+        return pack(v3()), pack(v3())
+      end,
       angle = function() return pack(q4()), pack(q4()) end,
       pow = function() return pack(q4()), pack(num()) end,
       log = function() return pack(q4()) end,
@@ -119,7 +124,8 @@ describe("sinew.ffi (the fast path)", function()
     }
     -- the functions the fast path computes in Lua (the rest call the core: bit for bit)
     local in_lua = { mul = true, conj = true, inverse = true, normalize = true, dot = true, length = true,
-                     rotate = true, from_axis_angle = true, nlerp = true }
+                     rotate = true, from_axis_angle = true, nlerp = true, angle = true, to_axis_angle = true,
+                     from_euler = true, from_to = true }
 
     it("gives what the C binding gives, for every function", function()
       local names = {}

@@ -54,10 +54,6 @@ typedef struct sn_lua_space {
 typedef struct sn_ffi_table {
     sn_status (*quat_slerp)(const sn_quat *a, const sn_quat *b, double t, sn_quat *out, sn_error *err);
     sn_status (*quat_nlerp)(const sn_quat *a, const sn_quat *b, double t, sn_quat *out, sn_error *err);
-    sn_status (*quat_angle)(const sn_quat *a, const sn_quat *b, double *angle, sn_error *err);
-    sn_status (*quat_to_axis_angle)(const sn_quat *q, sn_vec3 *axis, double *angle, sn_error *err);
-    void (*quat_from_euler)(double x, double y, double z, sn_euler_order order, sn_quat *out);
-    sn_status (*quat_from_to)(const sn_vec3 *u, const sn_vec3 *v, sn_quat *out, sn_error *err);
     sn_status (*quat_pow)(const sn_quat *q, double e, sn_quat *out, sn_error *err);
     sn_status (*quat_log)(const sn_quat *q, sn_quat *out, sn_error *err);
     sn_status (*quat_exp)(const sn_quat *q, sn_quat *out, sn_error *err);
@@ -78,6 +74,7 @@ M.CDEF = CDEF
 
 local type, getmetatable, select, rawset, rawget = type, getmetatable, select, rawset, rawget
 local sqrt, abs, sin, cos = math.sqrt, math.abs, math.sin, math.cos
+local atan2 = math.atan2 or math.atan
 
 -- The plain ranges of src/core/quat.c: inside them the core computes without rescaling
 local PLAIN_SQ_LO, PLAIN_SQ_HI = 1e-280, 1e280
@@ -162,13 +159,8 @@ local function fin4(x, y, z, w) return fin(x) and fin(y) and fin(z) and fin(w) e
 local function quat_functions(T, C)
   local F = {}
   local qa, qb, qo = ffi.new("sn_quat[1]"), ffi.new("sn_quat[1]"), ffi.new("sn_quat[1]")
-  local va, vb = ffi.new("sn_vec3[1]"), ffi.new("sn_vec3[1]")
   local da, db, dout = ffi.cast("double *", qa), ffi.cast("double *", qb), ffi.cast("double *", qo)
-  local dva, dvb = ffi.cast("double *", va), ffi.cast("double *", vb)
-  local d1 = ffi.new("double[1]")
-  local slerp, angle, to_axis_angle = T.quat_slerp, T.quat_angle, T.quat_to_axis_angle
-  local from_euler, from_to, pow, log, exp, blend = T.quat_from_euler, T.quat_from_to, T.quat_pow,
-    T.quat_log, T.quat_exp, T.quat_blend
+  local slerp, pow, log, exp, blend = T.quat_slerp, T.quat_pow, T.quat_log, T.quat_exp, T.quat_blend
   local qs_buf, ws_buf, buf_n = ffi.new("sn_quat[8]"), ffi.new("double[8]"), 8
   local qs_d = ffi.cast("double *", qs_buf)
 
@@ -270,19 +262,21 @@ local function quat_functions(T, C)
     return raise_as(caller(), pcall(C.from_axis_angle, ...))
   end
 
-  -- 1 / |q| for |q|^2 = ss near 1 (src/core/quat.c, near_unit_scale)
+  -- 1 / |q| for |q|^2 = ss as src/core/quat.c's unit4_near takes it: near 1 its near_unit_scale,
+  -- else unit4_quick's reciprocal; nil outside the plain range (the C binding then)
   local function near_scale(ss)
     local e = ss - 1.0
-    return 1.0 + e * (-0.5 + 0.375 * e)
+    if abs(e) < NEAR_UNIT then return 1.0 + e * (-0.5 + 0.375 * e) end
+    if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then return 1.0 / sqrt(ss) end
+    return nil
   end
 
   function F.nlerp(...)
     local ax, ay, az, aw, bx, by, bz, bw, t = ...
     if fin4(ax, ay, az, aw) and fin4(bx, by, bz, bw) and fin(t) and abs(t) <= 1e300 then
-      local sa = (ax * ax + ay * ay) + (az * az + aw * aw)
-      local sb = (bx * bx + by * by) + (bz * bz + bw * bw)
-      if abs(sa - 1.0) < NEAR_UNIT and abs(sb - 1.0) < NEAR_UNIT then
-        local ka, kb = near_scale(sa), near_scale(sb)
+      local ka = near_scale((ax * ax + ay * ay) + (az * az + aw * aw))
+      local kb = near_scale((bx * bx + by * by) + (bz * bz + bw * bw))
+      if ka and kb then
         ax, ay, az, aw = ax * ka, ay * ka, az * ka, aw * ka
         bx, by, bz, bw = bx * kb, by * kb, bz * kb, bw * kb
         if ax * bx + ay * by + az * bz + aw * bw < 0.0 then bx, by, bz, bw = -bx, -by, -bz, -bw end
@@ -307,12 +301,28 @@ local function quat_functions(T, C)
     return raise_as(caller(), pcall(C.slerp, ...))
   end
 
+  -- |v| as src/core/quat.c's len4: the plain sum of squares, 0 for zero; nil where the core
+  -- rescales (the caller then goes to the C binding)
+  local function len4(x, y, z, w)
+    local ss = x * x + y * y + z * z + w * w
+    if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then return sqrt(ss) end
+    if x == 0 and y == 0 and z == 0 and w == 0 then return 0 end
+    return nil -- tiny (its square underflows) or huge
+  end
+
   function F.angle(...)
     local ax, ay, az, aw, bx, by, bz, bw = ...
     if fin4(ax, ay, az, aw) and fin4(bx, by, bz, bw) then
-      da[0], da[1], da[2], da[3] = ax, ay, az, aw
-      db[0], db[1], db[2], db[3] = bx, by, bz, bw
-      if angle(qa, qb, d1, nil) == 0 then return d1[0] end
+      local ka = near_scale((ax * ax + ay * ay) + (az * az + aw * aw))
+      local kb = near_scale((bx * bx + by * by) + (bz * bz + bw * bw))
+      if ka and kb then
+        ax, ay, az, aw = ax * ka, ay * ka, az * ka, aw * ka
+        bx, by, bz, bw = bx * kb, by * kb, bz * kb, bw * kb
+        if ax * bx + ay * by + az * bz + aw * bw < 0.0 then bx, by, bz, bw = -bx, -by, -bz, -bw end
+        local ld = len4(ax - bx, ay - by, az - bz, aw - bw)
+        local ls = len4(ax + bx, ay + by, az + bz, aw + bw)
+        if ld and ls then return 2.0 * (2.0 * atan2(ld, ls)) end
+      end
     end
     return raise_as(caller(), pcall(C.angle, ...))
   end
@@ -320,19 +330,42 @@ local function quat_functions(T, C)
   function F.to_axis_angle(...)
     local x, y, z, w = ...
     if fin4(x, y, z, w) then
-      da[0], da[1], da[2], da[3] = x, y, z, w
-      if to_axis_angle(qa, va, d1, nil) == 0 then return dva[0], dva[1], dva[2], d1[0] end
+      local ss = x * x + y * y + z * z + w * w
+      if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then
+        local r = sqrt(ss)
+        x, y, z, w = x / r, y / r, z / r, w / r
+        if w < 0.0 then x, y, z, w = -x, -y, -z, -w end
+        local sv = x * x + y * y + z * z + 0.0 * 0.0
+        if x == 0 and y == 0 and z == 0 then return 1.0, 0.0, 0.0, 0.0 end
+        if sv > PLAIN_SQ_LO and sv < PLAIN_SQ_HI then
+          local rv = sqrt(sv)
+          return x / rv, y / rv, z / rv, 2.0 * atan2(rv, w)
+        end
+      end
     end
     return raise_as(caller(), pcall(C.to_axis_angle, ...))
   end
 
-  local ORDERS = { XYZ = 0, XZY = 1, YXZ = 2, YZX = 3, ZXY = 4, ZYX = 5 }
+  -- the axes of each order, as src/core/quat.c's sn_quat_from_euler applies them (1 x, 2 y, 3 z)
+  local ORDER_AXES = { XYZ = { 1, 2, 3 }, XZY = { 1, 3, 2 }, YXZ = { 2, 1, 3 }, YZX = { 2, 3, 1 },
+                       ZXY = { 3, 1, 2 }, ZYX = { 3, 2, 1 } }
+  local XYZ = ORDER_AXES.XYZ
   function F.from_euler(...)
     local x, y, z, order = ...
-    local o = order == nil and 0 or ORDERS[order]
-    if o and fin(x) and fin(y) and fin(z) then
-      from_euler(x, y, z, o, qo)
-      return dout[0], dout[1], dout[2], dout[3]
+    local axes = order == nil and XYZ or ORDER_AXES[order]
+    if axes and fin(x) and fin(y) and fin(z) then
+      local rx, ry, rz, rw = 0.0, 0.0, 0.0, 1.0
+      for i = 1, 3 do
+        local axis = axes[i]
+        local a = axis == 1 and x or axis == 2 and y or z
+        local s, ew = sin(0.5 * a), cos(0.5 * a)
+        local ex, ey, ez = 0.0, 0.0, 0.0
+        if axis == 1 then ex = s elseif axis == 2 then ey = s else ez = s end
+        -- r = e * r, the core's mul_plain
+        rx, ry, rz, rw = ew * rx + ex * rw + ey * rz - ez * ry, ew * ry - ex * rz + ey * rw + ez * rx,
+                         ew * rz + ex * ry - ey * rx + ez * rw, ew * rw - ex * rx - ey * ry - ez * rz
+      end
+      return rx, ry, rz, rw
     end
     return raise_as(caller(), pcall(C.from_euler, ...))
   end
@@ -340,9 +373,21 @@ local function quat_functions(T, C)
   function F.from_to(...)
     local ux, uy, uz, vx, vy, vz = ...
     if fin(ux) and fin(uy) and fin(uz) and fin(vx) and fin(vy) and fin(vz) then
-      dva[0], dva[1], dva[2] = ux, uy, uz
-      dvb[0], dvb[1], dvb[2] = vx, vy, vz
-      if from_to(va, vb, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
+      local su = ux * ux + uy * uy + uz * uz + 0.0 * 0.0
+      local sv = vx * vx + vy * vy + vz * vz + 0.0 * 0.0
+      if su > PLAIN_SQ_LO and su < PLAIN_SQ_HI and sv > PLAIN_SQ_LO and sv < PLAIN_SQ_HI then
+        local ru, rv = sqrt(su), sqrt(sv)
+        local ax, ay, az = ux / ru, uy / ru, uz / ru
+        local hx, hy, hz = ax + vx / rv, ay + vy / rv, az + vz / rv
+        local lh = len4(hx, hy, hz, 0.0)
+        if lh and lh >= 1e-12 then -- else antiparallel: the C binding's half turn
+          local k = 1.0 / lh
+          hx, hy, hz = hx * k, hy * k, hz * k
+          local x, y, z, w = ay * hz - az * hy, az * hx - ax * hz, ax * hy - ay * hx, ax * hx + ay * hy + az * hz
+          local r = sqrt(x * x + y * y + z * z + w * w)
+          return x / r, y / r, z / r, w / r
+        end
+      end
     end
     return raise_as(caller(), pcall(C.from_to, ...))
   end

@@ -19,10 +19,6 @@
 typedef struct sn_ffi_table {
     sn_status (*quat_slerp)(const sn_quat *a, const sn_quat *b, double t, sn_quat *out, sn_error *err);
     sn_status (*quat_nlerp)(const sn_quat *a, const sn_quat *b, double t, sn_quat *out, sn_error *err);
-    sn_status (*quat_angle)(const sn_quat *a, const sn_quat *b, double *angle, sn_error *err);
-    sn_status (*quat_to_axis_angle)(const sn_quat *q, sn_vec3 *axis, double *angle, sn_error *err);
-    void (*quat_from_euler)(double x, double y, double z, sn_euler_order order, sn_quat *out);
-    sn_status (*quat_from_to)(const sn_vec3 *u, const sn_vec3 *v, sn_quat *out, sn_error *err);
     sn_status (*quat_pow)(const sn_quat *q, double e, sn_quat *out, sn_error *err);
     sn_status (*quat_log)(const sn_quat *q, sn_quat *out, sn_error *err);
     sn_status (*quat_exp)(const sn_quat *q, sn_quat *out, sn_error *err);
@@ -63,8 +59,7 @@ static sn_status pose_blend(sn_pose *out, sn_blend_layer *layers, const sn_pose 
 }
 
 static const sn_ffi_table table = {
-    sn_quat_slerp, sn_quat_nlerp, sn_quat_angle, sn_quat_to_axis_angle, sn_quat_from_euler,
-    sn_quat_from_to, sn_quat_pow, sn_quat_log, sn_quat_exp, sn_quat_blend,
+    sn_quat_slerp, sn_quat_nlerp, sn_quat_pow, sn_quat_log, sn_quat_exp, sn_quat_blend,
     space_weights,
     pose_blend, sn_pose_add, sn_pose_to_matrices, sn_pose_skeleton,
     sn_clip_sample, sn_clip_cursor_sample,
