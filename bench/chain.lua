@@ -75,3 +75,18 @@ end
 bench.report(("chain:step %d chains x %d points, no collider"):format(strands, joints),
   bench.ns_per_call(step_all, n) / 1e3, "us/frame")
 bench.report("chain:step garbage", bench.garbage_per_call(step_all, n), "bytes/frame")
+
+-- stepping only (the root left where it is): one chain:step per chain, and one sinew.group call
+local function step_each()
+  for s = 1, strands do points[s]:step(1 / 60) end
+end
+local group = sinew.group()
+for s = 1, strands do group:step(points[s]) end
+local none = {}
+local function step_group() group:run(1 / 60, none) end
+local particles = strands * joints
+local each, grouped = bench.ns_per_call(step_each, n), bench.ns_per_call(step_group, n)
+bench.report(("chain:step %d chains x %d points, one call per chain (%s)"):format(strands, joints, sinew.path),
+  each / particles, "ns/particle")
+bench.report(("the same, one sinew.group call"):format(), grouped / particles, "ns/particle")
+bench.report("chain:step group garbage", bench.garbage_per_call(step_group, n), "bytes/frame")
