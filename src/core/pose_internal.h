@@ -13,9 +13,11 @@
 /// Rows of the blend scratch of a pose: the sums of the 10 channels and of the masked weights
 /// between the layers' passes, and 4 rows of rotations kept aside.
 #define SN_POSE_ACC_ROWS 15
-/// Row of the masked weights' sum in the blend scratch.
+/// Place of the masked weights' sum among the sums of a block of the blend scratch (blend.c keeps
+/// the first 11 * stride floats block by block: 11 sums of four joints together).
 #define SN_POSE_ACC_W 10
-/// First of the four rows where sn_pose_blend_method keeps its rotations while sn_pose_blend runs.
+/// First of the four rows (after the blocks) where sn_pose_blend_method keeps its rotations while
+/// sn_pose_blend runs.
 #define SN_POSE_ACC_KEEP 11
 
 /// A pose: header, then (16-byte aligned) the channels and the blend scratch.
@@ -24,7 +26,7 @@ struct sn_pose {
     int count;                    ///< joints
     int stride;                   ///< floats per channel (count padded)
     float *ch;                    ///< SN_POSE_CHANNELS rows of stride floats (see SN_ROW)
-    float *acc;                   ///< SN_POSE_ACC_ROWS * stride floats of blend scratch
+    float *acc;                   ///< SN_POSE_ACC_ROWS * stride floats of blend scratch (see blend.c)
 };
 
 /// A matrix set: header, then (16-byte aligned) 16 floats per joint.
