@@ -54,6 +54,16 @@ local fast = require "sinew.ffi"
 local C = fast.c
 local quat = sinew.quat
 
+-- 0 bytes of garbage per call of each of `fns`, compiled (after warming) and interpreted
+local function no_garbage(fns)
+  for i, fn in ipairs(fns) do
+    assert.equal(0, helper.garbage_per_call(fn, 5000), "compiled " .. i)
+    jit.off(fn, true)
+    assert.equal(0, helper.garbage_per_call(fn, 500), "interpreted " .. i)
+    jit.on(fn, true)
+  end
+end
+
 local function same(a, b) return a == b or (a ~= a and b ~= b) end
 local function pack(...) return { n = select("#", ...), ... } end
 
@@ -201,12 +211,7 @@ describe("sinew.ffi (the fast path)", function()
         function() quat.to_axis_angle(bx, by, bz, bw) end,
         function() quat.blend(qs, ws, "markley") end,
       }
-      for i, fn in ipairs(fns) do
-        assert.equal(0, helper.garbage_per_call(fn, 5000), "compiled " .. i)
-        jit.off(fn, true)
-        assert.equal(0, helper.garbage_per_call(fn, 500), "interpreted " .. i)
-        jit.on(fn, true)
-      end
+      no_garbage(fns)
     end)
   end)
 
@@ -351,12 +356,7 @@ describe("sinew.ffi (the fast path)", function()
         function() space:weights(0.2, 0.3, out) end,
         function() chain:step(1 / 60) end,
       }
-      for i, fn in ipairs(fns) do
-        assert.equal(0, helper.garbage_per_call(fn, 5000), "compiled " .. i)
-        jit.off(fn, true)
-        assert.equal(0, helper.garbage_per_call(fn, 500), "interpreted " .. i)
-        jit.on(fn, true)
-      end
+      no_garbage(fns)
     end)
   end)
 end)

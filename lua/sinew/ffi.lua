@@ -164,6 +164,14 @@ local function quat_functions(T, C)
   local qs_buf, ws_buf, buf_n = ffi.new("sn_quat[8]"), ffi.new("double[8]"), 8
   local qs_d = ffi.cast("double *", qs_buf)
 
+  -- |q| as the core's norm4 computes it in its plain range (the sum of squares neither huge nor
+  -- tiny), else nil: the core rescales there, and the C binding takes the call
+  local function plain_len(x, y, z, w)
+    local ss = x * x + y * y + z * z + w * w
+    if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then return sqrt(ss) end
+    return nil
+  end
+
   function F.identity(...)
     if select("#", ...) == 0 then return 0, 0, 0, 1 end
     return raise_as(caller(), pcall(C.identity, ...))
@@ -199,34 +207,22 @@ local function quat_functions(T, C)
 
   function F.length(...)
     local x, y, z, w = ...
-    if fin4(x, y, z, w) then
-      local ss = x * x + y * y + z * z + w * w
-      if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then return sqrt(ss) end
-    end
+    local r = fin4(x, y, z, w) and plain_len(x, y, z, w)
+    if r then return r end
     return raise_as(caller(), pcall(C.length, ...))
   end
 
   function F.normalize(...)
     local x, y, z, w = ...
-    if fin4(x, y, z, w) then
-      local ss = x * x + y * y + z * z + w * w
-      if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then
-        local r = sqrt(ss)
-        return x / r, y / r, z / r, w / r
-      end
-    end
+    local r = fin4(x, y, z, w) and plain_len(x, y, z, w)
+    if r then return x / r, y / r, z / r, w / r end
     return raise_as(caller(), pcall(C.normalize, ...))
   end
 
   function F.inverse(...)
     local x, y, z, w = ...
-    if fin4(x, y, z, w) then
-      local ss = x * x + y * y + z * z + w * w
-      if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then
-        local r = sqrt(ss)
-        return -(x / r) / r, -(y / r) / r, -(z / r) / r, (w / r) / r
-      end
-    end
+    local r = fin4(x, y, z, w) and plain_len(x, y, z, w)
+    if r then return -(x / r) / r, -(y / r) / r, -(z / r) / r, (w / r) / r end
     return raise_as(caller(), pcall(C.inverse, ...))
   end
 
@@ -329,19 +325,13 @@ local function quat_functions(T, C)
 
   function F.to_axis_angle(...)
     local x, y, z, w = ...
-    if fin4(x, y, z, w) then
-      local ss = x * x + y * y + z * z + w * w
-      if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then
-        local r = sqrt(ss)
-        x, y, z, w = x / r, y / r, z / r, w / r
-        if w < 0.0 then x, y, z, w = -x, -y, -z, -w end
-        local sv = x * x + y * y + z * z + 0.0 * 0.0
-        if x == 0 and y == 0 and z == 0 then return 1.0, 0.0, 0.0, 0.0 end
-        if sv > PLAIN_SQ_LO and sv < PLAIN_SQ_HI then
-          local rv = sqrt(sv)
-          return x / rv, y / rv, z / rv, 2.0 * atan2(rv, w)
-        end
-      end
+    local r = fin4(x, y, z, w) and plain_len(x, y, z, w)
+    if r then
+      x, y, z, w = x / r, y / r, z / r, w / r
+      if w < 0.0 then x, y, z, w = -x, -y, -z, -w end
+      if x == 0 and y == 0 and z == 0 then return 1.0, 0.0, 0.0, 0.0 end
+      local rv = plain_len(x, y, z, 0.0)
+      if rv then return x / rv, y / rv, z / rv, 2.0 * atan2(rv, w) end
     end
     return raise_as(caller(), pcall(C.to_axis_angle, ...))
   end
@@ -401,23 +391,19 @@ local function quat_functions(T, C)
     return raise_as(caller(), pcall(C.pow, ...))
   end
 
-  function F.log(...)
-    local x, y, z, w = ...
-    if fin4(x, y, z, w) then
-      da[0], da[1], da[2], da[3] = x, y, z, w
-      if log(qa, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
+  -- log and exp: a quaternion in, a quaternion out, through `fn`
+  local function unary(fn, c)
+    return function(...)
+      local x, y, z, w = ...
+      if fin4(x, y, z, w) then
+        da[0], da[1], da[2], da[3] = x, y, z, w
+        if fn(qa, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
+      end
+      return raise_as(caller(), pcall(c, ...))
     end
-    return raise_as(caller(), pcall(C.log, ...))
   end
-
-  function F.exp(...)
-    local x, y, z, w = ...
-    if fin4(x, y, z, w) then
-      da[0], da[1], da[2], da[3] = x, y, z, w
-      if exp(qa, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
-    end
-    return raise_as(caller(), pcall(C.exp, ...))
-  end
+  F.log = unary(log, C.log)
+  F.exp = unary(exp, C.exp)
 
   local METHODS = { nlerp = 0, karcher = 1, markley = 2, power = 3 }
   if C.blend then
@@ -576,28 +562,20 @@ function M.install(core)
     return raise_as(caller(), pcall(c_blend, ...))
   end
 
-  -- clips
-  local c_sample, sample = C.Clip.sample, T.clip_sample
-  CLIP.__index.sample = function(...)
-    local self, t, pose, loop = ...
-    if is(self, CLIP) and fin(t) and is(pose, POSE) then
-      local l = 1
-      if loop ~= nil and not loop then l = 0 end
-      if sample(self, t, l, pose, nil) == 0 then return pose end
+  -- clips and cursors: sample(t, pose [, loop]) through `fn`, for objects of class `mt`
+  local function sampler(mt, fn, c)
+    return function(...)
+      local self, t, pose, loop = ...
+      if is(self, mt) and fin(t) and is(pose, POSE) then
+        local l = 1
+        if loop ~= nil and not loop then l = 0 end
+        if fn(self, t, l, pose, nil) == 0 then return pose end
+      end
+      return raise_as(caller(), pcall(c, ...))
     end
-    return raise_as(caller(), pcall(c_sample, ...))
   end
-
-  local c_cursor_sample, cursor_sample = C.ClipCursor.sample, T.clip_cursor_sample
-  CURSOR.__index.sample = function(...)
-    local self, t, pose, loop = ...
-    if is(self, CURSOR) and fin(t) and is(pose, POSE) then
-      local l = 1
-      if loop ~= nil and not loop then l = 0 end
-      if cursor_sample(self, t, l, pose, nil) == 0 then return pose end
-    end
-    return raise_as(caller(), pcall(c_cursor_sample, ...))
-  end
+  CLIP.__index.sample = sampler(CLIP, T.clip_sample, C.Clip.sample)
+  CURSOR.__index.sample = sampler(CURSOR, T.clip_cursor_sample, C.ClipCursor.sample)
 
   -- chains
   local cm, c_step, c_update = CHAIN.__index, C.Chain.step, C.Chain.update
