@@ -267,15 +267,23 @@ local function quat_functions(T, C)
     return nil
   end
 
+  -- a and b as src/core/quat.c's aligned_pair gives them (unit, b on a's side), or nil where the
+  -- core rescales (the caller then goes to the C binding)
+  local function aligned(ax, ay, az, aw, bx, by, bz, bw)
+    local ka = near_scale((ax * ax + ay * ay) + (az * az + aw * aw))
+    local kb = near_scale((bx * bx + by * by) + (bz * bz + bw * bw))
+    if not (ka and kb) then return nil end
+    ax, ay, az, aw = ax * ka, ay * ka, az * ka, aw * ka
+    bx, by, bz, bw = bx * kb, by * kb, bz * kb, bw * kb
+    if ax * bx + ay * by + az * bz + aw * bw < 0.0 then bx, by, bz, bw = -bx, -by, -bz, -bw end
+    return ax, ay, az, aw, bx, by, bz, bw
+  end
+
   function F.nlerp(...)
     local ax, ay, az, aw, bx, by, bz, bw, t = ...
     if fin4(ax, ay, az, aw) and fin4(bx, by, bz, bw) and fin(t) and abs(t) <= 1e300 then
-      local ka = near_scale((ax * ax + ay * ay) + (az * az + aw * aw))
-      local kb = near_scale((bx * bx + by * by) + (bz * bz + bw * bw))
-      if ka and kb then
-        ax, ay, az, aw = ax * ka, ay * ka, az * ka, aw * ka
-        bx, by, bz, bw = bx * kb, by * kb, bz * kb, bw * kb
-        if ax * bx + ay * by + az * bz + aw * bw < 0.0 then bx, by, bz, bw = -bx, -by, -bz, -bw end
+      ax, ay, az, aw, bx, by, bz, bw = aligned(ax, ay, az, aw, bx, by, bz, bw)
+      if ax then
         local x = ax + t * (bx - ax)
         local y = ay + t * (by - ay)
         local z = az + t * (bz - az)
@@ -297,24 +305,17 @@ local function quat_functions(T, C)
     return raise_as(caller(), pcall(C.slerp, ...))
   end
 
-  -- |v| as src/core/quat.c's len4: the plain sum of squares, 0 for zero; nil where the core
-  -- rescales (the caller then goes to the C binding)
+  -- |v| as src/core/quat.c's len4: plain_len, and 0 for zero
   local function len4(x, y, z, w)
-    local ss = x * x + y * y + z * z + w * w
-    if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then return sqrt(ss) end
     if x == 0 and y == 0 and z == 0 and w == 0 then return 0 end
-    return nil -- tiny (its square underflows) or huge
+    return plain_len(x, y, z, w)
   end
 
   function F.angle(...)
     local ax, ay, az, aw, bx, by, bz, bw = ...
     if fin4(ax, ay, az, aw) and fin4(bx, by, bz, bw) then
-      local ka = near_scale((ax * ax + ay * ay) + (az * az + aw * aw))
-      local kb = near_scale((bx * bx + by * by) + (bz * bz + bw * bw))
-      if ka and kb then
-        ax, ay, az, aw = ax * ka, ay * ka, az * ka, aw * ka
-        bx, by, bz, bw = bx * kb, by * kb, bz * kb, bw * kb
-        if ax * bx + ay * by + az * bz + aw * bw < 0.0 then bx, by, bz, bw = -bx, -by, -bz, -bw end
+      ax, ay, az, aw, bx, by, bz, bw = aligned(ax, ay, az, aw, bx, by, bz, bw)
+      if ax then
         local ld = len4(ax - bx, ay - by, az - bz, aw - bw)
         local ls = len4(ax + bx, ay + by, az + bz, aw + bw)
         if ld and ls then return 2.0 * (2.0 * atan2(ld, ls)) end
