@@ -4,6 +4,7 @@
 
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 /* seconds on a monotonic clock */
@@ -11,6 +12,13 @@ static double bench_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* `size` bytes of malloc'd memory, or the benchmark ends (it has nothing to measure without it) */
+static inline void *bench_alloc(size_t size) {
+    void *p = malloc(size);
+    if (p == NULL) exit(1);
+    return p;
 }
 
 /* one figure line, in the format of bench/common.lua */

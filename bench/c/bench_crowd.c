@@ -18,12 +18,6 @@
 #define JOINTS 24
 #define KEYS 31
 
-static void *must(size_t size) {
-    void *p = malloc(size);
-    if (p == NULL) exit(1);
-    return p;
-}
-
 /* the crowd's skeleton: a binary tree of 21 joints and a tail of 3 under its last (the Lua side
    builds the same) */
 static int parent_of(int j) { return j == 0 ? -1 : j < 21 ? (j - 1) / 2 : j - 1; }
@@ -45,7 +39,7 @@ static sn_skeleton *make_skeleton(void) {
     def.parents = parents;
     def.names = np;
     size = sn_skeleton_size(&def, NULL);
-    s = (sn_skeleton *)must(size);
+    s = (sn_skeleton *)bench_alloc(size);
     if (sn_skeleton_init(s, size, &def, NULL) != SN_OK) exit(1);
     return s;
 }
@@ -100,7 +94,7 @@ static sn_clip *make_clip(const sn_skeleton *s, int own) {
     def.track_count = n;
     def.tracks = tracks;
     size = sn_clip_size(&def, NULL);
-    c = (sn_clip *)must(size);
+    c = (sn_clip *)bench_alloc(size);
     if (sn_clip_init(c, size, &def, NULL) != SN_OK) exit(1);
     return c;
 }
@@ -112,7 +106,7 @@ static sn_clip_cursor *make_cursor(sn_clip *c) {
     sn_clip_cursor_def_init(&def);
     def.clip = c;
     size = sn_clip_cursor_size(&def, NULL);
-    cur = (sn_clip_cursor *)must(size);
+    cur = (sn_clip_cursor *)bench_alloc(size);
     if (sn_clip_cursor_init(cur, size, &def, NULL) != SN_OK) exit(1);
     return cur;
 }
@@ -124,7 +118,7 @@ static sn_pose *make_pose(const sn_skeleton *s) {
     sn_pose_def_init(&def);
     def.skeleton = s;
     size = sn_pose_size(&def, NULL);
-    p = (sn_pose *)must(size);
+    p = (sn_pose *)bench_alloc(size);
     if (sn_pose_init(p, size, &def, NULL) != SN_OK) exit(1);
     return p;
 }
@@ -136,7 +130,7 @@ static sn_matrices *make_matrices(const sn_skeleton *s) {
     sn_matrices_def_init(&def);
     def.skeleton = s;
     size = sn_matrices_size(&def, NULL);
-    m = (sn_matrices *)must(size);
+    m = (sn_matrices *)bench_alloc(size);
     if (sn_matrices_init(m, size, &def, NULL) != SN_OK) exit(1);
     return m;
 }
@@ -149,7 +143,7 @@ static sn_chain *make_tail(const sn_skeleton *s) {
     def.skeleton = s;
     def.root = 21;
     size = sn_chain_size(&def, NULL);
-    c = (sn_chain *)must(size);
+    c = (sn_chain *)bench_alloc(size);
     if (sn_chain_init(c, size, &def, NULL) != SN_OK) exit(1);
     return c;
 }

@@ -38,12 +38,6 @@ static void random_trs(float *v) {
     for (c = 7; c < 10; c++) v[c] = rnd(0.5f, 1.5f);
 }
 
-static void *must(size_t size) {
-    void *p = malloc(size);
-    if (p == NULL) exit(1);
-    return p;
-}
-
 static sn_skeleton *make_skeleton(void) {
     static char names[JOINTS][16];
     const char *np[JOINTS];
@@ -62,7 +56,7 @@ static sn_skeleton *make_skeleton(void) {
     def.names = np;
     def.rest = NULL;
     size = sn_skeleton_size(&def, NULL);
-    s = (sn_skeleton *)must(size);
+    s = (sn_skeleton *)bench_alloc(size);
     if (sn_skeleton_init(s, size, &def, NULL) != SN_OK) exit(1);
     return s;
 }
@@ -76,7 +70,7 @@ static sn_pose *make_pose(const sn_skeleton *s) {
     sn_pose_def_init(&def);
     def.skeleton = s;
     size = sn_pose_size(&def, NULL);
-    p = (sn_pose *)must(size);
+    p = (sn_pose *)bench_alloc(size);
     if (sn_pose_init(p, size, &def, NULL) != SN_OK) exit(1);
     for (j = 0; j < JOINTS; j++) {
         random_trs(trs);
@@ -127,7 +121,7 @@ static sn_clip *make_clip(const sn_skeleton *s, int paths, int times_of) {
     def.track_count = n;
     def.tracks = tracks;
     size = sn_clip_size(&def, NULL);
-    c = (sn_clip *)must(size);
+    c = (sn_clip *)bench_alloc(size);
     if (sn_clip_init(c, size, &def, NULL) != SN_OK) exit(1);
     return c;
 }
@@ -153,7 +147,7 @@ int main(void) {
     sn_skeleton *s = make_skeleton();
     sn_pose *layers[LAYERS], *out = make_pose(s), *delta = make_pose(s);
     sn_blend_layer bl[LAYERS];
-    float *mats = (float *)must(sizeof(float) * 16 * JOINTS), sink = 0;
+    float *mats = (float *)bench_alloc(sizeof(float) * 16 * JOINTS), sink = 0;
     char label[96];
     double ns;
     int i, k;
