@@ -571,6 +571,34 @@ scenarios[#scenarios + 1] = { "finalisers that call sinew during sinew calls", f
   return true
 end }
 
+-- a group keeps what it read, whatever finalisers do to the tables while it reads them, and a
+-- cursor keeps its clip
+scenarios[#scenarios + 1] = { "groups and cursors keep their objects through collections", function()
+  local group, params = sinew.group(), {}
+  collectgarbage("setpause", 0)
+  for round = 1, 100 do
+    local s = skeleton("j")
+    local poses, masks = {}, {}
+    for i = 1, 12 do poses[i], masks[i] = sinew.pose(s), sinew.mask(s, nil, 0.5) end
+    for _ = 1, 10 do
+      finaliser(function()
+        for i = 1, 12 do poses[i], masks[i] = nil, nil end
+        collectgarbage("step")
+      end)
+    end
+    local cursor = sinew.clip(clip_def(s)):cursor()
+    local out = sinew.pose(s)
+    pcall(group.blend, group, out, poses, masks)
+    local ok, slot = pcall(group.sample, group, cursor, out)
+    if ok then params[slot] = round / 100 end
+  end
+  for _ = 1, 3 do collectgarbage() end
+  collectgarbage("setpause", 200)
+  for i = 1, group:params() do params[i] = params[i] or 0.5 end
+  group:run(1 / 60, params)
+  return #group > 0
+end }
+
 -- objects outlive the references to their skeleton
 scenarios[#scenarios + 1] = { "objects outlive their skeleton's other references", function()
   local p, m, mats, c, ch

@@ -65,9 +65,9 @@ static void append(lua_State *L, group *g, const sn_group_op *op) {
     g->ops[g->n++] = *op;
 }
 
-/* hands out `count` parameter slots; returns the first (0-based) */
-static int slots(lua_State *L, group *g, int count) {
-    int first = g->nparams;
+/* makes room for `count` more parameter slots (raising past the limit) and returns the first
+   (0-based); they count once the operation is accepted (g->nparams += count) */
+static int room_for(lua_State *L, group *g, int count) {
     if (count > (1 << 24) - g->nparams) luaL_error(L, "too many parameters in one group");
     if (g->nparams + count > g->pcap) {
         int cap = g->pcap < 64 ? 64 : g->pcap;
@@ -75,8 +75,7 @@ static int slots(lua_State *L, group *g, int count) {
         g->params = (double *)grow(L, "params", g->params, 0, sizeof(double) * (size_t)cap);
         g->pcap = cap;
     }
-    g->nparams += count;
-    return first;
+    return g->nparams;
 }
 
 static sn_group_op blank(sn_group_kind kind) {
@@ -116,11 +115,12 @@ static int l_sample(lua_State *L) {
     op.cursor = (sn_clip_cursor *)sn_lua_checkobject(L, 2, SN_CLIP_CURSOR_MT);
     op.pose = sn_lua_checkpose(L, 3);
     op.n = lua_isnoneornil(L, 4) ? 1 : lua_toboolean(L, 4);
-    op.slot = g->nparams;
+    op.slot = room_for(L, g, 1);
     append(L, g, &op);
+    g->nparams += 1;
     keep(L, g, 2);
     keep(L, g, 3);
-    lua_pushinteger(L, slots(L, g, 1) + 1);
+    lua_pushinteger(L, op.slot + 1);
     return 1;
 }
 
@@ -157,13 +157,19 @@ static int l_blend(lua_State *L) {
                                            sizeof(sn_blend_layer) * (size_t)cap);
         g->lcap = cap;
     }
-    for (i = 0; i < n; i++) { /* written past nl: they count once the operation is accepted */
+    keep(L, g, 2);
+    if (all != NULL) keep(L, g, 4);
+    /* layers written past nl count once the operation is accepted; each pose and mask is kept as
+       it is read, before anything else allocates (a finaliser run by a collection could empty the
+       tables), so a refused operation may leave some kept */
+    for (i = 0; i < n; i++) {
         sn_blend_layer *l = &g->layers[g->nl + i];
         lua_rawgeti(L, 3, i + 1);
         l->pose = (const sn_pose *)sn_lua_testobject(L, -1, SN_POSE_MT);
         if (l->pose == NULL)
             return luaL_argerror(L, 3, lua_pushfstring(L, "layer %d is not a %s (got %s)", i + 1, SN_POSE_MT,
                                                        luaL_typename(L, -1)));
+        keep(L, g, lua_gettop(L));
         l->weight = 0.0f;
         l->mask = all;
         if (masks == LUA_TTABLE) {
@@ -173,6 +179,7 @@ static int l_blend(lua_State *L) {
                 if (l->mask == NULL)
                     return luaL_argerror(L, 4, lua_pushfstring(L, "mask %d is not a %s (got %s)", i + 1, SN_MASK_MT,
                                                                luaL_typename(L, -1)));
+                keep(L, g, lua_gettop(L));
             }
             lua_pop(L, 1);
         }
@@ -180,22 +187,11 @@ static int l_blend(lua_State *L) {
     }
     op.n = n;
     op.layer = g->nl;
-    op.slot = g->nparams;
+    op.slot = room_for(L, g, n);
     append(L, g, &op);
     g->nl += n;
-    keep(L, g, 2);
-    for (i = 0; i < n; i++) { /* the layers and masks, as read above */
-        lua_rawgeti(L, 3, i + 1);
-        keep(L, g, lua_gettop(L));
-        lua_pop(L, 1);
-        if (masks == LUA_TTABLE) {
-            lua_rawgeti(L, 4, i + 1);
-            if (lua_toboolean(L, -1)) keep(L, g, lua_gettop(L));
-            lua_pop(L, 1);
-        }
-    }
-    if (all != NULL) keep(L, g, 4);
-    lua_pushinteger(L, slots(L, g, n) + 1);
+    g->nparams += n;
+    lua_pushinteger(L, op.slot + 1);
     return 1;
 }
 
