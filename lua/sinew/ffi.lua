@@ -73,13 +73,14 @@ typedef struct sn_ffi_table {
 M.CDEF = CDEF
 
 local type, getmetatable, select, rawset, rawget = type, getmetatable, select, rawset, rawget
-local sqrt, abs, sin, cos = math.sqrt, math.abs, math.sin, math.cos
+local sqrt, abs, sin, cos, asin, exp, log = math.sqrt, math.abs, math.sin, math.cos, math.asin, math.exp, math.log
 local atan2 = math.atan2 or math.atan
 
 -- The plain ranges of src/core/quat.c: inside them the core computes without rescaling
 local PLAIN_SQ_LO, PLAIN_SQ_HI = 1e-280, 1e280
 local PLAIN_V_LO, PLAIN_V_HI = 1e-290, 1e300
 local NEAR_UNIT = 1e-5
+local DBL_MAX = 1.7976931348623157e308
 
 --- Declares the types (once per process) and checks them against the native library's sizes.
 -- Returns the function table as a cdata pointer, or nil and why not.
@@ -151,6 +152,9 @@ end
 -- takes or refuses those itself)
 local function fin(x) return type(x) == "number" and x - x == 0 end
 local function fin4(x, y, z, w) return fin(x) and fin(y) and fin(z) and fin(w) end
+-- numbers (finite or not: the computation tells, see quat_functions)
+local function num3(x, y, z) return type(x) == "number" and type(y) == "number" and type(z) == "number" end
+local function num4(x, y, z, w) return num3(x, y, z) and type(w) == "number" end
 
 -- Every fast function takes `...` and reads its arguments from it, so that a call it does not
 -- take reaches the C binding with exactly the arguments it was given ("got no value" stays).
@@ -160,106 +164,12 @@ local function quat_functions(T, C)
   local F = {}
   local qa, qb, qo = ffi.new("sn_quat[1]"), ffi.new("sn_quat[1]"), ffi.new("sn_quat[1]")
   local da, db, dout = ffi.cast("double *", qa), ffi.cast("double *", qb), ffi.cast("double *", qo)
-  local slerp, pow, log, exp, blend = T.quat_slerp, T.quat_pow, T.quat_log, T.quat_exp, T.quat_blend
+  local slerp, blend = T.quat_slerp, T.quat_blend
   local qs_buf, ws_buf, buf_n = ffi.new("sn_quat[8]"), ffi.new("double[8]"), 8
   local qs_d = ffi.cast("double *", qs_buf)
 
-  -- |q| as the core's norm4 computes it in its plain range (the sum of squares neither huge nor
-  -- tiny), else nil: the core rescales there, and the C binding takes the call
-  local function plain_len(x, y, z, w)
-    local ss = x * x + y * y + z * z + w * w
-    if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then return sqrt(ss) end
-    return nil
-  end
-
-  function F.identity(...)
-    if select("#", ...) == 0 then return 0, 0, 0, 1 end
-    return raise_as(caller(), pcall(C.identity, ...))
-  end
-
-  function F.conj(...)
-    local x, y, z, w = ...
-    if fin4(x, y, z, w) then return -x, -y, -z, w end
-    return raise_as(caller(), pcall(C.conj, ...))
-  end
-
-  function F.mul(...)
-    local ax, ay, az, aw, bx, by, bz, bw = ...
-    if fin4(ax, ay, az, aw) and fin4(bx, by, bz, bw) then
-      local x = aw * bx + ax * bw + ay * bz - az * by
-      local y = aw * by - ax * bz + ay * bw + az * bx
-      local z = aw * bz + ax * by - ay * bx + az * bw
-      local w = aw * bw - ax * bx - ay * by - az * bz
-      local s = x + y + z + w
-      if s - s == 0 then return x, y, z, w end
-    end
-    return raise_as(caller(), pcall(C.mul, ...))
-  end
-
-  function F.dot(...)
-    local ax, ay, az, aw, bx, by, bz, bw = ...
-    if fin4(ax, ay, az, aw) and fin4(bx, by, bz, bw) then
-      local d = ax * bx + ay * by + az * bz + aw * bw
-      if d - d == 0 then return d end
-    end
-    return raise_as(caller(), pcall(C.dot, ...))
-  end
-
-  function F.length(...)
-    local x, y, z, w = ...
-    local r = fin4(x, y, z, w) and plain_len(x, y, z, w)
-    if r then return r end
-    return raise_as(caller(), pcall(C.length, ...))
-  end
-
-  function F.normalize(...)
-    local x, y, z, w = ...
-    local r = fin4(x, y, z, w) and plain_len(x, y, z, w)
-    if r then return x / r, y / r, z / r, w / r end
-    return raise_as(caller(), pcall(C.normalize, ...))
-  end
-
-  function F.inverse(...)
-    local x, y, z, w = ...
-    local r = fin4(x, y, z, w) and plain_len(x, y, z, w)
-    if r then return -(x / r) / r, -(y / r) / r, -(z / r) / r, (w / r) / r end
-    return raise_as(caller(), pcall(C.inverse, ...))
-  end
-
-  function F.rotate(...)
-    local qx, qy, qz, qw, x, y, z = ...
-    if fin4(qx, qy, qz, qw) and fin(x) and fin(y) and fin(z) then
-      local ss = qx * qx + qy * qy + qz * qz + qw * qw
-      local m = abs(x)
-      if abs(y) > m then m = abs(y) end
-      if abs(z) > m then m = abs(z) end
-      if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI and ((m > PLAIN_V_LO and m < PLAIN_V_HI) or m == 0) then
-        local r = sqrt(ss)
-        local ux, uy, uz, uw = qx / r, qy / r, qz / r, qw / r
-        local tx = 2.0 * (uy * z - uz * y)
-        local ty = 2.0 * (uz * x - ux * z)
-        local tz = 2.0 * (ux * y - uy * x)
-        return x + uw * tx + (uy * tz - uz * ty), y + uw * ty + (uz * tx - ux * tz), z + uw * tz + (ux * ty - uy * tx)
-      end
-    end
-    return raise_as(caller(), pcall(C.rotate, ...))
-  end
-
-  function F.from_axis_angle(...)
-    local x, y, z, a = ...
-    if fin(x) and fin(y) and fin(z) and fin(a) then
-      local ss = x * x + y * y + z * z
-      if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then
-        local r = sqrt(ss)
-        local s = sin(0.5 * a)
-        return x / r * s, y / r * s, z / r * s, cos(0.5 * a)
-      end
-    end
-    return raise_as(caller(), pcall(C.from_axis_angle, ...))
-  end
-
   -- 1 / |q| for |q|^2 = ss as src/core/quat.c's unit4_near takes it: near 1 its near_unit_scale,
-  -- else unit4_quick's reciprocal; nil outside the plain range (the C binding then)
+  -- else unit4_quick's reciprocal; nil outside the plain range (the C binding then), for NaN too
   local function near_scale(ss)
     local e = ss - 1.0
     if abs(e) < NEAR_UNIT then return 1.0 + e * (-0.5 + 0.375 * e) end
@@ -279,9 +189,244 @@ local function quat_functions(T, C)
     return ax, ay, az, aw, bx, by, bz, bw
   end
 
+  -- How these stay cheap: a type test costs nothing in a compiled trace (the arithmetic needs it
+  -- anyway), so each argument is tested only for being a number; whether it is finite is decided
+  -- by a range test the computation makes anyway (NaN fails every comparison, an infinity the
+  -- range), or by one test of the result where any non-finite input reaches it. Where the core
+  -- divides by a length the fast path multiplies by one reciprocal, and a length within
+  -- NEAR_UNIT of 1 (unit inputs, float32 ones too) costs no square root or division at all
+  -- (`near_scale`): the results stay within 1e-12 of the core's (spec/ffi_spec.lua).
+
+  function F.identity(...)
+    if select("#", ...) == 0 then return 0, 0, 0, 1 end
+    return raise_as(caller(), pcall(C.identity, ...))
+  end
+
+  function F.conj(...)
+    local x, y, z, w = ...
+    if fin4(x, y, z, w) then return -x, -y, -z, w end
+    return raise_as(caller(), pcall(C.conj, ...))
+  end
+
+  -- a non-finite factor makes the sum of the product's components non-finite (each component of
+  -- a meets each of b in one of them), as does an overflow: the core's one test
+  function F.mul(...)
+    local ax, ay, az, aw, bx, by, bz, bw = ...
+    if num4(ax, ay, az, aw) and num4(bx, by, bz, bw) then
+      local x = aw * bx + ax * bw + ay * bz - az * by
+      local y = aw * by - ax * bz + ay * bw + az * bx
+      local z = aw * bz + ax * by - ay * bx + az * bw
+      local w = aw * bw - ax * bx - ay * by - az * bz
+      if abs(x + y + z + w) <= DBL_MAX then return x, y, z, w end
+    end
+    return raise_as(caller(), pcall(C.mul, ...))
+  end
+
+  function F.dot(...)
+    local ax, ay, az, aw, bx, by, bz, bw = ...
+    if num4(ax, ay, az, aw) and num4(bx, by, bz, bw) then
+      local d = ax * bx + ay * by + az * bz + aw * bw
+      if abs(d) <= DBL_MAX then return d end
+    end
+    return raise_as(caller(), pcall(C.dot, ...))
+  end
+
+  function F.length(...)
+    local x, y, z, w = ...
+    if num4(x, y, z, w) then
+      local ss = x * x + y * y + z * z + w * w
+      if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then return sqrt(ss) end
+    end
+    return raise_as(caller(), pcall(C.length, ...))
+  end
+
+  -- near 1 without a square root or division; elsewhere the core's exactly rounded divisions
+  function F.normalize(...)
+    local x, y, z, w = ...
+    if num4(x, y, z, w) then
+      local ss = x * x + y * y + z * z + w * w -- as the core's unit4
+      local e = ss - 1.0
+      if abs(e) < NEAR_UNIT then
+        local k = 1.0 + e * (-0.5 + 0.375 * e)
+        return x * k, y * k, z * k, w * k
+      end
+      if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then
+        local r = sqrt(ss)
+        return x / r, y / r, z / r, w / r
+      end
+    end
+    return raise_as(caller(), pcall(C.normalize, ...))
+  end
+
+  -- conj(q) / |q|^2
+  function F.inverse(...)
+    local x, y, z, w = ...
+    if num4(x, y, z, w) then
+      local ss = (x * x + y * y) + (z * z + w * w)
+      local e, k = ss - 1.0, nil
+      if abs(e) < NEAR_UNIT then
+        k = 1.0 + e * (-1.0 + e * (1.0 - e))
+      elseif ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then
+        k = 1.0 / ss
+      end
+      if k then return -x * k, -y * k, -z * k, w * k end
+    end
+    return raise_as(caller(), pcall(C.inverse, ...))
+  end
+
+  -- v' = v + w t + u x t with t = 2 (u x v), for q / |q| = (u, w): the core's rotate_plain. Near
+  -- unit length 1 / |q|^2 scales the change instead (a series, no division): the products with
+  -- q then start at once, beside the series.
+  function F.rotate(...)
+    local qx, qy, qz, qw, x, y, z = ...
+    if num4(qx, qy, qz, qw) and num3(x, y, z) then
+      local m = abs(x)
+      if abs(y) > m then m = abs(y) end
+      if abs(z) > m then m = abs(z) end
+      -- the sum: a NaN or an infinity in any of x, y, z (the largest alone misses a NaN)
+      if abs(x + y + z) <= DBL_MAX and ((m > PLAIN_V_LO and m < PLAIN_V_HI) or m == 0) then
+        local ss = (qx * qx + qy * qy) + (qz * qz + qw * qw)
+        local e, k = ss - 1.0, 2.0
+        if abs(e) < NEAR_UNIT then
+          k = 2.0 + e * (-2.0 + e * (2.0 - 2.0 * e)) -- 2 / (1 + e), to e^4
+        elseif ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then
+          local r = 1.0 / sqrt(ss)
+          qx, qy, qz, qw = qx * r, qy * r, qz * r, qw * r
+        else
+          k = nil
+        end
+        if k then
+          local tx, ty, tz = qy * z - qz * y, qz * x - qx * z, qx * y - qy * x
+          return x + k * (qw * tx + (qy * tz - qz * ty)), y + k * (qw * ty + (qz * tx - qx * tz)),
+                 z + k * (qw * tz + (qx * ty - qy * tx))
+        end
+      end
+    end
+    return raise_as(caller(), pcall(C.rotate, ...))
+  end
+
+  function F.from_axis_angle(...)
+    local x, y, z, a = ...
+    if num3(x, y, z) and type(a) == "number" and abs(a) <= DBL_MAX then
+      local k = near_scale(x * x + y * y + z * z)
+      if k then
+        k = k * sin(0.5 * a)
+        return x * k, y * k, z * k, cos(0.5 * a)
+      end
+    end
+    return raise_as(caller(), pcall(C.from_axis_angle, ...))
+  end
+
+  -- the axis and the angle do not depend on |q|: no normalisation first
+  function F.to_axis_angle(...)
+    local x, y, z, w = ...
+    if num4(x, y, z, w) then
+      local vv = x * x + y * y + z * z
+      local ss = vv + w * w
+      if vv > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then -- else real, tiny, huge or not finite: the core
+        local s = sqrt(vv)
+        local k = 1.0 / s
+        if w < 0.0 then k, w = -k, -w end
+        return x * k, y * k, z * k, 2.0 * atan2(s, w)
+      end
+    end
+    return raise_as(caller(), pcall(C.to_axis_angle, ...))
+  end
+
+  -- e * r for e the rotation about one axis with sin s and cos c (half the angle): the core's
+  -- mul_plain without its products by zero
+  local function about_x(s, c, x, y, z, w) return c * x + s * w, c * y - s * z, c * z + s * y, c * w - s * x end
+  local function about_y(s, c, x, y, z, w) return c * x + s * z, c * y + s * w, c * z - s * x, c * w - s * y end
+  local function about_z(s, c, x, y, z, w) return c * x - s * y, c * y + s * x, c * z + s * w, c * w - s * z end
+  -- one function per order, applying the axes as src/core/quat.c's sn_quat_from_euler does: the
+  -- first rotation itself, each later one multiplied from the left
+  local function half(a) return sin(0.5 * a), cos(0.5 * a) end
+  local EULER = {
+    XYZ = function(x, y, z)
+      local s, c = half(x)
+      local sy, cy = half(y)
+      local sz, cz = half(z)
+      return about_z(sz, cz, about_y(sy, cy, s, 0.0, 0.0, c))
+    end,
+    XZY = function(x, y, z)
+      local s, c = half(x)
+      local sz, cz = half(z)
+      local sy, cy = half(y)
+      return about_y(sy, cy, about_z(sz, cz, s, 0.0, 0.0, c))
+    end,
+    YXZ = function(x, y, z)
+      local s, c = half(y)
+      local sx, cx = half(x)
+      local sz, cz = half(z)
+      return about_z(sz, cz, about_x(sx, cx, 0.0, s, 0.0, c))
+    end,
+    YZX = function(x, y, z)
+      local s, c = half(y)
+      local sz, cz = half(z)
+      local sx, cx = half(x)
+      return about_x(sx, cx, about_z(sz, cz, 0.0, s, 0.0, c))
+    end,
+    ZXY = function(x, y, z)
+      local s, c = half(z)
+      local sx, cx = half(x)
+      local sy, cy = half(y)
+      return about_y(sy, cy, about_x(sx, cx, 0.0, 0.0, s, c))
+    end,
+    ZYX = function(x, y, z)
+      local s, c = half(z)
+      local sy, cy = half(y)
+      local sx, cx = half(x)
+      return about_x(sx, cx, about_y(sy, cy, 0.0, 0.0, s, c))
+    end,
+  }
+  function F.from_euler(...)
+    local x, y, z, order = ...
+    local f = EULER[order == nil and "XYZ" or order]
+    if f and num3(x, y, z) and abs(x) <= DBL_MAX and abs(y) <= DBL_MAX and abs(z) <= DBL_MAX then
+      return f(x, y, z)
+    end
+    return raise_as(caller(), pcall(C.from_euler, ...))
+  end
+
+  -- the core's half-vector construction: the unit inputs as it divides them, the half vector
+  -- left unnormalised (the last normalisation takes its length out)
+  function F.from_to(...)
+    local ux, uy, uz, vx, vy, vz = ...
+    if num3(ux, uy, uz) and num3(vx, vy, vz) then
+      local su = ux * ux + uy * uy + uz * uz
+      local sv = vx * vx + vy * vy + vz * vz
+      if su > PLAIN_SQ_LO and su < PLAIN_SQ_HI and sv > PLAIN_SQ_LO and sv < PLAIN_SQ_HI then
+        local ru, rv = sqrt(su), sqrt(sv)
+        local ax, ay, az = ux / ru, uy / ru, uz / ru
+        local hx, hy, hz = ax + vx / rv, ay + vy / rv, az + vz / rv
+        -- |h| clearly above the core's 1e-12 (else opposite vectors, or nearly: the C binding's half turn)
+        if hx * hx + hy * hy + hz * hz > 1.000001e-24 then
+          local x, y, z, w = ay * hz - az * hy, az * hx - ax * hz, ax * hy - ay * hx, ax * hx + ay * hy + az * hz
+          local k = 1.0 / sqrt(x * x + y * y + z * z + w * w)
+          return x * k, y * k, z * k, w * k
+        end
+      end
+    end
+    return raise_as(caller(), pcall(C.from_to, ...))
+  end
+
+  -- 2 acos(|a.b|) for unit a, b, computed as the core does it without cancellation: once aligned
+  -- |a - b| = 2 sin(theta / 4) for the rotation angle theta, at most sqrt(2)
+  function F.angle(...)
+    local ax, ay, az, aw, bx, by, bz, bw = ...
+    if num4(ax, ay, az, aw) and num4(bx, by, bz, bw) then
+      ax, ay, az, aw, bx, by, bz, bw = aligned(ax, ay, az, aw, bx, by, bz, bw)
+      if ax then
+        local dx, dy, dz, dw = ax - bx, ay - by, az - bz, aw - bw
+        return 4.0 * asin(0.5 * sqrt((dx * dx + dy * dy) + (dz * dz + dw * dw)))
+      end
+    end
+    return raise_as(caller(), pcall(C.angle, ...))
+  end
+
   function F.nlerp(...)
     local ax, ay, az, aw, bx, by, bz, bw, t = ...
-    if fin4(ax, ay, az, aw) and fin4(bx, by, bz, bw) and fin(t) and abs(t) <= 1e300 then
+    if num4(ax, ay, az, aw) and num4(bx, by, bz, bw) and type(t) == "number" and abs(t) <= 1e300 then
       ax, ay, az, aw, bx, by, bz, bw = aligned(ax, ay, az, aw, bx, by, bz, bw)
       if ax then
         local x = ax + t * (bx - ax)
@@ -297,7 +442,7 @@ local function quat_functions(T, C)
 
   function F.slerp(...)
     local ax, ay, az, aw, bx, by, bz, bw, t = ...
-    if fin4(ax, ay, az, aw) and fin4(bx, by, bz, bw) and fin(t) then
+    if num4(ax, ay, az, aw) and num4(bx, by, bz, bw) and type(t) == "number" then
       da[0], da[1], da[2], da[3] = ax, ay, az, aw
       db[0], db[1], db[2], db[3] = bx, by, bz, bw
       if slerp(qa, qb, t, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
@@ -305,106 +450,68 @@ local function quat_functions(T, C)
     return raise_as(caller(), pcall(C.slerp, ...))
   end
 
-  -- |v| as src/core/quat.c's len4: plain_len, and 0 for zero
-  local function len4(x, y, z, w)
-    if x == 0 and y == 0 and z == 0 and w == 0 then return 0 end
-    return plain_len(x, y, z, w)
-  end
-
-  function F.angle(...)
-    local ax, ay, az, aw, bx, by, bz, bw = ...
-    if fin4(ax, ay, az, aw) and fin4(bx, by, bz, bw) then
-      ax, ay, az, aw, bx, by, bz, bw = aligned(ax, ay, az, aw, bx, by, bz, bw)
-      if ax then
-        local ld = len4(ax - bx, ay - by, az - bz, aw - bw)
-        local ls = len4(ax + bx, ay + by, az + bz, aw + bw)
-        if ld and ls then return 2.0 * (2.0 * atan2(ld, ls)) end
-      end
+  -- q = |q| (cos t, n sin t): the axis n, the angle t and ln |q| of src/core/quat.c's polar, taken
+  -- from q itself (they do not depend on its length), or nil where the core takes another path
+  -- (a real q, a huge or tiny or non-finite one)
+  local function polar(x, y, z, w)
+    local vv = x * x + y * y + z * z
+    local ss = vv + w * w
+    if vv > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then
+      local s = sqrt(vv)
+      return 1.0 / s, atan2(s, w), 0.5 * log(ss)
     end
-    return raise_as(caller(), pcall(C.angle, ...))
+    return nil
   end
 
-  function F.to_axis_angle(...)
+  function F.log(...)
     local x, y, z, w = ...
-    local r = fin4(x, y, z, w) and plain_len(x, y, z, w)
-    if r then
-      x, y, z, w = x / r, y / r, z / r, w / r
-      if w < 0.0 then x, y, z, w = -x, -y, -z, -w end
-      if x == 0 and y == 0 and z == 0 then return 1.0, 0.0, 0.0, 0.0 end
-      local rv = plain_len(x, y, z, 0.0)
-      if rv then return x / rv, y / rv, z / rv, 2.0 * atan2(rv, w) end
-    end
-    return raise_as(caller(), pcall(C.to_axis_angle, ...))
-  end
-
-  -- the axes of each order, as src/core/quat.c's sn_quat_from_euler applies them (1 x, 2 y, 3 z)
-  local ORDER_AXES = { XYZ = { 1, 2, 3 }, XZY = { 1, 3, 2 }, YXZ = { 2, 1, 3 }, YZX = { 2, 3, 1 },
-                       ZXY = { 3, 1, 2 }, ZYX = { 3, 2, 1 } }
-  local XYZ = ORDER_AXES.XYZ
-  function F.from_euler(...)
-    local x, y, z, order = ...
-    local axes = order == nil and XYZ or ORDER_AXES[order]
-    if axes and fin(x) and fin(y) and fin(z) then
-      local rx, ry, rz, rw = 0.0, 0.0, 0.0, 1.0
-      for i = 1, 3 do
-        local axis = axes[i]
-        local a = axis == 1 and x or axis == 2 and y or z
-        local s, ew = sin(0.5 * a), cos(0.5 * a)
-        local ex, ey, ez = 0.0, 0.0, 0.0
-        if axis == 1 then ex = s elseif axis == 2 then ey = s else ez = s end
-        -- r = e * r, the core's mul_plain
-        rx, ry, rz, rw = ew * rx + ex * rw + ey * rz - ez * ry, ew * ry - ex * rz + ey * rw + ez * rx,
-                         ew * rz + ex * ry - ey * rx + ez * rw, ew * rw - ex * rx - ey * ry - ez * rz
+    if num4(x, y, z, w) then
+      local k, t, lnl = polar(x, y, z, w)
+      if k then
+        k = k * t
+        return x * k, y * k, z * k, lnl
       end
-      return rx, ry, rz, rw
     end
-    return raise_as(caller(), pcall(C.from_euler, ...))
+    return raise_as(caller(), pcall(C.log, ...))
   end
 
-  function F.from_to(...)
-    local ux, uy, uz, vx, vy, vz = ...
-    if fin(ux) and fin(uy) and fin(uz) and fin(vx) and fin(vy) and fin(vz) then
-      local su = ux * ux + uy * uy + uz * uz + 0.0 * 0.0
-      local sv = vx * vx + vy * vy + vz * vz + 0.0 * 0.0
-      if su > PLAIN_SQ_LO and su < PLAIN_SQ_HI and sv > PLAIN_SQ_LO and sv < PLAIN_SQ_HI then
-        local ru, rv = sqrt(su), sqrt(sv)
-        local ax, ay, az = ux / ru, uy / ru, uz / ru
-        local hx, hy, hz = ax + vx / rv, ay + vy / rv, az + vz / rv
-        local lh = len4(hx, hy, hz, 0.0)
-        if lh and lh >= 1e-12 then -- else antiparallel: the C binding's half turn
-          local k = 1.0 / lh
-          hx, hy, hz = hx * k, hy * k, hz * k
-          local x, y, z, w = ay * hz - az * hy, az * hx - ax * hz, ax * hy - ay * hx, ax * hx + ay * hy + az * hz
-          local r = sqrt(x * x + y * y + z * z + w * w)
-          return x / r, y / r, z / r, w / r
+  -- sin(t)/t as the core's sinc, for t >= 0
+  local function sinc(t)
+    local t2 = t * t
+    if t2 < 1e-8 then return 1.0 - t2 / 6.0 + t2 * t2 / 120.0 end
+    return sin(t) / t
+  end
+
+  function F.exp(...)
+    local x, y, z, w = ...
+    if num4(x, y, z, w) then
+      local ss = x * x + y * y + z * z
+      if ss < PLAIN_SQ_HI and abs(w) <= 709.0 then
+        local t = sqrt(ss)
+        local e = exp(w)
+        local k = e * sinc(t)
+        return x * k, y * k, z * k, e * cos(t)
+      end
+    end
+    return raise_as(caller(), pcall(C.exp, ...))
+  end
+
+  -- q^e = |q|^e (cos et, n sin et)
+  function F.pow(...)
+    local x, y, z, w, e = ...
+    if num4(x, y, z, w) and type(e) == "number" and abs(e) <= 1e300 then
+      local k, t, lnl = polar(x, y, z, w)
+      if k then
+        local f = exp(e * lnl)
+        if f <= DBL_MAX then
+          local p = e * t
+          k = k * sin(p) * f
+          return x * k, y * k, z * k, cos(p) * f
         end
       end
     end
-    return raise_as(caller(), pcall(C.from_to, ...))
-  end
-
-  function F.pow(...)
-    local x, y, z, w, e = ...
-    if fin4(x, y, z, w) and fin(e) then
-      da[0], da[1], da[2], da[3] = x, y, z, w
-      if pow(qa, e, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
-    end
     return raise_as(caller(), pcall(C.pow, ...))
   end
-
-  -- log and exp: a quaternion in, a quaternion out, through `fn`
-  local function unary(fn, c)
-    return function(...)
-      local x, y, z, w = ...
-      if fin4(x, y, z, w) then
-        da[0], da[1], da[2], da[3] = x, y, z, w
-        if fn(qa, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
-      end
-      return raise_as(caller(), pcall(c, ...))
-    end
-  end
-  F.log = unary(log, C.log)
-  F.exp = unary(exp, C.exp)
 
   local METHODS = { nlerp = 0, karcher = 1, markley = 2, power = 3 }
   if C.blend then
@@ -472,6 +579,23 @@ function M.install(core)
   -- blend spaces: weights(x1, ..., xd [, out]) for d up to 4 (more go to the C binding)
   local weights_fn = T.blendspace_weights
   local input, wbuf, wcap = ffi.new("double[4]"), ffi.new("double[16]"), 16
+  -- copy(out, wbuf) for n weights: written out store by store up to 64 (a loop of a count the
+  -- trace does not know costs about 3 ns a weight in LuaJIT, straight stores next to nothing),
+  -- made when a space of that size first calls
+  local copiers = {}
+  local function make_copier(n) -- apart from the calls' path: a function that makes a closure stops the trace
+    local f
+    if n <= 64 then
+      local stores = {}
+      for k = 1, n do stores[k] = ("rawset(o, %d, w[%d])"):format(k, k - 1) end
+      f = (loadstring or load)("local rawset = ...\nreturn function(o, w) " .. table.concat(stores, " ") .. " end",
+        "=sinew.ffi weights copier")(rawset)
+    else
+      f = function(o, w) for k = 1, n do rawset(o, k, w[k - 1]) end end
+    end
+    copiers[n] = f
+    return f
+  end
   for i, mt in ipairs(SPACES) do
     local c_weights = C.BlendSpace[i]
     mt.__index.weights = function(...)
@@ -494,7 +618,8 @@ function M.install(core)
           end
           if n >= 0 then
             if out == nil then out = {} end
-            for k = 1, n do rawset(out, k, wbuf[k - 1]) end
+            local copy = copiers[n] or make_copier(n)
+            copy(out, wbuf)
             return out
           end
         end
