@@ -12,6 +12,10 @@
 #define DEG (PI / 180.0)
 #define INSIDE_TOL 1e-12  /* barycentric slack that still counts as inside a triangle */
 #define LINE_TOL 1e-10    /* points this close to a line (relative to its length) count as on it */
+/* simple_directional: with every radius strictly between these two the quick weights cannot
+   overflow (inputs are clamped to MAX_COORD; wedges are under 180 degrees) */
+#define PLAIN_R_LO 1e-100
+#define PLAIN_R_HI 1e100
 
 /* The block: this header, then arrays at the byte offsets below, counted from the start of the
    block (0 when unused); the first array starts at a 16-byte boundary and each is padded to 16. */
@@ -29,7 +33,9 @@ struct sn_blendspace {
     size_t points;                       /* n * dims: the points as given */
     size_t norm;                         /* triangulated, grid: n * dims normalised points */
     size_t lorg, ldir, lt, lorder;       /* line: origin, direction / |d|^2, sorted t, order */
-    size_t dang, didx, drad;             /* simple_directional: sorted angles, their points, radii */
+    size_t dang, didx, drad;             /* simple_directional: sorted pseudo-angles, their points, radii */
+    size_t dunit, dfac;                  /* simple_directional: sorted unit directions; per wedge 1 / (r det) */
+    int dplain;                          /* simple_directional: every radius within PLAIN_R (the quick weights) */
     size_t pairs;                        /* freeform_cartesian: n * (n - 1) * dims */
     size_t flen, fpair;                  /* freeform_directional: 2n, then 3 n^2 */
     size_t tv, tnb, tmap, hv, hmap;      /* triangles, neighbours, maps; hull edges, their maps */
@@ -260,6 +266,8 @@ static size_t layout(sn_blendspace *bs, const sn_blendspace_def *def, size_t sta
         bs->dang = take(&at, n * D);
         bs->didx = take(&at, n * I);
         bs->drad = take(&at, n * D);
+        bs->dunit = take(&at, 2 * n * D);
+        bs->dfac = take(&at, 2 * n * D);
         break;
     case SN_BLENDSPACE_FREEFORM_CARTESIAN:
         bs->pairs = take(&at, n * (n - 1) * d * D);
@@ -385,10 +393,20 @@ static void build_triangulated(sn_blendspace *bs, const sn_blendspace_def *def) 
     }
 }
 
+/* A number that grows with the counter-clockwise angle of (x, y) as atan2 does, in (-2, 2]
+   (the "diamond angle", one division, no trigonometry): directions are sorted by it and an
+   input's wedge is found by it. For any finite non-zero (x, y) with |x|, |y| <= MAX_COORD. */
+static double pseudo_angle(double x, double y) {
+    if (y >= 0.0) return x >= 0.0 ? y / (x + y) : 1.0 - x / (y - x);
+    return x < 0.0 ? -2.0 + y / (x + y) : -1.0 + x / (x - y);
+}
+
 static void build_directional(sn_blendspace *bs) {
     const double *p = ARR(bs, points, double);
     double *ang = ARR(bs, dang, double), *rad = ARR(bs, drad, double);
+    double *unit = ARR(bs, dunit, double), *fac = ARR(bs, dfac, double);
     int *idx = ARR(bs, didx, int), i, j;
+    bs->dplain = 1;
     for (i = 0; i < bs->n; i++) {
         double a;
         rad[i] = hypot(p[2 * i], p[2 * i + 1]); /* hypot: a square of 1e-200 would underflow */
@@ -396,13 +414,28 @@ static void build_directional(sn_blendspace *bs) {
             bs->centre = i;
             continue;
         }
-        a = atan2(p[2 * i + 1], p[2 * i]);
+        if (!(rad[i] > PLAIN_R_LO && rad[i] < PLAIN_R_HI)) bs->dplain = 0;
+        a = pseudo_angle(p[2 * i], p[2 * i + 1]);
         for (j = bs->ndir++; j > 0 && ang[j - 1] > a; j--) {
             ang[j] = ang[j - 1];
             idx[j] = idx[j - 1];
         }
         ang[j] = a;
         idx[j] = i;
+    }
+    for (j = 0; j < bs->ndir; j++) {
+        const int ia = idx[j];
+        unit[2 * j] = p[2 * ia] / rad[ia];
+        unit[2 * j + 1] = p[2 * ia + 1] / rad[ia];
+    }
+    /* wedge j runs from direction j to direction j + 1 (the last back to the first): the weights of
+       its ends are (b^ x p) / (|a| det) and (a^ x p) / (|b| det), det = a^ x b^ */
+    for (j = 0; j < bs->ndir; j++) {
+        const int k = (j + 1) % bs->ndir;
+        const double det = unit[2 * j] * unit[2 * k + 1] - unit[2 * j + 1] * unit[2 * k];
+        fac[2 * j] = 1.0 / (rad[idx[j]] * det);
+        fac[2 * j + 1] = 1.0 / (rad[idx[k]] * det);
+        if (!(det > 0.0 && fac[2 * j] <= DBL_MAX && fac[2 * j + 1] <= DBL_MAX)) bs->dplain = 0;
     }
 }
 
@@ -589,7 +622,7 @@ static void simple_directional_weights(const sn_blendspace *bs, const double *p,
         else normalise_weights(w, n, 0.0);
         return;
     }
-    th = atan2(p[1], p[0]);
+    th = pseudo_angle(p[0], p[1]);
     if (th < ang[0]) {
         lo = bs->ndir - 1;
     } else {
@@ -599,36 +632,55 @@ static void simple_directional_weights(const sn_blendspace *bs, const double *p,
             else hi = mid;
         }
     }
-    ia = idx[lo];
-    ib = idx[(lo + 1) % bs->ndir];
-    a = pts + 2 * ia;
-    b = pts + 2 * ib;
-    ra = rad[ia];
-    rb = rad[ib];
-    /* The issue's wa = (b x p)/(a x b), wb = (p x a)/(a x b), computed on unit directions
-       (hat) so that no product overflows or underflows whatever the scale of points and input:
-       wa = (|p|/|a|) ua, wb = (|p|/|b|) ub with ua = (b^ x p^)/(a^ x b^), ub = (p^ x a^)/(a^ x b^). */
-    rp2 = p[0] * p[0] + p[1] * p[1];
-    rp = (rp2 > 1e-290 && rp2 < 1e290) ? sqrt(rp2) : hypot(p[0], p[1]);
-    px = p[0] / rp;
-    py = p[1] / rp;
-    det = (a[0] / ra) * (b[1] / rb) - (a[1] / ra) * (b[0] / rb);
-    ua = ((b[1] / rb) * px - (b[0] / rb) * py) / det;
-    ub = ((a[0] / ra) * py - (a[1] / ra) * px) / det;
-    if (ua < 0.0) ua = 0.0; /* only rounding makes these negative inside the wedge */
-    if (ub < 0.0) ub = 0.0;
-    wa = ua > 0.0 ? rp / ra * ua : 0.0; /* |p|/|a| may overflow for a subnormal |a|: inf * 0 is NaN */
-    wb = ub > 0.0 ? rp / rb * ub : 0.0;
-    c = 1.0 - wa - wb; /* -inf for an input far beyond tiny samples: handled as c < 0 */
-    if (c < 0.0) {
-        /* wa / (wa + wb) with |p| cancelled: bounded for any scale */
-        double s = ua * rb + ub * ra;
-        wa = ua * rb / s;
-        wb = ub * ra / s;
-        c = 0.0;
-    } else if (c > 1.0) {
-        c = 1.0;
-        wa = wb = 0.0;
+    if (bs->dplain) { /* the weights of wedge lo's ends from its factors: no division */
+        const int next = (lo + 1) % bs->ndir;
+        const double *ha = CARR(bs, dunit, double) + 2 * lo, *hb = CARR(bs, dunit, double) + 2 * next;
+        const double *f = CARR(bs, dfac, double) + 2 * lo;
+        ia = idx[lo];
+        ib = idx[next];
+        wa = (hb[1] * p[0] - hb[0] * p[1]) * f[0];
+        wb = (ha[0] * p[1] - ha[1] * p[0]) * f[1];
+        if (!(wa > 0.0)) wa = 0.0; /* only rounding makes these negative inside the wedge */
+        if (!(wb > 0.0)) wb = 0.0;
+        c = 1.0 - wa - wb;
+        if (c < 0.0) {
+            double s = wa + wb;
+            wa /= s;
+            wb /= s;
+            c = 0.0;
+        }
+    } else {
+        ia = idx[lo];
+        ib = idx[(lo + 1) % bs->ndir];
+        a = pts + 2 * ia;
+        b = pts + 2 * ib;
+        ra = rad[ia];
+        rb = rad[ib];
+        /* The issue's wa = (b x p)/(a x b), wb = (p x a)/(a x b), computed on unit directions
+           (hat) so that no product overflows or underflows whatever the scale of points and input:
+           wa = (|p|/|a|) ua, wb = (|p|/|b|) ub with ua = (b^ x p^)/(a^ x b^), ub = (p^ x a^)/(a^ x b^). */
+        rp2 = p[0] * p[0] + p[1] * p[1];
+        rp = (rp2 > 1e-290 && rp2 < 1e290) ? sqrt(rp2) : hypot(p[0], p[1]);
+        px = p[0] / rp;
+        py = p[1] / rp;
+        det = (a[0] / ra) * (b[1] / rb) - (a[1] / ra) * (b[0] / rb);
+        ua = ((b[1] / rb) * px - (b[0] / rb) * py) / det;
+        ub = ((a[0] / ra) * py - (a[1] / ra) * px) / det;
+        if (ua < 0.0) ua = 0.0; /* only rounding makes these negative inside the wedge */
+        if (ub < 0.0) ub = 0.0;
+        wa = ua > 0.0 ? rp / ra * ua : 0.0; /* |p|/|a| may overflow for a subnormal |a|: inf * 0 is NaN */
+        wb = ub > 0.0 ? rp / rb * ub : 0.0;
+        c = 1.0 - wa - wb; /* -inf for an input far beyond tiny samples: handled as c < 0 */
+        if (c < 0.0) {
+            /* wa / (wa + wb) with |p| cancelled: bounded for any scale */
+            double s = ua * rb + ub * ra;
+            wa = ua * rb / s;
+            wb = ub * ra / s;
+            c = 0.0;
+        } else if (c > 1.0) {
+            c = 1.0;
+            wa = wb = 0.0;
+        }
     }
     w[ia] += wa;
     w[ib] += wb;
