@@ -1,18 +1,124 @@
--- The reference documents every public function of the binding (what `make docs` renders with
--- LDoc): each function registered in a binding file has a doc comment (`/***` ... `@function`),
--- lists its parameters one by one (LDoc shows only the first name of "x,y,z"), and says what it
--- returns when it returns something. Every public function of the Lua modules has a `---`
--- comment.
+-- The reference documents every public function (what `make docs` renders with LDoc): each
+-- function registered in a binding file has a doc comment (`/***` ... `@function`; for the
+-- internal `sinew.core._gltf`, a plain `/*` comment that LDoc leaves out), lists its parameters one
+-- by one (LDoc shows only the first name of "x,y,z") and at least as many as its body reads,
+-- says what it returns when it returns something, and says in one `@raise` which errors it raises
+-- and when. Every public function of the Lua modules has a `---` comment, and those of the public
+-- API (sinew, sinew.native, sinew.gltf, sinew.animator and its Animator methods, sinew.animator.dot)
+-- name each parameter of their signature and have a `@raise` too.
 
 local read = require("helper").read_file
 
-local bindings = { "quat", "blendspace", "skeleton", "pose", "clip", "chain", "module" }
+local bindings = { "quat", "blendspace", "skeleton", "pose", "clip", "chain", "group", "gltf", "module" }
+-- files whose functions are not for users: plain `/*` comments, so that LDoc leaves them out
+local internal = { gltf = true }
 
--- the doc blocks of a binding file with the body of the C function after each
-local function blocks(source)
+-- the public API: every function with a `---` comment here documents each parameter and @raise
+local public_lua = { "lua/sinew/init.lua", "lua/sinew/native.lua", "lua/sinew/gltf/init.lua",
+  "lua/sinew/animator/init.lua", "lua/sinew/animator/dot.lua" }
+
+-- The doc blocks of a binding file, each with the C function that follows it: name (from
+-- @function), fn (the C name), block (the comment's text) and body (the function's text).
+local function blocks(source, plain)
   local out = {}
-  for block, body in source:gmatch("/%*%*%*(.-)%*/%s*(static int l_[%w_]+%b()%s*%b{})") do
-    out[#out + 1] = { block = block, body = body, name = block:match("@function ([%w_.:]+)") }
+  for text, after in source:gmatch("/%*(.-)%*/()") do
+    local body, fn = source:match("^%s*(static int (l_[%w_]+)%b()%s*%b{})", after)
+    local doc = text:sub(1, 2) == "**" or (plain and text:find("@function", 1, true))
+    if body and doc then
+      out[#out + 1] = { block = text, body = body, fn = fn, name = text:match("@function%s+([%w_.:]+)") }
+    end
+  end
+  return out
+end
+
+-- the functions a binding file registers, as {name, C function} pairs: from luaL_Reg tables (any
+-- spacing) and from `lua_pushcfunction` / `lua_pushcclosure` followed by `lua_setfield`
+local function registered(source)
+  local out = {}
+  local function add(name, fn)
+    if not name:match("^__") then out[#out + 1] = { name = name, fn = fn } end -- metamethods: with their type
+  end
+  for name, fn in source:gmatch('{%s*"([%w_]+)"%s*,%s*(l_[%w_]+)%s*}') do add(name, fn) end
+  for fn, name in source:gmatch('lua_pushc%a+%(L,%s*(l_[%w_]+)[^;]*;%s*lua_setfield%(L,%s*[^,]+,%s*"([%w_]+)"%)') do
+    add(name, fn)
+  end
+  return out
+end
+
+-- the C function registered as `name` in a binding file
+local function registered_as(file, name)
+  for _, r in ipairs(registered(read("src/binding/" .. file .. ".c"))) do
+    if r.name == name then return r.fn end
+  end
+end
+
+-- The parameters of a doc block, in order: {name = ..., line = ...} for each @param / @tparam
+-- line, modifiers such as [opt] or [opt=0.1] skipped.
+local function params_of(block)
+  local out = {}
+  for line in block:gmatch("[^\n]+") do
+    local tag, rest = line:match("@(t?param)(.*)")
+    if tag then
+      rest = rest:gsub("^%b[]", "")
+      local name
+      if tag == "tparam" then name = rest:match("^%s+%S+%s+(%S+)") else name = rest:match("^%s+(%S+)") end
+      out[#out + 1] = { name = name or "", line = line }
+    end
+  end
+  return out
+end
+
+-- the text of the @raise tags of a block, one entry per tag
+local function raises_of(block)
+  local out = {}
+  for text in block:gmatch("@raise([^\n]*)") do out[#out + 1] = text:match("^%s*(.-)%s*$") end
+  return out
+end
+
+-- Calls that take a stack index but not a Lua argument of the function, or no index at all.
+local not_an_argument = { lua_createtable = true, lua_checkstack = true, luaL_checkstack = true, lua_pop = true,
+  sn_lua_scratch = true, lua_settop = true }
+-- helpers that read several arguments from the one they are given
+local width = { check_quat = 4, check_vec3 = 3, check_rotation = 4 }
+
+-- The highest Lua argument a C function's body reads, as far as can be seen: the largest N of
+-- calls `f(L, N, ...)` (luaL_checknumber(L, 3), sn_lua_checkpose(L, 2), lua_type(L, 4), ...),
+-- widened for the helpers above and for check_floats(L, N, v, count). After `lua_settop(L, K)`
+-- an index above K is a slot of the function's own, not an argument.
+local function highest_argument(body)
+  local top, cap = 0, math.huge
+  for f, n, rest in body:gmatch("([%w_]+)%(L,%s*(%d+)([^;]*)") do
+    n = tonumber(n)
+    if f == "lua_settop" then
+      cap = math.min(cap, n)
+    elseif not not_an_argument[f] and not (f:match("^lua_push") and f ~= "lua_pushvalue") and n <= cap then
+      local last = n + (width[f] or 1) - 1
+      if f == "check_floats" then last = n + (tonumber(rest:match("^,[^,]+,%s*(%d+)%)")) or 1) - 1 end
+      top = math.max(top, last)
+    end
+  end
+  return top
+end
+
+-- The public functions of a Lua file with a `---` comment: name, the parameters of the
+-- signature, and the comment's text.
+local function lua_functions(source)
+  local out, comment, in_doc = {}, {}, false
+  for line in (source .. "\n"):gmatch("([^\n]*)\n") do
+    local name, args = line:match("^function ([%w_.:]+)%(([^)]*)%)")
+    if not name then name, args = line:match("^local function ([%w_]+)%(([^)]*)%)") end
+    if name and in_doc then
+      local params = {}
+      for p in args:gmatch("[^,%s]+") do params[#params + 1] = p end
+      out[#out + 1] = { name = name, params = params, block = table.concat(comment, "\n") }
+    end
+    if line:match("^%-%-%-") then
+      comment, in_doc = { line }, true
+    elseif line:match("^%-%-") and in_doc then
+      comment[#comment + 1] = line
+    else
+      comment, in_doc = {}, false
+    end
   end
   return out
 end
@@ -23,32 +129,80 @@ describe("the reference", function()
     for _, file in ipairs(bindings) do
       local source = read("src/binding/" .. file .. ".c")
       local documented = {}
-      for _, b in ipairs(blocks(source)) do
-        if b.name then documented[b.body:match("^static int (l_[%w_]+)")] = true end
+      for _, b in ipairs(blocks(source, internal[file])) do
+        if b.name then documented[b.fn] = true end
       end
-      for name, fn in source:gmatch('{"([%w_]+)",%s*(l_[%w_]+)}') do
-        if not documented[fn] and not name:match("^__") then missing[#missing + 1] = file .. ": " .. name end
+      for _, r in ipairs(registered(source)) do
+        if not documented[r.fn] then missing[#missing + 1] = file .. ": " .. r.name end
       end
     end
+    table.sort(missing)
     assert.same({}, missing)
+  end)
+
+  it("finds the registrations of every binding file", function()
+    -- the patterns above must keep up with the way the files register their functions
+    local count = 0
+    for _, file in ipairs(bindings) do count = count + #registered(read("src/binding/" .. file .. ".c")) end
+    assert.is_true(count >= 90, ("only %d registered functions found"):format(count))
+    assert.equal("l_blend", registered_as("group", "blend"))
+    assert.equal("l_group", registered_as("group", "group"))
+    assert.equal("l_set_param", registered_as("chain", "set_param"))
+    assert.equal("l_blend", registered_as("quat", "blend"))
+    assert.equal("l_vertices", registered_as("gltf", "vertices"))
   end)
 
   it("lists parameters one by one and says what functions return", function()
     local faults = {}
     for _, file in ipairs(bindings) do
-      for _, b in ipairs(blocks(read("src/binding/" .. file .. ".c"))) do
+      for _, b in ipairs(blocks(read("src/binding/" .. file .. ".c"), internal[file])) do
         if b.name then
-          for line in b.block:gmatch("@t?param [^\n]*") do
-            local names = line:match("@tparam%s+%S+%s+(%S+)") or line:match("@param%s+(%S+)")
-            if names and names:find(",", 1, true) then
-              faults[#faults + 1] = ("%s: %s lists several parameters on one line (%s)"):format(file, b.name, names)
+          for _, p in ipairs(params_of(b.block)) do
+            if p.name == "" then
+              faults[#faults + 1] = ("%s: %s has a parameter without a name (%s)"):format(file, b.name, p.line)
+            elseif p.name:find(",", 1, true) then
+              faults[#faults + 1] = ("%s: %s lists several parameters on one line (%s)"):format(file, b.name, p.name)
             end
           end
           -- a C function that returns values to Lua: "return <n>" with n > 0, or a helper's count
           local returns = b.body:match("return [1-9]") or b.body:match("return push_") or b.body:match("return get_")
-            or b.body:match("return sn_lua_push")
-          if returns and not (b.block:match("@t?return") or b.block:match("@treturn")) then
+            or b.body:match("return sn_lua_push") or b.body:match("return sn_chain_param_arity")
+          if returns and not b.block:match("@t?return") then
             faults[#faults + 1] = ("%s: %s returns values but says none"):format(file, b.name)
+          end
+        end
+      end
+    end
+    assert.same({}, faults)
+  end)
+
+  it("documents as many parameters as each binding function reads", function()
+    local faults = {}
+    for _, file in ipairs(bindings) do
+      for _, b in ipairs(blocks(read("src/binding/" .. file .. ".c"), internal[file])) do
+        if b.name then
+          local params, vararg = params_of(b.block), false
+          for _, p in ipairs(params) do vararg = vararg or p.name == "..." end
+          local self = b.name:find(":", 1, true) and 1 or 0 -- a method's argument 1 is self, not listed
+          local reads = highest_argument(b.body) - self
+          if not vararg and #params < reads then
+            faults[#faults + 1] = ("%s: %s documents %d parameters, its body reads %d"):format(file, b.name, #params,
+              reads)
+          end
+        end
+      end
+    end
+    assert.same({}, faults)
+  end)
+
+  it("says which errors every binding function raises", function()
+    local faults = {}
+    for _, file in ipairs(bindings) do
+      for _, b in ipairs(blocks(read("src/binding/" .. file .. ".c"), internal[file])) do
+        if b.name then
+          local raises = raises_of(b.block)
+          if #raises ~= 1 or raises[1] == "" then
+            faults[#faults + 1] = ("%s: %s has %d @raise tags (one with text is needed)"):format(file, b.name, #raises)
           end
         end
       end
@@ -78,6 +232,26 @@ describe("the reference", function()
         if line ~= "" then previous = line end
       end
     end
+    assert.same({}, faults)
+  end)
+
+  it("documents each parameter and the errors of the public Lua functions", function()
+    local faults, count = {}, 0
+    for _, path in ipairs(public_lua) do
+      for _, f in ipairs(lua_functions(read(path))) do
+        count = count + 1
+        local documented = {}
+        for _, p in ipairs(params_of(f.block)) do documented[p.name] = true end
+        for _, p in ipairs(f.params) do
+          if not documented[p] then faults[#faults + 1] = ("%s: %s does not document '%s'"):format(path, f.name, p) end
+        end
+        local raises = raises_of(f.block)
+        if #raises ~= 1 or raises[1] == "" then
+          faults[#faults + 1] = ("%s: %s has %d @raise tags (one with text is needed)"):format(path, f.name, #raises)
+        end
+      end
+    end
+    assert.is_true(count >= 20, ("only %d documented public Lua functions found"):format(count))
     assert.same({}, faults)
   end)
 end)

@@ -28,7 +28,11 @@ local function open(path)
   return mod
 end
 
---- The C core, found one of the ways above; `require_error` is what `require "sinew.core"` said.
+--- The C core, found one of the ways above.
+-- @param require_error what `require "sinew.core"` said (any value: it is shown with tostring)
+-- @treturn table the module `sinew.core` (also put in `package.loaded`)
+-- @raise "sinew: cannot load the native library sinew.core:" and a line for each way tried, when
+-- none works (outside LÖVE, only `package.cpath` is tried)
 function M.load(require_error)
   local tried = { "package.cpath: " .. tostring(require_error):gsub("\n%s*", "\n    ") }
   local love = rawget(_G, "love")

@@ -7,6 +7,9 @@
  * negative and sum to 1, except in mode "direct" (without normalisation the weights are the
  * inputs; with it, all zero when no input is positive). The modes and their
  * formulas are in manual/blendspaces.md.
+ *
+ * A method raises "sinew.BlendSpace expected, got <type>" when its `self` is something else; the
+ * methods' Raises sections leave that out.
  * @module sinew.blendspace
  */
 #include "../core/blendspace.h"
@@ -153,12 +156,23 @@ static void read_points(lua_State *L, sn_blendspace_def *def) {
  * "triangulated", "grid", "idw", "direct"; `def.points` a list of points, each a list of numbers
  * (1-D points may be plain numbers), all of the same dimension. Options: `alpha` (2,
  * freeform_directional), `power` (4, idw), `normalize_axes` (true, triangulated and grid),
- * `grid = {cols, rows}` ({5, 5}, grid), `normalize` (false, direct). Raises on an unknown mode
- * or option, too few points, duplicate points, mixed or unsupported dimensions, non-finite
- * coordinates and bad option values.
+ * `grid = {cols, rows}` ({5, 5}, grid), `normalize` (false, direct). Coordinates are in the
+ * units of the parameter they stand for (speed, an angle in radians, ...).
  * @function blendspace
- * @tparam table def
+ * @tparam table def `{mode = ..., points = {...}, alpha = ..., power = ..., normalize_axes = ...,
+ * grid = ..., normalize = ...}`
  * @treturn BlendSpace
+ * @raise when `def` is not a table; "unknown field 'x' in the blend space definition"; "'mode' must
+ * be a string (got nil)" or "unknown mode 'x'"; "'points' must be a table", "no points", "point 2
+ * has 1 coordinates, point 1 has 2", "coordinate 1 of point 2 is not a number (got string)"; option
+ * values of the wrong type ("option 'alpha' must be a number (got string)", "option 'grid' must be
+ * {cols, rows}, two integers"); and the core's refusals: "mode 'grid' needs at least 2 points (got
+ * 1)", "mode 'triangulated' needs 2-D points (got 3-D)", "dimension 9 is out of range (1 .. 8) for
+ * mode 'idw'", "point count 2000 is out of range (1 .. 1024)", "coordinate 1 of point 2 is not
+ * finite" or "is too large", "duplicate points 2 and 5", "points 1 and 2 are too close together",
+ * "option 'alpha' must be positive and finite (got 0)" (and 'power'), "option 'grid' 1x5 is out of
+ * range (2 .. 256 columns and rows)", and for "simple_directional" too few directions, directions
+ * less than 2 degrees apart or a gap of 180 degrees or more
  * @usage local space = sinew.blendspace{ mode = "freeform_cartesian", points = { {0,0}, {1,0}, {0,1} } }
  */
 static int l_new(lua_State *L) {
@@ -200,9 +214,13 @@ static int l_new(lua_State *L) {
  * table `out`, which is filled (entries 1 to #space) and returned: no garbage. Without `out` a
  * new table is returned.
  * @function BlendSpace:weights
- * @tparam number ... the coordinates x1, ..., xdims
+ * @tparam number ... the coordinates x1, ..., xdims, in the points' units (any finite value: what
+ * each mode gives outside its points is in manual/blendspaces.md)
  * @tparam[opt] table out
- * @treturn table the weights
+ * @treturn table the weights, fractions in 0 .. 1 that sum to 1 (in mode "direct": the inputs, or
+ * normalised with `normalize`)
+ * @raise "wrong number of coordinates: expected 2, got 1"; for a coordinate that is not a finite
+ * number; "'out' must be a table (got string)"
  */
 static int l_weights(lua_State *L) {
     space *s = check_space(L);
@@ -235,6 +253,7 @@ static int l_weights(lua_State *L) {
  * The number of coordinates `weights` takes: the points' dimension, or `#space` in mode "direct".
  * @function BlendSpace:dims
  * @treturn integer
+ * @raise never
  */
 static int l_dims(lua_State *L) {
     lua_pushinteger(L, check_space(L)->inputs);
@@ -242,10 +261,12 @@ static int l_dims(lua_State *L) {
 }
 
 /***
- * The coordinates of point i (1 to `#space`), as several numbers. Raises for another index.
+ * The coordinates of point i, as several numbers.
  * @function BlendSpace:point
- * @tparam integer i
- * @return x1, ..., xd
+ * @tparam integer i the point (1 .. #space)
+ * @return x1, ..., xd in the points' units
+ * @raise "point must be a number (got string)", "point 2.5 is not an integer" or "point 9 is out of
+ * range (1 .. 8)"
  */
 static int l_point(lua_State *L) {
     space *s = check_space(L);
@@ -257,10 +278,11 @@ static int l_point(lua_State *L) {
 }
 
 /***
- * The triangles of a "triangulated" or "grid" space, as a list of `{i, j, k}` point indices in
- * counter-clockwise order; an empty list for other modes and for points on a line.
+ * The triangles of a "triangulated" or "grid" space, as a list of `{i, j, k}` point indices
+ * (from 1) in counter-clockwise order; an empty list for other modes and for points on a line.
  * @function BlendSpace:triangles
  * @treturn table
+ * @raise never
  */
 static int l_triangles(lua_State *L) {
     space *s = check_space(L);

@@ -8,6 +8,9 @@
  * order), then one virtual tip per leaf when `end_length` > 0. Per-frame calls (`step`,
  * `update`, `position`, `move_root`, `move_collider`, `set_param`) make no garbage.
  * See manual/dynamic-bones.md.
+ *
+ * A method raises "sinew.Chain expected, got <type>" when its `self` is something else;
+ * the methods' Raises sections leave that out.
  * @module sinew.chain
  */
 #include "../core/chain.h"
@@ -174,17 +177,36 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
  *
  * Skeleton mode: `skeleton` (a Skeleton) and `root` (joint index or name): the root joint and all
  * its descendants are simulated (a tree: branches allowed); the root follows the animation.
- * Points mode: `points`, a table of `{x, y, z}` rest positions, and `parents`, one per point
- * (1-based, 0 for a root; parents before their children). Options (defaults in brackets):
- * `damping` [0.1], `elasticity` [0.1], `stiffness` [0.1], `inert` [0] in [0, 1] and `radius` [0]
- * >= 0, each a number or a curve along the chain (a table of one value per depth, or `{start,
- * end}`); `gravity` [{0, -9.81, 0}] and `force` [{0, 0, 0}] in units/s^2; `end_length` [0];
- * `rate` [60] steps per second; `max_steps` [4]; `max_colliders` [16]; `teleport` [5 x the chain
- * length; 0: never]; `space` ["world"] or "parent"; `solver` ["coupled"] or "sweep" (see the
- * manual). Every fault is an error; no partial object.
+ * Points mode: `points`, a table of `{x, y, z}` rest positions (world units), and `parents`, one
+ * per point (1-based, 0 for a root; parents before their children). Options (defaults in
+ * brackets): `damping` [0.1] (fraction of the velocity lost per 1/60 s), `elasticity` [0.1],
+ * `stiffness` [0.1], `inert` [0] (fraction of the character's motion ignored), each in [0, 1],
+ * and `radius` [0] (world units, >= 0), each a number or a curve along the chain (a table of one
+ * value per depth, or `{start, end}`); `gravity` [{0, -9.81, 0}] and `force` [{0, 0, 0}] in world
+ * units/s^2; `end_length` [0] (a virtual tip after every leaf, this fraction of the last bone);
+ * `rate` [60] steps per second (1 .. 10000); `max_steps` [4] (most steps per call, 1 .. 1000);
+ * `max_colliders` [16] (0 .. 4096); `teleport` [5 x the chain length; 0: never] (world units: a
+ * root jump beyond it resets the chain); `space` ["world"] or "parent"; `solver` ["coupled"] or
+ * "sweep" (see the manual). Coordinates are at most 1e9 in magnitude. Every fault is an error; no
+ * partial object.
  * @function chain
  * @tparam table def
  * @treturn Chain
+ * @raise when `def` is not a table; "unknown field 'x' in the chain definition"; "give 'points'
+ * (with 'parents') or 'skeleton' (with 'root')", "give either 'points' or 'skeleton', not both";
+ * "'skeleton' must be a sinew.Skeleton (got table)", "'root' is needed with 'skeleton'", a bad
+ * `root` joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)"); "'points' must be a table
+ * of {x, y, z} tables", "'points' is empty", "'parents' must be a table of 3 numbers, one per
+ * point", "'point 2' must be a table of 3 numbers (got number)", "element 1 of 'point 2' is not
+ * finite", "'parents' must be an integer (got 1.5)", "parent 5 of point 2 is out of range (0 ..
+ * 1)", "point count 70000 is out of range (1 .. 65536)"; for a parameter: "'damping' must be a
+ * number or a table of numbers (got string)", "'damping' is an empty table", "'damping' has 9
+ * values, more than the chain's depths", "'damping' has 4 values: give 1, 2 (start, end) or 6 (one
+ * per depth)", "'damping' is not finite", "'damping' 2 is out of range (0 .. 1)", "'gravity' must
+ * be a table of 3 numbers (got number)", "'rate' 0 is out of range (1 .. 10000)", "'max_steps' must
+ * be an integer (got 2.5)", "'max_steps' 0 is out of range (1 .. 1000)", "'max_colliders' 5000 is
+ * out of range (0 .. 4096)", "'teleport' must not be negative", "unknown space 'x' ('world' or
+ * 'parent')", "unknown solver 'x' ('sweep' or 'coupled')"
  */
 static int l_chain(lua_State *L) {
     sn_chain_def def;
@@ -208,10 +230,12 @@ static int l_chain(lua_State *L) {
 /* ---- stepping ----------------------------------------------------------------------------- */
 
 /***
- * Advances the simulation by `dt` seconds (finite, >= 0) toward the current animated pose: the
- * points placed by `move_root` (points mode) or the last pose read by `update`.
+ * Advances the simulation by `dt` toward the current animated pose: the points placed by
+ * `move_root` (points mode) or the last pose read by `update`. Internally in fixed steps of 1/rate
+ * seconds, at most `max_steps` of them per call (more time is dropped).
  * @function Chain:step
- * @tparam number dt seconds
+ * @tparam number dt seconds (finite, >= 0)
+ * @raise for a `dt` that is not a number; "'dt' is not finite", "'dt' -1 is negative"
  */
 static int l_step(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
@@ -223,12 +247,20 @@ static int l_step(lua_State *L) {
 /***
  * Skeleton mode: reads the animated `pose`, advances by `dt` and writes the simulated rotations
  * of the chain's joints back into `pose` (local rotations; translations and scales are kept;
- * twist comes from the animation). `root_matrix` (16 numbers, column-major, as glTF) places the
- * model in the world, where gravity, colliders and positions live; default the identity.
+ * twist comes from the animation). `root_matrix` places the model in the world, where gravity,
+ * colliders and positions live; default the identity. A refused call changes nothing.
  * @function Chain:update
- * @tparam number dt seconds
+ * @tparam number dt seconds (finite, >= 0)
  * @tparam Pose pose a pose of the chain's skeleton
- * @tparam[opt] table root_matrix
+ * @tparam[opt] table root_matrix 16 numbers, column-major, as glTF: an affine transform from model
+ * units to world units, each entry at most 1e9 in magnitude
+ * @raise for a `dt` that is not a number; "sinew.Pose expected, got nil" for `pose`; "'root_matrix'
+ * must have 16 numbers", "element 3 of 'root_matrix' is not a number (got string)" or "... is not
+ * finite"; "chain has no skeleton (use step)"; "'dt' is not finite", "'dt' -1 is negative"; "pose
+ * of another skeleton"; "element 13 of the root matrix 2e+09 is out of range (-1e+09 .. 1e+09)",
+ * "root matrix is not affine (its last row must be 0 0 0 1)", "root matrix is singular"; "joint 'x'
+ * of the pose is not finite", "joint 'x' of the pose has a zero rotation", "joint 'x' of the pose
+ * is placed out of range (-1e+09 .. 1e+09)"
  */
 static int l_update(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
@@ -266,9 +298,13 @@ static int check_particle(lua_State *L, sn_chain *c, int arg) {
  * render position, interpolated between the last two steps; with `"step"`, the state at the end
  * of the last step.
  * @function Chain:position
- * @param i particle
+ * @param i particle: an index (1 .. #chain) or a joint name
  * @tparam[opt="render"] string which "render" or "step"
- * @return x, y, z
+ * @return x, y, z in world units
+ * @raise for a bad particle ("particle must be a number (got table)", "particle 2.5 is not an
+ * integer", "particle 9 is out of range (1 .. 8)"; for a name "a points chain has no joint names",
+ * "unknown joint 'x'", "joint 'x' is not in the chain"); "unknown position 'x' ('render' or
+ * 'step')" or "'position' must be a string ('render' or 'step') (got number)"
  */
 static int l_position(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
@@ -316,12 +352,19 @@ static void place_root(lua_State *L, sn_chain *c, const char *what) {
 
 /***
  * Points mode: places the rest points (the animated pose the chain follows) with a translation
- * and an optional rotation `qx, qy, qz, qw` (normalised). The chain follows at the next step.
+ * and an optional rotation (normalised). The chain follows at the next step.
  * @function Chain:move_root
- * @tparam number x
+ * @tparam number x translation of the rest points, world units (at most 1e9 in magnitude)
  * @tparam number y
  * @tparam number z
- * @tparam[opt] number qx,qy,qz,qw
+ * @tparam[opt] number qx rotation quaternion (any non-zero length; all four or none; default the
+ * identity)
+ * @tparam[opt] number qy
+ * @tparam[opt] number qz
+ * @tparam[opt] number qw
+ * @raise "'move_root' is for points chains: a skeleton chain's root follows the pose"; for an
+ * argument that is not a finite number; "translation x 2e+09 is out of range (-1e+09 .. 1e+09)";
+ * "rotation is zero"
  */
 static int l_move_root(lua_State *L) {
     place_root(L, check_chain(L, 1), "move_root");
@@ -331,6 +374,7 @@ static int l_move_root(lua_State *L) {
 /***
  * Puts every particle at the current animated pose, at rest.
  * @function Chain:reset
+ * @raise never
  */
 static int l_reset(lua_State *L) {
     sn_chain_reset(check_chain(L, 1));
@@ -342,8 +386,16 @@ static int l_reset(lua_State *L) {
  * with its root's motion since the last one, instead of simulating that motion: the swing goes
  * on at the new place. In points mode the new placement may be given here (as `move_root`).
  * @function Chain:teleport
- * @tparam[opt] number x,y,z
- * @tparam[opt] number qx,qy,qz,qw
+ * @tparam[opt] number x translation of the rest points, world units (at most 1e9 in magnitude)
+ * @tparam[opt] number y
+ * @tparam[opt] number z
+ * @tparam[opt] number qx rotation quaternion (any non-zero length; all four or none; default the
+ * identity)
+ * @tparam[opt] number qy
+ * @tparam[opt] number qz
+ * @tparam[opt] number qw
+ * @raise when a placement is given: "'teleport(x, y, z)' is for points chains: a skeleton chain's
+ * root follows the pose", and as `move_root`
  */
 static int l_teleport(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
@@ -363,14 +415,24 @@ static int check_param(lua_State *L, int arg) {
 
 /***
  * Changes a parameter live, without resetting the simulation. Per-particle parameters
- * (`damping`, `elasticity`, `stiffness`, `inert`, `radius`) take a number for every particle, a
- * number and a particle (index or joint name) for one, or a curve table for all (one value per
- * depth, or `{start, end}`). `gravity` and `force` take a table `{x, y, z}`; `rate`, `max_steps`
- * and `teleport` a number. `end_length` is fixed at creation.
+ * (`damping`, `elasticity`, `stiffness`, `inert` in [0, 1], `radius` in world units) take a number
+ * for every particle, a number and a particle (index or joint name) for one, or a curve table for
+ * all (one value per depth, or `{start, end}`). `gravity` and `force` take a table `{x, y, z}`
+ * (world units/s^2); `rate` (steps per second, 1 .. 10000), `max_steps` (an integer, 1 .. 1000)
+ * and `teleport` (world units; 0 never) a number. `end_length` is fixed at creation.
  * @function Chain:set_param
  * @tparam string name
- * @param value
- * @param[opt] particle
+ * @param value a number, a curve table, or `{x, y, z}`
+ * @param[opt] particle an index (1 .. #chain) or a joint name: only that particle
+ * @raise "unknown parameter 'x'"; "'damping' must be a number (got string)", "'gravity' must be a
+ * table of 3 numbers (got number)", "element 2 of 'gravity' is not finite"; for a curve: "'damping'
+ * is an empty table", "'damping' has 9 values, more than the chain's depths", "'damping' has 4
+ * values: give 1, 2 (start, end) or 6 (one per depth)", "a curve sets every particle: give no
+ * particle"; "'rate' is not per particle" when a particle is given; for a bad particle ("particle
+ * must be a number (got table)", "particle 2.5 is not an integer", "particle 9 is out of range (1
+ * .. 8)"; for a name "a points chain has no joint names", "unknown joint 'x'", "joint 'x' is not in
+ * the chain"); "'damping' is not finite", "'damping' 2 is out of range (0 .. 1)", "'max_steps' 2.5
+ * is not an integer", "'end_length' is fixed when the chain is created"
  */
 static int l_set_param(lua_State *L) {
     static const int args[] = {2, 4, 3}; /* the parameter, the particle, the value */
@@ -403,10 +465,14 @@ static int l_set_param(lua_State *L) {
 
 /***
  * The value of a parameter: a number, or x, y, z for `gravity` and `force`; per-particle
- * parameters of particle `i` (default 1).
+ * parameters of particle `i` (default 1). Units as for `set_param`.
  * @function Chain:get_param
  * @tparam string name
- * @param[opt] particle
+ * @param[opt] particle an index (1 .. #chain) or a joint name
+ * @return the value, or x, y, z
+ * @raise "unknown parameter 'x'"; for a bad particle ("particle must be a number (got table)",
+ * "particle 2.5 is not an integer", "particle 9 is out of range (1 .. 8)"; for a name "a points
+ * chain has no joint names", "unknown joint 'x'", "joint 'x' is not in the chain")
  */
 static int l_get_param(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
@@ -488,11 +554,21 @@ static void read_collider(lua_State *L, int t, int arg, int fresh, sn_collider_d
  * Adds a collider and returns its index. Shapes: `{shape = "sphere", center = {x,y,z}, radius =
  * r}`, `{shape = "capsule", a = {...}, b = {...}, radius = r [, radius_b = r2]}` (tapered when
  * the radii differ), `{shape = "plane", point = {...}, normal = {...}}` (the solid is behind the
- * normal). `inside = true` keeps the particles inside instead of outside. World units. The room
- * was reserved at creation (`max_colliders`): a full chain is an error.
+ * normal, which need not be unit). `inside = true` keeps the particles inside instead of outside.
+ * World units, coordinates and radii at most 1e9 in magnitude. The room was reserved at creation
+ * (`max_colliders`).
  * @function Chain:add_collider
  * @tparam table def
- * @treturn int k
+ * @treturn int k the collider (from 1)
+ * @raise when `def` is not a table; "unknown field 'x' in the collider"; "'collider shape' must be
+ * a string ('sphere', 'capsule' or 'plane') (got nil)", "unknown collider shape 'x' (...)"; "sphere
+ * needs 'center'", "sphere needs 'radius'", "capsule needs 'a' and 'b'", "capsule needs 'radius'",
+ * "plane needs 'point' and 'normal'"; "'center' must be a table of 3 numbers (got number)",
+ * "element 2 of 'center' is not finite", "'radius' must be a number (got string)"; "sphere 'center'
+ * x 2e+09 is out of range (-1e+09 .. 1e+09)", "sphere 'radius' -1 is out of range (0 .. 1e+09)",
+ * "capsule ends 'a' and 'b' coincide", "capsule radii 1 and 5 differ by its length 2 or more (one
+ * end contains the other)", "plane 'normal' is zero"; "no room for another collider
+ * ('max_colliders' is 16)"
  */
 static int l_add_collider(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
@@ -509,11 +585,15 @@ static int l_add_collider(lua_State *L) {
 
 /***
  * Moves collider `k`, every frame if need be, without garbage: either a table with the fields to
- * change (as `add_collider`), or numbers by shape: sphere `cx, cy, cz [, radius]`; capsule
- * `ax, ay, az, bx, by, bz [, radius [, radius_b]]`; plane `px, py, pz [, nx, ny, nz]`.
+ * change (as `add_collider`, the shape kept), or numbers by shape, in world units: sphere `cx, cy,
+ * cz [, radius]`; capsule `ax, ay, az, bx, by, bz [, radius [, radius_b]]`; plane `px, py, pz [,
+ * nx, ny, nz]`.
  * @function Chain:move_collider
- * @tparam int k
- * @param ...
+ * @tparam int k the collider (1 .. chain:colliders())
+ * @param ... a table, or the numbers above
+ * @raise "the chain has no collider"; "collider 3 is out of range (1 .. 2)" (or not an integer);
+ * for a number that is not finite; "collider is a sphere, not a plane" for a table naming another
+ * shape; and the faults of `add_collider` for the new values
  */
 static int l_move_collider(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
@@ -552,8 +632,11 @@ static int l_move_collider(lua_State *L) {
 /***
  * The skeleton joint of particle `i` (its index), or nil for a virtual tip or a points chain.
  * @function Chain:joint
- * @tparam int i particle
- * @treturn ?int
+ * @param i particle: an index (1 .. #chain) or a joint name
+ * @treturn ?int the joint (1 .. #skeleton), or nil
+ * @raise for a bad particle ("particle must be a number (got table)", "particle 2.5 is not an
+ * integer", "particle 9 is out of range (1 .. 8)"; for a name "a points chain has no joint names",
+ * "unknown joint 'x'", "joint 'x' is not in the chain")
  */
 static int l_joint(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
@@ -566,7 +649,8 @@ static int l_joint(lua_State *L) {
 /***
  * The rest length of the longest root-to-leaf path (virtual tips included).
  * @function Chain:length
- * @treturn number
+ * @treturn number world units
+ * @raise never
  */
 static int l_length(lua_State *L) {
     lua_pushnumber(L, sn_chain_length(check_chain(L, 1)));
@@ -577,6 +661,7 @@ static int l_length(lua_State *L) {
  * The number of colliders.
  * @function Chain:colliders
  * @treturn int
+ * @raise never
  */
 static int l_colliders(lua_State *L) {
     lua_pushinteger(L, sn_chain_collider_count(check_chain(L, 1)));
@@ -586,7 +671,8 @@ static int l_colliders(lua_State *L) {
 /***
  * The skeleton of a skeleton chain, or nil.
  * @function Chain:skeleton
- * @treturn Skeleton the skeleton
+ * @treturn ?Skeleton the skeleton
+ * @raise never
  */
 static int l_skeleton_of(lua_State *L) {
     check_chain(L, 1);

@@ -5,6 +5,9 @@
  * the previous key; "cubicspline" is glTF's Hermite form. Joints without a track keep the rest
  * pose. Sampling forward in time reuses a cursor kept in the clip, so it costs no key search;
  * `clip:cursor()` gives one playback its own (for many characters sharing a clip).
+ *
+ * A method raises "sinew.Clip expected, got <type>" (or sinew.ClipCursor) when its `self` is
+ * something else, as in `Clip.duration(nil)`; the methods' Raises sections leave that out.
  * @module sinew.clip
  */
 #include <math.h>
@@ -105,13 +108,27 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
  * `def.skeleton` is the Skeleton, `def.tracks` a list of tracks
  * `{joint = name or index, path = "translation" | "rotation" | "scale", times = {...},
  * values = {...}, interpolation = "linear" (default) | "step" | "cubicspline"}` with strictly
- * increasing times and 3 (translation, scale) or 4 (rotation x, y, z, w) values per key, three
- * times as many for "cubicspline" (in-tangent, value, out-tangent per key, as glTF).
- * `def.duration` (seconds) defaults to the last key time of all tracks. Every fault is an error;
- * no partial object is made.
+ * increasing times (seconds, >= 0) and 3 (translation in model units, scale factors) or 4
+ * (rotation quaternion x, y, z, w, any non-zero length) values per key, three times as many for
+ * "cubicspline" (in-tangent, value, out-tangent per key, as glTF). Times and values are stored as
+ * float32. `def.duration` (seconds) defaults to the last key time of all tracks. Every fault is an
+ * error; no partial object is made.
  * @function clip
- * @tparam table def
+ * @tparam table def `{skeleton = ..., tracks = {...}, duration = ...}`
  * @treturn Clip
+ * @raise when `def` is not a table; "unknown field 'x' in the clip definition"; "'skeleton' must be
+ * a sinew.Skeleton (got nil)"; "'tracks' must be a table (got nil)"; "'duration' must be a number
+ * (got string)", "'duration' must be a finite number >= 0", "'duration' 2e+09 is too long (at most
+ * 1e+09 s)"; and per track, prefixed "track 2: " or "track 2 ('hips' rotation): ": "a table
+ * expected, got number", "unknown field 'x' in track 2", "unknown joint 'x'", "joint 1.5 is not an
+ * integer", "joint 9 is out of range (1 .. 8)", "'joint' must be a name or an index (got nil)",
+ * "'path' must be a string ('translation', 'rotation' or 'scale') (got nil)", "unknown path 'x'
+ * (...)", "unknown interpolation 'x' (...)", "'times' must be a table (got nil)" (and 'values'),
+ * "no keys ('times' is empty)", "7 values, expected 6 (2 keys x 3)", "time 2 is not a number (got
+ * string)", "time 2 is not finite", "time 2 (-1) is negative", "time 3 (2) is past the duration
+ * (1)", "times are not increasing: time 2 (0.5) after time 1 (0.5)", "value 4 is not finite",
+ * "value 4 is too large (at most 1e+18 in magnitude)", "rotation of key 2 is zero"; "tracks 1 and 3
+ * both animate the rotation of 'hips'"
  */
 static int l_clip(lua_State *L) {
     sn_clip_def def;
@@ -183,14 +200,16 @@ static int l_clip(lua_State *L) {
 }
 
 /***
- * Samples the clip at time `t` (seconds) into `pose` (of the clip's skeleton) and returns the
- * pose. With `loop` (default true) t wraps into [0, duration), negative times and times far
- * past the end included; without, t is clamped to [0, duration]. No garbage.
+ * Samples the clip at time `t` into `pose` (of the clip's skeleton) and returns the pose.
+ * Joints without a track keep their rest transform. No garbage.
  * @function Clip:sample
- * @tparam number t
+ * @tparam number t seconds (any finite value: with `loop` it wraps into [0, duration), negative
+ * times and times far past the end included; without, it is clamped to [0, duration])
  * @tparam Pose pose
  * @tparam[opt=true] boolean loop
  * @treturn Pose pose
+ * @raise "not a finite number" for `t`; "sinew.Pose expected, got nil" for `pose`; "pose of another
+ * skeleton"
  */
 static int l_clip_sample(lua_State *L) {
     sn_clip *c = check_clip(L, 1);
@@ -204,9 +223,10 @@ static int l_clip_sample(lua_State *L) {
 }
 
 /***
- * The duration in seconds.
+ * The duration.
  * @function Clip:duration
- * @treturn number
+ * @treturn number seconds
+ * @raise never
  */
 static int l_clip_duration(lua_State *L) {
     lua_pushnumber(L, sn_clip_duration(check_clip(L, 1)));
@@ -214,12 +234,13 @@ static int l_clip_duration(lua_State *L) {
 }
 
 /***
- * The local time the clip samples at for time `t`: wrapped into [0, duration) with `loop`
- * (default true), clamped to [0, duration] without.
+ * The local time the clip samples at for time `t`.
  * @function Clip:local_time
- * @tparam number t
+ * @tparam number t seconds (any finite value)
  * @tparam[opt=true] boolean loop
- * @treturn number
+ * @treturn number seconds: `t` wrapped into [0, duration) with `loop`, clamped to [0, duration]
+ * without
+ * @raise "not a finite number" for `t`
  */
 static int l_clip_local_time(lua_State *L) {
     sn_clip *c = check_clip(L, 1);
@@ -232,6 +253,7 @@ static int l_clip_local_time(lua_State *L) {
  * The skeleton the clip animates.
  * @function Clip:skeleton
  * @treturn Skeleton
+ * @raise never
  */
 static int l_clip_skeleton(lua_State *L) {
     check_clip(L, 1);
@@ -246,6 +268,7 @@ static int l_clip_skeleton(lua_State *L) {
  * key times, 12 to 104 bytes per track.
  * @function Clip:cursor
  * @treturn ClipCursor
+ * @raise never
  */
 static int l_clip_cursor(lua_State *L) {
     sn_clip_cursor_def def;
@@ -274,10 +297,13 @@ static sn_clip_cursor *check_cursor(lua_State *L, int arg) {
  * Samples the cursor's clip at time `t` into `pose`, as `Clip:sample` does, moving this cursor
  * (not the clip's own): the same pose as `clip:sample(t, pose, loop)`. No garbage.
  * @function ClipCursor:sample
- * @tparam number t seconds
+ * @tparam number t seconds (any finite value)
  * @tparam Pose pose of the clip's skeleton
- * @tparam[opt=true] boolean loop wrap t into [0, duration) (true) or clamp it (false)
+ * @tparam[opt=true] boolean loop wrap t into [0, duration) (true) or clamp it to [0, duration]
+ * (false)
  * @treturn Pose pose
+ * @raise "not a finite number" for `t`; "sinew.Pose expected, got nil" for `pose`; "pose of another
+ * skeleton"
  */
 static int l_cursor_sample(lua_State *L) {
     sn_clip_cursor *c = check_cursor(L, 1);
@@ -294,6 +320,7 @@ static int l_cursor_sample(lua_State *L) {
  * The clip of this cursor.
  * @function ClipCursor:clip
  * @treturn Clip
+ * @raise never
  */
 static int l_cursor_clip(lua_State *L) {
     check_cursor(L, 1);

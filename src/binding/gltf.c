@@ -123,9 +123,14 @@ static size_t accessor_values(lua_State *L, const sn_gltf_accessor *a) {
 /*
  * Splits a .glb into its JSON chunk and its BIN chunk (nil when there is none).
  * @function _gltf.glb
- * @tparam string bytes
+ * @tparam string bytes the whole file
  * @treturn string json
  * @treturn ?string bin
+ * @raise when `bytes` is not a string; the core's refusal of the container: "a .glb starts with a
+ * 12-byte header (the file has 5 bytes)", "not a .glb: the file does not start with 'glTF'",
+ * "container version 1 is not 2", "container length 90 is past the end of the file (80 bytes): cut
+ * short?", "chunk 1: length 40 is past the end of the container (30 bytes)", "chunk 0 is not the
+ * JSON chunk", "no JSON chunk"
  */
 static int l_glb(lua_State *L) {
     size_t size;
@@ -144,6 +149,8 @@ static int l_glb(lua_State *L) {
  * @function _gltf.base64
  * @tparam string text
  * @treturn string bytes
+ * @raise when `text` is not a string; "character 7 of the base64 text is not base64 (byte 33)",
+ * "base64 text of 5 characters is cut short"
  */
 static int l_base64(lua_State *L) {
     size_t size, written;
@@ -157,12 +164,20 @@ static int l_base64(lua_State *L) {
 }
 
 /*
- * Decodes an accessor into a table of numbers (count x rows x columns, matrices column-major),
- * and the position (from 0) of its first value that is not finite, or nil when all are.
+ * Decodes an accessor into a table of numbers (count x rows x columns, matrices column-major,
+ * normalised integers as fractions in 0 .. 1 or -1 .. 1), and the position (from 0) of its first
+ * value that is not finite, or nil when all are.
  * @function _gltf.accessor
  * @tparam table description
  * @treturn table
  * @treturn ?int
+ * @raise when `description` is not a table; a bad description: "'count' must be a number (got
+ * nil)", "'offset' -1 is not a count or an offset (0 .. 2^53)", "'rows' 5 is out of range (1 ..
+ * 4)", "a buffer view must be a table (got string)", "'buffer' must be a string (got nil)",
+ * "'sparse' must be a table (got number)"; the core's refusal of the accessor: "unknown component
+ * type 5121", "count 0: an accessor has at least one element", "byteStride 2 is less than an
+ * element (12 bytes)", "10 elements of 12 bytes from byte 0 are past the end of its buffer view
+ * (100 bytes)", "sparse index 9 is out of range (0 .. 7)", ...
  */
 static int l_accessor(lua_State *L) {
     sn_gltf_accessor a;
@@ -194,8 +209,17 @@ static int l_accessor(lua_State *L) {
  * given.
  * @function _gltf.indices
  * @tparam table description
- * @tparam[opt] int vertices
- * @treturn string
+ * @tparam[opt] int vertices the vertex count (0 .. 2^31 - 1)
+ * @treturn string 4 bytes per index
+ * @raise "vertex count 2.5 is not an integer" (or out of range); when `description` is not a table;
+ * a bad description: "'count' must be a number (got nil)", "'offset' -1 is not a count or an offset
+ * (0 .. 2^53)", "'rows' 5 is out of range (1 .. 4)", "a buffer view must be a table (got string)",
+ * "'buffer' must be a string (got nil)", "'sparse' must be a table (got number)"; the core's
+ * refusal of the accessor: "unknown component type 5121", "count 0: an accessor has at least one
+ * element", "byteStride 2 is less than an element (12 bytes)", "10 elements of 12 bytes from byte 0
+ * are past the end of its buffer view (100 bytes)", "sparse index 9 is out of range (0 .. 7)", ...;
+ * "component type 5126 is not an unsigned integer type", "normalised integers are not indices";
+ * "index 9 (entry 3) is out of range (0 .. 7)"
  */
 static int l_indices(lua_State *L) {
     sn_gltf_accessor a;
@@ -225,10 +249,23 @@ static int l_indices(lua_State *L) {
  * those of a `weights` attribute scaled to sum to 1 per vertex, those of a 2-wide attribute
  * with a `transform` mapped by it (2 x 3, column-major: a texture transform baked in).
  * @function _gltf.vertices
- * @tparam table attributes
- * @tparam[opt] table joint_map
- * @treturn string
+ * @tparam table attributes 1 to 8 attributes
+ * @tparam[opt] table joint_map 0-based sinew joints (0 .. 65534)
+ * @treturn string 4 bytes per float, the slots of every attribute per vertex
  * @treturn int the vertex count
+ * @raise when `attributes` or `joint_map` is not a table; "joint map entry 70000 is out of range (0
+ * .. 65534)"; "9 attributes (1 .. 8)", "attribute 2 must be a table (got string)", "attribute 2 has
+ * 10 vertices, attribute 1 12", "attribute 2 has 16 values per vertex (1 .. 4)", "'slots' 2 is out
+ * of range (3 .. 4)", "'fill' must be a number (got string)", "attribute 2: fill inf is not a
+ * finite float", "attribute 2: 'transform' must be 6 numbers, of a 2-wide attribute"; a bad
+ * description: "'count' must be a number (got nil)", "'offset' -1 is not a count or an offset (0 ..
+ * 2^53)", "'rows' 5 is out of range (1 .. 4)", "a buffer view must be a table (got string)",
+ * "'buffer' must be a string (got nil)", "'sparse' must be a table (got number)"; the core's
+ * refusal of the accessor: "unknown component type 5121", "count 0: an accessor has at least one
+ * element", "byteStride 2 is less than an element (12 bytes)", "10 elements of 12 bytes from byte 0
+ * are past the end of its buffer view (100 bytes)", "sparse index 9 is out of range (0 .. 7)", ...;
+ * "joint index 9 (value 9) is out of range (0 .. 3)"; "texture transform entry 2 is not finite",
+ * "texture coordinate 4 transformed is past float range"
  */
 static int l_vertices(lua_State *L) {
     sn_gltf_accessor acc[8];

@@ -7,6 +7,9 @@
  * blend weights) from the array `params`: each `sample` and `blend` returns the index of its
  * first parameter there. The operations are the same core calls as one call per object, so the
  * results are the same, bit for bit. A group keeps the objects it was given alive.
+ *
+ * A method raises "sinew.Group expected, got <type>" when its `self` is something else;
+ * the methods' Raises sections leave that out.
  * @module sinew.group
  */
 #include "../core/group.h"
@@ -90,6 +93,7 @@ static sn_group_op blank(sn_group_kind kind) {
  * A new empty group.
  * @function sinew.group
  * @treturn Group
+ * @raise never
  */
 static int l_group(lua_State *L) {
     group *g = (group *)sn_lua_newuserdata(L, sizeof(group));
@@ -107,7 +111,10 @@ static int l_group(lua_State *L) {
  * @tparam ClipCursor cursor
  * @tparam Pose pose of the clip's skeleton
  * @tparam[opt=true] boolean loop wrap the time (true) or clamp it (false)
- * @treturn integer i, the index of its time in `params`
+ * @treturn integer i, the index of its time (seconds) in `params`
+ * @raise "sinew.ClipCursor expected, got nil" or "sinew.Pose expected, got nil" for an argument of
+ * another type; "pose of another skeleton than the clip's"; "too many parameters in one group" past
+ * 2^24
  */
 static int l_sample(lua_State *L) {
     group *g = check_group(L);
@@ -131,9 +138,15 @@ static int l_sample(lua_State *L) {
  * @tparam Pose out
  * @tparam {Pose,...} poses the layers, of out's skeleton
  * @tparam[opt] Mask|{Mask|false,...} masks one mask for every layer, or one per layer
- * @tparam[opt=0.1] number threshold total weight below which the rest pose fills in
+ * @tparam[opt=0.1] number threshold total weight (finite, > 0) below which the rest pose fills in
  * @tparam[opt="nlerp"] string rotation "nlerp", "karcher", "markley" or "power"
  * @treturn integer i, the index of its first weight in `params`
+ * @raise "sinew.Pose expected, got nil" for `out`; when `poses` is not a table; "mask or table of
+ * masks expected, got number", "sinew.Mask expected, got table"; "layer 2 is not a sinew.Pose (got
+ * table)", "mask 2 is not a sinew.Mask (got table)"; for a `threshold` that is not a finite number,
+ * "threshold must be finite and > 0"; "invalid option 'x'" for `rotation`; "too many layers" (more
+ * than 2^20); "layer 2 is a pose of another skeleton", "mask 2 is of another skeleton"; "more than
+ * 64 layers" for a rotation other than "nlerp"; "too many parameters in one group" past 2^24
  */
 static int l_blend(lua_State *L) {
     static const char *const methods[] = {"nlerp", "karcher", "markley", "power", NULL};
@@ -200,6 +213,8 @@ static int l_blend(lua_State *L) {
  * @function Group:to_model
  * @tparam Pose pose
  * @tparam Matrices mats of the pose's skeleton
+ * @raise "sinew.Pose expected, got nil" or "sinew.Matrices expected, got nil" for an argument of
+ * another type; "matrices of another skeleton"
  */
 static int l_to_model(lua_State *L) {
     group *g = check_group(L);
@@ -216,6 +231,7 @@ static int l_to_model(lua_State *L) {
  * Adds "advance the chain by the run's dt", as `chain:step(dt)` does.
  * @function Group:step
  * @tparam Chain chain
+ * @raise "sinew.Chain expected, got nil" when `chain` is not a Chain
  */
 static int l_step(lua_State *L) {
     group *g = check_group(L);
@@ -232,6 +248,8 @@ static int l_step(lua_State *L) {
  * @function Group:update
  * @tparam Chain chain a chain of a skeleton
  * @tparam Pose pose of the chain's skeleton
+ * @raise "sinew.Chain expected, got nil" or "sinew.Pose expected, got nil" for an argument of
+ * another type; "update needs a chain of a skeleton"; "pose of another skeleton than the chain's"
  */
 static int l_update(lua_State *L) {
     group *g = check_group(L);
@@ -250,14 +268,19 @@ static int l_update(lua_State *L) {
 }
 
 /***
- * Runs every operation in order, in one call: `dt` (seconds, finite, >= 0) for the chains, and
- * `params` (an array of at least `group:params()` numbers) for the sample times and blend
- * weights. Everything is checked before anything moves; a chain refusing its pose part way
- * (a joint placed out of range) stops the run there, the operations before it having run. No
- * garbage.
+ * Runs every operation in order, in one call: `dt` for the chains, and `params` for the sample
+ * times and blend weights. Everything is checked before anything moves; a chain refusing its pose
+ * part way (a joint placed out of range) stops the run there, the operations before it having
+ * run. No garbage.
  * @function Group:run
- * @tparam number dt seconds
- * @tparam {number,...} params
+ * @tparam number dt seconds (finite, >= 0)
+ * @tparam {number,...} params at least `group:params()` numbers: sample times in seconds (finite),
+ * blend weights (finite, >= 0, relative)
+ * @raise for a `dt` that is not a number; when `params` is not a table; "parameter 3 is not a
+ * number (got string)"; "dt must be finite and >= 0"; "operation 2 (sample) reads parameter 5 of 4"
+ * (too few parameters); "operation 2 (blend): parameter 3 is not finite" (or "a negative weight",
+ * "too large for a float"); "operation 4 (update): joint 'x' of the pose is placed out of range
+ * (-1e+09 .. 1e+09)" (or another fault of that call, named by its operation)
  */
 static int l_run(lua_State *L) {
     group *g = check_group(L);
@@ -283,6 +306,7 @@ static int l_run(lua_State *L) {
  * The number of parameters the operations read: `params` of `run` needs at least as many.
  * @function Group:params
  * @treturn integer
+ * @raise never
  */
 static int l_params(lua_State *L) {
     lua_pushinteger(L, check_group(L)->nparams);

@@ -4,6 +4,9 @@
  * A pose holds one local transform per joint of its skeleton (translation, rotation quaternion
  * x, y, z, w and scale, stored as float32). Joints are 1-based or names. Per-frame calls (get,
  * set, blend, add, delta, to_model, mats:get) make no garbage.
+ *
+ * A method raises "sinew.Pose expected, got <type>" (or sinew.Mask, sinew.Matrices) when its
+ * `self` is something else, as in `Pose.get(nil, 1)`; the methods' Raises sections leave that out.
  * @module sinew.pose
  */
 #include <float.h>
@@ -48,6 +51,7 @@ static void *new_object(lua_State *L, size_t size, const char *tname, int skel) 
  * @function pose
  * @tparam Skeleton skel
  * @treturn Pose
+ * @raise "sinew.Skeleton expected, got nil" when `skel` is not a Skeleton
  */
 static int l_pose(lua_State *L) {
     sn_pose_def def;
@@ -86,10 +90,12 @@ static void check_rotation(lua_State *L, int arg, float *q) {
 }
 
 /***
- * The transform of a joint: 10 numbers tx,ty,tz, qx,qy,qz,qw, sx,sy,sz (float32 values).
+ * The transform of a joint, local to its parent: 10 numbers (float32 values).
  * @function Pose:get
- * @param joint index or name
- * @return tx, ty, tz, qx, qy, qz, qw, sx, sy, sz
+ * @param joint index (1 .. #pose) or name
+ * @return tx, ty, tz (model units), qx, qy, qz, qw (a unit quaternion), sx, sy, sz (factors)
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil")
  */
 static int l_pose_get(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1);
@@ -100,20 +106,23 @@ static int l_pose_get(lua_State *L) {
 }
 
 /***
- * Sets the transform of a joint from 10 numbers; the rotation is normalised (a zero one is an
- * error). Values are stored as float32.
+ * Sets the transform of a joint, local to its parent, from 10 numbers; the rotation is
+ * normalised. Values are stored as float32.
  * @function Pose:set
- * @param joint index or name
- * @tparam number tx
+ * @param joint index (1 .. #pose) or name
+ * @tparam number tx translation, model units
  * @tparam number ty
  * @tparam number tz
- * @tparam number qx
+ * @tparam number qx rotation quaternion (any non-zero length)
  * @tparam number qy
  * @tparam number qz
  * @tparam number qw
- * @tparam number sx
+ * @tparam number sx scale factor
  * @tparam number sy
  * @tparam number sz
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil"); for a value that is not a finite
+ * number, or is too large for a float ("too large for a float"); "zero quaternion"
  */
 static int l_pose_set(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1);
@@ -145,52 +154,67 @@ static int set_part(lua_State *L, int first, int n) {
 }
 
 /***
- * Translation of a joint: 3 numbers.
+ * Translation of a joint, local to its parent: 3 numbers.
  * @function Pose:get_translation
- * @param joint
- * @return x, y, z
+ * @param joint index (1 .. #pose) or name
+ * @return x, y, z in model units
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil")
  */
 static int l_pose_get_translation(lua_State *L) { return get_part(L, SN_POSE_TX, 3); }
 /***
- * Rotation of a joint: 4 numbers x, y, z, w.
+ * Rotation of a joint, local to its parent: 4 numbers x, y, z, w.
  * @function Pose:get_rotation
- * @param joint
- * @return x, y, z, w
+ * @param joint index (1 .. #pose) or name
+ * @return x, y, z, w: a unit quaternion
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil")
  */
 static int l_pose_get_rotation(lua_State *L) { return get_part(L, SN_POSE_QX, 4); }
 /***
  * Scale of a joint: 3 numbers.
  * @function Pose:get_scale
- * @param joint
- * @return x, y, z
+ * @param joint index (1 .. #pose) or name
+ * @return x, y, z: factors
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil")
  */
 static int l_pose_get_scale(lua_State *L) { return get_part(L, SN_POSE_SX, 3); }
 /***
- * Sets the translation of a joint.
+ * Sets the translation of a joint, local to its parent (stored as float32).
  * @function Pose:set_translation
- * @param joint
- * @tparam number x
+ * @param joint index (1 .. #pose) or name
+ * @tparam number x model units
  * @tparam number y
  * @tparam number z
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil"); for a value that is not a finite
+ * number, or is too large for a float ("too large for a float")
  */
 static int l_pose_set_translation(lua_State *L) { return set_part(L, SN_POSE_TX, 3); }
 /***
- * Sets the rotation of a joint (normalised; a zero quaternion is an error).
+ * Sets the rotation of a joint, local to its parent (normalised, stored as float32).
  * @function Pose:set_rotation
- * @param joint
- * @tparam number x
+ * @param joint index (1 .. #pose) or name
+ * @tparam number x quaternion (any non-zero length)
  * @tparam number y
  * @tparam number z
  * @tparam number w
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil"); for an argument that is not a finite
+ * number; "zero quaternion"
  */
 static int l_pose_set_rotation(lua_State *L) { return set_part(L, SN_POSE_QX, 4); }
 /***
- * Sets the scale of a joint.
+ * Sets the scale of a joint (stored as float32).
  * @function Pose:set_scale
- * @param joint
- * @tparam number x
+ * @param joint index (1 .. #pose) or name
+ * @tparam number x factor
  * @tparam number y
  * @tparam number z
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil"); for a value that is not a finite
+ * number, or is too large for a float ("too large for a float")
  */
 static int l_pose_set_scale(lua_State *L) { return set_part(L, SN_POSE_SX, 3); }
 
@@ -199,6 +223,7 @@ static int l_pose_set_scale(lua_State *L) { return set_part(L, SN_POSE_SX, 3); }
  * @function Pose:copy
  * @tparam Pose other
  * @treturn Pose the pose
+ * @raise "sinew.Pose expected, got nil" when `other` is not a Pose; "pose of another skeleton"
  */
 static int l_pose_copy(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1), *o = sn_lua_checkpose(L, 2);
@@ -212,6 +237,7 @@ static int l_pose_copy(lua_State *L) {
  * Sets every joint back to the rest pose; returns this pose.
  * @function Pose:reset
  * @treturn Pose the pose
+ * @raise never
  */
 static int l_pose_reset(lua_State *L) {
     sn_pose_reset(sn_lua_checkpose(L, 1));
@@ -223,12 +249,16 @@ static int l_pose_reset(lua_State *L) {
  * Adds an additive layer: per joint with w = weight * mask weight, rotation = rotation *
  * slerp(identity, delta, w), translation += w * delta, scale *= 1 + w (delta - 1) (divided by
  * 1 + |w| (delta - 1) for w < 0). A negative weight subtracts: add(d, w) then add(d, -w) gives
- * the pose back. Returns this pose.
+ * the pose back. Returns this pose. A refused call changes nothing.
  * @function Pose:add
  * @tparam Pose delta a delta pose (see `sinew.delta`)
- * @tparam number weight any finite number
- * @tparam[opt] Mask mask
+ * @tparam number weight any finite number (1 adds the whole delta, negative subtracts)
+ * @tparam[opt] Mask mask per-joint weights (0 .. 1) that multiply `weight`
  * @treturn Pose the pose
+ * @raise "sinew.Pose expected" or "sinew.Mask expected" for an argument of another type; "not a
+ * finite number" for `weight`; "delta pose of another skeleton", "mask of another skeleton"; "the
+ * layer takes the translation of joint 3 out of the float range" (or the scale); "subtracting the
+ * scale of joint 3 divides by zero"
  */
 static int l_pose_add(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1), *d = sn_lua_checkpose(L, 2);
@@ -246,6 +276,8 @@ static int l_pose_add(lua_State *L) {
  * @function Pose:to_model
  * @tparam Matrices mats
  * @treturn Matrices mats
+ * @raise "sinew.Matrices expected, got nil" when `mats` is not Matrices; "matrices of another
+ * skeleton"
  */
 static int l_pose_to_model(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1);
@@ -260,6 +292,7 @@ static int l_pose_to_model(lua_State *L) {
  * The skeleton of this object (poses, masks and matrices all have this method).
  * @function Pose:skeleton
  * @treturn Skeleton
+ * @raise never
  */
 static int l_skeleton_of(lua_State *L) {
     (void)sn_lua_checkself(L); /* a Pose, Mask or Matrices: each keeps its skeleton */
@@ -315,11 +348,18 @@ static void *fast_udata(lua_State *L, int idx, int up) {
  * @function blend
  * @tparam Pose out
  * @tparam table layers poses of out's skeleton
- * @tparam table weights one number per layer
- * @param[opt] masks Mask or table of masks
- * @tparam[opt=0.1] number threshold
- * @tparam[opt="nlerp"] string rotation
+ * @tparam table weights one number per layer, finite and >= 0 (relative: normalised per joint)
+ * @param[opt] masks Mask or table of masks (weights 0 .. 1 per joint)
+ * @tparam[opt=0.1] number threshold total weight (finite, > 0) below which the rest pose fills in
+ * @tparam[opt="nlerp"] string rotation "nlerp", "karcher", "markley" or "power"
  * @treturn Pose out
+ * @raise "sinew.Pose expected, got nil" for `out`; when `layers` or `weights` is not a table; "3
+ * weights for 2 layers"; "layer 2 is not a sinew.Pose (got table)", "weight 2 is not a number (got
+ * string)", "mask or table of masks expected, got number", "mask 2 is not a sinew.Mask (got
+ * table)"; for a `threshold` that is not a finite number; "invalid option 'x'" for `rotation`; and
+ * the core's refusals: "layer 2 is a pose of another skeleton", "weight 2 is not finite", "weight 2
+ * is negative", "mask 2 is a mask of another skeleton", "threshold must be a finite number above
+ * 0", "70 layers with weight: at most 64 average rotations other than by nlerp"
  */
 static int l_blend(lua_State *L) {
     static const char *const rotation_methods[] = {"nlerp", "karcher", "markley", "power", NULL}; /* sn_blend_method */
@@ -378,13 +418,16 @@ static int l_blend(lua_State *L) {
 
 /***
  * `out` = `pose` relative to `reference`: the delta that `reference:add(out, 1)` turns back into
- * `pose`. Rotation conj(ref) * pose, translation pose - ref, scale pose / ref (a zero reference
- * scale is an error). `out` may be `pose` or `reference`. Returns `out`.
+ * `pose`. Rotation conj(ref) * pose, translation pose - ref, scale pose / ref. `out` may be
+ * `pose` or `reference`. Returns `out`. A refused call changes nothing.
  * @function delta
  * @tparam Pose out
  * @tparam Pose pose
  * @tparam Pose reference
  * @treturn Pose out
+ * @raise "sinew.Pose expected, got nil" for an argument that is not a Pose; "pose of another
+ * skeleton", "reference pose of another skeleton"; "reference scale of joint 3 is zero"; "the delta
+ * of joint 3 is out of the float range"
  */
 static int l_delta(lua_State *L) {
     sn_pose *out = sn_lua_checkpose(L, 1), *p = sn_lua_checkpose(L, 2), *r = sn_lua_checkpose(L, 3);
@@ -407,13 +450,18 @@ static float check_mask_weight(lua_State *L, int idx, int arg) {
 /***
  * A per-joint weight mask: `sinew.mask(skel, {spine = 1, head = 0.5} [, default])`.
  *
- * Keys are joint names or 1-based indices, values weights in [0, 1]; every other joint gets
- * `default` (0 when omitted).
+ * Keys are joint names or 1-based indices, values weights in [0, 1] (stored as float32); every
+ * other joint gets `default` (0 when omitted).
  * @function mask
  * @tparam Skeleton skel
- * @tparam[opt] table weights
- * @tparam[opt=0] number default
+ * @tparam[opt] table weights joint -> weight (0 .. 1)
+ * @tparam[opt=0] number default weight (0 .. 1)
  * @treturn Mask
+ * @raise "sinew.Skeleton expected, got nil" for `skel`; when `weights` is not a table; for a bad
+ * joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is not an integer" or
+ * "joint index or name expected, got nil") (a key of `weights`); "mask weight expected, got
+ * string"; "mask weight 2 is out of range (0 .. 1)" or "mask weight 2 of joint 'head' is out of
+ * range (0 .. 1)"
  */
 static int l_mask(lua_State *L) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
@@ -447,8 +495,10 @@ static int l_mask(lua_State *L) {
 /***
  * The weight of a joint.
  * @function Mask:get
- * @param joint index or name
- * @treturn number
+ * @param joint index (1 .. #mask) or name
+ * @treturn number weight (0 .. 1, a float32 value)
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil")
  */
 static int l_mask_get(lua_State *L) {
     sn_mask *m = sn_lua_checkmask(L, 1);
@@ -459,10 +509,13 @@ static int l_mask_get(lua_State *L) {
 /***
  * Sets the weight of a joint, and of all its descendants when `subtree` is true. Returns the mask.
  * @function Mask:set
- * @param joint index or name
- * @tparam number weight in [0, 1]
+ * @param joint index (1 .. #mask) or name
+ * @tparam number weight in [0, 1] (stored as float32)
  * @tparam[opt=false] boolean subtree
  * @treturn Mask the mask
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil"); "mask weight expected, got string";
+ * "mask weight 2 is out of range (0 .. 1)"
  */
 static int l_mask_set(lua_State *L) {
     sn_mask *m = sn_lua_checkmask(L, 1);
@@ -483,6 +536,7 @@ static int l_mask_set(lua_State *L) {
  * @function matrices
  * @tparam Skeleton skel
  * @treturn Matrices
+ * @raise "sinew.Skeleton expected, got nil" when `skel` is not a Skeleton
  */
 static int l_matrices(lua_State *L) {
     sn_matrices_def def;
@@ -493,10 +547,13 @@ static int l_matrices(lua_State *L) {
 }
 
 /***
- * The matrix of a joint: 16 numbers, column-major (m[13], m[14], m[15] hold the translation).
+ * The matrix of a joint: 16 numbers (float32 values), column-major (m13, m14, m15 hold the
+ * translation, in model units).
  * @function Matrices:get
- * @param joint index or name
+ * @param joint index (1 .. #mats) or name
  * @return m1, ..., m16: the matrix, column-major
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil")
  */
 static int l_mats_get(lua_State *L) {
     sn_matrices *m = check_matrices(L, 1);
@@ -507,10 +564,10 @@ static int l_mats_get(lua_State *L) {
 /***
  * Sets the matrix of a joint from 16 finite numbers, column-major (as `Matrices:get` gives
  * them): for matrices that do not come from a pose, such as a skin's inverse bind matrices.
- * Returns the matrices.
+ * Stored as float32. Returns the matrices.
  * @function Matrices:set
- * @param joint index or name
- * @tparam number m1
+ * @param joint index (1 .. #mats) or name
+ * @tparam number m1 column 1, row 1
  * @tparam number m2
  * @tparam number m3
  * @tparam number m4
@@ -522,11 +579,14 @@ static int l_mats_get(lua_State *L) {
  * @tparam number m10
  * @tparam number m11
  * @tparam number m12
- * @tparam number m13
+ * @tparam number m13 column 4, row 1: the translation x (model units)
  * @tparam number m14
  * @tparam number m15
  * @tparam number m16
  * @treturn Matrices the matrices
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil"); for a value that is not a finite
+ * number, or is too large for a float ("too large for a float")
  */
 static int l_mats_set(lua_State *L) {
     sn_matrices *m = check_matrices(L, 1);
@@ -547,6 +607,9 @@ static int l_mats_set(lua_State *L) {
  * @tparam Matrices inverse_bind matrices of the same skeleton (may be these)
  * @tparam[opt] table root 16 finite numbers, column-major (the transform above the skeleton)
  * @treturn Matrices the matrices
+ * @raise "sinew.Matrices expected, got nil" for `inverse_bind`; when `root` is not a table; "root
+ * entry 3 must be a number (got nil)", "root entry 3 (inf) is not a finite float"; "matrices of
+ * another skeleton"
  */
 static int l_mats_skin(lua_State *L) {
     sn_matrices *m = check_matrices(L, 1);
@@ -579,7 +642,8 @@ static int l_mats_skin(lua_State *L) {
  * All matrices as one string of 64 bytes per joint (float32, native byte order, column-major),
  * for `love.data.newByteData`, `Shader:send` or a mesh. Makes one string per call.
  * @function Matrices:bytes
- * @treturn string
+ * @treturn string 64 * #mats bytes
+ * @raise never
  */
 static int l_mats_bytes(lua_State *L) {
     sn_matrices *m = check_matrices(L, 1);
@@ -592,7 +656,8 @@ static int l_mats_bytes(lua_State *L) {
  * The address of the float data as a light userdata (valid while the Matrices object lives),
  * e.g. for LuaJIT's `ffi.copy(dst, mats:pointer(), 64 * #mats)`. No garbage.
  * @function Matrices:pointer
- * @treturn userdata
+ * @treturn userdata 16 float32 per joint, column-major
+ * @raise never
  */
 static int l_mats_pointer(lua_State *L) {
     lua_pushlightuserdata(L, sn_matrices_data(check_matrices(L, 1)));

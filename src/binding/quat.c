@@ -47,6 +47,7 @@ static const int QQN[] = {1, 5, 9}, QX[] = {1, 5}, VV[] = {1, 4};
  * The identity rotation.
  * @function identity
  * @return 0, 0, 0, 1
+ * @raise never (it reads no argument)
  */
 static int l_identity(lua_State *L) {
     sn_quat q = {0, 0, 0, 1};
@@ -54,18 +55,19 @@ static int l_identity(lua_State *L) {
 }
 
 /***
- * Hamilton product a * b (b is applied first, then a). Raises "result is too large" when a
- * component of the product exceeds the largest double.
+ * Hamilton product a * b (b is applied first, then a), of quaternions of any length.
  * @function mul
- * @tparam number ax
+ * @tparam number ax quaternion a (any length)
  * @tparam number ay
  * @tparam number az
  * @tparam number aw
- * @tparam number bx
+ * @tparam number bx quaternion b (any length)
  * @tparam number by
  * @tparam number bz
  * @tparam number bw
  * @return x, y, z, w
+ * @raise for an argument that is not a finite number; "result is too large" when a component of the
+ * product exceeds the largest double
  */
 static int l_mul(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5), r;
@@ -77,11 +79,12 @@ static int l_mul(lua_State *L) {
 /***
  * Conjugate (-x, -y, -z, w): the inverse of a unit quaternion.
  * @function conj
- * @tparam number x
+ * @tparam number x the quaternion (any length)
  * @tparam number y
  * @tparam number z
  * @tparam number w
  * @return x, y, z, w
+ * @raise for an argument that is not a finite number
  */
 static int l_conj(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -90,14 +93,15 @@ static int l_conj(lua_State *L) {
 }
 
 /***
- * Inverse conj(q) / |q|^2; raises for a zero quaternion, and "result is too large" when |q| is
- * below about 5.6e-309 (the inverse overflows).
+ * Inverse conj(q) / |q|^2.
  * @function inverse
- * @tparam number x
+ * @tparam number x the quaternion (any non-zero length)
  * @tparam number y
  * @tparam number z
  * @tparam number w
  * @return x, y, z, w
+ * @raise for an argument that is not a finite number; "zero quaternion"; "result is too large:
+ * 1/|q| overflows" when |q| is below about 5.6e-309
  */
 static int l_inverse(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -107,13 +111,14 @@ static int l_inverse(lua_State *L) {
 }
 
 /***
- * q / |q| for any non-zero q (tiny and huge components too); raises for a zero quaternion.
+ * q / |q| for any non-zero q (tiny and huge components too).
  * @function normalize
- * @tparam number x
+ * @tparam number x the quaternion (any non-zero length)
  * @tparam number y
  * @tparam number z
  * @tparam number w
- * @return x, y, z, w
+ * @return x, y, z, w: unit length
+ * @raise for an argument that is not a finite number; "zero quaternion"
  */
 static int l_normalize(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -123,17 +128,19 @@ static int l_normalize(lua_State *L) {
 }
 
 /***
- * 4-D dot product; raises "result is too large" when it exceeds the largest double.
+ * 4-D dot product.
  * @function dot
- * @tparam number ax
+ * @tparam number ax quaternion a (any length)
  * @tparam number ay
  * @tparam number az
  * @tparam number aw
- * @tparam number bx
+ * @tparam number bx quaternion b (any length)
  * @tparam number by
  * @tparam number bz
  * @tparam number bw
  * @return number
+ * @raise for an argument that is not a finite number; "result is too large" when the product
+ * exceeds the largest double
  */
 static int l_dot(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5);
@@ -145,13 +152,15 @@ static int l_dot(lua_State *L) {
 }
 
 /***
- * Length |q|; raises "result is too large" when it exceeds the largest double.
+ * Length |q|.
  * @function length
- * @tparam number x
+ * @tparam number x the quaternion (any length)
  * @tparam number y
  * @tparam number z
  * @tparam number w
  * @return number
+ * @raise for an argument that is not a finite number; "result is too large" when |q| exceeds the
+ * largest double
  */
 static int l_length(lua_State *L) {
     sn_quat q = check_quat(L, 1);
@@ -163,17 +172,18 @@ static int l_length(lua_State *L) {
 }
 
 /***
- * Rotates the vector (vx, vy, vz) by q (normalised first); raises for a zero quaternion, and
- * "result is too large" (argument 5) when a component of the result exceeds the largest double.
+ * Rotates the vector (vx, vy, vz) by q (normalised first).
  * @function rotate
- * @tparam number x the rotation
+ * @tparam number x the rotation (any non-zero length)
  * @tparam number y
  * @tparam number z
  * @tparam number w
- * @tparam number vx the vector
+ * @tparam number vx the vector (any unit: the result is in the same)
  * @tparam number vy
  * @tparam number vz
  * @return x, y, z
+ * @raise for an argument that is not a finite number; "zero quaternion"; "result is too large"
+ * (argument 5) when a component of the result exceeds the largest double
  */
 static int l_rotate(lua_State *L) {
     sn_quat q = check_quat(L, 1);
@@ -187,13 +197,14 @@ static int l_rotate(lua_State *L) {
 }
 
 /***
- * Rotation of `angle` radians about an axis of any non-zero length; raises for a zero axis.
+ * Rotation of `angle` radians about an axis of any non-zero length (right-handed).
  * @function from_axis_angle
- * @tparam number ax the axis
+ * @tparam number ax the axis (any non-zero length)
  * @tparam number ay
  * @tparam number az
- * @tparam number angle radians
+ * @tparam number angle radians (any finite value)
  * @return x, y, z, w
+ * @raise for an argument that is not a finite number; "zero axis"
  */
 static int l_from_axis_angle(lua_State *L) {
     static const int args[] = {1, 4};
@@ -205,13 +216,14 @@ static int l_from_axis_angle(lua_State *L) {
 }
 
 /***
- * Unit axis and angle in [0, pi]; the identity gives the axis (1, 0, 0).
+ * Unit axis and angle of a rotation; the identity gives the axis (1, 0, 0).
  * @function to_axis_angle
- * @tparam number x
+ * @tparam number x the rotation (any non-zero length)
  * @tparam number y
  * @tparam number z
  * @tparam number w
- * @return ax, ay, az, angle
+ * @return ax, ay, az, angle: a unit axis and radians in [0, pi]
+ * @raise for an argument that is not a finite number; "zero quaternion"
  */
 static int l_to_axis_angle(lua_State *L) {
     sn_quat q = check_quat(L, 1);
@@ -232,11 +244,12 @@ static int l_to_axis_angle(lua_State *L) {
  * (extrinsic, world) axes: "XYZ" rotates about X first, then Y, then Z, so q = qz * qy * qx.
  * The same rotation read as intrinsic (body-axis) rotations goes in reverse order: Z, Y', X''.
  * @function from_euler
- * @tparam number x radians
- * @tparam number y
- * @tparam number z
+ * @tparam number x radians about X
+ * @tparam number y radians about Y
+ * @tparam number z radians about Z
  * @tparam[opt="XYZ"] string order one of XYZ, XZY, YXZ, YZX, ZXY, ZYX
  * @return x, y, z, w
+ * @raise for an argument that is not a finite number; "unknown order 'x'" for another order
  */
 static int l_from_euler(lua_State *L) {
     static const char *const orders[] = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
@@ -253,15 +266,16 @@ static int l_from_euler(lua_State *L) {
 
 /***
  * Shortest-arc rotation turning the direction u onto v; antiparallel vectors give a half turn
- * about an axis perpendicular to u. Raises for a zero vector.
+ * about an axis perpendicular to u.
  * @function from_to
- * @tparam number ux
+ * @tparam number ux the first direction (any non-zero length)
  * @tparam number uy
  * @tparam number uz
- * @tparam number vx
+ * @tparam number vx the second direction (any non-zero length)
  * @tparam number vy
  * @tparam number vz
  * @return x, y, z, w
+ * @raise for an argument that is not a finite number; "zero vector"
  */
 static int l_from_to(lua_State *L) {
     sn_vec3 u = check_vec3(L, 1), v = check_vec3(L, 4);
@@ -272,17 +286,18 @@ static int l_from_to(lua_State *L) {
 }
 
 /***
- * Rotation angle in [0, pi] between two orientations (q and -q are the same orientation).
+ * Rotation angle between two orientations (q and -q are the same orientation).
  * @function angle
- * @tparam number ax
+ * @tparam number ax orientation a (any non-zero length)
  * @tparam number ay
  * @tparam number az
  * @tparam number aw
- * @tparam number bx
+ * @tparam number bx orientation b (any non-zero length)
  * @tparam number by
  * @tparam number bz
  * @tparam number bw
- * @return number radians
+ * @return number radians in [0, pi]
+ * @raise for an argument that is not a finite number; "zero quaternion"
  */
 static int l_angle(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5);
@@ -295,15 +310,16 @@ static int l_angle(lua_State *L) {
 
 /***
  * q^e = |q|^e (cos(e t), n sin(e t)) for q = |q| (cos t, n sin t). For a unit quaternion this is
- * the rotation about the same axis by e times the angle (q^0.5 is half of the rotation). Raises
- * for a zero quaternion, and "result is too large" (argument 5) when |q|^e overflows.
+ * the rotation about the same axis by e times the angle (q^0.5 is half of the rotation).
  * @function pow
- * @tparam number x
+ * @tparam number x the quaternion (any non-zero length)
  * @tparam number y
  * @tparam number z
  * @tparam number w
- * @tparam number e exponent
+ * @tparam number e exponent (any finite value)
  * @return x, y, z, w
+ * @raise for an argument that is not a finite number; "zero quaternion"; "result is too large:
+ * |q|^e overflows" (argument 5)
  */
 static int l_pow(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -313,13 +329,14 @@ static int l_pow(lua_State *L) {
 }
 
 /***
- * Natural logarithm: vector part n * t in x, y, z (t in [0, pi]) and ln |q| in w.
+ * Natural logarithm: vector part n * t in x, y, z (t in radians, [0, pi]) and ln |q| in w.
  * @function log
- * @tparam number x
+ * @tparam number x the quaternion (any non-zero length)
  * @tparam number y
  * @tparam number z
  * @tparam number w
  * @return x, y, z, w
+ * @raise for an argument that is not a finite number; "zero quaternion"
  */
 static int l_log(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -329,14 +346,15 @@ static int l_log(lua_State *L) {
 }
 
 /***
- * Exponential of any quaternion (vector part x, y, z; scalar part w); raises "result is too
- * large" when e^w overflows (w above about 709.78).
+ * Exponential of any quaternion (vector part x, y, z; scalar part w).
  * @function exp
- * @tparam number x
+ * @tparam number x the quaternion (any value)
  * @tparam number y
  * @tparam number z
  * @tparam number w
  * @return x, y, z, w
+ * @raise for an argument that is not a finite number; "result is too large: e^w overflows for 'w' =
+ * ..." when w is above about 709.78
  */
 static int l_exp(lua_State *L) {
     sn_quat q = check_quat(L, 1), r;
@@ -347,18 +365,20 @@ static int l_exp(lua_State *L) {
 
 /***
  * Spherical linear interpolation along the shortest path, within 3e-14 rad of the exact slerp
- * and exact for nearly equal inputs; any t outside [0, 1] extrapolates.
+ * and exact for nearly equal inputs. Inputs are normalised first.
  * @function slerp
- * @tparam number ax
+ * @tparam number ax rotation a (any non-zero length)
  * @tparam number ay
  * @tparam number az
  * @tparam number aw
- * @tparam number bx
+ * @tparam number bx rotation b (any non-zero length)
  * @tparam number by
  * @tparam number bz
  * @tparam number bw
- * @tparam number t
- * @return x, y, z, w
+ * @tparam number t interpolation fraction (0 gives a, 1 gives b; outside 0 .. 1 extrapolates along
+ * the same arc at constant speed)
+ * @return x, y, z, w: unit length
+ * @raise for an argument that is not a finite number; "zero quaternion"
  */
 static int l_slerp(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5), r;
@@ -369,17 +389,20 @@ static int l_slerp(lua_State *L) {
 
 /***
  * Normalised linear interpolation along the shortest path: cheaper than slerp, not constant speed.
+ * Inputs are normalised first.
  * @function nlerp
- * @tparam number ax
+ * @tparam number ax rotation a (any non-zero length)
  * @tparam number ay
  * @tparam number az
  * @tparam number aw
- * @tparam number bx
+ * @tparam number bx rotation b (any non-zero length)
  * @tparam number by
  * @tparam number bz
  * @tparam number bw
- * @tparam number t
- * @return x, y, z, w
+ * @tparam number t interpolation fraction (0 gives a, 1 gives b; outside 0 .. 1 extrapolates along
+ * the line through a and b, then normalises)
+ * @return x, y, z, w: unit length
+ * @raise for an argument that is not a finite number; "zero quaternion"
  */
 static int l_nlerp(lua_State *L) {
     sn_quat a = check_quat(L, 1), b = check_quat(L, 5), r;
@@ -403,10 +426,14 @@ static int l_nlerp(lua_State *L) {
  * - "power": the product q1^w1 * q2^w2 * ... in the given order, each input first taken on its
  *   shortest arc (w >= 0). Order dependent, and it drifts from the mean for wide spreads.
  * @function blend
- * @tparam table qs 4n numbers
- * @tparam table ws n weights
- * @tparam[opt="nlerp"] string method
+ * @tparam table qs 4n finite numbers: n quaternions of any non-zero length
+ * @tparam table ws n finite weights, >= 0 and not all zero (relative: only their ratios count)
+ * @tparam[opt="nlerp"] string method "nlerp", "karcher", "markley" or "power"
  * @return x, y, z, w
+ * @raise when `qs` or `ws` is not a table; "unknown method 'x'"; "no weights" for an empty `ws`;
+ * "'qs' has 7 numbers, expected 4 per weight (8)"; "element 3 of 'qs' is not a number (got string)"
+ * or "... is not finite" (the same for 'ws'); "quaternion 2 is zero"; "weight 2 is negative";
+ * "weights are all zero"
  */
 static int l_blend(lua_State *L) {
     static const char *const methods[] = {"nlerp", "karcher", "markley", "power"};

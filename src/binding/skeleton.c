@@ -3,6 +3,9 @@
  *
  * Joints are numbered from 1; a joint argument may also be given by name. Parents are 1-based
  * with 0 for a root, and every parent comes before its children.
+ *
+ * A method raises "sinew.Skeleton expected, got <type>" when its `self` is something else;
+ * the methods' Raises sections leave that out.
  * @module sinew.skeleton
  */
 #include <float.h>
@@ -144,11 +147,23 @@ static void read_skeleton_def(lua_State *L, sn_skeleton_def *def) {
  *
  * `def.parents` gives each joint's parent (1-based, 0 for a root; every parent before its
  * children), `def.names` a distinct non-empty name per joint, and the optional `def.rest` a table
- * per joint of 10 numbers `{tx,ty,tz, qx,qy,qz,qw, sx,sy,sz}` (default: the identity). Rest
+ * per joint of 10 numbers `{tx,ty,tz, qx,qy,qz,qw, sx,sy,sz}`: translation in model units, rotation
+ * quaternion, scale factors (default: the identity). Rest values are stored as float32 and rest
  * rotations are normalised. Every fault is an error; no partial object is made.
  * @function skeleton
  * @tparam table def `{names = {...}, parents = {...}, rest = {...}}`
  * @treturn Skeleton
+ * @raise when `def` is not a table; "unknown field 'x' in the skeleton definition"; "'parents' must
+ * be a table (got nil)" (and 'names', 'rest'); "'parents' is empty: a skeleton needs at least one
+ * joint"; "70000 joints, more than the 65535 allowed"; "'names' has 4 entries, 'parents' 3",
+ * "'rest' has 2 entries, 'parents' 3"; "parent of joint 2 is not a number (got string)", "parent
+ * 1.5 of joint 2 is not an integer", "parent 5 of joint 'b' is out of range (0 .. 3)", "joint 'a'
+ * is its own parent", "parents form a cycle through joint 'a'", "parent 'b' comes after its child
+ * 'c' (parents must come first)"; "name of joint 2 is not a string (got number)", "joint 2 has no
+ * name", "name of joint 2 has a zero byte", "name of joint 2 is longer than 255 bytes", "joints 1
+ * and 3 are both named 'a'"; "rest of joint 2 must be a table of 10 numbers", "rest value 4 of
+ * joint 2 is not a number (got string)", "... is not finite", "... is too large for a float", "rest
+ * rotation of joint 'b' is zero"
  */
 static int l_skeleton(lua_State *L) {
     sn_skeleton_def def;
@@ -176,7 +191,8 @@ static int l_skeleton(lua_State *L) {
  * The index of the joint called `name`, or nil.
  * @function Skeleton:find
  * @tparam string name
- * @treturn ?int
+ * @treturn ?int the joint (1 .. #skeleton), or nil when no joint has that name
+ * @raise when `name` is not a string or a number
  */
 static int l_skel_find(lua_State *L) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
@@ -191,8 +207,10 @@ static int l_skel_find(lua_State *L) {
 /***
  * The parent of a joint: its index, 0 for a root.
  * @function Skeleton:parent
- * @param joint index or name
- * @treturn int
+ * @param joint index (1 .. #skeleton) or name
+ * @treturn int the parent (1 .. #skeleton), or 0
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil")
  */
 static int l_skel_parent(lua_State *L) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
@@ -203,8 +221,10 @@ static int l_skel_parent(lua_State *L) {
 /***
  * The name of a joint.
  * @function Skeleton:name
- * @param joint index or name
+ * @param joint index (1 .. #skeleton) or name
  * @treturn string
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil")
  */
 static int l_skel_name(lua_State *L) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
@@ -213,10 +233,12 @@ static int l_skel_name(lua_State *L) {
 }
 
 /***
- * The rest transform of a joint: 10 numbers tx,ty,tz, qx,qy,qz,qw, sx,sy,sz (float32 values).
+ * The rest transform of a joint: 10 numbers (float32 values).
  * @function Skeleton:rest
- * @param joint index or name
- * @return tx, ty, tz, qx, qy, qz, qw, sx, sy, sz
+ * @param joint index (1 .. #skeleton) or name
+ * @return tx, ty, tz (model units), qx, qy, qz, qw (a unit quaternion), sx, sy, sz (factors)
+ * @raise for a bad joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is
+ * not an integer" or "joint index or name expected, got nil")
  */
 static int l_skel_rest(lua_State *L) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);

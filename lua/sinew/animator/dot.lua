@@ -30,7 +30,11 @@ local function motion_label(m)
   return ("%s blend (%d)"):format(m.mode, #m.children)
 end
 
---- DOT text of the definition's state machines. Raises as `sinew.animator` does for a bad one.
+--- DOT text of the definition's state machines.
+-- @tparam table def an animator definition
+-- @tparam[opt] table resources as for `sinew.animator`
+-- @treturn string
+-- @raise as `sinew.animator` does for a bad definition: "<path>: <why>"
 function M.dot(def, resources)
   local ok, compiled = pcall(Definition.compile, def, resources)
   if not ok then

@@ -29,12 +29,17 @@ local function first_frames(compiled)
   return refs
 end
 
---- Makes an animator from a definition (see manual/animator.md). `resources` holds the tables
--- that names in the definition refer to: `clips` (name -> clip), `masks` (name -> mask),
--- `poses` (name -> pose). Raises with the path of the fault in the definition.
--- @tparam table def
--- @tparam[opt] table resources
+--- Makes an animator from a definition (see manual/animator.md): `sinew.animator(def [,
+-- resources])`. `resources` holds the tables that names in the definition refer to: `clips`
+-- (name -> clip), `masks` (name -> mask), `poses` (name -> pose).
+-- @function sinew.animator
+-- @tparam table def `{skeleton = ..., parameters = {...}, layers = {...}, machines = {...}, root_motion = ...}`
+-- @tparam[opt] table resources `{clips = {...}, masks = {...}, poses = {...}}`
 -- @treturn Animator
+-- @raise with the path of the fault in the definition, "<path>: <why>": "definition: must be a
+-- table (got nil)", "skeleton: must be a sinew skeleton (got nil)", "layers: an animator needs a
+-- layer", "layers[1].transitions[3].to: unknown state 'nowhere'", "resources.clips: must be a table
+-- (got string)", ... (more in manual/animator.md, Errors)
 local function new(def, resources)
   local ok, compiled = pcall(Definition.compile, def, resources)
   if not ok then
@@ -88,6 +93,13 @@ end
 
 --- Sets a parameter: a finite number for a float, an integer for an int, a boolean for a bool or
 -- a trigger (true sets it, false resets it). Returns the animator.
+-- @tparam string name a parameter of the definition
+-- @tparam number|boolean value in the parameter's own units (a float smoothed with `smoothing`
+-- moves to it over time)
+-- @treturn Animator the animator
+-- @raise "unknown parameter 'x'"; "parameter 'speed' is a number: got nan" (a float or int needs a
+-- finite number), "parameter 'count' is an int: got 1.5", "parameter 'on' is a bool: got 1" (and
+-- for a trigger)
 function Animator:set(name, value)
   local kind = kind_of(self, name, 2)
   if kind == "float" or kind == "int" then
@@ -106,6 +118,10 @@ end
 
 --- The value of a parameter as the animator uses it (for a smoothed float, where it has got to),
 -- and for a smoothed float the value it moves to.
+-- @tparam string name a parameter of the definition
+-- @treturn number|boolean the value
+-- @treturn ?number the target of a smoothed float, else nil
+-- @raise "unknown parameter 'x'"
 function Animator:get(name)
   kind_of(self, name, 2)
   return self.values[name], self.targets[name]
@@ -133,6 +149,9 @@ end
 
 --- Sets a trigger: it stays set until a transition that uses it fires (which consumes it) or
 -- `reset_trigger`. Returns the animator.
+-- @tparam string name a trigger parameter
+-- @treturn Animator the animator
+-- @raise "unknown parameter 'x'"; "parameter 'x' is not a trigger"
 function Animator:trigger(name)
   if kind_of(self, name, 2) ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
   self.values[name] = true
@@ -140,6 +159,9 @@ function Animator:trigger(name)
 end
 
 --- Clears a trigger. Returns the animator.
+-- @tparam string name a trigger parameter
+-- @treturn Animator the animator
+-- @raise "unknown parameter 'x'"; "parameter 'x' is not a trigger"
 function Animator:reset_trigger(name)
   if kind_of(self, name, 2) ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
   self.values[name] = false
@@ -160,7 +182,12 @@ local function layer_of(A, which, level)
   return L
 end
 
---- Sets the weight of a layer (name or index), 0 to 1; the first layer's is always 1.
+--- Sets the weight of a layer; the first layer's is always 1. Returns the animator.
+-- @tparam string|number which the layer's name or index (from 1)
+-- @tparam number w weight, 0 .. 1 (a fraction: 0 off, 1 fully over the layers below)
+-- @treturn Animator the animator
+-- @raise "unknown layer 'x'" (or "unknown layer 5") for a name or index that is no layer; "layer
+-- weight must be a number from 0 to 1 (got 2)"; "the first layer's weight is always 1"
 function Animator:set_layer_weight(which, w)
   local L = layer_of(self, which, 2)
   if not Definition.finite(w) or w < 0 or w > 1 then
@@ -172,6 +199,9 @@ function Animator:set_layer_weight(which, w)
 end
 
 --- The weight of a layer.
+-- @tparam[opt] string|number which the layer's name or index (from 1); default the first
+-- @treturn number weight, 0 .. 1
+-- @raise "unknown layer 'x'" (or "unknown layer 5") for a name or index that is no layer
 function Animator:layer_weight(which)
   return layer_of(self, which, 2).weight
 end
@@ -196,6 +226,10 @@ end
 -- the transitions whose conditions hold (and those whose exit time comes within the step, at
 -- that instant), advances every playing motion, and queues the events crossed, in time order.
 -- Then calls the handlers registered with `on`. Returns the animator.
+-- @tparam number dt seconds (finite, >= 0)
+-- @treturn Animator the animator
+-- @raise "bad argument #1 to 'update' (dt must be a finite number >= 0, got -1)"; and whatever a
+-- handler raises
 function Animator:update(dt)
   if type(dt) ~= "number" or not (dt >= 0 and dt < huge) then
     error(("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)"):format(Definition.show(dt)), 2)
@@ -219,6 +253,9 @@ end
 --- Writes the blended pose of every layer into `pose` (a pose of the animator's skeleton), in
 -- the C core: the base layer, then each override layer blended over it with its weight and
 -- mask, each additive layer added. Returns the pose.
+-- @tparam Pose pose a pose of the animator's skeleton
+-- @treturn Pose pose
+-- @raise "bad argument #1 to 'evaluate' (a sinew pose of the animator's skeleton expected)"
 function Animator:evaluate(pose)
   if getmetatable(pose) ~= self.Pose or pose:skeleton() ~= self.skeleton then
     error("bad argument #1 to 'evaluate' (a sinew pose of the animator's skeleton expected)", 2)
@@ -255,6 +292,8 @@ end
 -- dz` (dy is 0: height stays in the pose) in the frame of the joint's heading at the start of
 -- the update, and the turn about y as a quaternion `qx, qy, qz, qw`. A character moves by
 -- `position += rotate(heading, dx, dy, dz); heading = heading * q`. Zeros without root motion.
+-- @return dx, dy, dz (model units), qx, qy, qz, qw (a unit quaternion)
+-- @raise never
 function Animator:root_motion()
   if not self.root then return 0, 0, 0, 0, 0, 0, 1 end
   return RootMotion.delta(self.root)
@@ -266,6 +305,10 @@ end
 -- time (loops counted: 2.25 is a quarter into the third loop), and while a transition runs, the
 -- destination's name and the transition's progress (0 .. 1). A source that fades as a still
 -- (after an interruption, or into itself) gives the time of the still.
+-- @tparam[opt] string|number which the layer's name or index (from 1); default the first
+-- @return state name, normalised time (1 per loop of the state's motion), and during a transition
+-- the destination's name and the progress (0 .. 1)
+-- @raise "unknown layer 'x'" (or "unknown layer 5") for a name or index that is no layer
 function Animator:state(which)
   local L = layer_of(self, which, 2)
   if L.synced then L = L.src end
@@ -292,6 +335,8 @@ end
 --- Iterates over the clips that play now: `for clip, weight, time, layer in anim:active()`, the
 -- weight being the product of the blend weights, the fade and the layer's weight (1 for the
 -- first layer), `time` the clip's own time in seconds. No garbage; one loop at a time.
+-- @return an iterator of clip, weight (0 .. 1), time (seconds), layer name
+-- @raise never
 function Animator:active()
   self.act_n, self.act_i = 0, 0
   for i, L in ipairs(self.layers) do
@@ -311,6 +356,8 @@ end
 --- Iterates over the events of the last update in time order: `for name, layer, state, weight
 -- in anim:events()`; `weight` is the state's share of its layer's fade when the event fired (1
 -- outside fades, and for enter and exit events).
+-- @return an iterator of name, layer name, state name, weight (0 .. 1)
+-- @raise never
 function Animator:events()
   self.ev_i = 0
   return next_event, self, nil
@@ -321,6 +368,13 @@ end
 -- its exit time awaited, with its own fade; ordinary transitions wait until the layer arrives.
 -- Where no path leads, switches at once. `"move/run"` travels to the sub-state machine `move`,
 -- then inside it to `run`. Returns true when a path was found (or the layer is there).
+-- @tparam string state a state of the layer, or a path "machine/state" into sub-state machines
+-- @tparam[opt] string|number which the layer's name or index (from 1); default the first
+-- @treturn boolean
+-- @raise "unknown layer 'x'" (or "unknown layer 5") for a name or index that is no layer; "layer
+-- 'x' follows layer 'y': travel that one" for a synced layer; "bad argument #1 to 'travel' (a
+-- state name expected, got nil)"; "unknown state 'z' in layer 'base'"; "state 'move' is not a
+-- sub-state machine". A failed call changes nothing.
 function Animator:travel(state, which)
   local L = layer_of(self, which, 2)
   if L.synced then error(("layer '%s' follows layer '%s': travel that one"):format(L.def.name, L.src.def.name), 2) end
@@ -346,12 +400,18 @@ end
 --- The run-time state as a plain table (numbers, strings, booleans, tables), for rollback or a
 -- saved game; `restore` puts it back. The same definition, snapshot and steps give the same poses
 -- bit for bit. It survives JSON: to the digits the encoder writes (dkjson and lua-cjson write 14).
+-- @treturn table
+-- @raise never
 function Animator:snapshot()
   return Snapshot.take(self)
 end
 
 --- Puts back a snapshot of an animator of the same definition. The snapshot is checked whole
 -- first: a bad one raises `bad snapshot: <path>: <why>` and changes nothing. Returns the animator.
+-- @tparam table snap what `snapshot` gave (perhaps through JSON)
+-- @treturn Animator the animator
+-- @raise "bad snapshot: <path>: <why>" for a snapshot that is not a table, is of another
+-- definition or holds a bad value
 function Animator:restore(snap)
   Snapshot.restore(self, snap)
   return self
@@ -360,6 +420,8 @@ end
 --- A plain table of what runs now, for a debug view: parameters, and per layer its name,
 -- weight, state, normalised time, the transition's destination and progress, and the clips that
 -- play with their weights and times (clip names from the resources given to the constructor).
+-- @treturn table
+-- @raise never
 function Animator:debug()
   local out = { parameters = {}, layers = {} }
   for name, v in pairs(self.values) do out.parameters[name] = v end
@@ -377,6 +439,11 @@ end
 
 --- Calls `fn(name, layer, state, weight)` for each event `name` at the end of every update, in
 -- time order. Returns the animator.
+-- @tparam string name the event
+-- @tparam function fn called with the event's name, layer name, state name and weight (0 .. 1)
+-- @treturn Animator the animator
+-- @raise "bad argument #1 to 'on' (string expected, got nil)", "bad argument #2 to 'on' (function
+-- expected, got nil)"
 function Animator:on(name, fn)
   if type(name) ~= "string" then error(("bad argument #1 to 'on' (string expected, got %s)"):format(type(name)), 2) end
   if type(fn) ~= "function" then error(("bad argument #2 to 'on' (function expected, got %s)"):format(type(fn)), 2) end
@@ -387,6 +454,8 @@ function Animator:on(name, fn)
 end
 
 --- The animator's skeleton.
+-- @treturn Skeleton
+-- @raise never
 function Animator:skeleton() return self.skeleton end
 
 Animator.__tostring = function(A)

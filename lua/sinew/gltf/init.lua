@@ -62,10 +62,17 @@ end
 -- else the first), `meshes = false` (no vertex data), `name` (for messages), `json` (a function
 -- text -> table or nil, message; default lua-cjson when installed, else dkjson), `read` (a function path -> bytes or nil, why).
 -- @tparam string bytes the .glb or .gltf file
--- @tparam[opt] string base_dir
+-- @tparam[opt] string base_dir the folder of the file (nil or "": the current folder);
+-- may be left out when `options` follows
 -- @tparam[opt] table options
 -- @treturn ?table the asset (see manual/gltf.md), or nil
--- @treturn ?string why not
+-- @treturn ?string why not: `<name>: <JSON path>: <fault>`
+-- @raise for bad arguments only: "bad argument #1 to 'parse' (string expected, got nil)", "bad
+-- argument #2 ...", "options must be a table (got string)", "unknown option 'x'", "option 'skin'
+-- must be a number (got string)", "option 'json' must be a function (got string)" (and 'read').
+-- Whatever is wrong with the file (not glTF, a fault at a JSON path, a buffer it cannot read, no
+-- JSON decoder, a decoder or reader that fails) gives `nil, message` instead; an error that is no
+-- fault of the file (out of memory) is raised again as it came.
 function M.parse(bytes, base_dir, options)
   if type(base_dir) == "table" and options == nil then base_dir, options = nil, base_dir end
   options = check_options(options, 2)
@@ -87,7 +94,10 @@ end
 -- @tparam string path
 -- @tparam[opt] table options as for parse
 -- @treturn ?table the asset, or nil
--- @treturn ?string why not
+-- @treturn ?string why not: `<file name>: cannot read the file: <why>` or as for parse
+-- @raise for bad arguments only, as `parse`: "bad argument #1 to 'load' (string expected, got
+-- nil)" and the faults of `options`. A file that cannot be read or is not good glTF gives `nil,
+-- message`.
 function M.load(path, options)
   if type(path) ~= "string" then error(("bad argument #1 to 'load' (string expected, got %s)"):format(type(path)), 2) end
   options = check_options(options, 2)
