@@ -1,19 +1,23 @@
 -- sinew's main example (`make demo`): the Khronos Fox, imported with sinew.gltf, driven by an
 -- animator through a scripted 6 seconds, its tail swinging as dynamic bones.
 --
---   script   -> speed, heading, a jump          (what a game's input would set)
---   animator -> Survey / a synced Walk-Run blend tree / a jump, with events
+--   script   -> speed, heading, a jump, where to look   (what a game's input would set)
+--   animator -> Survey / a synced Walk-Run blend tree / a jump, with events; over it an additive
+--               look layer on neck and head, a 2-D blend space of nine still poses (an aim
+--               offset: love/look.lua, which the LÖVE demo uses too)
 --   tail     -> a dynamic-bone chain on b_Tail01..03, in the world where the fox runs and turns
 --   pose     -> model-space and skinning matrices, ready for a shader
 --
--- Prints a line every quarter second (time, speed, state, clip weights, the tail tip seen from
--- the body, events), the garbage made per frame (zero), and writes pictures into build/demo/:
--- the weight map of the walk-run blend space, and a strip of the skeleton's poses over time
--- (PNG, drawn in software). Run from a clone: `make demo`, or after `make`:
+-- Prints a line every quarter second (time, speed, state, clip weights, the look point, the
+-- tail tip seen from the body, events), the garbage made per frame (zero), and writes pictures
+-- into build/demo/: the weight maps of the walk-run and the look blend spaces (the look point's
+-- path drawn over the second), and a strip of the skeleton's poses over time (PNG, drawn in
+-- software). Run from a clone: `make demo`, or after `make`:
 --   lua5.4 examples/demo.lua [OUTDIR]
 local root = dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
 local sinew = require "sinew"
 local pictures = dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "pictures.lua")
+local look = dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "love/look.lua")
 
 local outdir = arg and arg[1] or root .. "build/demo"
 local fox = assert(sinew.gltf.load(root .. "assets/fox/glTF-Binary/Fox.glb", { meshes = false }))
@@ -21,9 +25,11 @@ local skel = fox.skeleton
 
 -- The animator: parameters in, a pose out.
 local walk_run = { blend = "1d", parameter = "speed", sync = true, children = { { 1.0, "Walk" }, { 3.0, "Run" } } }
+local look_layer, look_clips = look.layer(skel)
 local anim = sinew.animator({
   skeleton = skel,
-  parameters = { speed = { float = 0, smoothing = 0.25 }, jump = "trigger" },
+  parameters = { speed = { float = 0, smoothing = 0.25 }, jump = "trigger",
+                 look_x = look.parameter(), look_y = look.parameter() },
   layers = { {
     entry = "idle",
     states = {
@@ -37,7 +43,7 @@ local anim = sinew.animator({
       { from = "any", to = "jump", when = { { "jump" } }, duration = 0.15, mode = "inertialize" },
       { from = "jump", to = "move", exit_time = 0.95, when = { { "speed", ">", 0.2 } }, duration = 0.25 },
       { from = "jump", to = "idle", exit_time = 0.95, duration = 0.25 },
-    } } },
+    } }, look_layer },
 }, { clips = fox.clips })
 
 -- The tail: three joints after the animated pose, in the world (the fox is about 0.6 m tall: the
@@ -47,11 +53,14 @@ local tail = sinew.chain { skeleton = skel, root = "b_Tail01_012", end_length = 
 local tip = #tail
 local world = { 0.01, 0, 0, 0, 0, 0.01, 0, 0, 0, 0, 0.01, 0, 0, 0, 0, 1 } -- model -> world
 
--- The script: what the player does.
+-- The script: what the player does (the LÖVE demo plays the same). The fox looks down while
+-- idle, into its turns, up for the jump, up and to the left once stopped.
 local function input(t)
   local speed = (t < 1 and 0) or (t < 2.4 and 1.2) or (t < 5 and 3) or 0
   local turn = (t > 2.6 and t < 3.4) and 2.0 or ((t > 4.0 and t < 4.6) and -2.5 or 0) -- rad/s
-  return speed, turn, t >= 3.6 and t < 3.6 + 1 / 60
+  local look_x = t > 5.2 and -0.6 or look.follow_turn(turn)
+  local look_y = (t < 1 and -0.7) or ((t > 3.5 and t < 4.0) and 0.8) or (t > 5.2 and 0.5) or 0
+  return speed, turn, t >= 3.6 and t < 3.6 + 1 / 60, look_x, look_y
 end
 
 local pose, mats = sinew.pose(skel), sinew.matrices(skel)
@@ -59,11 +68,14 @@ local x, z, heading = 0, 0, 0
 local clip_names = {}
 for name, clip in pairs(fox.clips) do clip_names[clip] = name end
 local step_weights = { Survey = 0, Walk = 0, Run = 0 }
+local look_heaviest = {} -- the look layer's clip -> the name of its sample
+for i, clip in ipairs(look_clips) do look_heaviest[clip] = look.names[i] end
+local look_path = {} -- the smoothed look point at every frame of the scripted 6 s, for the picture
 
 -- One frame: everything above, with no table made.
 local function frame(t, dt)
-  local speed, turn, jump = input(t)
-  anim:set("speed", speed)
+  local speed, turn, jump, look_x, look_y = input(t)
+  anim:set("speed", speed):set("look_x", look_x):set("look_y", look_y)
   if jump then anim:trigger("jump") end
   anim:update(dt):evaluate(pose)
   local moving = anim:get("speed")
@@ -88,13 +100,17 @@ local function keep_pose()
   return { joints = joints }
 end
 
+local function hundredths(v) return math.floor(v * 100 + 0.5) / 100 end -- so that -0.001 prints +0.00
+
 local dt = 1 / 60
 local events = {}
-print(" time  speed  state (-> fade)          Survey  Walk   Run   tail tip from the body (side, up, back)  events")
+print(" time  speed  state (-> fade)          Survey  Walk   Run   look (x, y), heaviest sample   "
+  .. "tail tip from the body (side, up, back)  events")
 for f = 1, 6 * 60 do
   local t = f * dt
   frame(t, dt)
   for name in anim:events() do events[#events + 1] = name end
+  look_path[#look_path + 1], look_path[#look_path + 2] = anim:get("look_x"), (anim:get("look_y"))
   if strip_times[shown] and t >= strip_times[shown] - 1e-9 then
     strip[shown] = keep_pose()
     shown = shown + 1
@@ -103,17 +119,24 @@ for f = 1, 6 * 60 do
     local from, _, to, progress = anim:state()
     local state = to and ("%s -> %s %3.0f%%"):format(from, to, 100 * progress) or from
     step_weights.Survey, step_weights.Walk, step_weights.Run = 0, 0, 0
-    for clip, weight in anim:active() do
-      local name = clip_names[clip]
-      step_weights[name] = step_weights[name] + weight
+    local heaviest, most = nil, 0
+    for clip, weight, _, layer in anim:active() do
+      if layer == "look" then
+        if weight > most then heaviest, most = look_heaviest[clip], weight end
+      else
+        local name = clip_names[clip]
+        step_weights[name] = step_weights[name] + weight
+      end
     end
     -- the tail tip relative to the body (the model's origin), in the body's frame, metres
     local tx, ty, tz = tail:position(tip)
     local dx, dz = tx - x, tz - z
     local c, s = math.cos(heading), math.sin(heading)
-    print(("%5.2f  %5.2f  %-23s  %5.2f  %5.2f  %5.2f   (%+.3f, %+.3f, %+.3f)                 %s"):format(t,
-      (anim:get("speed")), state, step_weights.Survey, step_weights.Walk, step_weights.Run, c * dx - s * dz, ty,
-      -(s * dx + c * dz), table.concat(events, " ")))
+    local look_x, look_y = anim:get("look_x"), (anim:get("look_y"))
+    print(("%5.2f  %5.2f  %-23s  %5.2f  %5.2f  %5.2f   (%+.2f, %+.2f) %-10s %4.2f   (%+.3f, %+.3f, %+.3f)"
+      .. "                 %s"):format(t, (anim:get("speed")), state, step_weights.Survey, step_weights.Walk,
+      step_weights.Run, hundredths(look_x), hundredths(look_y), heaviest, most, c * dx - s * dz, ty, -(s * dx + c * dz),
+      table.concat(events, " ")))
     events = {}
   end
 end
@@ -152,6 +175,7 @@ end
 local written = {}
 written[#written + 1] = save("weightmap_walk_run.png",
   pictures.weightmap(sinew.blendspace { mode = "1d", points = { 1.0, 3.0 } }, 200))
+written[#written + 1] = save("weightmap_look.png", pictures.weightmap(look.space(), 200, look_path))
 
 -- the strip: one panel per kept pose, bones as lines, joints as dots, the tail tip ringed
 local panel, n = 180, #strip
@@ -181,5 +205,5 @@ for i, kept in ipairs(strip) do
 end
 written[#written + 1] = save("poses.png", pictures.png(img.w, img.h, img.rows()))
 
-print(("\nwrote %s (the walk-run blend space) and %s (%d poses: %s s)"):format(written[1], written[2], n,
-  table.concat(strip_times, ", ")))
+print(("\nwrote %s (the walk-run blend space),\n      %s (the look blend space, %s, and the look point's path)"
+  .. "\n  and %s (%d poses: %s s)"):format(written[1], written[2], look.mode, written[3], n, table.concat(strip_times, ", ")))

@@ -1,8 +1,9 @@
 -- Pictures for the examples, drawn in software with nothing but Lua 5.1-5.4 arithmetic: a PNG
 -- writer (stored deflate blocks, CRC-32, Adler-32: Lua 5.1 has no bit operators), a small RGB
 -- canvas (pixels, lines, discs), distinct colours, and the weight map of a blend space (each
--- sample's colour mixed by its weight, and one panel per sample). Used by weightmap.lua and
--- demo.lua through dofile; returns { png, canvas, hue, weightmap }.
+-- sample's colour mixed by its weight, and one panel per sample; for a 2-D space optionally the
+-- path its input took). Used by weightmap.lua and demo.lua through dofile; returns
+-- { png, canvas, hue, weightmap }.
 local floor = math.floor
 
 -- ---- PNG writing ----
@@ -151,7 +152,9 @@ local function hue(i, n) -- distinct, fairly bright colours: HSV with s = 0.75, 
   return { 255 * levels[pick[1]], 255 * levels[pick[2]], 255 * levels[pick[3]] }
 end
 
-local function render(space, size)
+-- weightmap(space, size [, path]): the PNG; `path` is a flat list x1, y1, x2, y2, ... of inputs
+-- of a 2-D space, drawn over the mixed map as a white line ending in a ringed dot
+local function render(space, size, path)
   local n, dims = #space, space:dims()
   local pts = {}
   local lo, hi = { math.huge, math.huge }, { -math.huge, -math.huge }
@@ -201,6 +204,15 @@ local function render(space, size)
     local x, y = to_pixel(pts[i][1], pts[i][2], size)
     img.disc(x, y, size / 60 + 2, 0, 0, 0)
     img.disc(x, y, size / 60, 255, 255, 255)
+  end
+  if path and dims == 2 and #path >= 2 then
+    local x0, y0
+    for k = 1, #path - 1, 2 do -- a dot per input, close enough to make a line
+      x0, y0 = to_pixel(path[k], path[k + 1], size)
+      img.disc(x0, y0, 1.5, 255, 255, 255)
+    end
+    img.disc(x0, y0, size / 50 + 2, 0, 0, 0)
+    img.disc(x0, y0, size / 50, 255, 210, 60)
   end
 
   for i = 1, n do -- one panel per sample

@@ -46,13 +46,20 @@ describe("examples/", function()
 
   it("demo.lua runs the Fox through the whole pipeline without garbage, and draws it", function()
     local dir = "build/spec-demo"
-    os.remove(dir .. "/poses.png")
+    local pictures = { "poses.png", "weightmap_walk_run.png", "weightmap_look.png" }
+    for _, name in ipairs(pictures) do os.remove(dir .. "/" .. name) end
     local out, status = run("demo.lua", dir)
     assert.equal(0, status, out)
     assert.matches("600 more frames made 0 bytes of garbage", out, 1, true)
     assert.matches("\n 3%.75 +[%d.]+ +jump +[%d.]+ +[%d.]+ +1%.00 .* takeoff", out)
     assert.matches("\n 1%.50 +[%d.]+ +move ", out)
-    for _, name in ipairs { "poses.png", "weightmap_walk_run.png" } do
+    -- the look layer: down while idle, left in the left turn, up in the jump, right in the right turn
+    assert.matches("\n 0%.75 [^\n]* %(%+0%.00, %-0%.[67]%d%) down ", out)
+    assert.matches("\n 3%.25 [^\n]* %(%-0%.9%d, %+0%.00%) left ", out)
+    assert.matches("\n 4%.00 [^\n]* %([+-]0%.%d%d, %+0%.[78]%d%) up ", out)
+    assert.matches("\n 4%.50 [^\n]* %(%+0%.9%d, [+-]0%.%d%d%) right ", out)
+    assert.matches("weightmap_look.png (the look blend space, triangulated", out, 1, true)
+    for _, name in ipairs(pictures) do
       local f = assert(io.open(dir .. "/" .. name, "rb"))
       assert.equal("\137PNG\r\n\26\n", f:read(8))
       f:close()

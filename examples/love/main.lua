@@ -1,16 +1,18 @@
 -- The Fox running in LÖVE 11: the Khronos Fox imported with sinew.gltf, driven by a sinew
 -- animator (Survey when still, Walk and Run blended by speed in a synced blend tree, a jump on
--- space with events), its tail swinging as dynamic bones, drawn as a skinned, textured mesh over
--- a ground grid, with a panel of what the animator does.
+-- space with events, and an additive look layer: an aim offset of neck and head through a 2-D
+-- blend space, look.lua), its tail swinging as dynamic bones, drawn as a skinned, textured mesh
+-- over a ground grid, with a panel of what the animator does.
 --
 --   make demo-love            (or, after `make LUA=luajit`: love examples/love)
---   keys: up/down speed, left/right turn, space jump, tab skeleton view, c adds 100 foxes
---   mouse: drag to orbit, wheel to zoom
+--   keys: up/down speed, left/right turn (the head looks into the turn), w/a/s/d look,
+--         space jump, tab skeleton view, c adds 100 foxes
+--   mouse: drag to orbit, wheel to zoom; drag in the panel's look square to aim the head
 --
--- With --script DIR it plays a fixed 6-second sequence (idle, walk, run, turn, jump, stop, then
--- 100 more foxes) at 60 steps per second, saves six screenshots into DIR, checks that none is
--- blank and that they all differ, prints "demo-love: N passed, M failed" and quits (what
--- `make demo-love` does without a display, under xvfb).
+-- With --script DIR it plays a fixed 6-second sequence (idle looking down, walk, run, turn
+-- looking into it, jump looking up, stop, then 100 more foxes) at 60 steps per second, saves six
+-- screenshots into DIR, checks that none is blank and that they all differ, prints "demo-love:
+-- N passed, M failed" and quits (what `make demo-love` does without a display, under xvfb).
 
 -- ---- finding sinew: this clone's build, or sinew/ copied into the game --------------------------
 do
@@ -24,6 +26,7 @@ do
 end
 local sinew = require "sinew"
 local ffi = require "ffi"
+local look = require "look" -- look.lua beside this file: the look layer, shared with examples/demo.lua
 
 local lg = love.graphics
 local W, H = 960, 600
@@ -124,7 +127,8 @@ local projection, view, vp = {}, {}, {}
 local P, V = love.math.newTransform(), love.math.newTransform()
 
 local definition = {
-  parameters = { speed = { float = 0, smoothing = 0.25 }, jump = "trigger" },
+  parameters = { speed = { float = 0, smoothing = 0.25 }, jump = "trigger",
+                 look_x = look.parameter(), look_y = look.parameter() },
   layers = { {
     entry = "idle",
     states = {
@@ -139,8 +143,9 @@ local definition = {
       { from = "any", to = "jump", when = { { "jump" } }, duration = 0.15, mode = "inertialize" },
       { from = "jump", to = "move", exit_time = 0.95, when = { { "speed", ">", 0.2 } }, duration = 0.25 },
       { from = "jump", to = "idle", exit_time = 0.95, duration = 0.25 },
-    } } },
+    } } }, -- layers[2], the look layer, is added once the Fox is loaded (its clips need the skeleton)
 }
+local look_triangles, look_index = nil, {} -- for the panel: the look space's triangles, its clip -> sample
 
 -- one fox: its animator, pose, matrices, tail, place in the world and bones for the shader
 local function new_fox(x, z, heading)
@@ -151,7 +156,7 @@ local function new_fox(x, z, heading)
     tail = sinew.chain { skeleton = fox.skeleton, root = "b_Tail01_012", end_length = 0.6,
       damping = 0.15, elasticity = 0.08, stiffness = { 0.5, 0.15 }, radius = 0.02 },
     bones = love.data.newByteData(64 * #fox.skeleton),
-    x = x, z = z, heading = heading, speed = 0, turn = 0,
+    x = x, z = z, heading = heading, speed = 0, turn = 0, look_x = 0, look_y = 0,
     model = { 0.01, 0, 0, 0, 0, 0.01, 0, 0, 0, 0, 0.01, 0, x, 0, z, 1 }, M = love.math.newTransform(),
   }
   f.tail:add_collider { shape = "plane", point = { 0, 0, 0 }, normal = { 0, 1, 0 } } -- the ground
@@ -165,7 +170,7 @@ local clock = love.timer.getTime
 
 local function step_fox(f, dt, main)
   local t0 = clock()
-  f.anim:set("speed", f.speed)
+  f.anim:set("speed", f.speed):set("look_x", f.look_x):set("look_y", f.look_y)
   f.anim:update(dt):evaluate(f.pose)
   local t1 = clock()
   local moving = f.anim:get("speed")
@@ -199,6 +204,10 @@ function love.load(args)
   local S = 60
   ground_mesh = lg.newMesh({ { "VertexPosition", "float", 3 } },
     { { -S, 0, -S }, { S, 0, -S }, { S, 0, S }, { -S, 0, -S }, { S, 0, S }, { -S, 0, S } }, "triangles", "static")
+  local look_clips
+  definition.layers[2], look_clips = look.layer(fox.skeleton)
+  for i, clip in ipairs(look_clips) do look_index[clip] = i end
+  look_triangles = look.space():triangles()
   foxes[1] = new_fox(0, 0, 0)
   foxes[1].anim:on("takeoff", function(name) events_seen[#events_seen + 1] = name end)
   foxes[1].anim:on("land", function(name) events_seen[#events_seen + 1] = name end)
@@ -214,6 +223,7 @@ local function add_crowd()
     local k = n + i - 1
     local f = new_fox((k % 10 - 4.5) * 1.6 + foxes[1].x, (math.floor(k / 10) % 10 - 4.5) * 1.6 + foxes[1].z, k * 0.7)
     f.speed, f.turn = 0.5 + (k * 0.37) % 2.5, ((k % 3) - 1) * 0.4
+    f.look_x, f.look_y = look.follow_turn(f.turn), ((k * 0.61) % 1.2) - 0.6
     f.anim:update((k * 0.13) % 1) -- each its own phase
     foxes[#foxes + 1] = f
   end
@@ -221,10 +231,20 @@ end
 
 -- ---- input and the script ---------------------------------------------------------------------------
 
+-- speed, turn, jump, and where to look: down while idle, into the turns, up for the jump, up and
+-- to the left once stopped (examples/demo.lua plays the same)
 local function scripted(t)
   local speed = (t < 1 and 0) or (t < 2.4 and 1.2) or (t < 5 and 3) or 0
   local turn = (t > 2.6 and t < 3.4) and 2.0 or ((t > 4.0 and t < 4.6) and -2.5 or 0)
-  return speed, turn, t >= 3.6 and t < 3.6 + 1 / 60
+  local look_x = t > 5.2 and -0.6 or look.follow_turn(turn)
+  local look_y = (t < 1 and -0.7) or ((t > 3.5 and t < 4.0) and 0.8) or (t > 5.2 and 0.5) or 0
+  return speed, turn, t >= 3.6 and t < 3.6 + 1 / 60, look_x, look_y
+end
+
+-- the panel's look square (set by panel()): a drag that starts in it aims the head
+local look_box = { x = 0, y = 0, size = 0, dragging = false }
+local function in_look_box(x, y)
+  return x >= look_box.x and y >= look_box.y and x <= look_box.x + look_box.size and y <= look_box.y + look_box.size
 end
 
 function love.keypressed(key)
@@ -235,8 +255,16 @@ function love.keypressed(key)
   elseif key == "escape" then love.event.quit() end
 end
 
+function love.mousepressed(x, y, button)
+  if button == 1 and in_look_box(x, y) then look_box.dragging = true end
+end
+
+function love.mousereleased(_, _, button)
+  if button == 1 then look_box.dragging = false end
+end
+
 function love.mousemoved(_, _, dx, dy)
-  if love.mouse.isDown(1) then
+  if love.mouse.isDown(1) and not look_box.dragging then
     camera.yaw = camera.yaw - dx * 0.01
     camera.pitch = math.max(0.05, math.min(1.4, camera.pitch + dy * 0.01))
   end
@@ -249,8 +277,8 @@ function love.update(dt)
   if script then
     dt = 1 / 60
     script.t = script.t + dt
-    local speed, turn, jump = scripted(script.t)
-    main.speed, main.turn = speed, turn
+    local speed, turn, jump, look_x, look_y = scripted(script.t)
+    main.speed, main.turn, main.look_x, main.look_y = speed, turn, look_x, look_y
     if jump then main.anim:trigger("jump") end
     if script.t >= 4.8 and not script.crowd then -- the crowd for the last screenshot
       script.crowd = true
@@ -261,6 +289,16 @@ function love.update(dt)
     if love.keyboard.isDown("up") then main.speed = math.min(4, main.speed + 2 * dt) end
     if love.keyboard.isDown("down") then main.speed = math.max(0, main.speed - 3 * dt) end
     main.turn = (love.keyboard.isDown("left") and 2 or 0) - (love.keyboard.isDown("right") and 2 or 0)
+    local down = love.keyboard.isDown
+    if look_box.dragging then -- the mouse in the look square: -1 .. 1 on both axes, y up
+      local mx, my = love.mouse.getPosition()
+      local s = look_box.size
+      main.look_x = math.max(-1, math.min(1, 2 * (mx - look_box.x) / s - 1))
+      main.look_y = math.max(-1, math.min(1, 1 - 2 * (my - look_box.y) / s))
+    else -- into the turn, and w/a/s/d
+      main.look_x = math.max(-1, math.min(1, look.follow_turn(main.turn) + (down("d") and 1 or 0) - (down("a") and 1 or 0)))
+      main.look_y = (down("w") and 1 or 0) - (down("s") and 1 or 0)
+    end
   end
   for i = 1, #foxes do step_fox(foxes[i], dt, i == 1) end
   while #events_seen > 8 do table.remove(events_seen, 1) end
@@ -286,12 +324,57 @@ end
 
 local clip_names = nil
 local weights = { Survey = 0, Walk = 0, Run = 0 }
+local look_weights = { 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+-- rounded before printing, so that -0.001 prints 0.00 and -0.3 degrees 0, not -0.00 and -0
+local function hundredths(v) return math.floor(v * 100 + 0.5) / 100 end
+local function degrees(v) return math.floor(math.deg(v) + 0.5) end
+
+-- the look layer's 2-D blend space in a square at (x, y), the samples at `inset` from its edges:
+-- the triangles of the space, the one the point is in filled, each sample a disc growing with
+-- its weight, the point (filled) and where it is smoothed towards (a ring)
+local function look_panel(a, x, y, size, inset)
+  look_box.x, look_box.y, look_box.size = x + inset, y + inset, size - 2 * inset
+  local function at(px, py) return look_box.x + (px + 1) / 2 * look_box.size, look_box.y + (1 - py) / 2 * look_box.size end
+  local pts = look.points
+  lg.setColor(1, 1, 1, 0.08)
+  lg.rectangle("fill", x, y, size, size)
+  for _, t in ipairs(look_triangles) do
+    local ax, ay = at(pts[t[1]][1], pts[t[1]][2])
+    local bx, by = at(pts[t[2]][1], pts[t[2]][2])
+    local cx, cy = at(pts[t[3]][1], pts[t[3]][2])
+    if look_weights[t[1]] > 0 and look_weights[t[2]] > 0 and look_weights[t[3]] > 0 then
+      lg.setColor(0.95, 0.55, 0.2, 0.35)
+      lg.polygon("fill", ax, ay, bx, by, cx, cy)
+    end
+    lg.setColor(1, 1, 1, 0.35)
+    lg.polygon("line", ax, ay, bx, by, cx, cy)
+  end
+  for i = 1, #pts do
+    local sx, sy = at(pts[i][1], pts[i][2])
+    local w = look_weights[i]
+    lg.setColor(1, 1 - 0.45 * w, 1 - 0.8 * w)
+    lg.circle("fill", sx, sy, 2.5 + 9 * w)
+  end
+  local lx, tx = a:get("look_x")
+  local ly, ty = a:get("look_y")
+  local px, py = at(tx, ty)
+  lg.setColor(0.3, 0.8, 1)
+  lg.circle("line", px, py, 5)
+  px, py = at(lx, ly)
+  lg.circle("fill", px, py, 4)
+  lg.setColor(1, 1, 1)
+  lg.print("left", x, y + size + 1)
+  lg.print("right", x + size - 28, y + size + 1)
+  lg.print("up", x + size / 2 - 6, y - 15)
+  lg.print("down", x + size / 2 - 13, y + size + 1)
+  return lx, tx, ly, ty
+end
 
 local function panel()
   local f = foxes[1]
   local a = f.anim
   lg.setColor(0, 0, 0, 0.55)
-  lg.rectangle("fill", 10, 10, 300, 232, 6)
+  lg.rectangle("fill", 10, 10, 300, 406, 6)
   lg.setColor(1, 1, 1)
   local speed, target = a:get("speed")
   local from, norm, to, progress = a:state()
@@ -303,7 +386,14 @@ local function panel()
     for name, clip in pairs(fox.clips) do clip_names[clip] = name end
   end
   weights.Survey, weights.Walk, weights.Run = 0, 0, 0
-  for clip, w in a:active() do weights[clip_names[clip]] = weights[clip_names[clip]] + w end
+  for i = 1, #look_weights do look_weights[i] = 0 end
+  for clip, w, _, layer in a:active() do
+    if layer == "look" then
+      look_weights[look_index[clip]] = look_weights[look_index[clip]] + w
+    else
+      weights[clip_names[clip]] = weights[clip_names[clip]] + w
+    end
+  end
   local y = 58
   for _, name in ipairs { "Survey", "Walk", "Run" } do
     lg.setColor(1, 1, 1)
@@ -322,12 +412,31 @@ local function panel()
   lg.setColor(0.95, 0.55, 0.2)
   lg.circle("fill", sx(math.max(0.5, math.min(3.5, speed))), y + 26, 6)
   y = y + 40
+  -- the look layer: its 2-D blend space, the parameters, the samples that weigh
+  lg.setColor(1, 1, 1)
+  lg.print("look: 2-D blend space, additive on neck + head", 20, y)
+  local lx, tx, ly, ty = look_panel(a, 24, y + 34, 124, 12)
+  lg.setColor(1, 1, 1)
+  lg.print(("look_x %+.2f -> %+.2f\nlook_y %+.2f -> %+.2f\nyaw %+d°  pitch %+d°"):format(hundredths(lx),
+    hundredths(tx), hundredths(ly), hundredths(ty), degrees(lx * look.yaw), degrees(ly * look.pitch)), 160, y + 34)
+  local row = y + 88
+  for i = 1, #look_weights do
+    if look_weights[i] > 0.005 and row < y + 154 then
+      lg.setColor(1, 1, 1)
+      lg.print(look.names[i], 160, row)
+      lg.setColor(0.95, 0.55, 0.2)
+      lg.rectangle("fill", 232, row + 3, 60 * look_weights[i], 10)
+      row = row + 16
+    end
+  end
+  y = y + 184
   lg.setColor(1, 1, 1)
   lg.print("events: " .. table.concat(events_seen, " ", math.max(1, #events_seen - 5)), 20, y)
   local n = math.max(1, timing.frames)
   lg.print(("sinew per frame, all foxes (ms):\n  animator %.3f  tail %.3f  skin %.3f"):format(1e3 * timing.anim / n,
     1e3 * timing.tail / n, 1e3 * timing.skin / n), 20, y + 18)
-  lg.print("arrows speed/turn, space jump, tab skeleton, c +100 foxes, drag/wheel camera", 10, H - 22)
+  lg.print("arrows speed/turn, w/a/s/d look, space jump, tab skeleton, c +100 foxes, drag camera or look square, wheel zoom",
+    10, H - 22)
 end
 
 local function skeleton_view(f)
