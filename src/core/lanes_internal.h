@@ -78,6 +78,28 @@ static inline sn_lanes sn_lanes_rsqrt(sn_lanes a) {
 }
 /// Lane k of a (0 .. 3).
 static inline float sn_lanes_get(sn_lanes a, int k) { return a[k]; }
+/// a < b ? a : b, lane by lane.
+static inline sn_lanes sn_lanes_min(sn_lanes a, sn_lanes b) {
+    const sn_lanes_int m = a < b;
+    return (sn_lanes)(((sn_lanes_int)a & m) | ((sn_lanes_int)b & ~m));
+}
+/// w < 0 ? a : b, lane by lane.
+static inline sn_lanes sn_lanes_where_neg(sn_lanes w, sn_lanes a, sn_lanes b) {
+    const sn_lanes zero = {0.0f, 0.0f, 0.0f, 0.0f};
+    const sn_lanes_int m = w < zero;
+    return (sn_lanes)(((sn_lanes_int)a & m) | ((sn_lanes_int)b & ~m));
+}
+/// w == 0 ? a : b, lane by lane.
+static inline sn_lanes sn_lanes_where_zero(sn_lanes w, sn_lanes a, sn_lanes b) {
+    const sn_lanes zero = {0.0f, 0.0f, 0.0f, 0.0f};
+    const sn_lanes_int m = w == zero;
+    return (sn_lanes)(((sn_lanes_int)a & m) | ((sn_lanes_int)b & ~m));
+}
+/// Non-zero when every lane of a is below b's (false for NaN).
+static inline int sn_lanes_all_below(sn_lanes a, sn_lanes b) {
+    const sn_lanes_int m = a < b;
+    return (m[0] & m[1]) & (m[2] & m[3]);
+}
 /// a with lane 3 set to w (0 or 1: the last row of an affine matrix column).
 static inline sn_lanes sn_lanes_with_w(sn_lanes a, float w) {
     const sn_lanes_int xyz = {-1, -1, -1, 0};
@@ -114,7 +136,18 @@ SN_LANES_OP(sn_lanes_sub, a.f[k] - b.f[k])
 SN_LANES_OP(sn_lanes_mul, a.f[k] * b.f[k])
 SN_LANES_OP(sn_lanes_div, a.f[k] / b.f[k])
 SN_LANES_OP(sn_lanes_flip_if_neg, b.f[k] < 0.0f ? -a.f[k] : a.f[k])
+SN_LANES_OP(sn_lanes_min, a.f[k] < b.f[k] ? a.f[k] : b.f[k])
 #undef SN_LANES_OP
+#define SN_LANES_WHERE(name, cond)                                                 \
+    static inline sn_lanes name(sn_lanes w, sn_lanes a, sn_lanes b) {              \
+        sn_lanes r;                                                                \
+        int k;                                                                     \
+        for (k = 0; k < 4; k++) r.f[k] = w.f[k] cond ? a.f[k] : b.f[k];            \
+        return r;                                                                  \
+    }
+SN_LANES_WHERE(sn_lanes_where_neg, < 0.0f)
+SN_LANES_WHERE(sn_lanes_where_zero, == 0.0f)
+#undef SN_LANES_WHERE
 static inline sn_lanes sn_lanes_pos(sn_lanes a) {
     int k;
     for (k = 0; k < 4; k++) a.f[k] = a.f[k] > 0.0f ? a.f[k] : 0.0f;
@@ -122,6 +155,9 @@ static inline sn_lanes sn_lanes_pos(sn_lanes a) {
 }
 static inline int sn_lanes_any_pos(sn_lanes a) {
     return (a.f[0] > 0.0f) | (a.f[1] > 0.0f) | (a.f[2] > 0.0f) | (a.f[3] > 0.0f);
+}
+static inline int sn_lanes_all_below(sn_lanes a, sn_lanes b) {
+    return (a.f[0] < b.f[0]) & (a.f[1] < b.f[1]) & (a.f[2] < b.f[2]) & (a.f[3] < b.f[3]);
 }
 static inline sn_lanes sn_lanes_rsqrt(sn_lanes a) {
     int k;

@@ -4,6 +4,7 @@
 
 #include "lanes_internal.h"
 #include "pose_internal.h"
+#include "quat_internal.h"
 
 /* ---- poses ------------------------------------------------------------------------------ */
 
@@ -176,6 +177,136 @@ static void qpow(const float d[4], float w, float r[4]) {
     r[0] = x * k; r[1] = y * k; r[2] = z * k; r[3] = cosf(w * t);
 }
 
+/* The fast slerp's polynomials (quat_internal.h) on four float lanes: float precision is all a
+   pose stores. */
+#define L1(x) sn_lanes_set1((float)(x))
+static inline sn_lanes lanes_poly2(sn_lanes x, double a, double b) { return sn_lanes_madd(L1(a), L1(b), x); }
+static inline sn_lanes lanes_asin_over(sn_lanes v) {
+    const sn_lanes v2 = sn_lanes_mul(v, v), v4 = sn_lanes_mul(v2, v2), v8 = sn_lanes_mul(v4, v4);
+    const sn_lanes lo = sn_lanes_add(
+        sn_lanes_madd(lanes_poly2(v, 1.0000000000000004, 0.16666666666614838), v2,
+                      lanes_poly2(v, 0.075000000102490916, 0.044642849352186459)),
+        sn_lanes_mul(v4, sn_lanes_madd(lanes_poly2(v, 0.030382252985482576, 0.022364788670565624), v2,
+                                       lanes_poly2(v, 0.017468280192969535, 0.012713080703905401))));
+    const sn_lanes hi = sn_lanes_add(
+        sn_lanes_madd(lanes_poly2(v, 0.021248958993309423, -0.045046183868903009), v2,
+                      lanes_poly2(v, 0.23666367322149273, -0.69356345197717528)),
+        sn_lanes_mul(v4, sn_lanes_madd(lanes_poly2(v, 1.5763973504116118, -2.4964847260877141), v2,
+                                       lanes_poly2(v, 2.7061246676109287, -1.7802262375340645))));
+    return sn_lanes_madd(sn_lanes_madd(lo, v8, hi), sn_lanes_mul(v8, v8), L1(0.56029765081109717));
+}
+static inline sn_lanes lanes_sin_over(sn_lanes u) {
+    const sn_lanes u2 = sn_lanes_mul(u, u), u4 = sn_lanes_mul(u2, u2);
+    return sn_lanes_madd(sn_lanes_madd(lanes_poly2(u, 0.99999999999999989, -0.16666666666666149), u2,
+                                       lanes_poly2(u, 0.008333333333286683, -0.00019841269825730565)),
+                         u4, lanes_poly2(u, 2.7557316704752491e-06, -2.5051887503924615e-08));
+}
+static inline sn_lanes lanes_cos_poly(sn_lanes u) {
+    const sn_lanes u2 = sn_lanes_mul(u, u), u4 = sn_lanes_mul(u2, u2);
+    return sn_lanes_madd(sn_lanes_madd(lanes_poly2(u, 0.999999999999998, -0.49999999999989891), u2,
+                                       lanes_poly2(u, 0.041666666665809038, -0.0013888888861085789)),
+                         u4, lanes_poly2(u, 2.4801582870641037e-05, -2.7556935453773798e-07));
+}
+
+/* 1 / sqrt(ss) lane by lane: 1 - e/2 + 3e^2/8 (e = ss - 1) when every lane is within 1e-3 of 1
+   (unit rotations stored as float, and their products: the error is below e^3 / 3), else
+   exactly */
+static inline sn_lanes lanes_unit_scale(sn_lanes ss) {
+    const sn_lanes e = sn_lanes_sub(ss, sn_lanes_set1(1.0f));
+    if (sn_lanes_all_below(sn_lanes_flip_if_neg(e, e), sn_lanes_set1(1e-3f)))
+        return sn_lanes_madd(sn_lanes_set1(1.0f), e, sn_lanes_madd(sn_lanes_set1(-0.5f), sn_lanes_set1(0.375f), e));
+    return sn_lanes_rsqrt(ss);
+}
+
+/* Zero when the additive layer keeps every new translation and scale of joints j .. j + 3 within
+   float range and divides no scale by zero (x - x is 0 for a finite x, NaN otherwise) */
+static int add_block_refused(const float *o, const float *d, int st, int j, sn_lanes w) {
+    const sn_lanes one = sn_lanes_set1(1.0f), aw = sn_lanes_flip_if_neg(w, w);
+    sn_lanes acc = sn_lanes_set1(0.0f);
+    int c;
+    for (c = 0; c < 3; c++) {
+        const sn_lanes t = sn_lanes_madd(sn_lanes_load(o + SN_ROW(c) * st + j), w, sn_lanes_load(d + SN_ROW(c) * st + j));
+        acc = sn_lanes_add(acc, sn_lanes_sub(t, t));
+    }
+    for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++) {
+        const sn_lanes t = sn_lanes_load(o + SN_ROW(c) * st + j);
+        const sn_lanes f = sn_lanes_madd(one, aw, sn_lanes_sub(sn_lanes_load(d + SN_ROW(c) * st + j), one));
+        const sn_lanes r = sn_lanes_where_neg(w, sn_lanes_div(t, sn_lanes_where_neg(w, f, one)), sn_lanes_mul(t, f));
+        acc = sn_lanes_add(acc, sn_lanes_add(sn_lanes_sub(f, f), sn_lanes_sub(r, r)));
+    }
+    acc = sn_lanes_where_zero(w, sn_lanes_set1(0.0f), acc);
+    acc = sn_lanes_flip_if_neg(acc, acc);
+    return !sn_lanes_all_below(acc, sn_lanes_set1(1.0f)); /* 0 in every lane */
+}
+
+/* An additive layer on joints j .. j + 3 with weights w (0 on padding joints), all written or
+   none: a joint whose weight is 0 keeps its bits. Translations add w d, scales multiply by
+   1 + |w| (d - 1) (divide for w < 0). Rotations become q d^w normalised when every weight lies in
+   [-1, 2] (`near`; else the caller takes them joint by joint): d^w is the slerp from the
+   identity to d (on d's side, s >= 0) through the fast slerp's polynomials. With
+   v = |1 - d|^2 / 4 (sin^2 of a quarter of d's angle, at most 1/2) that slerp is
+   k0 (0, 0, 0, 1) + k1 d, k1 = w theta / sin theta sin(h)/h cos(h) and k0 = cos(2h) - k1 cos theta
+   for h = w theta / 2 (quat.c's slerp_near, with a = 1). */
+static void add_block(float *o, const float *d, int st, int j, sn_lanes w, int near) {
+    const sn_lanes one = L1(1.0), aw = sn_lanes_flip_if_neg(w, w);
+    sn_lanes x, y, z, s, n, v, as, u, sh, ch, k0, k1, bx, by, bz, bs, ax, ay, az, as4, qx, qy, qz, qw;
+    int c;
+    for (c = 0; c < 3; c++) {
+        float *row = o + SN_ROW(c) * st + j;
+        const sn_lanes t = sn_lanes_load(row);
+        sn_lanes_store(row, sn_lanes_where_zero(w, t, sn_lanes_madd(t, w, sn_lanes_load(d + SN_ROW(c) * st + j))));
+    }
+    for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++) {
+        float *row = o + SN_ROW(c) * st + j;
+        const sn_lanes t = sn_lanes_load(row);
+        const sn_lanes f = sn_lanes_madd(one, aw, sn_lanes_sub(sn_lanes_load(d + SN_ROW(c) * st + j), one));
+        /* f is 0 only where w >= 0 (checked before anything is written); that lane's quotient is not used */
+        const sn_lanes r = sn_lanes_where_neg(w, sn_lanes_div(t, sn_lanes_where_neg(w, f, one)), sn_lanes_mul(t, f));
+        sn_lanes_store(row, sn_lanes_where_zero(w, t, r));
+    }
+    if (!near) return;
+    x = sn_lanes_load(d + SN_ROW(SN_POSE_QX) * st + j);
+    y = sn_lanes_load(d + SN_ROW(SN_POSE_QY) * st + j);
+    z = sn_lanes_load(d + SN_ROW(SN_POSE_QZ) * st + j);
+    s = sn_lanes_load(d + SN_ROW(SN_POSE_QW) * st + j);
+    n = sn_lanes_flip_if_neg(lanes_unit_scale(sn_lanes_add(sn_lanes_madd(sn_lanes_mul(x, x), y, y),
+                                                           sn_lanes_madd(sn_lanes_mul(z, z), s, s))), s);
+    x = sn_lanes_mul(x, n);
+    y = sn_lanes_mul(y, n);
+    z = sn_lanes_mul(z, n);
+    s = sn_lanes_mul(s, n);
+    v = sn_lanes_sub(one, s);
+    v = sn_lanes_mul(L1(0.25), sn_lanes_add(sn_lanes_madd(sn_lanes_mul(x, x), y, y), sn_lanes_madd(sn_lanes_mul(z, z), v, v)));
+    v = sn_lanes_min(v, L1(0.5)); /* rounding */
+    as = lanes_asin_over(v);
+    u = sn_lanes_mul(sn_lanes_mul(sn_lanes_mul(w, w), v), sn_lanes_mul(as, as));
+    sh = lanes_sin_over(u);
+    ch = lanes_cos_poly(u);
+    k1 = sn_lanes_mul(sn_lanes_mul(sn_lanes_mul(w, as), sn_lanes_rsqrt(sn_lanes_sub(one, v))), sn_lanes_mul(sh, ch));
+    k0 = sn_lanes_sub(sn_lanes_sub(one, sn_lanes_mul(L1(2.0), sn_lanes_mul(u, sn_lanes_mul(sh, sh)))),
+                      sn_lanes_mul(k1, sn_lanes_sub(one, sn_lanes_mul(L1(2.0), v))));
+    bx = sn_lanes_mul(k1, x);
+    by = sn_lanes_mul(k1, y);
+    bz = sn_lanes_mul(k1, z);
+    bs = sn_lanes_madd(k0, k1, s);
+    ax = sn_lanes_load(o + SN_ROW(SN_POSE_QX) * st + j);
+    ay = sn_lanes_load(o + SN_ROW(SN_POSE_QY) * st + j);
+    az = sn_lanes_load(o + SN_ROW(SN_POSE_QZ) * st + j);
+    as4 = sn_lanes_load(o + SN_ROW(SN_POSE_QW) * st + j);
+    /* q = a * b */
+    qx = sn_lanes_sub(sn_lanes_add(sn_lanes_madd(sn_lanes_mul(as4, bx), ax, bs), sn_lanes_mul(ay, bz)), sn_lanes_mul(az, by));
+    qy = sn_lanes_add(sn_lanes_madd(sn_lanes_sub(sn_lanes_mul(as4, by), sn_lanes_mul(ax, bz)), ay, bs), sn_lanes_mul(az, bx));
+    qz = sn_lanes_madd(sn_lanes_sub(sn_lanes_madd(sn_lanes_mul(as4, bz), ax, by), sn_lanes_mul(ay, bx)), az, bs);
+    qw = sn_lanes_sub(sn_lanes_sub(sn_lanes_sub(sn_lanes_mul(as4, bs), sn_lanes_mul(ax, bx)), sn_lanes_mul(ay, by)),
+                      sn_lanes_mul(az, bz));
+    n = lanes_unit_scale(sn_lanes_add(sn_lanes_madd(sn_lanes_mul(qx, qx), qy, qy), sn_lanes_madd(sn_lanes_mul(qz, qz), qw, qw)));
+    sn_lanes_store(o + SN_ROW(SN_POSE_QX) * st + j, sn_lanes_where_zero(w, ax, sn_lanes_mul(qx, n)));
+    sn_lanes_store(o + SN_ROW(SN_POSE_QY) * st + j, sn_lanes_where_zero(w, ay, sn_lanes_mul(qy, n)));
+    sn_lanes_store(o + SN_ROW(SN_POSE_QZ) * st + j, sn_lanes_where_zero(w, az, sn_lanes_mul(qz, n)));
+    sn_lanes_store(o + SN_ROW(SN_POSE_QW) * st + j, sn_lanes_where_zero(w, as4, sn_lanes_mul(qw, n)));
+}
+#undef L1
+
 sn_status sn_pose_add(sn_pose *out, const sn_pose *delta, float weight, const sn_mask *mask, sn_error *err) {
     const int n = out->count, st = out->stride;
     const float *d = delta->ch;
@@ -185,8 +316,15 @@ sn_status sn_pose_add(sn_pose *out, const sn_pose *delta, float weight, const sn
     if (!sn_isfinite(weight)) return sn_fail_arg(err, 2, SN_EINVAL, "weight is not finite");
     if (mask != NULL && mask->skeleton != out->skeleton)
         return sn_fail_arg(err, 3, SN_EINVAL, "mask of another skeleton");
-    /* before anything is written: no scale divided by zero, every new value within float range */
-    for (j = 0; j < n; j++) {
+    /* before anything is written: no scale divided by zero, every new value within float range;
+       four joints at a time, and joint by joint only to name the first that fails */
+    for (j = 0; j < n; j += 4) {
+        float w[4];
+        int k;
+        for (k = 0; k < 4; k++) w[k] = j + k < n ? weight * (mask != NULL ? mask->w[j + k] : 1.0f) : 0.0f;
+        if (add_block_refused(o, d, st, j, sn_lanes_make(w[0], w[1], w[2], w[3]))) break;
+    }
+    for (j = j < n ? 0 : n; j < n; j++) {
         float w = weight * (mask != NULL ? mask->w[j] : 1.0f);
         if (w == 0.0f) continue;
         for (c = 0; c < 3; c++)
@@ -202,21 +340,25 @@ sn_status sn_pose_add(sn_pose *out, const sn_pose *delta, float weight, const sn
                                    j + 1);
         }
     }
-    for (j = 0; j < n; j++) {
-        float w = weight * (mask != NULL ? mask->w[j] : 1.0f), q[4], dq[4], r[4];
-        if (w == 0.0f) continue;
-        for (c = 0; c < 3; c++) o[SN_ROW(c) * st + j] += w * d[SN_ROW(c) * st + j];
-        for (c = 0; c < 4; c++) {
-            q[c] = o[SN_ROW(SN_POSE_QX + c) * st + j];
-            dq[c] = d[SN_ROW(SN_POSE_QX + c) * st + j];
+    for (j = 0; j < n; j += 4) { /* rows are whole blocks of four: the stride is a multiple of them */
+        float w[4];
+        int k, near = 1;
+        for (k = 0; k < 4; k++) {
+            w[k] = j + k < n ? weight * (mask != NULL ? mask->w[j + k] : 1.0f) : 0.0f;
+            near = near && w[k] >= -1.0f && w[k] <= 2.0f;
         }
-        qpow(dq, w, r); /* scale-free: no need to normalise dq first */
-        qmul(q, r, q);
-        qnormalize(q);
-        for (c = 0; c < 4; c++) o[SN_ROW(SN_POSE_QX + c) * st + j] = q[c];
-        for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++) {
-            float f = 1.0f + (w < 0.0f ? -w : w) * (d[SN_ROW(c) * st + j] - 1.0f);
-            o[SN_ROW(c) * st + j] = w < 0.0f ? o[SN_ROW(c) * st + j] / f : o[SN_ROW(c) * st + j] * f;
+        add_block(o, d, st, j, sn_lanes_make(w[0], w[1], w[2], w[3]), near);
+        for (k = 0; !near && k < 4 && j + k < n; k++) { /* a weight beyond [-1, 2]: the exact power */
+            float q[4], dq[4], r[4];
+            if (w[k] == 0.0f) continue;
+            for (c = 0; c < 4; c++) {
+                q[c] = o[SN_ROW(SN_POSE_QX + c) * st + j + k];
+                dq[c] = d[SN_ROW(SN_POSE_QX + c) * st + j + k];
+            }
+            qpow(dq, w[k], r); /* scale-free: no need to normalise dq first */
+            qmul(q, r, q);
+            qnormalize(q);
+            for (c = 0; c < 4; c++) o[SN_ROW(SN_POSE_QX + c) * st + j + k] = q[c];
         }
     }
     return SN_OK;

@@ -533,25 +533,6 @@ SLOW_PATH static sn_status slerp_far(const sn_quat *ua, const sn_quat *ub, doubl
     return SN_OK;
 }
 
-/* The fast slerp's polynomials, fitted at Chebyshev nodes and evaluated in Estrin's scheme (a few
-   short chains instead of one long one): asin(s)/s for v = s^2 in [0, 1/2] (relative error
-   1.1e-15), and sin(h)/h (relative, 5.3e-16) and cos(h) (absolute, 2.2e-15) for
-   u = h^2 <= (pi/2)^2. */
-static inline double asin_over(double v) {
-    double v2 = v * v, v4 = v2 * v2, v8 = v4 * v4, v16 = v8 * v8;
-    double lo = ((1.0000000000000004 + 0.16666666666614838 * v) + v2 * (0.075000000102490916 + 0.044642849352186459 * v)) + v4 * ((0.030382252985482576 + 0.022364788670565624 * v) + v2 * (0.017468280192969535 + 0.012713080703905401 * v));
-    double hi = ((0.021248958993309423 - 0.045046183868903009 * v) + v2 * (0.23666367322149273 - 0.69356345197717528 * v)) + v4 * ((1.5763973504116118 - 2.4964847260877141 * v) + v2 * (2.7061246676109287 - 1.7802262375340645 * v));
-    return (lo + v8 * hi) + v16 * 0.56029765081109717;
-}
-static inline double sin_over(double u) {
-    double u2 = u * u, u4 = u2 * u2;
-    return ((0.99999999999999989 - 0.16666666666666149 * u) + u2 * (0.008333333333286683 - 0.00019841269825730565 * u)) + u4 * ((2.7557316704752491e-06 - 2.5051887503924615e-08 * u) + u2 * (1.6048332168917e-10 - 7.3763251682534711e-13 * u));
-}
-static inline double cos_poly(double u) {
-    double u2 = u * u, u4 = u2 * u2;
-    return ((0.999999999999998 - 0.49999999999989891 * u) + u2 * (0.041666666665809038 - 0.0013888888861085789 * u)) + u4 * ((2.4801582870641037e-05 - 2.7556935453773798e-07 * u) + u2 * (2.0858318915790427e-09 - 1.1007972346776493e-11 * u));
-}
-
 /* slerp of unit a and b on one side, for t in [-1, 2]: out = a cos(phi) + v sin(phi), phi = t theta,
    v the unit direction of b - (a.b) a, written as k0 a + k1 b. After alignment theta <= pi/2,
    so v = sin^2(theta/2) = |a - b|^2 / 4 is at most 1/2, and theta / 2 = sqrt(v) asin(s)/s with
@@ -563,10 +544,10 @@ static inline void slerp_near(sn_quat ua, sn_quat ub, double t, sn_quat *out) {
     double dx = ua.x - ub.x, dy = ua.y - ub.y, dz = ua.z - ub.z, dw = ua.w - ub.w;
     double v = 0.25 * sumsq4(dx, dy, dz, dw), as, u, sh, ch, k0, k1;
     if (v > 0.5) v = 0.5; /* rounding */
-    as = asin_over(v);
+    as = sn_asin_over(v);
     u = (t * t * v) * (as * as); /* h^2, h = t theta / 2 in [-pi/4, pi/2] */
-    sh = sin_over(u);
-    ch = cos_poly(u);
+    sh = sn_sin_over(u);
+    ch = sn_cos_poly(u);
     k1 = (t * as / sqrt(1.0 - v)) * (sh * ch);
     k0 = (1.0 - 2.0 * u * (sh * sh)) - k1 * (1.0 - 2.0 * v); /* cos(2h) - k1 cos(theta) */
     ua = qmake(k0 * ua.x + k1 * ub.x, k0 * ua.y + k1 * ub.y, k0 * ua.z + k1 * ub.z, k0 * ua.w + k1 * ub.w);
