@@ -1,6 +1,8 @@
 -- Figures of sinew.chain: time per frame (in microseconds) for 50 chains of 8 joints (hair strands on a turning
 -- head, 4 capsule colliders each) updated through chain:update, and garbage per frame; then the
--- same strands in points mode through chain:step.
+-- same strands in points mode through chain:step, one call per chain and one sinew.group call,
+-- against sn_chain_step over the same chains as a C loop (bench/c/bench_chain.c, run here for the
+-- ratios: `bench_chain lua` builds them with the same definition and steps them the same way).
 local sinew = require "sinew"
 local bench = require "common"
 
@@ -84,9 +86,25 @@ local group = sinew.group()
 for s = 1, strands do group:step(points[s]) end
 local none = {}
 local function step_group() group:run(1 / 60, none) end
+-- the same chains stepped by a C loop over sn_chain_step, run before and after the Lua figures and
+-- the better run kept (the machine's load moves single runs; every figure here is a best of rounds)
+local function c_step()
+  local p = io.popen("build/lua5.4/bench/bench_chain lua 2>/dev/null")
+  local ns = p and tonumber((p:read("*a") or ""):match("([%d.]+) ns/particle%-step"))
+  if p then p:close() end
+  return ns
+end
+local floor = c_step()
 local particles = strands * joints
 local each, grouped = bench.ns_per_call(step_each, n), bench.ns_per_call(step_group, n)
+local again = floor and c_step()
+if again and again < floor then floor = again end
 bench.report(("chain:step %d chains x %d points, one call per chain (%s)"):format(strands, joints, sinew.path),
   each / particles, "ns/particle")
 bench.report(("the same, one sinew.group call"):format(), grouped / particles, "ns/particle")
 bench.report("chain:step group garbage", bench.garbage_per_call(step_group, n), "bytes/frame")
+if floor then
+  bench.report("the same chains, sn_chain_step in a C loop, run now", floor, "ns/particle")
+  bench.report("chain:step, one call per chain / C", each / particles / floor, "x", 2)
+  bench.report("chain:step, the group call / C (target 1.2 or less)", grouped / particles / floor, "x", 2)
+end

@@ -18,9 +18,9 @@ end
 --- Bytes of garbage per call: the same measure the specs use (spec/helper.lua).
 M.garbage_per_call = require("helper").garbage_per_call
 
---- Prints one figure line: "<interpreter>  <what>  <value> <unit>".
-function M.report(what, value, unit)
-  print(("%-7s %-58s %10.1f %s"):format(M.interpreter, what, value, unit))
+--- Prints one figure line: "<interpreter>  <what>  <value> <unit>", the value with `digits` decimals (1 unless given).
+function M.report(what, value, unit, digits)
+  print(("%-7s %-58s %10." .. (digits or 1) .. "f %s"):format(M.interpreter, what, value, unit))
 end
 
 return M

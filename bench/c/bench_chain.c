@@ -8,11 +8,15 @@
      other capsules are far (the usual case).
    Construction: us to validate, size and build one chain (sn_chain_validate, sn_chain_size,
    sn_chain_init) of 1k, 16k and 64k particles, a line and a bushy tree, points and skeleton mode:
-   linear in the particles. */
+   linear in the particles.
+   `bench_chain lua` prints only the C figure of bench/chain.lua's last part (50 points chains of 8
+   points, no collider, stepped with the root left where it is), which that file reads for its
+   ratios; the full run above does not print it. */
 #include "bench.h" /* first: it sets _POSIX_C_SOURCE */
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "chain.h"
 #include "skeleton.h"
@@ -223,10 +227,66 @@ static void construction(void) {
         }
 }
 
-int main(void) {
+/* ---- the chains of bench/chain.lua ---- */
+
+#define LUA_CHAINS 50
+#define LUA_POINTS 8
+#define LUA_STEPS 600
+
+/* ns per particle-step of sn_chain_step over the chains that bench/chain.lua steps in its last
+   part, built as that file builds them: sinew.chain { points = ..., parents = ..., radius = 0.01 }
+   with every other field left out, so the binding's read_chain_def (src/binding/chain.c) leaves
+   sn_chain_def_init's defaults (the coupled solver, damping, elasticity and stiffness 0.1, inert
+   0, gravity (0, -9.81, 0), end_length 0, rate 60, max_steps 4, automatic teleport, world space)
+   and sets one radius value, as here; the points by the same formula, in double as Lua computes
+   them, with the strands numbered from 1 as there. The root is never moved, as in chain.lua's
+   step_each: only the first step places the chain at its rest pose, and the warm-up round takes
+   it. Timed as bench/common.lua times: the best of 3 rounds after a round of warm-up, the same
+   count of steps (600) as chain.lua under LuaJIT; the divisor counts every point, roots included,
+   as chain.lua does. */
+static double lua_chains(void) {
+    static sn_chain *chains[LUA_CHAINS];
+    double pts[3 * LUA_POINTS], radius = 0.01, best = 1e30;
+    int parents[LUA_POINTS], c, i, s, round;
+    for (c = 0; c < LUA_CHAINS; c++) {
+        sn_chain_def def;
+        size_t size;
+        double a = 2 * 3.141592653589793 * (c + 1) / LUA_CHAINS; /* Lua: 2 * math.pi * s / strands */
+        sn_chain_def_init(&def);
+        for (i = 0; i < LUA_POINTS; i++) {
+            pts[3 * i] = (0.1 + 0.01 * i) * cos(a);
+            pts[3 * i + 1] = 1.6 - 0.04 * i;
+            pts[3 * i + 2] = (0.1 + 0.01 * i) * sin(a);
+            parents[i] = i - 1;
+        }
+        def.count = LUA_POINTS;
+        def.points = pts;
+        def.parents = parents;
+        def.curves[SN_CHAIN_PARAM_RADIUS].values = &radius;
+        def.curves[SN_CHAIN_PARAM_RADIUS].count = 1;
+        size = sn_chain_size(&def, NULL);
+        chains[c] = (sn_chain *)bench_alloc(size);
+        if (sn_chain_init(chains[c], size, &def, NULL) != SN_OK) exit(1);
+    }
+    for (round = 0; round < 4; round++) {
+        double t0 = bench_now();
+        for (s = 0; s < LUA_STEPS; s++)
+            for (c = 0; c < LUA_CHAINS; c++) (void)sn_chain_step(chains[c], 1.0 / 60.0, NULL);
+        t0 = bench_now() - t0;
+        if (round > 0 && t0 < best) best = t0; /* round 0 warms up */
+    }
+    for (c = 0; c < LUA_CHAINS; c++) free(chains[c]);
+    return best / ((double)LUA_STEPS * LUA_CHAINS * LUA_POINTS) * 1e9;
+}
+
+int main(int argc, char **argv) {
     static const int counts[5] = {0, 4, 16, 4, 16};
     char label[100];
     int k, v;
+    if (argc > 1 && strcmp(argv[1], "lua") == 0) {
+        bench_report("chain step 50 x 8, coupled, no collider, as bench/chain.lua", lua_chains(), "ns/particle-step");
+        return 0;
+    }
     for (v = 0; v < 2; v++) {
         sn_chain_solver solver = v == 0 ? SN_CHAIN_SWEEP : SN_CHAIN_COUPLED;
         const char *name = v == 0 ? "sweep" : "coupled";
