@@ -41,19 +41,26 @@ int main(void) {
     char label[64];
     int i, m;
     sn_quat_normalize(&b, &b, NULL); /* slerp's inputs are unit quaternions, as keys and poses hold */
-    t0 = bench_now();
-    for (i = 0; i < N; i++) {
-        sn_quat_slerp(&a, &b, (i & 1023) / 1023.0, &r, NULL);
-        sink += r.w;
+    /* the least of five rounds of each, taken in turn, so that both see the same machine */
+    fast = exact = 1e30;
+    for (m = 0; m < 5; m++) {
+        double ns;
+        t0 = bench_now();
+        for (i = 0; i < N / 2; i++) {
+            sn_quat_slerp(&a, &b, (i & 1023) / 1023.0, &r, NULL);
+            sink += r.w;
+        }
+        ns = (bench_now() - t0) / (N / 2) * 1e9;
+        if (ns < fast) fast = ns;
+        t0 = bench_now();
+        for (i = 0; i < N / 2; i++) {
+            slerp_libm(&a, &b, (i & 1023) / 1023.0, &r);
+            sink += r.w;
+        }
+        ns = (bench_now() - t0) / (N / 2) * 1e9;
+        if (ns < exact) exact = ns;
     }
-    fast = (bench_now() - t0) / N * 1e9;
     bench_report("sn_quat_slerp", fast, "ns/call");
-    t0 = bench_now();
-    for (i = 0; i < N; i++) {
-        slerp_libm(&a, &b, (i & 1023) / 1023.0, &r);
-        sink += r.w;
-    }
-    exact = (bench_now() - t0) / N * 1e9;
     bench_report("slerp through libm sin and atan2 (the reference)", exact, "ns/call");
     bench_report("sn_quat_slerp against the libm slerp (target 33% or less)", 100 * fast / exact, "%");
     t0 = bench_now();
