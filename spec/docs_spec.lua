@@ -123,6 +123,19 @@ local function lua_functions(source)
   return out
 end
 
+-- every documented binding function: f(file, block) for each, the faults it returns gathered
+local function documented_faults(check)
+  local faults = {}
+  for _, file in ipairs(bindings) do
+    for _, b in ipairs(blocks(read("src/binding/" .. file .. ".c"), internal[file])) do
+      if b.name then
+        for _, fault in ipairs(check(file, b)) do faults[#faults + 1] = fault end
+      end
+    end
+  end
+  return faults
+end
+
 describe("the reference", function()
   it("documents every function the binding registers", function()
     local missing = {}
@@ -153,61 +166,46 @@ describe("the reference", function()
   end)
 
   it("lists parameters one by one and says what functions return", function()
-    local faults = {}
-    for _, file in ipairs(bindings) do
-      for _, b in ipairs(blocks(read("src/binding/" .. file .. ".c"), internal[file])) do
-        if b.name then
-          for _, p in ipairs(params_of(b.block)) do
-            if p.name == "" then
-              faults[#faults + 1] = ("%s: %s has a parameter without a name (%s)"):format(file, b.name, p.line)
-            elseif p.name:find(",", 1, true) then
-              faults[#faults + 1] = ("%s: %s lists several parameters on one line (%s)"):format(file, b.name, p.name)
-            end
-          end
-          -- a C function that returns values to Lua: "return <n>" with n > 0, or a helper's count
-          local returns = b.body:match("return [1-9]") or b.body:match("return push_") or b.body:match("return get_")
-            or b.body:match("return sn_lua_push") or b.body:match("return sn_chain_param_arity")
-          if returns and not b.block:match("@t?return") then
-            faults[#faults + 1] = ("%s: %s returns values but says none"):format(file, b.name)
-          end
+    assert.same({}, documented_faults(function(file, b)
+      local faults = {}
+      for _, p in ipairs(params_of(b.block)) do
+        if p.name == "" then
+          faults[#faults + 1] = ("%s: %s has a parameter without a name (%s)"):format(file, b.name, p.line)
+        elseif p.name:find(",", 1, true) then
+          faults[#faults + 1] = ("%s: %s lists several parameters on one line (%s)"):format(file, b.name, p.name)
         end
       end
-    end
-    assert.same({}, faults)
+      -- a C function that returns values to Lua: "return <n>" with n > 0, or a helper's count
+      local returns = b.body:match("return [1-9]") or b.body:match("return push_") or b.body:match("return get_")
+        or b.body:match("return sn_lua_push") or b.body:match("return sn_chain_param_arity")
+      if returns and not b.block:match("@t?return") then
+        faults[#faults + 1] = ("%s: %s returns values but says none"):format(file, b.name)
+      end
+      return faults
+    end))
   end)
 
   it("documents as many parameters as each binding function reads", function()
-    local faults = {}
-    for _, file in ipairs(bindings) do
-      for _, b in ipairs(blocks(read("src/binding/" .. file .. ".c"), internal[file])) do
-        if b.name then
-          local params, vararg = params_of(b.block), false
-          for _, p in ipairs(params) do vararg = vararg or p.name == "..." end
-          local self = b.name:find(":", 1, true) and 1 or 0 -- a method's argument 1 is self, not listed
-          local reads = highest_argument(b.body) - self
-          if not vararg and #params < reads then
-            faults[#faults + 1] = ("%s: %s documents %d parameters, its body reads %d"):format(file, b.name, #params,
-              reads)
-          end
-        end
+    assert.same({}, documented_faults(function(file, b)
+      local params, vararg = params_of(b.block), false
+      for _, p in ipairs(params) do vararg = vararg or p.name == "..." end
+      local self = b.name:find(":", 1, true) and 1 or 0 -- a method's argument 1 is self, not listed
+      local reads = highest_argument(b.body) - self
+      if not vararg and #params < reads then
+        return { ("%s: %s documents %d parameters, its body reads %d"):format(file, b.name, #params, reads) }
       end
-    end
-    assert.same({}, faults)
+      return {}
+    end))
   end)
 
   it("says which errors every binding function raises", function()
-    local faults = {}
-    for _, file in ipairs(bindings) do
-      for _, b in ipairs(blocks(read("src/binding/" .. file .. ".c"), internal[file])) do
-        if b.name then
-          local raises = raises_of(b.block)
-          if #raises ~= 1 or raises[1] == "" then
-            faults[#faults + 1] = ("%s: %s has %d @raise tags (one with text is needed)"):format(file, b.name, #raises)
-          end
-        end
+    assert.same({}, documented_faults(function(file, b)
+      local raises = raises_of(b.block)
+      if #raises ~= 1 or raises[1] == "" then
+        return { ("%s: %s has %d @raise tags (one with text is needed)"):format(file, b.name, #raises) }
       end
-    end
-    assert.same({}, faults)
+      return {}
+    end))
   end)
 
   it("comments every public function of the Lua modules", function()
