@@ -38,6 +38,8 @@ describe("sinew.path", function()
       struct_text(cdef, "sn_lua_space"))
     assert.equal(struct_text(helper.read_file("src/core/pose.h"), "sn_blend_layer"),
       struct_text(cdef, "sn_blend_layer"))
+    assert.equal(struct_text(helper.read_file("src/core/blendspace.h"), "sn_blendspace_wedges"),
+      struct_text(cdef, "sn_blendspace_wedges"))
     -- the structs written on one line in the CDEF: the same members in the same order
     local quat_h = helper.read_file("src/core/quat.h")
     for _, name in ipairs { "sn_quat", "sn_vec3" } do
@@ -283,6 +285,37 @@ describe("sinew.ffi (the fast path)", function()
       assert.same(C.BlendSpace[1](line, 2), line:weights(2, nil))
     end)
 
+    it("BlendSpace:weights of simple_directional (computed in Lua) gives the C binding's bits", function()
+      local c = C.BlendSpace[1]
+      local function directions(n, centre, radius)
+        local pts = centre and { { 0, 0 } } or {}
+        for i = 1, n do
+          local a, r = 2 * math.pi * (i + (n < 20 and 0.3 * rng() or 0)) / n, radius or rng(0.5, 2)
+          pts[#pts + 1] = { r * math.cos(a), r * math.sin(a) }
+        end
+        return pts
+      end
+      local spaces = {}
+      for n = 3, 12 do
+        spaces[#spaces + 1] = sinew.blendspace { mode = "simple_directional", points = directions(n, n % 2 == 0) }
+      end
+      -- radii outside the quick range (the core's exact path), and the most directions there can be
+      spaces[#spaces + 1] = sinew.blendspace { mode = "simple_directional", points = directions(5, true, 1e-120) }
+      spaces[#spaces + 1] = sinew.blendspace { mode = "simple_directional", points = directions(179, false) }
+      for _, space in ipairs(spaces) do
+        local inputs = { { 0, 0 }, { 1e300, -1e300 }, { -1e-310, 0 }, { -1, -0.0 }, { 0, -2 } }
+        for k = 1, #space do inputs[#inputs + 1] = { space:point(k) } end -- exactly on each sample
+        for _ = 1, 200 do inputs[#inputs + 1] = { rng(-3, 3), rng(-3, 3) } end
+        local out = {}
+        for _, p in ipairs(inputs) do
+          local want = c(space, p[1], p[2])
+          assert.same(want, space:weights(p[1], p[2]))
+          assert.equal(out, space:weights(p[1], p[2], out))
+          assert.same(want, out)
+        end
+      end
+    end)
+
     it("Chain:step and Chain:update move the particles as the C binding does", function()
       local function chains()
         local pts = { { 0, 0, 0 }, { 0, -1, 0 }, { 0, -2, 0 } }
@@ -345,6 +378,8 @@ describe("sinew.ffi (the fast path)", function()
       local p, o, mats, out = sinew.pose(skel), sinew.pose(skel), sinew.matrices(skel), {}
       local cursor = clip:cursor()
       local space = sinew.blendspace { mode = "freeform_cartesian", points = { { 0, 0 }, { 1, 0 }, { 0, 1 } } }
+      local directional = sinew.blendspace { mode = "simple_directional",
+        points = { { 0, 0 }, { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } } }
       local chain = sinew.chain { points = { { 0, 0, 0 }, { 0, -1, 0 } }, parents = { 0, 1 } }
       local poses, ws, masks = { a, b }, { 0.4, 0.6 }, { mask, false }
       local fns = {
@@ -354,6 +389,7 @@ describe("sinew.ffi (the fast path)", function()
         function() p:to_model(mats) end,
         function() sinew.blend(o, poses, ws, masks) end,
         function() space:weights(0.2, 0.3, out) end,
+        function() directional:weights(0.2, -0.3, out) end,
         function() chain:step(1 / 60) end,
       }
       no_garbage(fns)

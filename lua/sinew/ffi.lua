@@ -51,6 +51,16 @@ typedef struct sn_lua_space {
     double *in;
     int n, inputs;
 } sn_lua_space;
+typedef struct sn_blendspace_wedges {
+    int count;
+    int ndir;
+    int centre;
+    int quick;
+    const double *ang;
+    const int *idx;
+    const double *unit;
+    const double *fac;
+} sn_blendspace_wedges;
 typedef struct sn_ffi_table {
     sn_status (*quat_slerp)(const sn_quat *a, const sn_quat *b, double t, sn_quat *out, sn_error *err);
     sn_status (*quat_nlerp)(const sn_quat *a, const sn_quat *b, double t, sn_quat *out, sn_error *err);
@@ -68,6 +78,7 @@ typedef struct sn_ffi_table {
     sn_status (*clip_cursor_sample)(sn_clip_cursor *cur, double t, int loop, sn_pose *out, sn_error *err);
     sn_status (*chain_step)(sn_chain *c, double dt, sn_error *err);
     sn_status (*chain_update)(sn_chain *c, double dt, sn_pose *pose, const double *root_matrix, sn_error *err);
+    sn_status (*blendspace_wedges)(const sn_blendspace *bs, sn_blendspace_wedges *out, sn_error *err);
 } sn_ffi_table;
 ]]
 M.CDEF = CDEF
@@ -103,6 +114,8 @@ local function declare(core)
     sn_vec3 = ffi.sizeof("sn_vec3"),
     sn_euler_order = ffi.sizeof("sn_euler_order"),
     sn_status = ffi.sizeof("sn_status"),
+    sn_blendspace_wedges = ffi.sizeof("sn_blendspace_wedges"),
+    ["sn_blendspace_wedges.fac"] = ffi.offsetof("sn_blendspace_wedges", "fac"),
   }
   for name, size in pairs(native.sizes) do
     if mine[name] ~= size then
@@ -596,8 +609,101 @@ function M.install(core)
     copiers[n] = f
     return f
   end
+  -- simple_directional in Lua (its weights are a few products once the wedge is found, and the
+  -- call into the core cost more than that): the space's wedges (sn_blendspace_wedges_of, kept
+  -- per space), read as src/core/blendspace.c reads them, in the same order of operations, so
+  -- the weights are the same bits. Spaces whose radii leave the quick range, and the input
+  -- (0, 0), go to the core.
+  local wedges_fn, MAX_COORD = T.blendspace_wedges, 1e150
+  local wedges = setmetatable({}, { __mode = "k" })
+  local function wedges_of(self) -- once per space, away from the calls' path
+    local w = ffi.new("sn_blendspace_wedges")
+    if wedges_fn(ffi.cast("const sn_lua_space *", self).bs, w, nil) ~= 0 or w.quick == 0 or w.ndir > 256 then
+      w = false
+    end
+    wedges[self] = w
+    return w
+  end
+  local fillers = {}
+  local function make_filler(n) -- fill(out, v): entries 1 .. n set to v, store by store as the copiers
+    local stores = {}
+    for k = 1, n do stores[k] = ("rawset(o, %d, v)"):format(k) end
+    local f = (loadstring or load)("local rawset = ...\nreturn function(o, v) " .. table.concat(stores, " ") .. " end",
+      "=sinew.ffi weights filler")(rawset)
+    fillers[n] = f
+    return f
+  end
+  -- the core's binary search for ang[lo] <= t < ang[hi], written out for up to 256 directions
+  -- (they are at least 2 degrees apart: at most 180): a loop inside the calls' trace would keep
+  -- LuaJIT from compiling it
+  local floor = math.floor
+  local function halve(ang, t, lo, hi)
+    if hi - lo > 1 then
+      local mid = floor((lo + hi) / 2)
+      if ang[mid] <= t then lo = mid else hi = mid end
+    end
+    return lo, hi
+  end
+  local function search(ang, t, lo, hi)
+    lo, hi = halve(ang, t, lo, hi)
+    lo, hi = halve(ang, t, lo, hi)
+    lo, hi = halve(ang, t, lo, hi)
+    lo, hi = halve(ang, t, lo, hi)
+    lo, hi = halve(ang, t, lo, hi)
+    lo, hi = halve(ang, t, lo, hi)
+    lo, hi = halve(ang, t, lo, hi)
+    lo = halve(ang, t, lo, hi)
+    return lo
+  end
+  local function directional(self, x, y, out)
+    local wg = wedges[self]
+    if wg == nil then wg = wedges_of(self) end
+    if not wg or (x == 0 and y == 0) then return nil end
+    if x < -MAX_COORD then x = -MAX_COORD elseif x > MAX_COORD then x = MAX_COORD end
+    if y < -MAX_COORD then y = -MAX_COORD elseif y > MAX_COORD then y = MAX_COORD end
+    local t -- sn_blendspace_pseudo_angle
+    if y >= 0.0 then
+      if x >= 0.0 then t = y / (x + y) else t = 1.0 - x / (y - x) end
+    elseif x < 0.0 then
+      t = -2.0 + y / (x + y)
+    else
+      t = -1.0 + x / (x - y)
+    end
+    local ang, ndir = wg.ang, wg.ndir
+    local lo = ndir - 1
+    if t >= ang[0] then lo = search(ang, t, 0, ndir) end
+    local nx = lo + 1
+    if nx == ndir then nx = 0 end
+    local unit, fac = wg.unit, wg.fac
+    local wa = (unit[2 * nx + 1] * x - unit[2 * nx] * y) * fac[2 * lo]
+    local wb = (unit[2 * lo] * y - unit[2 * lo + 1] * x) * fac[2 * lo + 1]
+    if not (wa > 0.0) then wa = 0.0 end -- luacheck: ignore 581 (NaN too, as the core)
+    if not (wb > 0.0) then wb = 0.0 end -- luacheck: ignore 581
+    local c = 1.0 - wa - wb
+    if c < 0.0 then
+      local sum = wa + wb
+      wa, wb, c = wa / sum, wb / sum, 0.0
+    end
+    local n, ia, ib, centre = wg.count, wg.idx[lo] + 1, wg.idx[nx] + 1, wg.centre
+    local fill = fillers[n] or make_filler(n)
+    if out == nil then out = {} end
+    if centre >= 0 then
+      fill(out, 0.0)
+      rawset(out, ia, wa)
+      rawset(out, ib, wb)
+      rawset(out, centre + 1, c)
+    else
+      local e = c / n
+      fill(out, e)
+      rawset(out, ia, wa + e)
+      rawset(out, ib, wb + e)
+    end
+    return out
+  end
+
   for i, mt in ipairs(SPACES) do
     local c_weights = C.BlendSpace[i]
+    local wedged = mt.__index.mode == "simple_directional"
     mt.__index.weights = function(...)
       local self, x1, x2, x3, x4 = ...
       local nargs = select("#", ...) -- a constant in a compiled trace
@@ -609,6 +715,10 @@ function M.install(core)
         if ok and d >= 2 then ok = fin(x2); input[1] = ok and x2 or 0 end
         if ok and d >= 3 then ok = fin(x3); input[2] = ok and x3 or 0 end
         if ok and d >= 4 then ok = fin(x4); input[3] = ok and x4 or 0 end
+        if ok and wedged and d == 2 then
+          local r = directional(self, x1, x2, out)
+          if r then return r end
+        end
         if ok then
           local n = weights_fn(self, input, d, wbuf, wcap)
           if n < -1 then -- more points than wbuf holds: grow it once

@@ -433,6 +433,69 @@ static void test_direct_and_simple_directional(void) {
     ENSURE(w[0] == 0);
 }
 
+/* The wedges a fast path reads give sn_blendspace_weights's bits when followed as blendspace.h
+   says, for spaces with and without a centre, inputs in every wedge and beyond the samples; the
+   pseudo-angle grows with the angle; other modes have no wedges. */
+static void test_wedges_give_the_weights(void) {
+    static const double idw_pts[] = {0, 0, 1, 0, 0, 1, -1, 0};
+    double pts[2 * 10], w[10], mine[10], prev = -3;
+    sn_blendspace_wedges wg;
+    sn_error err;
+    int round, i, k;
+    for (i = 0; i < 64; i++) { /* monotonic over one turn from -pi */
+        double a = -PI + 2 * PI * i / 64 + 1e-9, t = sn_blendspace_pseudo_angle(cos(a), sin(a));
+        ENSURE(t > prev && t > -2 && t <= 2);
+        prev = t;
+    }
+    ENSURE(sn_blendspace_wedges_of(make(SN_BLENDSPACE_IDW, idw_pts, 4, 2), &wg, &err) == SN_EINVAL);
+    for (round = 0; round < 40; round++) {
+        int n = 4 + round % 6, centre = round % 2 == 0, m = 0;
+        const sn_blendspace *bs;
+        if (centre) pts[m++] = 0, pts[m++] = 0;
+        for (i = 0; i < n - centre; i++) { /* directions spread round the circle, radii 0.5 .. 2 */
+            double a = 2 * PI * (i + 0.3 * rnd(0, 1)) / (n - centre), r = rnd(0.5, 2);
+            pts[m++] = r * cos(a);
+            pts[m++] = r * sin(a);
+        }
+        bs = make(SN_BLENDSPACE_SIMPLE_DIRECTIONAL, pts, n, 2);
+        if (bs == NULL) continue;
+        ENSURE(sn_blendspace_wedges_of(bs, &wg, NULL) == SN_OK);
+        ENSURE(wg.count == n && wg.ndir == n - centre && wg.centre == (centre ? 0 : -1) && wg.quick);
+        for (k = 0; k < 50; k++) {
+            double p[2] = {rnd(-3, 3), rnd(-3, 3)}, t, wa, wb, c;
+            int lo = 0, hi = wg.ndir, next;
+            weights(bs, p, w);
+            t = sn_blendspace_pseudo_angle(p[0], p[1]);
+            if (t < wg.ang[0]) lo = wg.ndir - 1;
+            else
+                while (hi - lo > 1) {
+                    int mid = (lo + hi) / 2;
+                    if (wg.ang[mid] <= t) lo = mid;
+                    else hi = mid;
+                }
+            next = (lo + 1) % wg.ndir;
+            wa = (wg.unit[2 * next + 1] * p[0] - wg.unit[2 * next] * p[1]) * wg.fac[2 * lo];
+            wb = (wg.unit[2 * lo] * p[1] - wg.unit[2 * lo + 1] * p[0]) * wg.fac[2 * lo + 1];
+            if (!(wa > 0)) wa = 0;
+            if (!(wb > 0)) wb = 0;
+            c = 1 - wa - wb;
+            if (c < 0) {
+                double sum = wa + wb;
+                wa /= sum;
+                wb /= sum;
+                c = 0;
+            }
+            for (i = 0; i < n; i++) mine[i] = 0;
+            mine[wg.idx[lo]] += wa;
+            mine[wg.idx[next]] += wb;
+            if (wg.centre >= 0) mine[wg.centre] += c;
+            else
+                for (i = 0; i < n; i++) mine[i] += c / n;
+            ENSURE(memcmp(mine, w, sizeof(double) * (size_t)n) == 0);
+        }
+    }
+}
+
 /* ---- refusals ---- */
 
 static const double valid_pts[] = {0, 0, 1, 0, 0, 1, -1, 0};
@@ -608,6 +671,7 @@ int main(void) {
     RUN(test_grid_stores_triangulated_weights);
     RUN(test_grid_is_the_dense_bilinear_mix);
     RUN(test_direct_and_simple_directional);
+    RUN(test_wedges_give_the_weights);
     RUN(test_invalid_definitions_refused);
     RUN(test_bad_memory_and_inputs_refused);
     RUN(test_def_init_fills_every_field);

@@ -33,6 +33,7 @@ typedef struct sn_ffi_table {
     sn_status (*clip_cursor_sample)(sn_clip_cursor *cur, double t, int loop, sn_pose *out, sn_error *err);
     sn_status (*chain_step)(sn_chain *c, double dt, sn_error *err);
     sn_status (*chain_update)(sn_chain *c, double dt, sn_pose *pose, const double *root_matrix, sn_error *err);
+    sn_status (*blendspace_wedges)(const sn_blendspace *bs, sn_blendspace_wedges *out, sn_error *err);
 } sn_ffi_table;
 /* END sn_ffi_table */
 
@@ -64,6 +65,7 @@ static const sn_ffi_table table = {
     pose_blend, sn_pose_add, sn_pose_to_matrices, sn_pose_skeleton,
     sn_clip_sample, sn_clip_cursor_sample,
     sn_chain_step, sn_chain_update,
+    sn_blendspace_wedges_of,
 };
 
 static void set_size(lua_State *L, const char *name, size_t v) {
@@ -88,7 +90,7 @@ void sn_open_ffi(lua_State *L, int module) {
     lua_setfield(L, -2, "metatables");
     lua_pushlightuserdata(L, (void *)&table);
     lua_setfield(L, -2, "table");
-    lua_createtable(L, 0, 8);
+    lua_createtable(L, 0, 11);
     set_size(L, "sn_ffi_table", sizeof(sn_ffi_table));
     set_size(L, "sn_lua_space", sizeof(sn_lua_space));
     set_size(L, "sn_lua_space.inputs", offsetof(sn_lua_space, inputs));
@@ -98,6 +100,8 @@ void sn_open_ffi(lua_State *L, int module) {
     set_size(L, "sn_vec3", sizeof(sn_vec3));
     set_size(L, "sn_euler_order", sizeof(sn_euler_order));
     set_size(L, "sn_status", sizeof(sn_status));
+    set_size(L, "sn_blendspace_wedges", sizeof(sn_blendspace_wedges));
+    set_size(L, "sn_blendspace_wedges.fac", offsetof(sn_blendspace_wedges, fac));
     lua_setfield(L, -2, "sizes");
     lua_setfield(L, module, "_ffi");
 }

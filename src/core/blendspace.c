@@ -393,10 +393,8 @@ static void build_triangulated(sn_blendspace *bs, const sn_blendspace_def *def) 
     }
 }
 
-/* A number that grows with the counter-clockwise angle of (x, y) as atan2 does, in (-2, 2]
-   (the "diamond angle", one division, no trigonometry): directions are sorted by it and an
-   input's wedge is found by it. For any finite non-zero (x, y) with |x|, |y| <= MAX_COORD. */
-static double pseudo_angle(double x, double y) {
+/* directions are sorted by it and an input's wedge is found by it */
+double sn_blendspace_pseudo_angle(double x, double y) {
     if (y >= 0.0) return x >= 0.0 ? y / (x + y) : 1.0 - x / (y - x);
     return x < 0.0 ? -2.0 + y / (x + y) : -1.0 + x / (x - y);
 }
@@ -415,7 +413,7 @@ static void build_directional(sn_blendspace *bs) {
             continue;
         }
         if (!(rad[i] > PLAIN_R_LO && rad[i] < PLAIN_R_HI)) bs->dplain = 0;
-        a = pseudo_angle(p[2 * i], p[2 * i + 1]);
+        a = sn_blendspace_pseudo_angle(p[2 * i], p[2 * i + 1]);
         for (j = bs->ndir++; j > 0 && ang[j - 1] > a; j--) {
             ang[j] = ang[j - 1];
             idx[j] = idx[j - 1];
@@ -622,7 +620,7 @@ static void simple_directional_weights(const sn_blendspace *bs, const double *p,
         else normalise_weights(w, n, 0.0);
         return;
     }
-    th = pseudo_angle(p[0], p[1]);
+    th = sn_blendspace_pseudo_angle(p[0], p[1]);
     if (th < ang[0]) {
         lo = bs->ndir - 1;
     } else {
@@ -926,6 +924,20 @@ int sn_blendspace_inputs(const sn_blendspace *bs) { return bs->inputs; }
 const double *sn_blendspace_point(const sn_blendspace *bs, int i) {
     if (i < 0 || i >= bs->n) return NULL;
     return CARR(bs, points, double) + (size_t)i * bs->dims;
+}
+
+sn_status sn_blendspace_wedges_of(const sn_blendspace *bs, sn_blendspace_wedges *out, sn_error *err) {
+    if (bs->mode != SN_BLENDSPACE_SIMPLE_DIRECTIONAL)
+        return sn_fail(err, SN_EINVAL, "mode '%s' has no wedges", mode_names[bs->mode]);
+    out->count = bs->n;
+    out->ndir = bs->ndir;
+    out->centre = bs->centre;
+    out->quick = bs->dplain;
+    out->ang = CARR(bs, dang, double);
+    out->idx = CARR(bs, didx, int);
+    out->unit = CARR(bs, dunit, double);
+    out->fac = CARR(bs, dfac, double);
+    return SN_OK;
 }
 
 int sn_blendspace_triangles(const sn_blendspace *bs, const int **tris) {

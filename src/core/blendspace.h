@@ -113,4 +113,29 @@ const double *sn_blendspace_point(const sn_blendspace *bs, int i);
 /// points on a line.
 int sn_blendspace_triangles(const sn_blendspace *bs, const int **tris);
 
+/// The wedges of a simple_directional space, read-only, for a fast path that works out the
+/// weights itself (sinew's LuaJIT FFI path) with the same arithmetic as sn_blendspace_weights:
+/// find the wedge k with ang[k] <= sn_blendspace_pseudo_angle(x, y) < ang[k + 1] (the last wedge
+/// when below ang[0] or at or above ang[ndir - 1]), then, when `quick` is set, the weight of
+/// point idx[k] is (unit[2 k' + 1] x - unit[2 k'] y) fac[2 k] and that of idx[k'] is
+/// (unit[2 k] y - unit[2 k + 1] x) fac[2 k + 1] with k' = (k + 1) mod ndir (each clamped at 0,
+/// both divided by their sum when it exceeds 1), and the rest 1 - their sum goes to the centre.
+typedef struct sn_blendspace_wedges {
+    int count;           ///< points (and weights)
+    int ndir;            ///< directions: the points other than the origin, at least 3
+    int centre;          ///< the point at the origin, 0-based; -1 when none (the rest is shared out evenly)
+    int quick;           ///< non-zero when unit and fac give the weights (every radius within 1e-100 .. 1e100)
+    const double *ang;   ///< ndir pseudo-angles, ascending
+    const int *idx;      ///< ndir 0-based point indices, in the order of ang
+    const double *unit;  ///< 2 ndir: each direction's unit vector, in the order of ang
+    const double *fac;   ///< 2 ndir: wedge k's factors for its first and second point
+} sn_blendspace_wedges;
+/// Fills `out` for a simple_directional space (pointers owned by the space); SN_EINVAL for other
+/// modes.
+sn_status sn_blendspace_wedges_of(const sn_blendspace *bs, sn_blendspace_wedges *out, sn_error *err);
+/// A number in [-2, 2] that never falls as the counter-clockwise angle of (x, y) grows (as atan2 does)
+/// (the "diamond angle": one division, no trigonometry); for finite (x, y) other than (0, 0)
+/// with |x|, |y| <= SN_BLENDSPACE_MAX_COORD.
+double sn_blendspace_pseudo_angle(double x, double y);
+
 #endif
