@@ -290,8 +290,8 @@ describe("sinew.ffi (the fast path)", function()
       local function directions(n, centre, radius)
         local pts = centre and { { 0, 0 } } or {}
         for i = 1, n do
-          local a, r = 2 * math.pi * (i + (n < 20 and 0.3 * rng() or 0)) / n, radius or rng(0.5, 2)
-          pts[#pts + 1] = { r * math.cos(a), r * math.sin(a) }
+          local angle, r = 2 * math.pi * (i + (n < 20 and 0.3 * rng() or 0)) / n, radius or rng(0.5, 2)
+          pts[#pts + 1] = { r * math.cos(angle), r * math.sin(angle) }
         end
         return pts
       end
