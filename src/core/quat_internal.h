@@ -2,7 +2,7 @@
  * Private to src/core: quaternion routines on plain double[3] vectors for the hot paths of other
  * files (dynamic bones), inline, with no checks: their callers hand them unit vectors. The one
  * shortest arc of the core: sn_quat_from_to (quat.c) takes its half turn from here too. And the
- * polynomials of the fast slerp, which additive layers (pose.c) use too.
+ * polynomials of additive layers' d^w (pose.c).
  *
  * CONVENTIONS: as quat.h. Not part of the public API.
  */
@@ -64,8 +64,9 @@ static inline void sn_quat_arc_unit(const double *u, const double *v, sn_quat *q
     q->x *= k; q->y *= k; q->z *= k; q->w *= k;
 }
 
-/* The fast slerp's polynomials (quat.c's slerp, pose.c's additive layers), fitted at Chebyshev
-   nodes and evaluated in Estrin's scheme (a few short chains instead of one long one): asin(s)/s for v = s^2 in [0, 1/2] (relative error
+/* The polynomials of pose.c's additive layers (quat.c's slerp used them before it took its own, in
+   |a - b|^2), fitted at Chebyshev nodes and evaluated in Estrin's scheme (a few short chains
+   instead of one long one): asin(s)/s for v = s^2 in [0, 1/2] (relative error
    1.1e-15), and sin(h)/h (relative, 5.3e-16) and cos(h) (absolute, 2.2e-15) for
    u = h^2 <= (pi/2)^2. */
 static inline double sn_asin_over(double v) {
