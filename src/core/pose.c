@@ -4,7 +4,6 @@
 
 #include "lanes_internal.h"
 #include "pose_internal.h"
-#include "quat_internal.h"
 
 /* ---- poses ------------------------------------------------------------------------------ */
 
@@ -177,8 +176,10 @@ static void qpow(const float d[4], float w, float r[4]) {
     r[0] = x * k; r[1] = y * k; r[2] = z * k; r[3] = cosf(w * t);
 }
 
-/* The fast slerp's polynomials (quat_internal.h) on four float lanes: float precision is all a
-   pose stores. */
+/* Polynomials fitted at Chebyshev nodes, in Estrin's scheme, on four float lanes (float precision
+   is all a pose stores; in double they give asin(s)/s for v = s^2 in [0, 1/2] to 1.1e-15
+   relative, sin(h)/h to 5.3e-16 relative and cos(h) to 2.2e-15 absolute for u = h^2 <= (pi/2)^2):
+   the slerp from the identity that additive layers take. */
 #define L1(x) sn_lanes_set1((float)(x))
 static inline sn_lanes lanes_poly2(sn_lanes x, double a, double b) { return sn_lanes_madd(L1(a), L1(b), x); }
 static inline sn_lanes lanes_asin_over(sn_lanes v) {
@@ -243,10 +244,10 @@ static int add_block_refused(const float *o, const float *d, int st, int j, sn_l
    none: a joint whose weight is 0 keeps its bits. Translations add w d, scales multiply by
    1 + |w| (d - 1) (divide for w < 0). Rotations become q d^w normalised when every weight lies in
    [-1, 2] (`near`; else the caller takes them joint by joint): d^w is the slerp from the
-   identity to d (on d's side, s >= 0) through the fast slerp's polynomials. With
-   v = |1 - d|^2 / 4 (sin^2 of a quarter of d's angle, at most 1/2) that slerp is
-   k0 (0, 0, 0, 1) + k1 d, k1 = w theta / sin theta sin(h)/h cos(h) and k0 = cos(2h) - k1 cos theta
-   for h = w theta / 2 (quat.c's slerp_near, with a = 1). */
+   identity to d (on d's side, s >= 0) through the polynomials above. With v = |1 - d|^2 / 4
+   (sin^2 of a quarter of d's angle theta, at most 1/2) that slerp is k0 (0, 0, 0, 1) + k1 d,
+   with theta / 2 = sqrt(v) asin(s)/s, h = w theta / 2, k1 = sin(2h) / sin(theta) =
+   w (asin(s)/s) / sqrt(1 - v) sin(h)/h cos(h) and k0 = cos(2h) - k1 cos(theta). */
 static void add_block(float *o, const float *d, int st, int j, sn_lanes w, int near) {
     const sn_lanes one = L1(1.0), aw = sn_lanes_flip_if_neg(w, w);
     sn_lanes x, y, z, s, n, v, as, u, sh, ch, k0, k1, bx, by, bz, bs, ax, ay, az, as4, qx, qy, qz, qw;
