@@ -63,7 +63,7 @@ $(BUILD)/sinew/core.so: $(CORE_OBJ) $(BINDING_OBJ)
 	$(CC) -shared $(CFLAGS) -o $@ $^ -lm
 
 # C-only tests of the core: no Lua header, no Lua library.
-$(BUILD)/c/%: spec/c/%.c spec/c/ensure.h $(CORE_OBJ)
+$(BUILD)/c/%: spec/c/%.c $(wildcard spec/c/*.h) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(OPT) $(CFLAGS) -Isrc/core -o $@ $< $(CORE_OBJ) -lm
 
@@ -116,7 +116,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 FUZZERS := $(patsubst spec/fuzz/%.c,build/fuzz/%,$(wildcard spec/fuzz/fuzz_*.c))
 
-build/fuzz/%: spec/fuzz/%.c $(wildcard spec/fuzz/*.h) $(CORE_SRC) $(HEADERS)
+build/fuzz/%: spec/fuzz/%.c $(wildcard spec/fuzz/*.h) spec/c/wedges.h $(CORE_SRC) $(HEADERS)
 	@mkdir -p $(@D)
 	clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=all \
 	    -Isrc/core -o $@ $< $(CORE_SRC) -lm

@@ -88,12 +88,7 @@ local none = {}
 local function step_group() group:run(1 / 60, none) end
 -- the same chains stepped by a C loop over sn_chain_step, run before and after the Lua figures and
 -- the better run kept (the machine's load moves single runs; every figure here is a best of rounds)
-local function c_step()
-  local p = io.popen("build/lua5.4/bench/bench_chain lua 2>/dev/null")
-  local ns = p and tonumber((p:read("*a") or ""):match("([%d.]+) ns/particle%-step"))
-  if p then p:close() end
-  return ns
-end
+local function c_step() return bench.c_figure("bench_chain lua", "ns/particle-step") end
 local floor = c_step()
 local particles = strands * joints
 local each, grouped = bench.ns_per_call(step_each, n), bench.ns_per_call(step_group, n)

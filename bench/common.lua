@@ -18,6 +18,16 @@ end
 --- Bytes of garbage per call: the same measure the specs use (spec/helper.lua).
 M.garbage_per_call = require("helper").garbage_per_call
 
+--- The figure a C benchmark in build/lua5.4/bench/ prints, run now in a process of its own: the
+-- number before `unit` in the output of `command` (a file name there, with its arguments), or nil
+-- when it is not built or prints none.
+function M.c_figure(command, unit)
+  local p = io.popen("build/lua5.4/bench/" .. command .. " 2>/dev/null")
+  local value = p and tonumber((p:read("*a") or ""):match("([%d.]+) " .. unit:gsub("%p", "%%%0")))
+  if p then p:close() end
+  return value
+end
+
 --- Prints one figure line: "<interpreter>  <what>  <value> <unit>", the value with `digits` decimals (1 unless given).
 function M.report(what, value, unit, digits)
   print(("%-7s %-58s %10." .. (digits or 1) .. "f %s"):format(M.interpreter, what, value, unit))

@@ -110,12 +110,7 @@ end
 -- The floor runs in its own process (build/lua5.4/bench/bench_crowd), so the two are measured in
 -- turn, three times each, and the least of each kept: on a shared machine a single pair moved the
 -- ratio by 0.5 either way.
-local function c_floor()
-  local p = io.popen("build/lua5.4/bench/bench_crowd 2>/dev/null")
-  local ms = p and tonumber((p:read("*a") or ""):match("([%d.]+) ms/frame"))
-  if p then p:close() end
-  return ms
-end
+local function c_floor() return bench.c_figure("bench_crowd", "ms/frame") end
 local without = ms_per_frame(frame_without_cursors)
 local by_object, by_group, floor = math.huge, math.huge, math.huge
 for _ = 1, 3 do

@@ -10,45 +10,15 @@
 
 #include "blendspace.h"
 #include "reader.h"
+#include "../c/wedges.h"
 
 
-/* the weights at p from the space's wedges, as blendspace.h describes them, against `w` */
+/* the weights at `in` from the space's wedges, as blendspace.h describes them, against `w` */
 static void check_wedges(const sn_blendspace *bs, const double *in, const double *w) {
     sn_blendspace_wedges wg;
-    double mine[64], p[2], t, wa, wb, c;
-    int lo, hi, next, i;
+    double mine[64];
     FUZZ_CHECK(sn_blendspace_wedges_of(bs, &wg, NULL) == SN_OK);
-    for (i = 0; i < 2; i++) p[i] = in[i] < -SN_BLENDSPACE_MAX_COORD ? -SN_BLENDSPACE_MAX_COORD
-                                  : in[i] > SN_BLENDSPACE_MAX_COORD ? SN_BLENDSPACE_MAX_COORD : in[i];
-    if (!wg.quick || (p[0] == 0.0 && p[1] == 0.0)) return;
-    t = sn_blendspace_pseudo_angle(p[0], p[1]);
-    FUZZ_CHECK(t >= -2.0 && t <= 2.0);
-    lo = wg.ndir - 1;
-    if (t >= wg.ang[0])
-        for (lo = 0, hi = wg.ndir; hi - lo > 1;) {
-            int mid = (lo + hi) / 2;
-            if (wg.ang[mid] <= t) lo = mid;
-            else hi = mid;
-        }
-    next = (lo + 1) % wg.ndir;
-    wa = (wg.unit[2 * next + 1] * p[0] - wg.unit[2 * next] * p[1]) * wg.fac[2 * lo];
-    wb = (wg.unit[2 * lo] * p[1] - wg.unit[2 * lo + 1] * p[0]) * wg.fac[2 * lo + 1];
-    if (!(wa > 0.0)) wa = 0.0;
-    if (!(wb > 0.0)) wb = 0.0;
-    c = 1.0 - wa - wb;
-    if (c < 0.0) {
-        double sum = wa + wb;
-        wa /= sum;
-        wb /= sum;
-        c = 0.0;
-    }
-    for (i = 0; i < wg.count; i++) mine[i] = 0.0;
-    mine[wg.idx[lo]] += wa;
-    mine[wg.idx[next]] += wb;
-    if (wg.centre >= 0) mine[wg.centre] += c;
-    else
-        for (i = 0; i < wg.count; i++) mine[i] += c / wg.count;
-    FUZZ_CHECK(memcmp(mine, w, sizeof(double) * (size_t)wg.count) == 0);
+    if (wedge_weights(&wg, in, mine)) FUZZ_CHECK(memcmp(mine, w, sizeof(double) * (size_t)wg.count) == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
