@@ -12,8 +12,9 @@
 -- with the class's own metatable (the test the C binding makes); what the core checks (same
 -- skeleton, ranges) it still checks, because the same core function runs.
 --
--- The tiny quaternion functions (`mul`, `rotate`, `normalize`, ...) are Lua here, written as
--- the C core computes them, so the JIT compiles them into the caller's trace; the others call the
+-- The quaternion functions but `slerp` and `blend` are Lua here, computed as the C core computes
+-- them (to 1e-12), so the JIT compiles them into the caller's trace; so are the weights of
+-- `simple_directional` spaces (from the space's own wedges, the same bits). The others call the
 -- core through the function table the native library hands over (`src/binding/ffi.c`).
 --
 -- This is the only file of sinew that requires "ffi".
