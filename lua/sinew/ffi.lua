@@ -353,46 +353,26 @@ local function quat_functions(T, C)
   local function about_y(s, c, x, y, z, w) return c * x + s * z, c * y + s * w, c * z - s * x, c * w - s * y end
   local function about_z(s, c, x, y, z, w) return c * x - s * y, c * y + s * x, c * z + s * w, c * w - s * z end
   -- one function per order, applying the axes as src/core/quat.c's sn_quat_from_euler does: the
-  -- first rotation itself, each later one multiplied from the left
+  -- first rotation itself, each later one multiplied from the left. Per axis: the rotation about
+  -- it alone (from the sine and cosine of half the angle), e * r for such an e, and which of
+  -- x, y, z is its angle.
   local function half(a) return sin(0.5 * a), cos(0.5 * a) end
-  local EULER = {
-    XYZ = function(x, y, z)
-      local s, c = half(x)
-      local sy, cy = half(y)
-      local sz, cz = half(z)
-      return about_z(sz, cz, about_y(sy, cy, s, 0.0, 0.0, c))
-    end,
-    XZY = function(x, y, z)
-      local s, c = half(x)
-      local sz, cz = half(z)
-      local sy, cy = half(y)
-      return about_y(sy, cy, about_z(sz, cz, s, 0.0, 0.0, c))
-    end,
-    YXZ = function(x, y, z)
-      local s, c = half(y)
-      local sx, cx = half(x)
-      local sz, cz = half(z)
-      return about_z(sz, cz, about_x(sx, cx, 0.0, s, 0.0, c))
-    end,
-    YZX = function(x, y, z)
-      local s, c = half(y)
-      local sz, cz = half(z)
-      local sx, cx = half(x)
-      return about_x(sx, cx, about_z(sz, cz, 0.0, s, 0.0, c))
-    end,
-    ZXY = function(x, y, z)
-      local s, c = half(z)
-      local sx, cx = half(x)
-      local sy, cy = half(y)
-      return about_y(sy, cy, about_x(sx, cx, 0.0, 0.0, s, c))
-    end,
-    ZYX = function(x, y, z)
-      local s, c = half(z)
-      local sy, cy = half(y)
-      local sx, cx = half(x)
-      return about_x(sx, cx, about_y(sy, cy, 0.0, 0.0, s, c))
-    end,
+  local AXES = {
+    X = { alone = function(s, c) return s, 0.0, 0.0, c end, about = about_x, angle = function(x) return x end },
+    Y = { alone = function(s, c) return 0.0, s, 0.0, c end, about = about_y, angle = function(_, y) return y end },
+    Z = { alone = function(s, c) return 0.0, 0.0, s, c end, about = about_z, angle = function(_, _, z) return z end },
   }
+  local function euler(order)
+    local a, b, c = AXES[order:sub(1, 1)], AXES[order:sub(2, 2)], AXES[order:sub(3, 3)]
+    local alone, first, second, middle, third, last = a.alone, a.angle, b.about, b.angle, c.about, c.angle
+    return function(x, y, z)
+      local s2, c2 = half(middle(x, y, z))
+      local s3, c3 = half(last(x, y, z))
+      return third(s3, c3, second(s2, c2, alone(half(first(x, y, z)))))
+    end
+  end
+  local EULER = {}
+  for _, order in ipairs { "XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX" } do EULER[order] = euler(order) end
   function F.from_euler(...)
     local x, y, z, order = ...
     local f = EULER[order == nil and "XYZ" or order]
@@ -593,21 +573,24 @@ function M.install(core)
   -- blend spaces: weights(x1, ..., xd [, out]) for d up to 4 (more go to the C binding)
   local weights_fn = T.blendspace_weights
   local input, wbuf, wcap = ffi.new("double[4]"), ffi.new("double[16]"), 16
-  -- copy(out, wbuf) for n weights: written out store by store up to 64 (a loop of a count the
-  -- trace does not know costs about 3 ns a weight in LuaJIT, straight stores next to nothing),
-  -- made when a space of that size first calls
-  local copiers = {}
-  local function make_copier(n) -- apart from the calls' path: a function that makes a closure stops the trace
+  -- Functions that write entries 1 .. n of a table, made once per n: copy(out, w) from w[0 ..],
+  -- fill(out, v) with v. Up to 64 entries store by store (a loop of a count the trace does not
+  -- know costs LuaJIT about 3 ns an entry, straight stores next to nothing); made apart from the
+  -- calls' path, since a function that makes a closure stops the trace.
+  local copiers, fillers = {}, {}
+  local function make_stores(cache, n, each) -- each: "w[%d]" copies, "w" fills
     local f
     if n <= 64 then
       local stores = {}
-      for k = 1, n do stores[k] = ("rawset(o, %d, w[%d])"):format(k, k - 1) end
+      for k = 1, n do stores[k] = ("rawset(o, %d, " .. each .. ")"):format(k, k - 1) end
       f = (loadstring or load)("local rawset = ...\nreturn function(o, w) " .. table.concat(stores, " ") .. " end",
-        "=sinew.ffi weights copier")(rawset)
+        "=sinew.ffi weights stores")(rawset)
+    elseif each == "w" then
+      f = function(o, v) for k = 1, n do rawset(o, k, v) end end
     else
       f = function(o, w) for k = 1, n do rawset(o, k, w[k - 1]) end end
     end
-    copiers[n] = f
+    cache[n] = f
     return f
   end
   -- simple_directional in Lua (its weights are a few products once the wedge is found, and the
@@ -624,15 +607,6 @@ function M.install(core)
     end
     wedges[self] = w
     return w
-  end
-  local fillers = {}
-  local function make_filler(n) -- fill(out, v): entries 1 .. n set to v, store by store as the copiers
-    local stores = {}
-    for k = 1, n do stores[k] = ("rawset(o, %d, v)"):format(k) end
-    local f = (loadstring or load)("local rawset = ...\nreturn function(o, v) " .. table.concat(stores, " ") .. " end",
-      "=sinew.ffi weights filler")(rawset)
-    fillers[n] = f
-    return f
   end
   -- the core's binary search for ang[lo] <= t < ang[hi], written out for up to 256 directions
   -- (they are at least 2 degrees apart: at most 180): a loop inside the calls' trace would keep
@@ -686,7 +660,7 @@ function M.install(core)
       wa, wb, c = wa / sum, wb / sum, 0.0
     end
     local n, ia, ib, centre = wg.count, wg.idx[lo] + 1, wg.idx[nx] + 1, wg.centre
-    local fill = fillers[n] or make_filler(n)
+    local fill = fillers[n] or make_stores(fillers, n, "w")
     if out == nil then out = {} end
     if centre >= 0 then
       fill(out, 0.0)
@@ -729,7 +703,7 @@ function M.install(core)
           end
           if n >= 0 then
             if out == nil then out = {} end
-            local copy = copiers[n] or make_copier(n)
+            local copy = copiers[n] or make_stores(copiers, n, "w[%d]")
             copy(out, wbuf)
             return out
           end
