@@ -609,11 +609,11 @@ static void line_weights(const sn_blendspace *bs, const double *u, double *w) {
 }
 
 static void simple_directional_weights(const sn_blendspace *bs, const double *p, double *w) {
-    const double *pts = CARR(bs, points, double), *ang = CARR(bs, dang, double), *rad = CARR(bs, drad, double);
-    const double *a, *b;
+    const double *ang = CARR(bs, dang, double), *rad = CARR(bs, drad, double), *unit = CARR(bs, dunit, double);
+    const double *ha, *hb;
     const int *idx = CARR(bs, didx, int);
-    double th, det, wa, wb, c, rp2, rp, ra, rb, ua, ub, px, py;
-    int n = bs->n, lo = 0, hi = bs->ndir, ia, ib, i;
+    double th, wa, wb, c;
+    int n = bs->n, lo = 0, hi = bs->ndir, next, ia, ib, i;
     zero(w, n);
     if (p[0] == 0.0 && p[1] == 0.0) {
         if (bs->centre >= 0) w[bs->centre] = 1.0;
@@ -630,12 +630,13 @@ static void simple_directional_weights(const sn_blendspace *bs, const double *p,
             else hi = mid;
         }
     }
+    next = (lo + 1) % bs->ndir;
+    ia = idx[lo];
+    ib = idx[next];
+    ha = unit + 2 * lo; /* a / |a| and b / |b| */
+    hb = unit + 2 * next;
     if (bs->dplain) { /* the weights of wedge lo's ends from its factors: no division */
-        const int next = (lo + 1) % bs->ndir;
-        const double *ha = CARR(bs, dunit, double) + 2 * lo, *hb = CARR(bs, dunit, double) + 2 * next;
         const double *f = CARR(bs, dfac, double) + 2 * lo;
-        ia = idx[lo];
-        ib = idx[next];
         wa = (hb[1] * p[0] - hb[0] * p[1]) * f[0];
         wb = (ha[0] * p[1] - ha[1] * p[0]) * f[1];
         if (!(wa > 0.0)) wa = 0.0; /* only rounding makes these negative inside the wedge */
@@ -648,22 +649,13 @@ static void simple_directional_weights(const sn_blendspace *bs, const double *p,
             c = 0.0;
         }
     } else {
-        ia = idx[lo];
-        ib = idx[(lo + 1) % bs->ndir];
-        a = pts + 2 * ia;
-        b = pts + 2 * ib;
-        ra = rad[ia];
-        rb = rad[ib];
         /* The issue's wa = (b x p)/(a x b), wb = (p x a)/(a x b), computed on unit directions
            (hat) so that no product overflows or underflows whatever the scale of points and input:
            wa = (|p|/|a|) ua, wb = (|p|/|b|) ub with ua = (b^ x p^)/(a^ x b^), ub = (p^ x a^)/(a^ x b^). */
-        rp2 = p[0] * p[0] + p[1] * p[1];
-        rp = (rp2 > 1e-290 && rp2 < 1e290) ? sqrt(rp2) : hypot(p[0], p[1]);
-        px = p[0] / rp;
-        py = p[1] / rp;
-        det = (a[0] / ra) * (b[1] / rb) - (a[1] / ra) * (b[0] / rb);
-        ua = ((b[1] / rb) * px - (b[0] / rb) * py) / det;
-        ub = ((a[0] / ra) * py - (a[1] / ra) * px) / det;
+        const double ra = rad[ia], rb = rad[ib], rp2 = p[0] * p[0] + p[1] * p[1];
+        const double rp = (rp2 > 1e-290 && rp2 < 1e290) ? sqrt(rp2) : hypot(p[0], p[1]);
+        const double px = p[0] / rp, py = p[1] / rp, det = ha[0] * hb[1] - ha[1] * hb[0];
+        double ua = (hb[1] * px - hb[0] * py) / det, ub = (ha[0] * py - ha[1] * px) / det;
         if (ua < 0.0) ua = 0.0; /* only rounding makes these negative inside the wedge */
         if (ub < 0.0) ub = 0.0;
         wa = ua > 0.0 ? rp / ra * ua : 0.0; /* |p|/|a| may overflow for a subnormal |a|: inf * 0 is NaN */
