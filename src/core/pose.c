@@ -219,20 +219,30 @@ static inline sn_lanes lanes_unit_scale(sn_lanes ss) {
     return sn_lanes_rsqrt(ss);
 }
 
+/* Row c (a translation or a scale channel) of joints j .. j + 3 after the additive layer with
+   weights w: t + w d for translations; for scales t f, or t / f where w < 0, f = 1 + |w| (d - 1),
+   and f itself in *fp (a quotient's lane whose f could be 0 but w >= 0 is not used) */
+static inline sn_lanes added_row(const float *o, const float *d, int st, int j, sn_lanes w, int c, sn_lanes *fp) {
+    const sn_lanes t = sn_lanes_load(o + SN_ROW(c) * st + j), dv = sn_lanes_load(d + SN_ROW(c) * st + j);
+    const sn_lanes one = sn_lanes_set1(1.0f);
+    sn_lanes f;
+    if (c < SN_POSE_QX) return sn_lanes_madd(t, w, dv);
+    f = sn_lanes_madd(one, sn_lanes_flip_if_neg(w, w), sn_lanes_sub(dv, one));
+    *fp = f;
+    return sn_lanes_where_neg(w, sn_lanes_div(t, sn_lanes_where_neg(w, f, one)), sn_lanes_mul(t, f));
+}
+
 /* Zero when the additive layer keeps every new translation and scale of joints j .. j + 3 within
    float range and divides no scale by zero (x - x is 0 for a finite x, NaN otherwise) */
 static int add_block_refused(const float *o, const float *d, int st, int j, sn_lanes w) {
-    const sn_lanes one = sn_lanes_set1(1.0f), aw = sn_lanes_flip_if_neg(w, w);
-    sn_lanes acc = sn_lanes_set1(0.0f);
+    sn_lanes acc = sn_lanes_set1(0.0f), f = acc;
     int c;
     for (c = 0; c < 3; c++) {
-        const sn_lanes t = sn_lanes_madd(sn_lanes_load(o + SN_ROW(c) * st + j), w, sn_lanes_load(d + SN_ROW(c) * st + j));
-        acc = sn_lanes_add(acc, sn_lanes_sub(t, t));
+        const sn_lanes r = added_row(o, d, st, j, w, c, &f);
+        acc = sn_lanes_add(acc, sn_lanes_sub(r, r));
     }
     for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++) {
-        const sn_lanes t = sn_lanes_load(o + SN_ROW(c) * st + j);
-        const sn_lanes f = sn_lanes_madd(one, aw, sn_lanes_sub(sn_lanes_load(d + SN_ROW(c) * st + j), one));
-        const sn_lanes r = sn_lanes_where_neg(w, sn_lanes_div(t, sn_lanes_where_neg(w, f, one)), sn_lanes_mul(t, f));
+        const sn_lanes r = added_row(o, d, st, j, w, c, &f);
         acc = sn_lanes_add(acc, sn_lanes_add(sn_lanes_sub(f, f), sn_lanes_sub(r, r)));
     }
     acc = sn_lanes_where_zero(w, sn_lanes_set1(0.0f), acc);
@@ -249,21 +259,13 @@ static int add_block_refused(const float *o, const float *d, int st, int j, sn_l
    with theta / 2 = sqrt(v) asin(s)/s, h = w theta / 2, k1 = sin(2h) / sin(theta) =
    w (asin(s)/s) / sqrt(1 - v) sin(h)/h cos(h) and k0 = cos(2h) - k1 cos(theta). */
 static void add_block(float *o, const float *d, int st, int j, sn_lanes w, int near) {
-    const sn_lanes one = L1(1.0), aw = sn_lanes_flip_if_neg(w, w);
-    sn_lanes x, y, z, s, n, v, as, u, sh, ch, k0, k1, bx, by, bz, bs, ax, ay, az, as4, qx, qy, qz, qw;
+    const sn_lanes one = L1(1.0);
+    sn_lanes x, y, z, s, n, v, as, u, sh, ch, k0, k1, bx, by, bz, bs, ax, ay, az, as4, qx, qy, qz, qw, f;
     int c;
-    for (c = 0; c < 3; c++) {
+    for (c = 0; c < SN_POSE_CHANNELS; c++) { /* translations and scales: the rows around the rotation's */
         float *row = o + SN_ROW(c) * st + j;
-        const sn_lanes t = sn_lanes_load(row);
-        sn_lanes_store(row, sn_lanes_where_zero(w, t, sn_lanes_madd(t, w, sn_lanes_load(d + SN_ROW(c) * st + j))));
-    }
-    for (c = SN_POSE_SX; c <= SN_POSE_SZ; c++) {
-        float *row = o + SN_ROW(c) * st + j;
-        const sn_lanes t = sn_lanes_load(row);
-        const sn_lanes f = sn_lanes_madd(one, aw, sn_lanes_sub(sn_lanes_load(d + SN_ROW(c) * st + j), one));
-        /* f is 0 only where w >= 0 (checked before anything is written); that lane's quotient is not used */
-        const sn_lanes r = sn_lanes_where_neg(w, sn_lanes_div(t, sn_lanes_where_neg(w, f, one)), sn_lanes_mul(t, f));
-        sn_lanes_store(row, sn_lanes_where_zero(w, t, r));
+        if (c >= SN_POSE_QX && c <= SN_POSE_QW) continue;
+        sn_lanes_store(row, sn_lanes_where_zero(w, sn_lanes_load(row), added_row(o, d, st, j, w, c, &f)));
     }
     if (!near) return;
     x = sn_lanes_load(d + SN_ROW(SN_POSE_QX) * st + j);
