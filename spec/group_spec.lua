@@ -135,4 +135,39 @@ describe("sinew.group", function()
     assert.equal(2, #g) -- the refused operations were not added
     assert.equal(0, helper.garbage_per_call(function() g:run(1 / 60, params) end, 2000))
   end)
+
+  -- issue 21: a finaliser run while the group grows its arrays adds to the same group; both
+  -- operations are kept whole, and the group runs (it overflowed its heap block before)
+  it("keeps every operation a finaliser adds while the group grows", function()
+    local s = skeleton(4)
+    local g, out, p = sinew.group(), sinew.pose(s), sinew.pose(s)
+    local accepted = 0
+    local function finaliser(fn)
+      if newproxy then
+        local u = newproxy(true)
+        getmetatable(u).__gc = fn
+        return u
+      end
+      return setmetatable({}, { __gc = fn })
+    end
+    if _VERSION == "Lua 5.4" then collectgarbage("incremental", 0, 1000)
+    else collectgarbage("setpause", 0); collectgarbage("setstepmul", 1000) end
+    for _ = 1, 2000 do
+      for _ = 1, 3 do
+        finaliser(function() if pcall(g.blend, g, out, { p }) then accepted = accepted + 1 end end)
+      end
+      g:blend(out, { p })
+      accepted = accepted + 1
+    end
+    if _VERSION == "Lua 5.4" then collectgarbage("incremental", 200, 100)
+    else collectgarbage("setpause", 200); collectgarbage("setstepmul", 200) end
+    collectgarbage()
+    collectgarbage()
+    assert.equal(accepted, #g)
+    assert.equal(accepted, g:params())
+    local params = {}
+    for i = 1, g:params() do params[i] = 1 end
+    g:run(0, params)
+    assert.is_true(accepted > 2000)
+  end)
 end)

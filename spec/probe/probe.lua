@@ -606,6 +606,83 @@ scenarios[#scenarios + 1] = { "groups and cursors keep their objects through col
   return #group > 0
 end }
 
+-- collect in small steps during every allocation (the setting of the issue 21 reproduction)
+local function eager_collector()
+  if _VERSION == "Lua 5.4" then collectgarbage("incremental", 0, 1000)
+  else collectgarbage("setpause", 0); collectgarbage("setstepmul", 1000) end
+end
+local function normal_collector()
+  if _VERSION == "Lua 5.4" then collectgarbage("incremental", 200, 100)
+  else collectgarbage("setpause", 200); collectgarbage("setstepmul", 200) end
+end
+
+-- a group stays whole when finalisers run by its own growth add operations to it (issue 21: the
+-- arrays were copied as they were before the allocation, losing or overwriting what a finaliser
+-- added): every operation accepted, from the loop or from a finaliser, is in the group, and it runs
+scenarios[#scenarios + 1] = { "finalisers that add to the group being grown", function()
+  local s = skeleton("j")
+  local out, p, p2 = sinew.pose(s), sinew.pose(s), sinew.pose(s)
+  local cursor, mats = sinew.clip(clip_def(s)):cursor(), sinew.matrices(s)
+  local tail = sinew.chain { skeleton = s, root = 2 }
+  local g, accepted = sinew.group(), 0
+  local adds = {
+    function() return g:blend(out, { p }) end,
+    function() return g:blend(out, { p, p2, out }, { false, sinew.mask(s, nil, 0.5) }) end,
+    function() return g:sample(cursor, p) end,
+    function() return g:to_model(out, mats) end,
+    function() return g:step(tail) end,
+    function() return g:update(tail, out) end,
+  }
+  eager_collector()
+  for round = 1, 3000 do
+    for k = 1, 3 do
+      finaliser(function()
+        if pcall(adds[(round + k) % #adds + 1]) then accepted = accepted + 1 end
+      end)
+    end
+    adds[round % #adds + 1]()
+    accepted = accepted + 1
+  end
+  normal_collector()
+  for _ = 1, 3 do collectgarbage() end -- the finalisers still pending run and add
+  local params = {}
+  for i = 1, g:params() do params[i] = 0.5 end
+  g:run(1 / 60, params)
+  if #g ~= accepted then return ("%d operations, %d accepted"):format(#g, accepted) end
+  return true
+end }
+
+-- every method of every type, called again on the same object by finalisers while it runs (with
+-- the arguments of its valid template): a clean result or error, and the object still answers
+for _, name in ipairs({ "Group", "Pose", "Mask", "Matrices", "Clip", "ClipCursor", "Chain", "Skeleton",
+  "BlendSpace" }) do
+  local mt_name = "sinew." .. name
+  scenarios[#scenarios + 1] = { "finalisers that re-enter each method of " .. name, function()
+    local tried = 0
+    for _, e in ipairs(find_entries()) do
+      if e.name:sub(1, #mt_name) == mt_name and e.name:find("[:.]") then
+        for _, tpl in ipairs(templates(e.name) or {}) do
+          local n = #tpl
+          eager_collector()
+          for _ = 1, 200 do
+            for _ = 1, 3 do finaliser(function() pcall(e.fn, unpack(tpl, 1, n)) end) end
+            pcall(e.fn, unpack(tpl, 1, n))
+          end
+          normal_collector()
+          collectgarbage()
+          local self = tpl[1]
+          if type(self) == "userdata" and not pcall(tostring, self) then
+            return e.name .. ": the object no longer answers tostring"
+          end
+          tried = tried + 1
+        end
+        make_objects()
+      end
+    end
+    return tried > 0 or ("no template for " .. mt_name)
+  end }
+end
+
 -- objects outlive the references to their skeleton
 scenarios[#scenarios + 1] = { "objects outlive their skeleton's other references", function()
   local p, m, mats, c, ch

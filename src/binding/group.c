@@ -6,7 +6,9 @@
  * runs them all in order, in one call, reading the numbers that change every frame (sample times,
  * blend weights) from the array `params`: each `sample` and `blend` returns the index of its
  * first parameter there. The operations are the same core calls as one call per object, so the
- * results are the same, bit for bit. A group keeps the objects it was given alive.
+ * results are the same, bit for bit. A group keeps the objects it was given alive. Its methods
+ * may be called from anywhere, a `__gc` finaliser included, even one that runs while the same
+ * group grows: each operation is added whole, before or after the other.
  *
  * A method raises "sinew.Group expected, got <type>" when its `self` is something else;
  * the methods' Raises sections leave that out.
@@ -21,7 +23,17 @@
 #define TNAME SN_GROUP_MT
 
 /* The userdata: this header; the arrays are userdata blocks in the uservalue table (fields
-   "ops", "layers", "params"), which also holds every object an operation names (array part). */
+   "ops", "layers", "params"), whose array part holds, at index i, a table anchoring every object
+   operation i names.
+
+   Re-entry: any allocation may run a collection, and its finalisers may call this group's
+   methods (a mod's `__gc` calling `g:blend`). So a method that adds an operation makes every
+   allocation it needs first (the anchor table, then the room in the arrays, which `reserve`
+   grows by copying what the group holds after the new block is made), and only then reads the
+   group's counts, fills its operation and commits it, with no allocation that can collect in
+   between (lua_rawgeti and lua_rawseti into a table sized beforehand allocate nothing; only
+   raising does, and a raise commits nothing). A finaliser's call thus lands wholly before or
+   wholly after, and both operations are kept. */
 typedef struct group {
     sn_group_op *ops;
     int n, cap;
@@ -30,55 +42,91 @@ typedef struct group {
     double *params;
     int pcap;
     int nparams; /* parameter slots handed out */
-    int kept;    /* objects in the uservalue table */
 } group;
 
 static group *check_group(lua_State *L) { return (group *)sn_lua_checkobject(L, 1, TNAME); }
 
-/* a block of `bytes` with the first `used` bytes of `old`, kept in field `name` of the uservalue
-   of the group at index 1 (the old block becomes garbage) */
-static void *grow(lua_State *L, const char *name, const void *old, size_t used, size_t bytes) {
-    void *p = sn_lua_newuserdata(L, bytes);
+/* a zeroed block of at least `bytes`, stored in field `name` of the uservalue of the group at
+   index 1 (the old block becomes garbage once the caller has copied it) */
+static void *new_block(lua_State *L, const char *name, size_t bytes) {
+    void *p = sn_lua_newuserdata(L, bytes); /* may collect: finalisers may re-enter the group */
     memset(p, 0, bytes);
-    if (used > 0) memcpy(p, old, used);
     sn_lua_getuservalue(L, 1);
     lua_pushvalue(L, -2);
-    lua_setfield(L, -2, name);
+    lua_setfield(L, -2, name); /* the field exists since creation: no new key, nothing collected */
     lua_pop(L, 2);
     return p;
 }
 
-/* anchors the value at `idx` in the group's uservalue table */
-static void keep(lua_State *L, group *g, int idx) {
-    sn_lua_getuservalue(L, 1);
-    lua_pushvalue(L, idx);
-    lua_rawseti(L, -2, ++g->kept);
-    lua_pop(L, 1);
+static int grown(int cap, int need, int least) {
+    if (cap < least) cap = least;
+    while (cap < need) cap *= 2;
+    return cap;
 }
 
-/* checks `op` (raising on argument 2 with the core's message) and appends it */
-static void append(lua_State *L, group *g, const sn_group_op *op) {
+/* makes room for `ops` more operations, `layers` more layers and `params` more parameters,
+   raising past the parameter limit; on return all three fit at once. Each new block is made
+   before the group's counts are read, since making it may run a finaliser that adds operations. */
+static void reserve(lua_State *L, group *g, int ops, int layers, int params) {
+    for (;;) {
+        if (params > (1 << 24) - g->nparams) luaL_error(L, "too many parameters in one group");
+        if (g->n + ops > g->cap) {
+            int cap = grown(g->cap, g->n + ops, 16);
+            sn_group_op *p = (sn_group_op *)new_block(L, "ops", sizeof(sn_group_op) * (size_t)cap);
+            if (g->n + ops <= cap) { /* a finaliser may have grown the group further meanwhile */
+                if (g->n > 0) memcpy(p, g->ops, sizeof(sn_group_op) * (size_t)g->n);
+                g->ops = p;
+                g->cap = cap;
+            }
+        } else if (g->nl + layers > g->lcap) {
+            int cap = grown(g->lcap, g->nl + layers, 16);
+            sn_blend_layer *p = (sn_blend_layer *)new_block(L, "layers", sizeof(sn_blend_layer) * (size_t)cap);
+            if (g->nl + layers <= cap) {
+                /* the operations name their layers by index: they move with the block */
+                if (g->nl > 0) memcpy(p, g->layers, sizeof(sn_blend_layer) * (size_t)g->nl);
+                g->layers = p;
+                g->lcap = cap;
+            }
+        } else if (g->nparams + params > g->pcap) {
+            int cap = grown(g->pcap, g->nparams + params, 64);
+            double *p = (double *)new_block(L, "params", sizeof(double) * (size_t)cap);
+            if (g->nparams + params <= cap) { /* the parameters are written by each run: nothing to copy */
+                g->params = p;
+                g->pcap = cap;
+            }
+        } else {
+            return;
+        }
+    }
+}
+
+/* a new table at the top of the stack with room for `n` anchored objects (made before anything
+   of the group is read: making it may run finalisers) */
+static int new_anchor(lua_State *L, int n) {
+    lua_createtable(L, n, 0);
+    return lua_gettop(L);
+}
+
+/* anchors the value at `idx` as entry k of the anchor table at `anchor` (sized for it: allocates
+   nothing) */
+static void anchor_value(lua_State *L, int anchor, int k, int idx) {
+    lua_pushvalue(L, idx);
+    lua_rawseti(L, anchor, k);
+}
+
+/* checks `op` (raising on argument 2 with the core's message, which commits nothing), then
+   commits it with its anchor table (at `anchor`) and its `params` parameter slots; no allocation
+   that can collect happens between the caller's last `reserve` and here */
+static void commit(lua_State *L, group *g, const sn_group_op *op, int anchor, int params) {
     sn_error err;
     if (sn_group_check_op(op, g->layers, &err) != SN_OK) sn_lua_raise(L, &err, 1);
-    if (g->n == g->cap) {
-        int cap = g->cap < 16 ? 16 : 2 * g->cap;
-        g->ops = (sn_group_op *)grow(L, "ops", g->ops, sizeof(sn_group_op) * (size_t)g->n, sizeof(sn_group_op) * (size_t)cap);
-        g->cap = cap;
-    }
+    sn_lua_getuservalue(L, 1);
+    lua_pushvalue(L, anchor);
+    lua_rawseti(L, -2, g->n + 1); /* may grow the table's array part: no collection step */
+    lua_pop(L, 1);
     g->ops[g->n++] = *op;
-}
-
-/* makes room for `count` more parameter slots (raising past the limit) and returns the first
-   (0-based); they count once the operation is accepted (g->nparams += count) */
-static int room_for(lua_State *L, group *g, int count) {
-    if (count > (1 << 24) - g->nparams) luaL_error(L, "too many parameters in one group");
-    if (g->nparams + count > g->pcap) {
-        int cap = g->pcap < 64 ? 64 : g->pcap;
-        while (cap < g->nparams + count) cap *= 2;
-        g->params = (double *)grow(L, "params", g->params, 0, sizeof(double) * (size_t)cap);
-        g->pcap = cap;
-    }
-    return g->nparams;
+    if (op->kind == SN_GROUP_BLEND) g->nl += op->n;
+    g->nparams += params;
 }
 
 static sn_group_op blank(sn_group_kind kind) {
@@ -99,7 +147,13 @@ static int l_group(lua_State *L) {
     group *g = (group *)sn_lua_newuserdata(L, sizeof(group));
     memset(g, 0, sizeof *g);
     sn_lua_setmetatable(L, TNAME);
-    lua_newtable(L);
+    lua_createtable(L, 0, 3); /* the blocks' fields exist from here on, so replacing one adds no key */
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "ops");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "layers");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "params");
     sn_lua_setuservalue(L, -2);
     return 1;
 }
@@ -119,14 +173,16 @@ static int l_group(lua_State *L) {
 static int l_sample(lua_State *L) {
     group *g = check_group(L);
     sn_group_op op = blank(SN_GROUP_SAMPLE);
+    int anchor;
     op.cursor = (sn_clip_cursor *)sn_lua_checkobject(L, 2, SN_CLIP_CURSOR_MT);
     op.pose = sn_lua_checkpose(L, 3);
     op.n = lua_isnoneornil(L, 4) ? 1 : lua_toboolean(L, 4);
-    op.slot = room_for(L, g, 1);
-    append(L, g, &op);
-    g->nparams += 1;
-    keep(L, g, 2);
-    keep(L, g, 3);
+    anchor = new_anchor(L, 2);
+    reserve(L, g, 1, 0, 1);
+    anchor_value(L, anchor, 1, 2);
+    anchor_value(L, anchor, 2, 3);
+    op.slot = g->nparams;
+    commit(L, g, &op, anchor, 1);
     lua_pushinteger(L, op.slot + 1);
     return 1;
 }
@@ -152,29 +208,26 @@ static int l_blend(lua_State *L) {
     static const char *const methods[] = {"nlerp", "karcher", "markley", "power", NULL};
     group *g = check_group(L);
     sn_group_op op = blank(SN_GROUP_BLEND);
-    int n, i, masks = lua_type(L, 4);
+    int n, i, k, anchor, masks = lua_type(L, 4);
     const sn_mask *all = NULL;
     op.pose = sn_lua_checkpose(L, 2);
     luaL_checktype(L, 3, LUA_TTABLE);
-    n = (int)sn_lua_rawlen(L, 3);
     if (masks == LUA_TUSERDATA) all = sn_lua_checkmask(L, 4);
     else if (masks != LUA_TNIL && masks != LUA_TNONE && masks != LUA_TTABLE)
         return luaL_argerror(L, 4, lua_pushfstring(L, "mask or table of masks expected, got %s", luaL_typename(L, 4)));
     op.threshold = (float)sn_lua_optfinite(L, 5, SN_BLEND_THRESHOLD);
     op.method = (sn_blend_method)luaL_checkoption(L, 6, "nlerp", methods);
+    n = (int)sn_lua_rawlen(L, 3);
     if (n > (1 << 20)) return luaL_argerror(L, 3, "too many layers");
-    if (g->nl + n > g->lcap) {
-        int cap = g->lcap < 16 ? 16 : g->lcap;
-        while (cap < g->nl + n) cap *= 2;
-        g->layers = (sn_blend_layer *)grow(L, "layers", g->layers, sizeof(sn_blend_layer) * (size_t)g->nl,
-                                           sizeof(sn_blend_layer) * (size_t)cap);
-        g->lcap = cap;
-    }
-    keep(L, g, 2);
-    if (all != NULL) keep(L, g, 4);
-    /* layers written past nl count once the operation is accepted; each pose and mask is kept as
-       it is read, before anything else allocates (a finaliser run by a collection could empty the
-       tables), so a refused operation may leave some kept */
+    anchor = new_anchor(L, 2 * n + 2);
+    reserve(L, g, 1, n, n);
+    /* from here to the commit nothing collects, so the tables read now are the tables checked
+       (a finaliser run by the allocations above may have changed them: what counts is what they
+       hold now, and `n` is read again) */
+    if ((int)sn_lua_rawlen(L, 3) != n) return luaL_argerror(L, 3, "the layers changed while the group grew");
+    anchor_value(L, anchor, 1, 2);
+    k = 1;
+    if (all != NULL) anchor_value(L, anchor, ++k, 4);
     for (i = 0; i < n; i++) {
         sn_blend_layer *l = &g->layers[g->nl + i];
         lua_rawgeti(L, 3, i + 1);
@@ -182,7 +235,7 @@ static int l_blend(lua_State *L) {
         if (l->pose == NULL)
             return luaL_argerror(L, 3, lua_pushfstring(L, "layer %d is not a %s (got %s)", i + 1, SN_POSE_MT,
                                                        luaL_typename(L, -1)));
-        keep(L, g, lua_gettop(L));
+        lua_rawseti(L, anchor, ++k);
         l->weight = 0.0f;
         l->mask = all;
         if (masks == LUA_TTABLE) {
@@ -192,18 +245,16 @@ static int l_blend(lua_State *L) {
                 if (l->mask == NULL)
                     return luaL_argerror(L, 4, lua_pushfstring(L, "mask %d is not a %s (got %s)", i + 1, SN_MASK_MT,
                                                                luaL_typename(L, -1)));
-                keep(L, g, lua_gettop(L));
+                lua_rawseti(L, anchor, ++k);
+            } else {
+                lua_pop(L, 1);
             }
-            lua_pop(L, 1);
         }
-        lua_pop(L, 1);
     }
     op.n = n;
     op.layer = g->nl;
-    op.slot = room_for(L, g, n);
-    append(L, g, &op);
-    g->nl += n;
-    g->nparams += n;
+    op.slot = g->nparams;
+    commit(L, g, &op, anchor, n);
     lua_pushinteger(L, op.slot + 1);
     return 1;
 }
@@ -219,11 +270,14 @@ static int l_blend(lua_State *L) {
 static int l_to_model(lua_State *L) {
     group *g = check_group(L);
     sn_group_op op = blank(SN_GROUP_TO_MODEL);
+    int anchor;
     op.pose = sn_lua_checkpose(L, 2);
     op.mats = (sn_matrices *)sn_lua_checkobject(L, 3, SN_MATRICES_MT);
-    append(L, g, &op);
-    keep(L, g, 2);
-    keep(L, g, 3);
+    anchor = new_anchor(L, 2);
+    reserve(L, g, 1, 0, 0);
+    anchor_value(L, anchor, 1, 2);
+    anchor_value(L, anchor, 2, 3);
+    commit(L, g, &op, anchor, 0);
     return 0;
 }
 
@@ -236,9 +290,12 @@ static int l_to_model(lua_State *L) {
 static int l_step(lua_State *L) {
     group *g = check_group(L);
     sn_group_op op = blank(SN_GROUP_STEP);
+    int anchor;
     op.chain = (sn_chain *)sn_lua_checkobject(L, 2, SN_CHAIN_MT);
-    append(L, g, &op);
-    keep(L, g, 2);
+    anchor = new_anchor(L, 1);
+    reserve(L, g, 1, 0, 0);
+    anchor_value(L, anchor, 1, 2);
+    commit(L, g, &op, anchor, 0);
     return 0;
 }
 
@@ -254,6 +311,7 @@ static int l_step(lua_State *L) {
 static int l_update(lua_State *L) {
     group *g = check_group(L);
     sn_group_op op = blank(SN_GROUP_UPDATE);
+    int anchor;
     op.chain = (sn_chain *)sn_lua_checkobject(L, 2, SN_CHAIN_MT);
     op.pose = sn_lua_checkpose(L, 3);
     if (!sn_chain_has_skeleton(op.chain)) return luaL_argerror(L, 2, "update needs a chain of a skeleton");
@@ -261,9 +319,11 @@ static int l_update(lua_State *L) {
     sn_lua_pushskeleton(L, 3);
     if (!lua_rawequal(L, -1, -2)) return luaL_argerror(L, 3, "pose of another skeleton than the chain's");
     lua_pop(L, 2);
-    append(L, g, &op);
-    keep(L, g, 2);
-    keep(L, g, 3);
+    anchor = new_anchor(L, 2);
+    reserve(L, g, 1, 0, 0);
+    anchor_value(L, anchor, 1, 2);
+    anchor_value(L, anchor, 2, 3);
+    commit(L, g, &op, anchor, 0);
     return 0;
 }
 
