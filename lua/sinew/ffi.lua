@@ -13,9 +13,12 @@
 -- skeleton, ranges) it still checks, because the same core function runs.
 --
 -- The quaternion functions but `slerp` and `blend` are Lua here, computed as the C core computes
--- them (to 1e-12), so the JIT compiles them into the caller's trace; so are the weights of
--- `simple_directional` spaces (from the space's own wedges, the same bits). The others call the
--- core through the function table the native library hands over (`src/binding/ffi.c`).
+-- them, so the JIT compiles them into the caller's trace: `conj`, `mul`, `dot`, `length`,
+-- `from_euler` and `nlerp` with the core's operations (the same bits, zeros' signs included), the
+-- others within 1e-12 of the core's results; inputs outside the ranges where that holds (huge
+-- `t`, exponents above 64, ...) go to the core. So are the weights of `simple_directional` spaces
+-- (from the space's own wedges, the same bits). The others call the core through the function
+-- table the native library hands over (`src/binding/ffi.c`).
 --
 -- This is the only file of sinew that requires "ffi".
 -- @module sinew.ffi
@@ -225,7 +228,10 @@ local function quat_functions(T, C)
   -- range), or by one test of the result where any non-finite input reaches it. Where the core
   -- divides by a length the fast path multiplies by one reciprocal, and a length within
   -- NEAR_UNIT of 1 (unit inputs, float32 ones too) costs no square root or division at all
-  -- (`near_scale`): the results stay within 1e-12 of the core's (spec/ffi_spec.lua).
+  -- (`near_scale`): the results stay within 1e-12 of the core's, or are its bits where the same
+  -- operations are made (spec/ffi_spec.lua, extreme arguments included). What the Lua cannot
+  -- compute so (a range the core rescales, an exponent that magnifies a rounding) goes to the
+  -- core through the FFI where the table has the function, else to the C binding.
 
   function F.identity(...)
     if select("#", ...) == 0 then return 0, 0, 0, 1 end
