@@ -69,6 +69,35 @@ end
 local function same(a, b) return a == b or (a ~= a and b ~= b) end
 local function pack(...) return { n = select("#", ...), ... } end
 
+-- a value as text that tells every double apart: the sign of a zero, NaN, all 17 digits
+local function bits(x)
+  if type(x) ~= "number" then return tostring(x) end
+  if x ~= x then return "nan" end
+  if x == 0 then return 1 / x > 0 and "+0" or "-0" end
+  return ("%.17g"):format(x)
+end
+-- a call's outcome as text: its results, or its error without the position
+local function outcome(fn, ...)
+  local r = pack(pcall(fn, ...))
+  if not r[1] then return "error: " .. tostring(r[2]):gsub("^[^:\n]*:%d+: ", "") end
+  local t = {}
+  for i = 2, r.n do
+    local v = r[i]
+    if type(v) == "table" then
+      local e = {}
+      for k = 1, #v do e[k] = bits(v[k]) end
+      v = "{" .. table.concat(e, " ") .. "}"
+    end
+    t[#t + 1] = bits(v)
+  end
+  return table.concat(t, " ")
+end
+-- extreme numbers: zeros, subnormals, the edges of the core's plain ranges, huge, non-finite
+local EXTREMES = { 0, -0.0, 5e-324, -5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1e-160, -1e-160, 1e-155,
+  1e-20, 1e-15, 1e-8, 0.1, 0.5, -0.5, 1, -1, 2, 3, math.pi, -math.pi, 1e5, 1e6, -1e6, 1e15, 1e17, -1e17, 1e155,
+  -1e155, 1e160, -1e160, 1e300, -1e300, 1.7976931348623157e308, -1.7976931348623157e308, math.huge, -math.huge,
+  0 / 0 }
+
 -- every value of a pose, joint by joint
 local function pose_values(p)
   local t = {}
@@ -134,10 +163,10 @@ describe("sinew.ffi (the fast path)", function()
       slerp = function() return pack(q4()), pack(q4()), pack(num()) end,
       nlerp = function() return pack(q4()), pack(q4()), pack(num()) end,
     }
-    -- the functions the fast path computes in Lua (the rest call the core: bit for bit)
-    local in_lua = { mul = true, conj = true, inverse = true, normalize = true, dot = true, length = true,
-                     rotate = true, from_axis_angle = true, nlerp = true, angle = true, to_axis_angle = true,
-                     from_euler = true, from_to = true, log = true, exp = true, pow = true }
+    -- the functions the fast path computes in Lua other than with the core's operations: within
+    -- 1e-12 (the rest are the core's bits: the same operations in Lua, or the core itself)
+    local in_lua = { inverse = true, normalize = true, rotate = true, from_axis_angle = true, angle = true,
+                     to_axis_angle = true, from_to = true, log = true, exp = true, pow = true }
 
     it("gives what the C binding gives, for every function", function()
       local names = {}
@@ -170,6 +199,195 @@ describe("sinew.ffi (the fast path)", function()
       end
       for _, m in ipairs { "nlerp", "karcher", "markley", "power" } do
         assert.same({ C.quat.blend(qs, ws, m) }, { quat.blend(qs, ws, m) })
+      end
+    end)
+
+    -- Extreme arguments for every function: each number of the arguments drawn from EXTREMES, from
+    -- 1e-320 .. 1e308 of either sign, or near 1; unit quaternions scaled to the edges of the plain
+    -- ranges, with zero components, and now and then an argument that is no number or missing.
+    -- Every call gives the C binding's outcome: the same error text, or results that are the same
+    -- bits (signs of zeros included) for the functions that compute as the core does, and within
+    -- 1e-12 of its (relative to the largest result; at least 1 for unit results and angles) for
+    -- the others (in_lua), whose zeros may then be a rounding residue of either sign.
+    local UNIT = { normalize = true, nlerp = true, slerp = true, from_axis_angle = true, from_euler = true,
+                   from_to = true, to_axis_angle = true, angle = true }
+    local function pick(t) return t[1 + math.floor(rng() * #t)] end
+    local function number(p)
+      local r = rng()
+      if r < p then return pick(EXTREMES) end
+      if r < p + 0.15 then return 10 ^ rng(-320, 308) * (rng() < 0.5 and -1 or 1) end
+      if r < p + 0.2 then return rng(-1e6, 1e6) end
+      return rng(-2, 3)
+    end
+    local function quat_of(p)
+      local r = rng()
+      local x, y, z, w = helper.random_quat(rng)
+      if r < 0.3 then return x, y, z, w end
+      if r < 0.4 then
+        local s = pick { 1e-310, 1e-300, 1e-160, 1e-155, 1 + 1e-6, 1e155, 1e160, 1e300 }
+        return x * s, y * s, z * s, w * s
+      end
+      if r < 0.5 then
+        local q = { x, y, z, w }
+        for i = 1, 4 do if rng() < 0.5 then q[i] = pick { 0, -0.0, 5e-324 } end end
+        return q[1], q[2], q[3], q[4]
+      end
+      return number(p), number(p), number(p), number(p)
+    end
+    local function vec_of(p) local x, y, z = quat_of(p); return x, y, z end
+    local ORDERS = { "XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX" }
+    local extreme_calls = {
+      mul = function(p) return pack(quat_of(p)), pack(quat_of(p)) end,
+      conj = function(p) return pack(quat_of(p)) end,
+      inverse = function(p) return pack(quat_of(p)) end,
+      normalize = function(p) return pack(quat_of(p)) end,
+      dot = function(p) return pack(quat_of(p)), pack(quat_of(p)) end,
+      length = function(p) return pack(quat_of(p)) end,
+      rotate = function(p) return pack(quat_of(p)), pack(vec_of(p)) end,
+      from_axis_angle = function(p) return pack(vec_of(p)), pack(number(0.6)) end,
+      to_axis_angle = function(p) return pack(quat_of(p)) end,
+      from_euler = function() return pack(number(0.6), number(0.6), number(0.6)), pack(pick(ORDERS)) end,
+      from_to = function(p)
+        if rng() < 0.15 then
+          local x, y, z = vec_of(p)
+          local k = -number(0.6)
+          return pack(x, y, z), pack(x * k, y * k, z * k)
+        end
+        return pack(vec_of(p)), pack(vec_of(p))
+      end,
+      angle = function(p) return pack(quat_of(p)), pack(quat_of(p)) end,
+      pow = function(p) return pack(quat_of(p)), pack(number(0.6)) end,
+      log = function(p) return pack(quat_of(p)) end,
+      exp = function(p)
+        local x, y, z, w = quat_of(p)
+        if rng() < 0.3 then w = rng(-800, 800) end
+        return pack(x, y, z, w)
+      end,
+      slerp = function(p) return pack(quat_of(p)), pack(quat_of(p)), pack(number(0.6)) end,
+      nlerp = function(p) return pack(quat_of(p)), pack(quat_of(p)), pack(number(0.6)) end,
+    }
+    local ODD = { "1", "0x10", "-0", " 2 ", "abc", "1e400", "nan", true, {} }
+
+    -- the C binding's outcome of quat[name](args), and the fast path's, or nil when they agree
+    local function disagreement(name, args)
+      local function call(f) return function() return f(unpack(args, 1, args.n)) end end
+      local want, got = pack(pcall(call(C.quat[name]))), pack(pcall(call(quat[name])))
+      local fine = want[1] == got[1] and want.n == got.n
+      if fine and not want[1] then
+        fine = tostring(want[2]):gsub("^[^:]*:%d+: ", "") == tostring(got[2]):gsub("^[^:]*:%d+: ", "")
+      elseif fine then
+        local scale = UNIT[name] and 1 or 0
+        for i = 2, want.n do scale = math.max(scale, math.abs(want[i])) end
+        for i = 2, want.n do
+          local a, b = want[i], got[i]
+          if in_lua[name] then
+            fine = fine and math.abs(a - b) <= 1e-12 * scale
+          else
+            fine = fine and bits(a) == bits(b)
+          end
+        end
+      end
+      if fine then return nil end
+      local shown = {}
+      for i = 1, args.n do shown[i] = bits(args[i]) end
+      return ("%s(%s): C binding %s, fast path %s"):format(name, table.concat(shown, ", "),
+        outcome(call(C.quat[name])), outcome(call(quat[name])))
+    end
+
+    it("gives the C binding's results and errors for extreme arguments, every function", function()
+      local names = {}
+      for name in pairs(extreme_calls) do names[#names + 1] = name end
+      table.sort(names)
+      for _, name in ipairs(names) do
+        for i = 1, 3000 do
+          local args = { n = 0 }
+          for _, part in ipairs { extreme_calls[name](i <= 1500 and 0.5 or 0.15) } do
+            for k = 1, part.n do args.n = args.n + 1; args[args.n] = part[k] end
+          end
+          if rng() < 0.05 then -- a string, a boolean, a table, nil or a missing argument
+            local k = 1 + math.floor(rng() * (args.n + 1))
+            if rng() < 0.2 then args[k] = nil else args[k] = pick(ODD) end
+            args.n = math.max(args.n, k)
+            if rng() < 0.2 then args.n = math.floor(rng() * args.n) end
+          end
+          local why = disagreement(name, args)
+          assert(not why, why)
+        end
+      end
+    end)
+
+    it("gives the C binding's results for the cases that once differed", function()
+      local cases = {
+        -- a + t (b - a) whose squared length overflows (|t| beyond about 1e154): the core rescales
+        { "nlerp", 0, 0, 0, 1, 0, 0, 1, 0, -1e160 },
+        { "nlerp", 0, 0, 0, 1, 0, 0, 1, 0, 1e155 },
+        { "nlerp", 0.68563861643888524, 0, -0.0, 0, 0.73061890441487276, -0.39760596830381051, -0.37396676763774656,
+          0.410188209464114, -1.7362871234938778e+220 },
+        -- inputs off unit length: their squares summed in the core's order, which a large t magnifies
+        { "nlerp", 1e-155, -1.979966310765563, 8.1123628183501686e-26, 1.8815960001711865e-183, 0.27501646827442228,
+          -1000000, 1.0636144960891589, 1.7459648044276657, -545321.83291886165 },
+        -- an exponent multiplies the rounding of the angle: large ones go to the core
+        { "pow", 0.28835508289696699, 0.44307197123174769, 0.83749465189043737, -0.13835202395054355, -194071.9123874529 },
+        { "pow", 0.6647583467897128, 0.19946999335736298, -0.13320621635859964, 0.70750559435727967, 1e15 },
+        { "pow", -0.039794004297065082, -0.93623303533725977, 0.25040996735889298, 0.24326732006684473, -1.6e220 },
+        { "pow", -0.33351582670895824, -0.26985059132773354, -0.44944750964720087, -0.78354756573397755, -1.9171865181590235e+174 },
+        -- |q|^e / |v| overflowing (and underflowing) before the product with the axis
+        { "pow", 1e-130, 1e-131, 0, 1e-139, -2.1 },
+        { "pow", 6.9758427148217813e+131, 1.7859788535032224, 1.380209149215565, -0.82172914857205859, -2.0940008946638562 },
+        -- a negative w whose quotient by |q| rounds to -0: the core does not turn q
+        { "to_axis_angle", 1.8023297244704604, 1e-15, 3, -5e-324 },
+        { "to_axis_angle", 100000, 0.1, -1.4744026302121604, -5e-324 },
+        -- zeros of the core's sign
+        { "from_euler", -0.0, -0.80575885046809814, -5e-324, "XYZ" },
+        { "from_euler", 1, -0.0, -0.0, "YXZ" },
+        { "from_euler", -1.4250401364456349e-265, -1e-160, -5e-324, "ZXY" },
+      }
+      for _, c in ipairs(cases) do
+        local args = pack(unpack(c, 2))
+        local why = disagreement(c[1], args)
+        assert(not why, why)
+      end
+      -- every order over a grid of angles with zeros of both signs, subnormals, multiples of pi
+      local angles = { 0, -0.0, 5e-324, -5e-324, 1e-300, 1, -1, math.pi, -math.pi, 2 * math.pi, 3 * math.pi, 1e17,
+                       -1e300 }
+      for _, order in ipairs(ORDERS) do
+        for _, x in ipairs(angles) do
+          for _, y in ipairs(angles) do
+            for _, z in ipairs(angles) do
+              local why = disagreement("from_euler", pack(x, y, z, order))
+              assert(not why, why)
+            end
+          end
+        end
+      end
+      -- the angle 1e17 and large exponents, on unit and non-unit quaternions
+      for _, e in ipairs { 63.9, 64, 64.1, 1e3, -1e6, 1e6, 1e100, -1e300 } do
+        for _ = 1, 50 do
+          local x, y, z, w = helper.random_quat(rng)
+          local k = pick { 1, 1e-150, 1e150, 0.5 }
+          assert(not disagreement("pow", pack(x * k, y * k, z * k, w * k, e)))
+        end
+      end
+    end)
+
+    it("blend gives the C binding's result or error for extreme quaternions and weights", function()
+      for _ = 1, 1500 do
+        local n = 1 + math.floor(rng() * 5)
+        local qs, ws = {}, {}
+        for i = 1, n do
+          local x, y, z, w = quat_of(0.3)
+          qs[4 * i - 3], qs[4 * i - 2], qs[4 * i - 1], qs[4 * i] = x, y, z, w
+          ws[i] = rng() < 0.4 and number(0.8) or rng()
+        end
+        if rng() < 0.05 then qs[1 + math.floor(rng() * #qs)] = pick(ODD) end
+        local m = pick { "nlerp", "karcher", "markley", "power", "x" }
+        local want, got = outcome(C.quat.blend, qs, ws, m), outcome(quat.blend, qs, ws, m)
+        if want ~= got then
+          local shown = {}
+          for k = 1, #qs do shown[k] = bits(qs[k]) end
+          for k = 1, #ws do shown[#shown + 1] = "w" .. bits(ws[k]) end
+          error(("blend(%s, %s): C binding %s, fast path %s"):format(table.concat(shown, ", "), m, want, got))
+        end
       end
     end)
 
@@ -372,6 +590,150 @@ describe("sinew.ffi (the fast path)", function()
       local space = sinew.blendspace { mode = "idw", points = { { 0, 0 }, { 1, 1 } } }
       assert.equal(helper.error_of(C.BlendSpace[1], space, 1), helper.error_of(space.weights, space, 1))
       assert.equal(helper.error_of(C.BlendSpace[1], space, 1, 0 / 0), helper.error_of(space.weights, space, 1, 0 / 0))
+    end)
+
+    -- Extreme numbers where the objects' fast methods take numbers: the C binding's pose, matrices,
+    -- weights or particles, bit for bit, or its error, and a refused call changes nothing.
+    local ODD = { "1", "x", true }
+    local function extreme()
+      local r = rng()
+      if r < 0.6 then return EXTREMES[1 + math.floor(rng() * #EXTREMES)] end
+      if r < 0.65 then return ODD[1 + math.floor(rng() * #ODD)] end
+      if r < 0.8 then return 10 ^ rng(-320, 308) * (rng() < 0.5 and -1 or 1) end
+      return rng(-3, 3)
+    end
+    local function pose_text(p) return table.concat((function()
+      local t = pose_values(p)
+      for i = 1, #t do t[i] = bits(t[i]) end
+      return t
+    end)(), " ") end
+    local function both(what, want, got) assert(want == got, ("%s: C binding %s, fast path %s"):format(what, want, got)) end
+
+    it("add, sample and blend give the C binding's poses or errors for extreme numbers", function()
+      local cursor_methods = getmetatable(clip:cursor()).__index
+      local clip_methods = getmetatable(clip).__index
+      for _ = 1, 400 do
+        local w, m = extreme(), rng() < 0.5 and mask or nil
+        local p, q = sinew.pose(skel):copy(a), sinew.pose(skel):copy(a)
+        local got = outcome(function() return p:add(b, w, m) and "ok" end)
+        local want = outcome(function()
+          local r = with_c(methods, "add", C.Pose.add, function() return q:add(b, w, m) and "ok" end)
+          if not r[1] then error(r[2], 0) end
+          return r[2]
+        end)
+        both("add " .. bits(w), want .. " " .. pose_text(q), got .. " " .. pose_text(p))
+
+        local t, loop = extreme(), ({ true, false, nil })[1 + math.floor(rng() * 3)]
+        local kinds = { { clip_methods, C.Clip.sample, clip, clip },
+                        { cursor_methods, C.ClipCursor.sample, clip:cursor(), clip:cursor() } }
+        for _, c in ipairs(kinds) do
+          p, q = sinew.pose(skel):copy(a), sinew.pose(skel):copy(a)
+          got = outcome(function() return c[3]:sample(t, p, loop) and "ok" end)
+          want = outcome(function()
+            local r = with_c(c[1], "sample", c[2], function() return c[4]:sample(t, q, loop) and "ok" end)
+            if not r[1] then error(r[2], 0) end
+            return r[2]
+          end)
+          both("sample " .. bits(t), want .. " " .. pose_text(q), got .. " " .. pose_text(p))
+        end
+
+        local n = 1 + math.floor(rng() * 3)
+        local layers, ws = {}, {}
+        for i = 1, n do layers[i], ws[i] = (i % 2 == 1) and a or b, rng() < 0.5 and extreme() or rng() end
+        local threshold = rng() < 0.5 and extreme() or nil
+        local rot = ({ "nlerp", "karcher", "markley", "power" })[1 + math.floor(rng() * 4)]
+        local o1, o2 = sinew.pose(skel):copy(b), sinew.pose(skel):copy(b)
+        got = outcome(function() return sinew.blend(o1, layers, ws, mask, threshold, rot) and "ok" end)
+        want = outcome(function() return C.blend(o2, layers, ws, mask, threshold, rot) and "ok" end)
+        local shown = {}
+        for i = 1, n do shown[i] = bits(ws[i]) end
+        both(("blend {%s} %s %s"):format(table.concat(shown, ", "), bits(threshold), rot),
+          want .. " " .. pose_text(o2), got .. " " .. pose_text(o1))
+      end
+    end)
+
+    it("BlendSpace:weights gives the C binding's weights or errors for extreme inputs, every mode", function()
+      local square = { { 0, 0 }, { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 }, { 1, 1 } }
+      local wide = { { 0, 0 }, { 1e-3, 0 }, { 0, 1e150 }, { -1e150, -1e150 } }
+      local defs = {
+        { mode = "1d", points = { { -1e150 }, { 1e-300 }, { 1e150 } } },
+        { mode = "idw", points = { { 0, 0, 0 }, { 1, 0, 1 }, { 0, 1e150, 0 } } },
+        { mode = "idw", points = { { 0, 0, 0, 0 }, { 1, 0, 1, 1 }, { 0, 1, 0, -1 } } },
+        { mode = "idw", points = { { 0, 0, 0, 0, 0 }, { 1, 0, 1, 1, 1 } } }, -- 5 inputs: the C binding's
+        { mode = "direct", normalize = true, points = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } } },
+      }
+      for _, mode in ipairs { "freeform_cartesian", "freeform_directional", "triangulated", "idw", "grid" } do
+        defs[#defs + 1] = { mode = mode, points = square }
+        defs[#defs + 1] = { mode = mode, points = wide, normalize_axes = false }
+      end
+      for _, radius in ipairs { 1, 1e-120, 1e150 } do
+        local pts = { { 0, 0 } }
+        for i = 1, 5 do pts[i + 1] = { radius * math.cos(1.2 * i + 0.1), radius * math.sin(1.2 * i + 0.1) } end
+        defs[#defs + 1] = { mode = "simple_directional", points = pts }
+      end
+      local classes = require("sinew.core")._ffi.metatables["sinew.BlendSpace"]
+      for _, def in ipairs(defs) do
+        local space = sinew.blendspace(def)
+        local c
+        for i, mt in ipairs(classes) do if mt == getmetatable(space) then c = C.BlendSpace[i] end end
+        local d = space:dims()
+        for _ = 1, 300 do
+          local args = {}
+          for k = 1, d do args[k] = extreme() end
+          local n, r = d, rng()
+          if r < 0.3 then -- an out table, one coordinate too few, or one too many
+            n = d + 1; args[n] = {}
+          elseif r < 0.35 then
+            n = d - 1
+          elseif r < 0.4 then
+            n = d + 1; args[n] = extreme()
+          end
+          local shown = {}
+          for k = 1, n do shown[k] = bits(args[k]) end
+          both(("%s weights(%s)"):format(def.mode, table.concat(shown, ", ")), outcome(c, space, unpack(args, 1, n)),
+            outcome(space.weights, space, unpack(args, 1, n)))
+        end
+      end
+    end)
+
+    it("Chain:step and Chain:update give the C binding's particles or errors for extreme numbers", function()
+      local cm = getmetatable(sinew.chain { points = { { 0, 0, 0 } }, parents = { 0 } }).__index
+      local function positions(c)
+        local t = {}
+        for i = 1, 3 do for _, v in ipairs { c:position(i) } do t[#t + 1] = bits(v) end end
+        return table.concat(t, " ")
+      end
+      local function run(fn, c_fn, name)
+        local r = with_c(cm, name, c_fn, fn)
+        if not r[1] then error(r[2], 0) end
+        return "ok"
+      end
+      local tail = skeleton(4)
+      for _ = 1, 300 do
+        local pts = { { 0, 0, 0 }, { 0, -1, 0 }, { 0, -2, 0 } }
+        local c1 = sinew.chain { points = pts, parents = { 0, 1, 2 } }
+        local c2 = sinew.chain { points = pts, parents = { 0, 1, 2 } }
+        c1:move_root(0.3, 0, 0, 0, 0, 0, 1)
+        c2:move_root(0.3, 0, 0, 0, 0, 0, 1)
+        local dt = extreme()
+        local got = outcome(function() c1:step(dt); return "ok" end)
+        local want = outcome(run, function() c2:step(dt) end, C.Chain.step, "step")
+        both("step " .. bits(dt), want .. " " .. positions(c2), got .. " " .. positions(c1))
+
+        local t1, t2 = sinew.chain { skeleton = tail, root = "j2" }, sinew.chain { skeleton = tail, root = "j2" }
+        local p1, p2 = random_pose(tail, rng), sinew.pose(tail)
+        p2:copy(p1)
+        dt = rng() < 0.5 and extreme() or 1 / 60
+        local root = nil
+        if rng() < 0.6 then
+          root = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.5, 0, 0, 1 }
+          root[1 + math.floor(rng() * 16)] = extreme()
+        end
+        got = outcome(function() t1:update(dt, p1, root); return "ok" end)
+        want = outcome(run, function() t2:update(dt, p2, root) end, C.Chain.update, "update")
+        both("update " .. bits(dt), want .. " " .. pose_text(p2) .. positions(t2),
+          got .. " " .. pose_text(p1) .. positions(t1))
+      end
     end)
 
     it("make no garbage, compiled or interpreted", function()

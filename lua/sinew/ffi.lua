@@ -13,9 +13,12 @@
 -- skeleton, ranges) it still checks, because the same core function runs.
 --
 -- The quaternion functions but `slerp` and `blend` are Lua here, computed as the C core computes
--- them (to 1e-12), so the JIT compiles them into the caller's trace; so are the weights of
--- `simple_directional` spaces (from the space's own wedges, the same bits). The others call the
--- core through the function table the native library hands over (`src/binding/ffi.c`).
+-- them, so the JIT compiles them into the caller's trace: `conj`, `mul`, `dot`, `length`,
+-- `from_euler` and `nlerp` with the core's operations (the same bits, zeros' signs included), the
+-- others within 1e-12 of the core's results; inputs outside the ranges where that holds (huge
+-- `t`, exponents above 64, ...) go to the core. So are the weights of `simple_directional` spaces
+-- (from the space's own wedges, the same bits). The others call the core through the function
+-- table the native library hands over (`src/binding/ffi.c`).
 --
 -- This is the only file of sinew that requires "ffi".
 -- @module sinew.ffi
@@ -92,6 +95,9 @@ local atan2 = math.atan2 or math.atan
 local PLAIN_SQ_LO, PLAIN_SQ_HI = 1e-280, 1e280
 local PLAIN_V_LO, PLAIN_V_HI = 1e-290, 1e300
 local NEAR_UNIT = 1e-5
+-- Largest |e| for which quat.pow is computed here (see F.pow)
+local POW_E_LUA = 64
+local POW_F_LO, POW_F_HI = 1e-140, 1e140
 local DBL_MAX = 1.7976931348623157e308
 
 --- Declares the types (once per process) and checks them against the native library's sizes.
@@ -178,12 +184,13 @@ local function quat_functions(T, C)
   local F = {}
   local qa, qb, qo = ffi.new("sn_quat[1]"), ffi.new("sn_quat[1]"), ffi.new("sn_quat[1]")
   local da, db, dout = ffi.cast("double *", qa), ffi.cast("double *", qb), ffi.cast("double *", qo)
-  local slerp, blend = T.quat_slerp, T.quat_blend
+  local slerp, blend, nlerp, pow = T.quat_slerp, T.quat_blend, T.quat_nlerp, T.quat_pow
   local qs_buf, ws_buf, buf_n = ffi.new("sn_quat[8]"), ffi.new("double[8]"), 8
   local qs_d = ffi.cast("double *", qs_buf)
 
-  -- 1 / |q| for |q|^2 = ss as src/core/quat.c's unit4_near takes it: near 1 its near_unit_scale,
-  -- else unit4_quick's reciprocal; nil outside the plain range (the C binding then), for NaN too
+  -- 1 / |q| for |q|^2 = ss: near 1 the core's near_unit_scale, else the reciprocal of the square
+  -- root (from_axis_angle's axis, within 1e-12 of the core's); nil outside the plain range (the
+  -- C binding then), for NaN too
   local function near_scale(ss)
     local e = ss - 1.0
     if abs(e) < NEAR_UNIT then return 1.0 + e * (-0.5 + 0.375 * e) end
@@ -191,11 +198,23 @@ local function quat_functions(T, C)
     return nil
   end
 
-  -- a and b as src/core/quat.c's aligned_pair gives them (unit, b on a's side), or nil where the
-  -- core rescales (the caller then goes to the C binding)
+  -- 1 / |q| as src/core/quat.c's unit4_near takes it: near 1 its near_unit_scale, else
+  -- unit4_quick's reciprocal of the sum of squares in unit4_quick's order (one rounding apart
+  -- from sumsq4's, and nlerp for a large t magnifies that); nil outside the plain range (the core
+  -- then), for NaN too
+  local function unit_scale(x, y, z, w)
+    local e = ((x * x + y * y) + (z * z + w * w)) - 1.0
+    if abs(e) < NEAR_UNIT then return 1.0 + e * (-0.5 + 0.375 * e) end
+    local ss = x * x + y * y + z * z + w * w
+    if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then return 1.0 / sqrt(ss) end
+    return nil
+  end
+
+  -- a and b as src/core/quat.c's aligned_pair gives them (unit, b on a's side), the same bits, or
+  -- nil where the core rescales (the caller then goes to the core)
   local function aligned(ax, ay, az, aw, bx, by, bz, bw)
-    local ka = near_scale((ax * ax + ay * ay) + (az * az + aw * aw))
-    local kb = near_scale((bx * bx + by * by) + (bz * bz + bw * bw))
+    local ka = unit_scale(ax, ay, az, aw)
+    local kb = unit_scale(bx, by, bz, bw)
     if not (ka and kb) then return nil end
     ax, ay, az, aw = ax * ka, ay * ka, az * ka, aw * ka
     bx, by, bz, bw = bx * kb, by * kb, bz * kb, bw * kb
@@ -209,7 +228,10 @@ local function quat_functions(T, C)
   -- range), or by one test of the result where any non-finite input reaches it. Where the core
   -- divides by a length the fast path multiplies by one reciprocal, and a length within
   -- NEAR_UNIT of 1 (unit inputs, float32 ones too) costs no square root or division at all
-  -- (`near_scale`): the results stay within 1e-12 of the core's (spec/ffi_spec.lua).
+  -- (`near_scale`): the results stay within 1e-12 of the core's, or are its bits where the same
+  -- operations are made (spec/ffi_spec.lua, extreme arguments included). What the Lua cannot
+  -- compute so (a range the core rescales, an exponent that magnifies a rounding) goes to the
+  -- core through the FFI where the table has the function, else to the C binding.
 
   function F.identity(...)
     if select("#", ...) == 0 then return 0, 0, 0, 1 end
@@ -340,7 +362,9 @@ local function quat_functions(T, C)
       if vv > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then -- else real, tiny, huge or not finite: the core
         local s = sqrt(vv)
         local k = 1.0 / s
-        if w < 0.0 then k, w = -k, -w end
+        -- the core turns q to w >= 0 when w / |q| < 0: a w too small for that quotient (above
+        -- -1e-150 it can be, for |q| up to 1e140) is taken as the core takes it
+        if w < 0.0 and (w < -1e-150 or w / sqrt(ss) < 0.0) then k, w = -k, -w end
         return x * k, y * k, z * k, 2.0 * atan2(s, w)
       end
     end
@@ -348,27 +372,50 @@ local function quat_functions(T, C)
   end
 
   -- e * r for e the rotation about one axis with sin s and cos c (half the angle): the core's
-  -- mul_plain without its products by zero
+  -- mul_plain without its products with e's zero components. Those change no non-zero value, so
+  -- the non-zero components of a product (and of a product of such products) are the core's bits;
+  -- they only decide the sign of a zero one (-0 + 0 * y is +0 for y >= 0).
   local function about_x(s, c, x, y, z, w) return c * x + s * w, c * y - s * z, c * z + s * y, c * w - s * x end
   local function about_y(s, c, x, y, z, w) return c * x + s * z, c * y + s * w, c * z - s * x, c * w - s * y end
   local function about_z(s, c, x, y, z, w) return c * x - s * y, c * y + s * x, c * z + s * w, c * w - s * z end
-  -- one function per order, applying the axes as src/core/quat.c's sn_quat_from_euler does: the
-  -- first rotation itself, each later one multiplied from the left. Per axis: the rotation about
-  -- it alone (from the sine and cosine of half the angle), e * r for such an e, and which of
-  -- x, y, z is its angle.
+  -- the same products term by term, the zero ones included: the core's zeros too
+  local function exact_x(s, c, x, y, z, w)
+    return ((c * x + s * w) + 0.0 * z) - 0.0 * y, ((c * y - s * z) + 0.0 * w) + 0.0 * x,
+           ((c * z + s * y) - 0.0 * x) + 0.0 * w, ((c * w - s * x) - 0.0 * y) - 0.0 * z
+  end
+  local function exact_y(s, c, x, y, z, w)
+    return ((c * x + 0.0 * w) + s * z) - 0.0 * y, ((c * y - 0.0 * z) + s * w) + 0.0 * x,
+           ((c * z + 0.0 * y) - s * x) + 0.0 * w, ((c * w - 0.0 * x) - s * y) - 0.0 * z
+  end
+  local function exact_z(s, c, x, y, z, w)
+    return ((c * x + 0.0 * w) + 0.0 * z) - s * y, ((c * y - 0.0 * z) + 0.0 * w) + s * x,
+           ((c * z + 0.0 * y) - 0.0 * x) + s * w, ((c * w - 0.0 * x) - 0.0 * y) - s * z
+  end
+  -- One function per order, applying the axes as src/core/quat.c's sn_quat_from_euler does: the
+  -- first rotation times the identity (its sine, a -0 made +0 by the product's zero terms, zeros,
+  -- its cosine, never 0), each later one multiplied from the left. A result without a zero
+  -- component is the core's; one with a zero (a product underflowing to 0 tells too) is computed
+  -- again term by term. Per axis: the first product, e * r both ways, which of x, y, z is its angle.
   local function half(a) return sin(0.5 * a), cos(0.5 * a) end
   local AXES = {
-    X = { alone = function(s, c) return s, 0.0, 0.0, c end, about = about_x, angle = function(x) return x end },
-    Y = { alone = function(s, c) return 0.0, s, 0.0, c end, about = about_y, angle = function(_, y) return y end },
-    Z = { alone = function(s, c) return 0.0, 0.0, s, c end, about = about_z, angle = function(_, _, z) return z end },
+    X = { alone = function(s, c) return s + 0.0, 0.0, 0.0, c end, about = about_x, exact = exact_x,
+          angle = function(x) return x end },
+    Y = { alone = function(s, c) return 0.0, s + 0.0, 0.0, c end, about = about_y, exact = exact_y,
+          angle = function(_, y) return y end },
+    Z = { alone = function(s, c) return 0.0, 0.0, s + 0.0, c end, about = about_z, exact = exact_z,
+          angle = function(_, _, z) return z end },
   }
   local function euler(order)
     local a, b, c = AXES[order:sub(1, 1)], AXES[order:sub(2, 2)], AXES[order:sub(3, 3)]
-    local alone, first, second, middle, third, last = a.alone, a.angle, b.about, b.angle, c.about, c.angle
+    local alone, first, middle, last = a.alone, a.angle, b.angle, c.angle
+    local second, third, second_exact, third_exact = b.about, c.about, b.exact, c.exact
     return function(x, y, z)
+      local s1, c1 = half(first(x, y, z))
       local s2, c2 = half(middle(x, y, z))
       local s3, c3 = half(last(x, y, z))
-      return third(s3, c3, second(s2, c2, alone(half(first(x, y, z)))))
+      local qx, qy, qz, qw = third(s3, c3, second(s2, c2, alone(s1, c1)))
+      if qx * qy * qz * qw ~= 0.0 then return qx, qy, qz, qw end
+      return third_exact(s3, c3, second_exact(s2, c2, alone(s1, c1)))
     end
   end
   local EULER = {}
@@ -418,18 +465,27 @@ local function quat_functions(T, C)
     return raise_as(caller(), pcall(C.angle, ...))
   end
 
+  -- the core's unit4_quick of the core's a + t (b - a): the same bits. Where its squared length
+  -- leaves the plain range (|t| beyond about 1e154) the core rescales: the core then, as for
+  -- inputs it rescales and |t| above its own 1e300.
   function F.nlerp(...)
     local ax, ay, az, aw, bx, by, bz, bw, t = ...
-    if num4(ax, ay, az, aw) and num4(bx, by, bz, bw) and type(t) == "number" and abs(t) <= 1e300 then
-      ax, ay, az, aw, bx, by, bz, bw = aligned(ax, ay, az, aw, bx, by, bz, bw)
-      if ax then
-        local x = ax + t * (bx - ax)
-        local y = ay + t * (by - ay)
-        local z = az + t * (bz - az)
-        local w = aw + t * (bw - aw)
-        local k = 1.0 / sqrt(x * x + y * y + z * z + w * w)
-        return x * k, y * k, z * k, w * k
+    if num4(ax, ay, az, aw) and num4(bx, by, bz, bw) and type(t) == "number" then
+      local ux, uy, uz, uw, vx, vy, vz, vw = aligned(ax, ay, az, aw, bx, by, bz, bw)
+      if ux and abs(t) <= 1e300 then
+        local x = ux + t * (vx - ux)
+        local y = uy + t * (vy - uy)
+        local z = uz + t * (vz - uz)
+        local w = uw + t * (vw - uw)
+        local ss = x * x + y * y + z * z + w * w
+        if ss < PLAIN_SQ_HI then -- and above PLAIN_SQ_LO: at least 1/2 (see the core)
+          local k = 1.0 / sqrt(ss)
+          return x * k, y * k, z * k, w * k
+        end
       end
+      da[0], da[1], da[2], da[3] = ax, ay, az, aw
+      db[0], db[1], db[2], db[3] = bx, by, bz, bw
+      if nlerp(qa, qb, t, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
     end
     return raise_as(caller(), pcall(C.nlerp, ...))
   end
@@ -490,19 +546,27 @@ local function quat_functions(T, C)
     return raise_as(caller(), pcall(C.exp, ...))
   end
 
-  -- q^e = |q|^e (cos et, n sin et)
+  -- q^e = |q|^e (cos et, n sin et). The angle t and ln |q| differ from the core's by an ulp or
+  -- two, and e multiplies that: for |e| up to POW_E_LUA the results stay within 1e-13 of the
+  -- core's (6e-14 measured at 64), larger exponents go to the core (the same bits), as do the
+  -- quaternions polar leaves to it and |q|^e outside [1e-140, 1e140], where the factor
+  -- sin(et) |q|^e / |v| (|v| in [1e-140, 1e140]) could overflow or underflow here.
   function F.pow(...)
     local x, y, z, w, e = ...
-    if num4(x, y, z, w) and type(e) == "number" and abs(e) <= 1e300 then
-      local k, t, lnl = polar(x, y, z, w)
-      if k then
-        local f = exp(e * lnl)
-        if f <= DBL_MAX then
-          local p = e * t
-          k = k * sin(p) * f
-          return x * k, y * k, z * k, cos(p) * f
+    if num4(x, y, z, w) and type(e) == "number" then
+      if abs(e) <= POW_E_LUA then
+        local k, t, lnl = polar(x, y, z, w)
+        if k then
+          local f = exp(e * lnl)
+          if f >= POW_F_LO and f <= POW_F_HI then -- else 1/|v| |q|^e may underflow or overflow
+            local p = e * t
+            k = k * sin(p) * f
+            return x * k, y * k, z * k, cos(p) * f
+          end
         end
       end
+      da[0], da[1], da[2], da[3] = x, y, z, w
+      if pow(qa, e, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
     end
     return raise_as(caller(), pcall(C.pow, ...))
   end
