@@ -580,10 +580,14 @@ local function quat_functions(T, C)
         local n = #ws
         if n > 0 and #qs == 4 * n then
           if n > buf_n then
-            buf_n = n
-            qs_buf, ws_buf = ffi.new("sn_quat[?]", n), ffi.new("double[?]", n)
-            qs_d = ffi.cast("double *", qs_buf)
+            -- made, then installed: a finaliser run by ffi.new may call this function and grow
+            -- the buffers further, and then its larger ones are kept (setting buf_n before the
+            -- allocation let it name more than the buffers held: a heap overflow, issue 21)
+            local qnew, wnew = ffi.new("sn_quat[?]", n), ffi.new("double[?]", n)
+            local dnew = ffi.cast("double *", qnew)
+            if n > buf_n then qs_buf, ws_buf, qs_d, buf_n = qnew, wnew, dnew, n end
           end
+          -- nothing below allocates until the core has read the buffers
           local ok = true
           for i = 1, 4 * n do
             local x = rawget(qs, i)
@@ -637,6 +641,7 @@ function M.install(core)
   -- blend spaces: weights(x1, ..., xd [, out]) for d up to 4 (more go to the C binding)
   local weights_fn = T.blendspace_weights
   local input, wbuf, wcap = ffi.new("double[4]"), ffi.new("double[16]"), 16
+  local calls = 0 -- weights calls begun: a call that sees it move was re-entered by a finaliser
   -- Functions that write entries 1 .. n of a table, made once per n: copy(out, w) from w[0 ..],
   -- fill(out, v) with v. Up to 64 entries store by store (a loop of a count the trace does not
   -- know costs LuaJIT about 3 ns an entry, straight stores next to nothing); made apart from the
@@ -750,6 +755,11 @@ function M.install(core)
         local out, d = select(nargs, ...), nargs - 1
         if type(out) == "table" or out == nil then d = d - 1 else out = nil end
         local ok = d >= 1 and d <= 4 and fin(x1)
+        -- the table is made before the shared input and wbuf are filled: making it may run a
+        -- finaliser that calls weights too
+        if ok and out == nil then out = {} end
+        calls = calls + 1
+        local my_call = calls
         if ok then input[0] = x1 end
         if ok and d >= 2 then ok = fin(x2); input[1] = ok and x2 or 0 end
         if ok and d >= 3 then ok = fin(x3); input[2] = ok and x3 or 0 end
@@ -760,16 +770,25 @@ function M.install(core)
         end
         if ok then
           local n = weights_fn(self, input, d, wbuf, wcap)
-          if n < -1 then -- more points than wbuf holds: grow it once
-            wcap = -1 - n
-            wbuf = ffi.new("double[?]", wcap)
+          if n < -1 or (n >= 0 and not copiers[n]) then
+            -- once per size: a larger wbuf (made, then installed, as the buffers above) or a new
+            -- copier; these allocations may run a finaliser that uses input and wbuf, so both
+            -- are filled again after them
+            local need = n < -1 and -1 - n or n
+            if need > wcap then
+              local b = ffi.new("double[?]", need)
+              if need > wcap then wbuf, wcap = b, need end
+            end
+            if not copiers[need] then make_stores(copiers, need, "w[%d]") end
+            input[0], input[1], input[2], input[3] = x1, d >= 2 and x2 or 0, d >= 3 and x3 or 0, d >= 4 and x4 or 0
             n = weights_fn(self, input, d, wbuf, wcap)
           end
           if n >= 0 then
-            if out == nil then out = {} end
-            local copy = copiers[n] or make_stores(copiers, n, "w[%d]")
-            copy(out, wbuf)
-            return out
+            copiers[n](out, wbuf)
+            -- a compiled copy may collect while it grows `out`, and a finaliser may then have
+            -- called weights and refilled wbuf: if any call began since this one, the C
+            -- binding below does it again (it computes into the space's own memory)
+            if calls == my_call then return out end
           end
         end
       end
@@ -814,10 +833,10 @@ function M.install(core)
         mt = false
       end
       if mt and #ws == n then
-        if n > layers_n then
-          layers_n = n
-          layers, lposes = ffi.new("sn_blend_layer[?]", n), ffi.new("const sn_pose *[?]", n)
-          lweights, lmasks = ffi.new("float[?]", n), ffi.new("const sn_mask *[?]", n)
+        if n > layers_n then -- made, then installed, as the quaternion buffers above
+          local a, b = ffi.new("sn_blend_layer[?]", n), ffi.new("const sn_pose *[?]", n)
+          local c, d = ffi.new("float[?]", n), ffi.new("const sn_mask *[?]", n)
+          if n > layers_n then layers, lposes, lweights, lmasks, layers_n = a, b, c, d, n end
         end
         for i = 1, n do
           local p, w = rawget(poses, i), rawget(ws, i)

@@ -652,6 +652,97 @@ scenarios[#scenarios + 1] = { "finalisers that add to the group being grown", fu
   return true
 end }
 
+-- the scratch buffers of the calls that grow them (the FFI path's quaternion, layer and weight
+-- buffers; the C binding's scratch blocks) stay as large as their counts say when a finaliser
+-- run by the growth calls the same function with more: each round the outer call grows, and the
+-- finalisers, armed only during it, ask for more still (issue 21: the FFI path set its count
+-- before allocating, so the finaliser's larger count outlived its buffers)
+scenarios[#scenarios + 1] = { "finalisers that grow the buffers being grown", function()
+  local function quats(n)
+    local t = {}
+    for i = 1, n do t[4 * i - 3], t[4 * i - 2], t[4 * i - 1], t[4 * i] = 0, 0, 0.6, 0.8 end
+    return t
+  end
+  local s = skeleton("j")
+  local out = sinew.pose(s)
+  local function layers(n) local t, w = {}, {} for i = 1, n do t[i], w[i] = out, 1 end return t, w end
+  -- on the FFI path, each buffer must hold at least what its count says (read through the debug
+  -- library: an overflow there lands in LuaJIT's own heap, where no sanitizer sees it)
+  local ffi = sinew.path == "ffi" and require "ffi"
+  local function upvalues(f)
+    local t, i = {}, 1
+    while true do
+      local name, v = debug.getupvalue(f, i)
+      if not name then return t end
+      t[name] = v
+      i = i + 1
+    end
+  end
+  local sp_a, sp_b
+  local function short_buffer()
+    if not ffi then return nil end
+    local qb = upvalues(sinew.quat.blend)
+    if qb.buf_n and ffi.sizeof(qb.qs_buf) < qb.buf_n * ffi.sizeof("double") * 4 then
+      return ("quat.blend: buf_n %d, qs_buf of %d bytes"):format(qb.buf_n, ffi.sizeof(qb.qs_buf))
+    end
+    local pb = upvalues(sinew.blend)
+    if pb.layers_n and ffi.sizeof(pb.lposes) < pb.layers_n * ffi.sizeof("void *") then
+      return ("blend: layers_n %d, lposes of %d bytes"):format(pb.layers_n, ffi.sizeof(pb.lposes))
+    end
+    local sw = upvalues(sp_a.weights)
+    if sw.wcap and ffi.sizeof(sw.wbuf) < sw.wcap * ffi.sizeof("double") then
+      return ("weights: wcap %d, wbuf of %d bytes"):format(sw.wcap, ffi.sizeof(sw.wbuf))
+    end
+    return nil
+  end
+  local armed = false
+  eager_collector()
+  for round = 1, 200 do
+    local n = 16 * round
+    local qa_, wa_ = quats(n), big_list(n, 1)
+    local qb_, wb_ = quats(n + 8), big_list(n + 8, 1)
+    local la, lwa = layers(n)
+    local lb, lwb = layers(n + 8)
+    local pa, pb, m = {}, {}, 4 * round + 16 -- blend spaces have at most 1024 points
+    for i = 1, m + 8 do pb[i] = { i } end
+    for i = 1, m do pa[i] = { i } end
+    sp_a, sp_b = sinew.blendspace { mode = "idw", points = pa }, sinew.blendspace { mode = "idw", points = pb }
+    local wa_out, wb_out = {}, {}
+    for _ = 1, 200 do
+      finaliser(function()
+        if armed then
+          pcall(sinew.quat.blend, qb_, wb_)
+          pcall(sinew.blend, out, lb, lwb)
+          pcall(sp_b.weights, sp_b, 2.5, wb_out)
+        end
+      end)
+    end
+    armed = true
+    local x, y, z, w = sinew.quat.blend(qa_, wa_)
+    sinew.blend(out, la, lwa)
+    sp_a:weights(1.5, wa_out)
+    armed = false
+    local sum = 0
+    for i = 1, m do sum = sum + wa_out[i] end
+    if math.abs(sum - 1) > 1e-9 or wa_out[m + 1] ~= nil or wa_out[1] <= wa_out[3] then
+      normal_collector()
+      return ("round %d: weights of %d points sum to %g, entry %d is %s, w1 %g w3 %g"):format(round, m, sum, m + 1,
+        tostring(wa_out[m + 1]), wa_out[1], wa_out[3])
+    end
+    if math.abs(z - 0.6) > 1e-9 or math.abs(w - 0.8) > 1e-9 or x ~= 0 or y ~= 0 then
+      normal_collector()
+      return ("round %d: blend of equal quaternions gave %g %g %g %g"):format(round, x, y, z, w)
+    end
+    local short = short_buffer()
+    if short then
+      normal_collector()
+      return ("round %d: %s"):format(round, short)
+    end
+  end
+  normal_collector()
+  return true
+end }
+
 -- every method of every type, called again on the same object by finalisers while it runs (with
 -- the arguments of its valid template): a clean result or error, and the object still answers
 for _, name in ipairs({ "Group", "Pose", "Mask", "Matrices", "Clip", "ClipCursor", "Chain", "Skeleton",

@@ -235,12 +235,15 @@ static int l_weights(lua_State *L) {
     }
     if (ncoords != s->inputs)
         return luaL_error(L, "wrong number of coordinates: expected %d, got %d", s->inputs, ncoords);
-    for (i = 0; i < s->inputs; i++) s->in[i] = sn_lua_checkfinite(L, i + 2);
-    sn_blendspace_weights(s->bs, s->in, s->inputs, s->out, NULL);
-    if (out == 0) {
+    for (i = 0; i < s->inputs; i++) sn_lua_checkfinite(L, i + 2);
+    if (out == 0) { /* made first: making it may run a finaliser that calls weights on this space */
         lua_createtable(L, s->n, 0);
         out = lua_gettop(L);
     }
+    /* from here to the return nothing collects (lua_rawseti and lua_pushnumber run no step), so
+       the space's own buffers hold this call's numbers */
+    for (i = 0; i < s->inputs; i++) s->in[i] = lua_tonumber(L, i + 2);
+    sn_blendspace_weights(s->bs, s->in, s->inputs, s->out, NULL);
     for (i = 0; i < s->n; i++) {
         lua_pushnumber(L, s->out[i]);
         lua_rawseti(L, out, i + 1);

@@ -46,16 +46,22 @@ typedef struct group {
 
 static group *check_group(lua_State *L) { return (group *)sn_lua_checkobject(L, 1, TNAME); }
 
-/* a zeroed block of at least `bytes`, stored in field `name` of the uservalue of the group at
-   index 1 (the old block becomes garbage once the caller has copied it) */
-static void *new_block(lua_State *L, const char *name, size_t bytes) {
-    void *p = sn_lua_newuserdata(L, bytes); /* may collect: finalisers may re-enter the group */
+/* a new zeroed block of `bytes`, left on the stack (making it may collect: finalisers may
+   re-enter the group) */
+static void *new_block(lua_State *L, size_t bytes) {
+    void *p = sn_lua_newuserdata(L, bytes);
     memset(p, 0, bytes);
+    return p;
+}
+
+/* keeps the block on top of the stack in field `name` of the group's uservalue and pops it; the
+   block it replaces becomes garbage, so this is called only once that block's contents are
+   copied (the field exists since creation: no new key, nothing collected) */
+static void adopt(lua_State *L, const char *name) {
     sn_lua_getuservalue(L, 1);
     lua_pushvalue(L, -2);
-    lua_setfield(L, -2, name); /* the field exists since creation: no new key, nothing collected */
+    lua_setfield(L, -2, name);
     lua_pop(L, 2);
-    return p;
 }
 
 static int grown(int cap, int need, int least) {
@@ -72,27 +78,36 @@ static void reserve(lua_State *L, group *g, int ops, int layers, int params) {
         if (params > (1 << 24) - g->nparams) luaL_error(L, "too many parameters in one group");
         if (g->n + ops > g->cap) {
             int cap = grown(g->cap, g->n + ops, 16);
-            sn_group_op *p = (sn_group_op *)new_block(L, "ops", sizeof(sn_group_op) * (size_t)cap);
-            if (g->n + ops <= cap) { /* a finaliser may have grown the group further meanwhile */
+            sn_group_op *p = (sn_group_op *)new_block(L, sizeof(sn_group_op) * (size_t)cap);
+            if (g->n + ops <= cap) { /* else a finaliser grew the group further meanwhile: p is dropped */
                 if (g->n > 0) memcpy(p, g->ops, sizeof(sn_group_op) * (size_t)g->n);
                 g->ops = p;
                 g->cap = cap;
+                adopt(L, "ops");
+            } else {
+                lua_pop(L, 1);
             }
         } else if (g->nl + layers > g->lcap) {
             int cap = grown(g->lcap, g->nl + layers, 16);
-            sn_blend_layer *p = (sn_blend_layer *)new_block(L, "layers", sizeof(sn_blend_layer) * (size_t)cap);
+            sn_blend_layer *p = (sn_blend_layer *)new_block(L, sizeof(sn_blend_layer) * (size_t)cap);
             if (g->nl + layers <= cap) {
                 /* the operations name their layers by index: they move with the block */
                 if (g->nl > 0) memcpy(p, g->layers, sizeof(sn_blend_layer) * (size_t)g->nl);
                 g->layers = p;
                 g->lcap = cap;
+                adopt(L, "layers");
+            } else {
+                lua_pop(L, 1);
             }
         } else if (g->nparams + params > g->pcap) {
             int cap = grown(g->pcap, g->nparams + params, 64);
-            double *p = (double *)new_block(L, "params", sizeof(double) * (size_t)cap);
+            double *p = (double *)new_block(L, sizeof(double) * (size_t)cap);
             if (g->nparams + params <= cap) { /* the parameters are written by each run: nothing to copy */
                 g->params = p;
                 g->pcap = cap;
+                adopt(L, "params");
+            } else {
+                lua_pop(L, 1);
             }
         } else {
             return;
