@@ -549,7 +549,7 @@ function M.route(L, from, to)
     local list = L.states[name].def.transitions
     for i = 1, #list do
       local t = list[i]
-      if prev[t.to] == nil then
+      if prev[t.to] == nil and L.states[t.to] then -- ('exit' of a sub-state machine is no state)
         prev[t.to], via[t.to] = name, t
         queue[#queue + 1] = t.to
       end

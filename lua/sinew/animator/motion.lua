@@ -188,6 +188,20 @@ local function length(inst)
 end
 M.length = length
 
+-- a clip's root-motion time (its clip time at the last update, seconds) moves with a wrap of its
+-- normalised time, held within -2 WRAP .. 2 WRAP loops: root motion sets it again at each update
+-- of a clip it follows (a step of more than 2^24 loops gives it the most loops it chains), and the
+-- clips it does not follow keep it in range
+local function unwrap_root(inst, wrapped)
+  local rb = inst.rm_before
+  if rb == nil or inst.def.kind ~= "clip" then return end
+  local d = inst.def.duration
+  rb = rb - wrapped * d
+  local lim = 2 * WRAP * d
+  if rb > lim then rb = lim elseif rb < -lim then rb = -lim end
+  inst.rm_before = rb
+end
+
 -- sets the normalised time of an instance and of every descendant (synced children share it);
 -- `wrapped` (or nil) is the loops a wrap took off, which a clip's root-motion time loses too
 local function set_norm(inst, norm, wrapped)
@@ -198,7 +212,7 @@ local function set_norm(inst, norm, wrapped)
     return
   end
   inst.norm = norm
-  if wrapped and wrapped ~= 0 and inst.rm_before then inst.rm_before = inst.rm_before - wrapped * def.duration end
+  if wrapped and wrapped ~= 0 then unwrap_root(inst, wrapped) end
   local kids = inst.kids
   if kids then for k = 1, #kids do set_norm(kids[k], norm, wrapped) end end
 end
@@ -243,7 +257,7 @@ local function advance(inst, dt)
   if def.kind == "clip" then
     local norm, wrapped = step(inst.norm, rate(inst) * dt)
     inst.norm = norm
-    if wrapped ~= 0 and inst.rm_before then inst.rm_before = inst.rm_before - wrapped * def.duration end
+    if wrapped ~= 0 then unwrap_root(inst, wrapped) end
     return norm, wrapped
   end
   if def.sync then -- the node's clock drives its children's
