@@ -121,3 +121,36 @@ describe("anim:restore() is atomic", function()
     end
   end)
 end)
+
+describe("the run time's new paths", function()
+  it("make no garbage: events of several layers merged in time order, an inertialised coast", function()
+    local clips = F.clips
+    local anim = sinew.animator({ skeleton = F.skeleton, parameters = { go = false }, layers = {
+      { entry = "a", states = { a = { motion = clips.walk, events = { { 0.2, "a1" }, { 0.7, "a2" } } },
+          b = { motion = clips.run, events = { { 0.5, "b1" } } } },
+        transitions = { { from = "a", to = "b", when = { { "go" } }, duration = 0.3, mode = "inertialize" },
+          { from = "b", to = "a", when = { { "go", "==", false } }, duration = 0.3, mode = "inertialize" } } },
+      { name = "two", states = { s = { motion = clips.short, events = { { 0.1, "s1" }, { 0.6, "s2" } } } } } } })
+    local pose, frame, sorts = sinew.pose(F.skeleton), 0, 0
+    local function step()
+      frame = frame + 1
+      anim:set("go", frame % 40 < 20)
+      local lists = anim.ev_name
+      anim:update(1 / 30)
+      anim:evaluate(pose)
+      if anim.ev_name ~= lists then sorts = sorts + 1 end -- merged into the spare lists
+      for i = 2, anim.ev_n do
+        assert(anim.ev_time[i] >= anim.ev_time[i - 1], "events out of time order")
+      end
+    end
+    -- (layer "two" runs 0.67 loops per frame, so its events land among layer 1's)
+    for _ = 1, 30000 do step() end
+    assert.is_true(sorts > 100, sorts)
+    local least = math.huge
+    for _ = 1, 5 do
+      least = math.min(least, helper.garbage_per_call(step, 10000))
+      if least == 0 then break end
+    end
+    assert.equal(0, least)
+  end)
+end)
