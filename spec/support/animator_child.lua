@@ -71,9 +71,11 @@ local function works(anim, what)
     check(clip and finite(weight) and finite(time), "%s: active() gave %s %s", what, tostring(weight), tostring(time))
   end
   for i = 1, 7 do check(finite((select(i, anim:root_motion()))), "%s: root motion value %d", what, i) end
+  local ok, err = pcall(anim.debug, anim)
+  check(ok, "%s: debug() raised %s", what, tostring(err))
   local snap = anim:snapshot()
   all_finite(snap, "snapshot")
-  local ok, err = pcall(anim.restore, anim, snap)
+  ok, err = pcall(anim.restore, anim, snap)
   check(ok, "%s: the animator refuses its own snapshot: %s", what, tostring(err))
 end
 

@@ -378,7 +378,8 @@ end
 -- ---- what plays ----------------------------------------------------------------------------------------
 
 --- The playing state of a layer (name or index; default the first): its name, its normalised
--- time (loops counted: 2.25 is a quarter into the third loop), and while a transition runs, the
+-- time (loops counted: 2.25 is a quarter into the third loop; the count wraps after 2^24 loops,
+-- see manual/animator.md, Limits), and while a transition runs, the
 -- destination's name and the transition's progress (0 .. 1). A source that fades as a still
 -- (after an interruption, or into itself) gives the time of the still.
 -- @tparam[opt] string|number which the layer's name or index (from 1); default the first
@@ -482,8 +483,10 @@ function Animator:snapshot()
   return Snapshot.take(self)
 end
 
---- Puts back a snapshot of an animator of the same definition. The snapshot is checked whole
--- first: a bad one raises `bad snapshot: <path>: <why>` and changes nothing. Returns the animator.
+--- Puts back a snapshot of an animator of the same definition. The snapshot is read raw (no
+-- metamethod of it is called), each value once, into a private copy that is checked whole, against
+-- the animator and the ranges it keeps, before anything is written: a bad one raises `bad
+-- snapshot: <path>: <why>` and changes nothing. Returns the animator.
 -- @tparam table snap what `snapshot` gave (perhaps through JSON)
 -- @treturn Animator the animator
 -- @raise "bad snapshot: <path>: <why>" for a snapshot that is not a table, is of another
