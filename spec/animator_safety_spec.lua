@@ -153,4 +153,33 @@ describe("the run time's new paths", function()
     end
     assert.equal(0, least)
   end)
+
+  it("give the root motion of a step over thousands of loops, the same as many small steps", function()
+    local function walker(speed)
+      return sinew.animator({ skeleton = F.skeleton, root_motion = "hips", layers = { { states = {
+        s = { motion = F.clips.b, speed = speed } } } } })
+    end
+    -- position and heading after `steps` updates of dt, each delta applied as the manual says
+    local function travel(anim, steps, dt)
+      local px, pz, yaw = 0, 0, 0
+      for _ = 1, steps do
+        anim:update(dt)
+        local dx, _, dz, _, qy, _, qw = anim:root_motion()
+        local c, s = math.cos(yaw), math.sin(yaw)
+        px, pz = px + dx * c + dz * s, pz + dz * c - dx * s
+        yaw = yaw + 2 * (math.atan2 or math.atan)(qy, qw)
+      end
+      return px, pz, yaw
+    end
+    for _, speed in ipairs { 1, -1 } do
+      for _, loops in ipairs { 3.3, 2500.6 } do -- (clip b: 2 s, 20 units along x, a turn of 0.3 rad)
+        local n = math.ceil(loops * 4)
+        local x1, z1, y1 = travel(walker(speed), 1, 2 * loops)
+        local x2, z2, y2 = travel(walker(speed), n, 2 * loops / n)
+        assert.is_true(math.abs(x1 - x2) < 1e-6 and math.abs(z1 - z2) < 1e-6, ("%g %g / %g %g"):format(x1, z1, x2, z2))
+        local turn = (y1 - y2) % (2 * math.pi)
+        assert.is_true(turn < 1e-9 or turn > 2 * math.pi - 1e-9, tostring(turn))
+      end
+    end
+  end)
 end)
