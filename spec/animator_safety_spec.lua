@@ -182,4 +182,18 @@ describe("the run time's new paths", function()
       end
     end
   end)
+
+  it("time the events of a sub-state machine in the animator's seconds, in order with the others", function()
+    local a = F.clips.a -- 1 s
+    local anim = sinew.animator({ skeleton = F.skeleton, machines = { m = { entry = "w",
+      states = { w = { motion = a, events = { { 0.5, "inner" }, { "enter", "inner_enter" } } } } } },
+      layers = { { entry = "idle", states = { idle = { motion = a, events = { { 0.2, "outer" } } },
+          sub = { motion = { machine = "m" }, speed = 2 } },
+        transitions = { { from = "idle", to = "sub", exit_time = 0.5 } } },
+        { name = "two", states = { s = { motion = a, events = { { 0.6, "two" } } } } } } })
+    anim:update(0.9) -- sub from 0.5 s; inside it, at twice the speed, w's 0.5 at 0.75 s
+    local got = {}
+    for i = 1, anim.ev_n do got[i] = ("%s %.6g"):format(anim.ev_name[i], anim.ev_time[i]) end
+    assert.same({ "outer 0.2", "inner_enter 0.5", "two 0.6", "inner 0.75" }, got)
+  end)
 end)

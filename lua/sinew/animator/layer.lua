@@ -130,13 +130,17 @@ M.curve_at = curve_at
 
 -- ---- events ----------------------------------------------------------------------------------------
 
--- queues an event of layer L at time `at` (seconds into the update)
+-- queues an event of layer L at time `at` (seconds into the layer's update: for a sub-state
+-- machine, its own seconds from the instant its state started to play in this update, which
+-- L.t0 and L.ts turn into the animator's)
 local function push(A, name, L, state, weight, at)
   local n = A.ev_n + 1
   if n > MAX_EVENTS then
     A.dropped_events = A.dropped_events + 1
     return
   end
+  local t0 = L.t0
+  if t0 then at = t0 + at * L.ts end
   A.ev_n = n
   A.ev_name[n], A.ev_layer[n], A.ev_state[n], A.ev_weight[n], A.ev_time[n] = name, L.def.name, state.name, weight, at
 end
@@ -469,7 +473,13 @@ local function play(A, L, state, dt, at, side)
   local speed = state_speed(state, A.values)
   local new, wrapped
   if inst.def.kind == "machine" then
-    M.update(A, inst.layer, dt * math.abs(speed))
+    local inner, abs = inst.layer, math.abs(speed)
+    -- its seconds run |speed| times as fast as the layer's, from `at` on
+    local ts = L.ts or 1
+    inner.t0 = (L.t0 or 0) + at * ts
+    ts = abs > 0 and ts / abs or 0
+    inner.ts = ts < MAX_TIME and ts or MAX_TIME
+    M.update(A, inner, dt * abs)
     new, wrapped = step(old, dt * rate(inst) * speed)
     inst.norm = new
   else
