@@ -17,6 +17,47 @@ local Animator = {}
 Animator.__index = Animator
 
 local huge = math.huge
+local MAX_DT = Motion.MAX_DT
+
+--- A parameter that multiplies a state's speed or is an input of a direct blend node takes
+-- values from -MAX_INPUT to MAX_INPUT (in the definition, `set` and `restore`).
+M.MAX_INPUT = Motion.MAX_INPUT
+local out_of_range = Motion.out_of_range
+--- The most events one update queues (see `anim.dropped_events`).
+M.MAX_EVENTS = Layer.MAX_EVENTS
+
+-- the parameters a state's speed or a direct node takes, name -> what it does (for messages);
+-- each motion and machine visited once, without recursion
+local function limited_parameters(compiled)
+  local out, seen, stack = {}, {}, {}
+  local function visit(m)
+    if not seen[m] then seen[m] = true; stack[#stack + 1] = m end
+  end
+  for _, l in ipairs(compiled.layers) do
+    if l.synced then
+      for _, m in pairs(l.motions) do visit(m) end
+    else
+      visit(l)
+    end
+  end
+  while #stack > 0 do
+    local m = stack[#stack]
+    stack[#stack] = nil
+    if m.states then -- a layer or a sub-state machine
+      for _, st in pairs(m.states) do
+        if st.speed_parameter then out[st.speed_parameter] = "multiplies a state's speed" end
+        visit(st.motion)
+      end
+    elseif m.kind == "blend" then
+      if m.mode == "direct" then
+        for _, p in ipairs(m.params) do out[p] = "is an input of a direct blend node" end
+      end
+      for _, c in ipairs(m.children) do visit(c.motion) end
+    end
+  end
+  return out
+end
+
 
 -- the first frame of every clip of the animator, for additive layers (clip -> pose)
 local function first_frames(compiled)
@@ -47,8 +88,15 @@ local function new(def, resources)
     if msg then error(msg, 3) end
     error(compiled, 0)
   end
+  local limited = limited_parameters(compiled)
+  for name, p in pairs(compiled.params) do
+    local msg = (p.kind == "float" or p.kind == "int") and out_of_range(limited, name, p.value)
+    if msg then error(("parameters.%s: %s"):format(name, msg), 3) end
+  end
   local A = setmetatable({ def = compiled, skeleton = compiled.skeleton, values = {}, kinds = {}, layers = {},
+    limited = limited,
     ev_n = 0, ev_name = {}, ev_layer = {}, ev_state = {}, ev_weight = {}, ev_time = {}, ev_i = 0,
+    ev_spare = { {}, {}, {}, {}, {} },
     dropped_events = 0, handlers = {}, act_n = 0, act_clip = {}, act_weight = {}, act_time = {}, act_layer = {},
     act_i = 0, Pose = getmetatable(core.pose(compiled.skeleton)), smooth = {}, targets = {}, vels = {} },
     Animator)
@@ -59,6 +107,7 @@ local function new(def, resources)
       A.targets[name], A.vels[name] = p.value, 0
     end
   end
+  A.ev_cols = { A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time }
   table.sort(A.smooth, function(a, b) return a.name < b.name end)
   if compiled.root_motion then A.root = RootMotion.new(compiled.skeleton, compiled.root_motion) end
   A.clip_names = {}
@@ -99,7 +148,8 @@ end
 -- @treturn Animator the animator
 -- @raise "unknown parameter 'x'"; "parameter 'speed' is a number: got nan" (a float or int needs a
 -- finite number), "parameter 'count' is an int: got 1.5", "parameter 'on' is a bool: got 1" (and
--- for a trigger)
+-- for a trigger); "1e+308 is out of range (-1e6 .. 1e6): parameter 'rate' multiplies a state's
+-- speed" (and "is an input of a direct blend node")
 function Animator:set(name, value)
   local kind = kind_of(self, name, 2)
   if kind == "float" or kind == "int" then
@@ -109,6 +159,8 @@ function Animator:set(name, value)
     if kind == "int" and value ~= math.floor(value) then
       error(("parameter '%s' is an int: got %s"):format(name, Definition.show(value)), 2)
     end
+    local msg = out_of_range(self.limited, name, value)
+    if msg then error(msg, 2) end
   elseif type(value) ~= "boolean" then
     error(("parameter '%s' is a %s: got %s"):format(name, kind, Definition.show(value)), 2)
   end
@@ -128,7 +180,8 @@ function Animator:get(name)
 end
 
 -- smoothed floats follow their targets as critically damped springs (exact for any step: the
--- same result for one step of dt as for many smaller ones)
+-- same result for one step of dt as for many smaller ones); a spring whose arithmetic leaves the
+-- double range (values near it, a smoothing time near 0, a step of days) is at its target
 local function smooth(A, dt)
   local list, values, targets, vels = A.smooth, A.values, A.targets, A.vels
   for i = 1, #list do
@@ -141,8 +194,12 @@ local function smooth(A, dt)
       local y, v = values[name] - targets[name], vels[name]
       local j = v + w * y
       local e = math.exp(-w * dt)
-      values[name] = targets[name] + (y + j * dt) * e
-      vels[name] = (v - w * j * dt) * e
+      local x, u = targets[name] + (y + j * dt) * e, (v - w * j * dt) * e
+      if x - x == 0 and u - u == 0 then -- both finite
+        values[name], vels[name] = x, u
+      else
+        values[name], vels[name] = targets[name], 0
+      end
     end
   end
 end
@@ -208,25 +265,43 @@ end
 
 -- ---- time --------------------------------------------------------------------------------------------
 
--- events in time order (insertion sort on the parallel lists: stable, no garbage)
+-- events in time order: each state's step queues its events in order, so the queue is often
+-- sorted already (checked first); otherwise a bottom-up merge sort of the five parallel lists
+-- into the spare five and back, stable (ties keep their order), n log n for n <= MAX_EVENTS,
+-- no garbage once the lists have grown
 local function sort_events(A)
-  local name, layer, state, weight, time = A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time
-  for i = 2, A.ev_n do
-    local n, l, s, w, t = name[i], layer[i], state[i], weight[i], time[i]
-    local j = i - 1
-    while j >= 1 and time[j] > t do
-      name[j + 1], layer[j + 1], state[j + 1], weight[j + 1], time[j + 1] = name[j], layer[j], state[j], weight[j], time[j]
-      j = j - 1
-    end
-    name[j + 1], layer[j + 1], state[j + 1], weight[j + 1], time[j + 1] = n, l, s, w, t
+  local n, time = A.ev_n, A.ev_time
+  local sorted = true
+  for i = 2, n do
+    if time[i] < time[i - 1] then sorted = false; break end
   end
+  if sorted then return end
+  local src, dst = A.ev_cols, A.ev_spare
+  local width = 1
+  while width < n do
+    local st = src[5]
+    for lo = 1, n, 2 * width do
+      local mid, hi = math.min(lo + width, n + 1), math.min(lo + 2 * width, n + 1)
+      local i, j = lo, mid
+      for o = lo, hi - 1 do
+        local from
+        if i < mid and (j >= hi or st[i] <= st[j]) then from, i = i, i + 1 else from, j = j, j + 1 end
+        for c = 1, 5 do dst[c][o] = src[c][from] end
+      end
+    end
+    src, dst = dst, src
+    width = width * 2
+  end
+  A.ev_cols, A.ev_spare = src, dst
+  A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time = src[1], src[2], src[3], src[4], src[5]
 end
 
 --- Advances the animator by `dt` seconds (finite, 0 or more): applies the parameters, starts
 -- the transitions whose conditions hold (and those whose exit time comes within the step, at
--- that instant), advances every playing motion, and queues the events crossed, in time order.
--- Then calls the handlers registered with `on`. Returns the animator.
--- @tparam number dt seconds (finite, >= 0)
+-- that instant), advances every playing motion, and queues the events crossed, in time order
+-- (at most `MAX_EVENTS`; the rest are counted in `anim.dropped_events`). Then calls the
+-- handlers registered with `on`. Returns the animator.
+-- @tparam number dt seconds (finite, >= 0; beyond 1e6 it counts as 1e6)
 -- @treturn Animator the animator
 -- @raise "bad argument #1 to 'update' (dt must be a finite number >= 0, got -1)"; and whatever a
 -- handler raises
@@ -234,6 +309,7 @@ function Animator:update(dt)
   if type(dt) ~= "number" or not (dt >= 0 and dt < huge) then
     error(("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)"):format(Definition.show(dt)), 2)
   end
+  if dt > MAX_DT then dt = MAX_DT end
   self.ev_n, self.ev_i, self.dropped_events = 0, 0, 0
   smooth(self, dt)
   local layers = self.layers
@@ -302,7 +378,8 @@ end
 -- ---- what plays ----------------------------------------------------------------------------------------
 
 --- The playing state of a layer (name or index; default the first): its name, its normalised
--- time (loops counted: 2.25 is a quarter into the third loop), and while a transition runs, the
+-- time (loops counted: 2.25 is a quarter into the third loop; the count wraps after 2^24 loops,
+-- see manual/animator.md, Limits), and while a transition runs, the
 -- destination's name and the transition's progress (0 .. 1). A source that fades as a still
 -- (after an interruption, or into itself) gives the time of the still.
 -- @tparam[opt] string|number which the layer's name or index (from 1); default the first
@@ -406,8 +483,10 @@ function Animator:snapshot()
   return Snapshot.take(self)
 end
 
---- Puts back a snapshot of an animator of the same definition. The snapshot is checked whole
--- first: a bad one raises `bad snapshot: <path>: <why>` and changes nothing. Returns the animator.
+--- Puts back a snapshot of an animator of the same definition. The snapshot is read raw (no
+-- metamethod of it is called), each value once, into a private copy that is checked whole, against
+-- the animator and the ranges it keeps, before anything is written: a bad one raises `bad
+-- snapshot: <path>: <why>` and changes nothing. Returns the animator.
 -- @tparam table snap what `snapshot` gave (perhaps through JSON)
 -- @treturn Animator the animator
 -- @raise "bad snapshot: <path>: <why>" for a snapshot that is not a table, is of another

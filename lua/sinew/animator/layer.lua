@@ -11,12 +11,15 @@ local M = {}
 
 local blend, delta = core.blend, core.delta
 local floor, ceil, min = math.floor, math.ceil, math.min
-local advance, sample, set_norm, weights_of, rate, length =
-  Motion.advance, Motion.sample, Motion.set_norm, Motion.weights_of, Motion.rate, Motion.length
+local advance, sample, set_norm, weights_of, rate, length, step =
+  Motion.advance, Motion.sample, Motion.set_norm, Motion.weights_of, Motion.rate, Motion.length, Motion.step
+local MAX_SPEED, MAX_TIME = Motion.MAX_SPEED, Motion.MAX_TIME
 
---- The most crossings of one event in one update (a huge step over a short loop would otherwise
--- queue without end); beyond it the crossings are counted in `anim.dropped_events`.
-M.MAX_CROSSINGS = 256
+--- The most events one update queues, of all layers together (a huge step over a short loop
+-- would otherwise queue without end): past it an event is not queued but counted in
+-- `anim.dropped_events`; within one state's step the earliest crossings are queued first.
+M.MAX_EVENTS = 1024
+local MAX_EVENTS = M.MAX_EVENTS
 
 -- ---- construction ----------------------------------------------------------------------------------
 
@@ -127,9 +130,17 @@ M.curve_at = curve_at
 
 -- ---- events ----------------------------------------------------------------------------------------
 
--- queues an event of layer L at time `at` (seconds into the update)
+-- queues an event of layer L at time `at` (seconds into the layer's update: for a sub-state
+-- machine, its own seconds from the instant its state started to play in this update, which
+-- L.t0 and L.ts turn into the animator's)
 local function push(A, name, L, state, weight, at)
   local n = A.ev_n + 1
+  if n > MAX_EVENTS then
+    A.dropped_events = A.dropped_events + 1
+    return
+  end
+  local t0 = L.t0
+  if t0 then at = t0 + at * L.ts end
   A.ev_n = n
   A.ev_name[n], A.ev_layer[n], A.ev_state[n], A.ev_weight[n], A.ev_time[n] = name, L.def.name, state.name, weight, at
 end
@@ -148,46 +159,87 @@ local function fade_weight(L, at)
   return curve_at(L.trans.curve, (L.elapsed_start + at) / L.duration)
 end
 
+-- the crossings k + e of an event at `e` by a normalised time going from `old` to `new` (`fresh`:
+-- the starting point included), as the first and the last k (none when last < first)
+local function crossings(e, old, new, fresh, loop)
+  local kmin, kmax
+  if new > old then
+    kmin = fresh and ceil(old - e) or floor(old - e) + 1
+    kmax = floor(new - e)
+  else
+    kmin = ceil(new - e)
+    kmax = fresh and floor(old - e) or ceil(old - e) - 1
+  end
+  if not loop then
+    if kmin < 0 then kmin = 0 end
+    if kmax > 0 then kmax = 0 end
+  end
+  return kmin, kmax
+end
+
+local kmins, kmaxs = {}, {} -- of each event of the state being stepped (scratch, reused)
+
 -- queues the timed events of `state` crossed while its normalised time went from `old` to
--- `new` over [t0, t0 + span] of the update; `fresh` includes the starting point
+-- `new` over [t0, t0 + span] of the update, in time order, as many as the queue takes (the rest
+-- counted in dropped_events); `fresh` includes the starting point. The work is the number of
+-- events plus the number queued: the loop over k stops when the queue is full, and every k
+-- between the first and the last crosses every event that is crossed at all (an event's first k
+-- is the same or one more than another's, as e lies in [0, 1]).
 local function crossed(A, L, state, old, new, t0, span, fresh, side)
   if new == old then return end
   local evs, loop = state.def.events, state.def.loop
-  for i = 1, #evs do
+  local n = #evs
+  local total, first, last = 0, nil, nil
+  for i = 1, n do
     local e = evs[i].at
+    kmins[i] = false
     if type(e) == "number" then
-      local kmin, kmax
-      if new > old then
-        kmin = fresh and ceil(old - e) or floor(old - e) + 1
-        kmax = floor(new - e)
-      else
-        kmin = ceil(new - e)
-        kmax = fresh and floor(old - e) or ceil(old - e) - 1
+      local kmin, kmax = crossings(e, old, new, fresh, loop)
+      if kmax >= kmin then
+        kmins[i], kmaxs[i] = kmin, kmax
+        total = total + (kmax - kmin + 1)
+        if first == nil or kmin < first then first = kmin end
+        if last == nil or kmax > last then last = kmax end
       end
-      if not loop then
-        if kmin < 0 then kmin = 0 end
-        if kmax > 0 then kmax = 0 end
-      end
-      if kmax - kmin >= M.MAX_CROSSINGS then
-        A.dropped_events = A.dropped_events + (kmax - kmin + 1 - M.MAX_CROSSINGS)
-        kmax = kmin + M.MAX_CROSSINGS - 1
-      end
-      for k = kmin, kmax do
-        local at = t0 + span * (k + e - old) / (new - old)
+    end
+  end
+  if total == 0 then return end
+  local room = MAX_EVENTS - A.ev_n
+  if room < 0 then room = 0 end
+  local take = total
+  if take > room then
+    A.dropped_events = A.dropped_events + (total - room)
+    take = room
+  end
+  local queued = 0
+  local forwards = new > old
+  local k, i0, i1, di = first, 1, n, 1
+  if not forwards then k, i0, i1, di = last, n, 1, -1 end
+  while queued < take and k >= first and k <= last do
+    for i = i0, i1, di do
+      local kmin = kmins[i]
+      if kmin and k >= kmin and k <= kmaxs[i] and queued < take then
+        local at = t0 + span * (k + evs[i].at - old) / (new - old)
         local w = 1
         if side == 1 then w = 1 - fade_weight(L, at - t0) elseif side == 2 then w = fade_weight(L, at - t0) end
         push(A, evs[i].name, L, state, w, at)
+        queued = queued + 1
       end
     end
+    if forwards then k = k + 1 else k = k - 1 end
   end
 end
 
 -- ---- the state machine -----------------------------------------------------------------------------
 
+-- the speed of a state: its own times its parameter's, held within -MAX_SPEED .. MAX_SPEED
 local function state_speed(state, values)
   local s = state.def.speed
   local p = state.def.speed_parameter
-  if p then s = s * values[p] end
+  if p then
+    s = s * values[p]
+    if s > MAX_SPEED then s = MAX_SPEED elseif s < -MAX_SPEED then s = -MAX_SPEED end
+  end
   return s
 end
 
@@ -196,6 +248,8 @@ end
 -- the extrapolated source of an inertialised transition: the pose at the switch moved on by its
 -- velocity there, the velocity decaying with a half-life of a quarter of the duration (so the
 -- source coasts to a stop instead of being kept playing)
+-- (a coast that would leave the float range, or take a weight beyond it, is not taken: the
+-- source holds still; pose:add changes nothing when it refuses)
 local function extrapolate(L)
   local e = L.extra
   e:copy(L.frozen)
@@ -203,7 +257,7 @@ local function extrapolate(L)
     local k = L.vel_decay
     local t = L.elapsed
     local g = k > 0 and (1 - math.exp(-k * t)) / k or t
-    e:add(L.vel, g / L.vel_h)
+    pcall(e.add, e, L.vel, g / L.vel_h)
   end
   return e
 end
@@ -222,12 +276,12 @@ local function switch_inertial(L, pose_now, at)
   L.frozen:copy(pose_now)
   L.vel_h = 0
   local since = L.since_start + at -- since the last evaluate
+  -- (a velocity that cannot be measured, a zero scale or a ratio beyond the float range, is
+  -- none: the source holds still)
   if since > 0 and L.have_last >= 1 then
-    delta(L.vel, L.frozen, L.last)
-    L.vel_h = since
+    if pcall(delta, L.vel, L.frozen, L.last) then L.vel_h = since end
   elseif L.have_last >= 2 and L.last_h > 0 then
-    delta(L.vel, L.last, L.last2)
-    L.vel_h = L.last_h
+    if pcall(delta, L.vel, L.last, L.last2) then L.vel_h = L.last_h end
   end
 end
 
@@ -397,6 +451,7 @@ local function start(A, L, t, source, at, travelling)
   if not t.fixed then -- in cycles of the source state
     local len, speed = length(source.inst), math.abs(state_speed(source, A.values))
     duration = duration * (len > 0 and len or 1) / (speed > 0 and speed or 1)
+    if duration > MAX_TIME then duration = MAX_TIME end
   end
   L.from, L.to, L.trans = source, dest, t
   L.elapsed, L.duration = 0, duration
@@ -415,15 +470,22 @@ end
 local function play(A, L, state, dt, at, side)
   local inst = state.inst
   local old = inst.norm
-  local new
+  local speed = state_speed(state, A.values)
+  local new, wrapped
   if inst.def.kind == "machine" then
-    M.update(A, inst.layer, dt * math.abs(state_speed(state, A.values)))
-    new = old + dt * rate(inst) * state_speed(state, A.values)
+    local inner, abs = inst.layer, math.abs(speed)
+    -- its seconds run |speed| times as fast as the layer's, from `at` on
+    local ts = L.ts or 1
+    inner.t0 = (L.t0 or 0) + at * ts
+    ts = abs > 0 and ts / abs or 0
+    inner.ts = ts < MAX_TIME and ts or MAX_TIME
+    M.update(A, inner, dt * abs)
+    new, wrapped = step(old, dt * rate(inst) * speed)
     inst.norm = new
   else
-    new = advance(inst, dt * state_speed(state, A.values))
+    new, wrapped = advance(inst, dt * speed)
   end
-  crossed(A, L, state, old, new, at, dt, state.fresh, side)
+  crossed(A, L, state, old, new + wrapped, at, dt, state.fresh, side)
   state.fresh = false
 end
 
@@ -451,7 +513,9 @@ local function next_exit(state, dt, values, only)
         cross = e
       end
       if cross and cross <= new then
-        local at = (cross - old) / r
+        local at = 0
+        if cross > old then at = (cross - old) / r end -- (r > 0 then)
+        if at > dt then at = dt end
         if best_at == nil or at < best_at then best, best_at = t, at end
       end
     end
@@ -495,7 +559,7 @@ function M.route(L, from, to)
     local list = L.states[name].def.transitions
     for i = 1, #list do
       local t = list[i]
-      if prev[t.to] == nil then
+      if prev[t.to] == nil and L.states[t.to] then -- ('exit' of a sub-state machine is no state)
         prev[t.to], via[t.to] = name, t
         queue[#queue + 1] = t.to
       end
@@ -542,7 +606,8 @@ function M.update(A, L, dt)
     return
   end
   local values = A.values
-  if L.last then L.since_start, L.since = L.since, L.since + dt end
+  if dt > MAX_TIME then dt = MAX_TIME end -- (a sub-state machine's seconds: dt times a speed)
+  if L.last then L.since_start, L.since = L.since, math.min(L.since + dt, MAX_TIME) end
   if L.entering then
     L.entering = false
     L.cur.fresh = true

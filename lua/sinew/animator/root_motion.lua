@@ -47,17 +47,30 @@ local function ends_of(R, clip)
   return e
 end
 
--- adds segment (dx, dz, dyaw), expressed from heading `h0`, to the running delta (dx, dz in
--- the frame the delta started in, dyaw turned so far)
-local function chain(acc, x0, z0, h0, x1, z1, h1)
+-- adds the segment from (x0, z0, heading h0) to (x1, z1, h1), `n` times in a row (1 when nil), to
+-- the running delta (dx, dz in the frame the delta started in, dyaw turned so far). In the plane
+-- as complex numbers x + i z, each segment adds its motion v in the joint's frame at its start
+-- turned by e^(-i yaw), and turns the delta by a = wrap(h1 - h0); n of them add
+-- v e^(-i yaw) (1 + e^(-ia) + ... + e^(-i(n-1)a)) = v e^(-i (yaw + (n-1) a / 2)) sin(n a / 2) / sin(a / 2)
+-- at once, so a step over many loops costs what one does
+local function chain(acc, x0, z0, h0, x1, z1, h1, n)
   -- the segment's motion in the joint's own frame at its start
   local c, s = cos(-h0), sin(-h0)
   local lx, lz = (x1 - x0) * c + (z1 - z0) * s, (z1 - z0) * c - (x1 - x0) * s
+  local a = wrap(h1 - h0)
+  local f, phase = 1, acc.yaw
+  if n then
+    local half = sin(a / 2)
+    if half ~= 0 then f = sin(n * a / 2) / half else f = n end
+    phase = acc.yaw + (n - 1) * a / 2
+  else
+    n = 1
+  end
   -- then turned into the delta's frame by what the delta has turned so far
-  c, s = cos(acc.yaw), sin(acc.yaw)
-  acc.x = acc.x + lx * c + lz * s
-  acc.z = acc.z + lz * c - lx * s
-  acc.yaw = acc.yaw + wrap(h1 - h0)
+  c, s = cos(phase), sin(phase)
+  acc.x = acc.x + f * (lx * c + lz * s)
+  acc.z = acc.z + f * (lz * c - lx * s)
+  acc.yaw = acc.yaw + n * a
 end
 
 -- the delta of one clip leaf over the last update, weighted, added to R's totals
@@ -98,11 +111,11 @@ local function leaf(R, inst, weight, loop)
       chain(acc, x0, z0, h0, x1, z1, h1)
     elseif k1 > k0 then -- forwards over k1 - k0 loop ends
       chain(acc, x0, z0, h0, e[4], e[5], e[6])
-      for _ = 1, math.min(k1 - k0 - 1, 1000) do chain(acc, e[1], e[2], e[3], e[4], e[5], e[6]) end
+      if k1 - k0 > 1 then chain(acc, e[1], e[2], e[3], e[4], e[5], e[6], k1 - k0 - 1) end
       chain(acc, e[1], e[2], e[3], x1, z1, h1)
     else -- backwards
       chain(acc, x0, z0, h0, e[1], e[2], e[3])
-      for _ = 1, math.min(k0 - k1 - 1, 1000) do chain(acc, e[4], e[5], e[6], e[1], e[2], e[3]) end
+      if k0 - k1 > 1 then chain(acc, e[4], e[5], e[6], e[1], e[2], e[3], k0 - k1 - 1) end
       chain(acc, e[4], e[5], e[6], x1, z1, h1)
     end
   end
