@@ -57,33 +57,42 @@ M.widest_angle = widest_angle
 local function slerp_keys(doc, times, values, path)
   local slerp = sinew_core.quat.slerp
   local widest = widest_angle(M.TOLERANCE)
-  local t2, v2, added = { times[1] }, { values[1], values[2], values[3], values[4] }, false
+  -- the keys each interval needs added, found first: none, and the track is kept as it is (its
+  -- key times stay shared with the other tracks on them)
+  local pieces, added = {}, 0
   for k = 1, #times - 1 do
     local a, b = 4 * (k - 1), 4 * k
-    local ax, ay, az, aw = values[a + 1], values[a + 2], values[a + 3], values[a + 4]
-    local bx, by, bz, bw = values[b + 1], values[b + 2], values[b + 3], values[b + 4]
-    local d = abs(ax * bx + ay * by + az * bz + aw * bw)
+    local d = abs(values[a + 1] * values[b + 1] + values[a + 2] * values[b + 2] + values[a + 3] * values[b + 3] +
+      values[a + 4] * values[b + 4])
     local w = atan2(sqrt(max(0, 1 - d * d)), d)
-    local pieces = 1
     if w > widest then
-      pieces = ceil(w / widest)
+      local p = ceil(w / widest)
       -- keys closer than float32 can tell apart would not increase: keep the interval whole
-      if (times[k + 1] - times[k]) / pieces < 1e-6 * max(1, abs(times[k + 1])) then pieces = 1 end
-      if pieces > 1 then
-        doc:spend(5 * D.NUMBER_BYTES * (pieces - 1), path)
-        added = true
+      if (times[k + 1] - times[k]) / p >= 1e-6 * max(1, abs(times[k + 1])) then
+        pieces[k] = p
+        added = added + p - 1
       end
     end
-    for m = 1, pieces - 1 do
-      local f = m / pieces
-      t2[#t2 + 1] = times[k] + f * (times[k + 1] - times[k])
-      local x, y, z, qw = slerp(ax, ay, az, aw, bx, by, bz, bw, f)
-      v2[#v2 + 1], v2[#v2 + 2], v2[#v2 + 3], v2[#v2 + 4] = x, y, z, qw
+  end
+  if added == 0 then return times, values end
+  doc:spend(5 * D.NUMBER_BYTES * added, path)
+  local t2, v2 = { times[1] }, { values[1], values[2], values[3], values[4] }
+  for k = 1, #times - 1 do
+    local a, b = 4 * (k - 1), 4 * k
+    local bx, by, bz, bw = values[b + 1], values[b + 2], values[b + 3], values[b + 4]
+    local n = pieces[k]
+    if n then
+      local ax, ay, az, aw = values[a + 1], values[a + 2], values[a + 3], values[a + 4]
+      for m = 1, n - 1 do
+        local f = m / n
+        t2[#t2 + 1] = times[k] + f * (times[k + 1] - times[k])
+        local x, y, z, qw = slerp(ax, ay, az, aw, bx, by, bz, bw, f)
+        v2[#v2 + 1], v2[#v2 + 2], v2[#v2 + 3], v2[#v2 + 4] = x, y, z, qw
+      end
     end
     t2[#t2 + 1] = times[k + 1]
     v2[#v2 + 1], v2[#v2 + 2], v2[#v2 + 3], v2[#v2 + 4] = bx, by, bz, bw
   end
-  if not added then return times, values end -- the key times stay shared with other tracks
   return t2, v2
 end
 
