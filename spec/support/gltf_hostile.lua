@@ -13,7 +13,7 @@ local function f32s(v) -- small finite floats of the cases below (string.pack is
   if v == 0 then return "\0\0\0\0" end
   local sign = v < 0 and 1 or 0
   v = math.abs(v)
-  local e = math.floor(math.log(v, 2))
+  local e = math.floor(math.log(v) / math.log(2)) -- (Lua 5.1 has no base argument)
   if v / 2 ^ e >= 2 then e = e + 1 end
   if v / 2 ^ e < 1 then e = e - 1 end
   local m = math.floor((v / 2 ^ e - 1) * 2 ^ 23 + 0.5)
@@ -33,35 +33,43 @@ function M.glb(text, bin)
   return "glTF" .. u32s(2) .. u32s(12 + #body) .. body
 end
 
---- `primitives` primitives of one mesh on one accessor of `vertices` VEC3 without a buffer view.
-function M.shared_positions(primitives, vertices)
-  local prims = {}
-  for i = 1, primitives do prims[i] = { attributes = { POSITION = 0 } } end
+--- `primitives` primitives of one mesh on one accessor of `vertices` VEC3 without a buffer view
+-- (`apart`: each on an accessor of its own).
+function M.shared_positions(primitives, vertices, apart)
+  local prims, accessors = {}, {}
+  for i = 1, primitives do
+    prims[i] = { attributes = { POSITION = apart and i - 1 or 0 } }
+    if apart or i == 1 then accessors[i] = { componentType = 5126, type = "VEC3", count = vertices } end
+  end
   return json.encode {
     asset = { version = "2.0" },
-    accessors = { { componentType = 5126, type = "VEC3", count = vertices } },
+    accessors = accessors,
     meshes = { { primitives = prims } },
     nodes = { { mesh = 0 } },
     scenes = { { nodes = { 0 } } },
   }
 end
 
---- A .glb with `images` images on one buffer view of `bytes` bytes.
-function M.shared_image_view(images, bytes)
-  local list = {}
-  for i = 1, images do list[i] = { bufferView = 0, mimeType = "image/png" } end
+--- A .glb with `images` images on one buffer view of `bytes` bytes (`apart`: each on a view of
+-- its own, all over the same bytes).
+function M.shared_image_view(images, bytes, apart)
+  local list, views = {}, {}
+  for i = 1, images do
+    list[i] = { bufferView = apart and i - 1 or 0, mimeType = "image/png" }
+    if apart or i == 1 then views[i] = { buffer = 0, byteLength = bytes } end
+  end
   return M.glb(json.encode {
     asset = { version = "2.0" },
     buffers = { { byteLength = bytes } },
-    bufferViews = { { buffer = 0, byteLength = bytes } },
+    bufferViews = views,
     images = list,
     nodes = { {} },
   }, ("\137PNG"):rep(bytes / 4))
 end
 
 --- A .glb with `animations` animations, each one channel on one sampler of `keys` rotation keys
--- (the same two accessors).
-function M.shared_sampler(animations, keys)
+-- (the same two accessors); `apart`: each animation moves a node of its own (of a chain).
+function M.shared_sampler(animations, keys, apart)
   local times, rots = {}, {}
   for k = 0, keys - 1 do
     times[#times + 1] = f32s(k / 8)
@@ -69,10 +77,14 @@ function M.shared_sampler(animations, keys)
     rots[#rots + 1] = f32s(0) .. f32s(math.sin(a)) .. f32s(0) .. f32s(math.cos(a))
   end
   local bin = table.concat(times) .. table.concat(rots)
-  local anims = {}
+  local anims, nodes = {}, { {} }
   for i = 1, animations do
     anims[i] = { samplers = { { input = 0, output = 1 } },
-      channels = { { sampler = 0, target = { node = 0, path = "rotation" } } } }
+      channels = { { sampler = 0, target = { node = apart and i - 1 or 0, path = "rotation" } } } }
+    if apart and i > 1 then
+      nodes[i] = {}
+      nodes[i - 1].children = { i - 1 }
+    end
   end
   return M.glb(json.encode {
     asset = { version = "2.0" },
@@ -81,7 +93,7 @@ function M.shared_sampler(animations, keys)
     accessors = { { bufferView = 0, componentType = 5126, type = "SCALAR", count = keys, min = { 0 }, max = { (keys - 1) / 8 } },
       { bufferView = 1, componentType = 5126, type = "VEC4", count = keys } },
     animations = anims,
-    nodes = { {} },
+    nodes = nodes,
     scenes = { { nodes = { 0 } } },
   }, bin)
 end
