@@ -110,6 +110,18 @@ describe("sinew.gltf limits (in a child process, capped)", function()
     end)
   end)
 
+  describe("nodes that show the same mesh", function()
+    it("share its strings, and 1 M entries (20,000 nodes x 50 primitives) pass the budget", function()
+      local out, status = child([==[
+        local a = assert(sinew.gltf.parse(H.many_nodes(100, 50), { name = "nodes.gltf" }))
+        assert(#a.meshes == 5000 and a.meshes[1].vertices == a.meshes[5000].vertices)
+        assert(a.meshes[1].format == a.meshes[51].format and a.meshes[1].node == 0 and a.meshes[5000].node == 99)
+        print(sinew.gltf.parse(H.many_nodes(20000, 50), { name = "nodes.gltf" }))
+      ]==], 1200, 60)
+      expect(out, status, "nil\tnodes%.gltf: nodes%[%d+%]%.mesh: the import needs more than 268435456 bytes")
+    end)
+  end)
+
   describe("node trees", function()
     it("refuses a chain of 100,000 nodes for its joints, in linear time", function()
       local out, status = child([==[

@@ -98,6 +98,15 @@ function M.shared_sampler(animations, keys, apart)
   }, bin)
 end
 
+--- `nodes` nodes each showing one mesh of `primitives` primitives on one small accessor.
+function M.many_nodes(nodes, primitives)
+  local prims, list = {}, {}
+  for i = 1, primitives do prims[i] = { attributes = { POSITION = 0 } } end
+  for i = 1, nodes do list[i] = '{"mesh":0}' end
+  return '{"asset":{"version":"2.0"},"accessors":[{"componentType":5126,"type":"VEC3","count":3}],"meshes":' ..
+    json.encode { { primitives = prims } } .. ',"nodes":[' .. table.concat(list, ",") .. "]}"
+end
+
 --- A chain of `depth` nodes, each the child of the one before.
 function M.node_chain(depth)
   local parts = {}

@@ -117,8 +117,9 @@ local function primitive(doc, prim, ppath, skinned, map)
   return out
 end
 
---- What each mesh entry of the asset counts against the budget (options.max_bytes): its table;
--- the strings of its vertices and indices count once, however many entries share them.
+--- What each mesh entry of the asset (or entry of `skipped` for a primitive) counts against the
+-- budget (options.max_bytes): its table; the strings of its vertices and indices count once,
+-- however many entries share them.
 M.ENTRY_BYTES = 512
 
 --- The mesh primitives of the nodes that carry the imported skin, and of nodes without a skin.
@@ -164,6 +165,7 @@ function M.meshes(doc, nodes, joints, joint_of, skipped)
             p.matrix = skinned and S.IDENTITY or S.world(nodes, i)
             out[#out + 1] = p
           else
+            doc:spend(M.ENTRY_BYTES, node.path .. ".mesh") -- many nodes may show a skipped primitive
             skipped[#skipped + 1] = { path = ppath, why = why }
           end
         end
