@@ -278,7 +278,7 @@ local function templates(name)
     ["sinew.gltf.parse"] = { { GLB, { name = "probe.glb" } }, { GLTF, { meshes = false } } },
     ["sinew.gltf.load"] = { { "spec/gltf-corpus/BoxAnimated/glTF-Binary/BoxAnimated.glb" } },
     ["sinew._gltf.read_file"] = { { "spec/gltf-corpus/BoxAnimated/glTF-Binary/BoxAnimated.glb", "spec/gltf-corpus", 100 },
-      { "spec/gltf-corpus", nil, 10 }, { "/dev/zero", nil, 2 ^ 53 } },
+      { "spec/gltf-corpus", "spec", 10 }, { "/dev/zero", "/", 2 ^ 53 } },
   }
   if t[name] then return t[name] end
   local mode = name:match("^sinew%.BlendSpace%((.-)%)")

@@ -61,10 +61,10 @@ local function build(bytes, base_dir, options)
 end
 
 --- Imports glTF from bytes already in memory (read with `love.filesystem.read`, from a zip, ...).
--- `base_dir` locates the files a .gltf refers to (buffers, images), read with `options.read`
--- (default: io.open). Options: `skin` (0-based skin index: default the first skin a mesh uses,
--- else the first), `meshes = false` (no vertex data), `name` (for messages), `json` (a function
--- text -> table or nil, message; default lua-cjson when installed, else dkjson), `read` (a function
+-- `base_dir` locates the files a .gltf refers to (buffers, images), read with `options.read`.
+-- Options: `skin` (0-based skin index: default the first skin a mesh uses, else the first),
+-- `meshes = false` (no vertex data), `name` (for messages), `json` (a function text -> table or
+-- nil, message; default lua-cjson when installed, else dkjson), `read` (a function
 -- (path, size) -> bytes or nil, why, that need return no more than `size` bytes, as
 -- love.filesystem.read does; default: a reader of regular files within the folder of the glTF
 -- file, links resolved), `max_bytes` (the most bytes of data the import may read and make:
@@ -77,7 +77,8 @@ end
 -- @treturn ?string why not: `<name>: <JSON path>: <fault>`
 -- @raise for bad arguments only: "bad argument #1 to 'parse' (string expected, got nil)", "bad
 -- argument #2 ...", "options must be a table (got string)", "unknown option 'x'", "option 'skin'
--- must be a number (got string)", "option 'json' must be a function (got string)" (and 'read').
+-- must be a number (got string)", "option 'json' must be a function (got string)" (and 'read'),
+-- "option 'max_bytes' must be a count of bytes (0 .. 2^53) (got -1)".
 -- Whatever is wrong with the file (not glTF, a fault at a JSON path, a buffer it cannot read, no
 -- JSON decoder, a decoder or reader that fails, a file that needs more than `max_bytes`, memory
 -- running out) gives `nil, message` instead.
@@ -101,7 +102,8 @@ function M.parse(bytes, base_dir, options)
   error(res, 0)
 end
 
---- Imports a .glb or .gltf file; the files it refers to are read from its folder.
+--- Imports a .glb or .gltf file; the files it refers to are read from its folder. The file itself
+-- must be a regular file of no more than `max_bytes` (read with `options.read` when given).
 -- @tparam string path
 -- @tparam[opt] table options as for parse
 -- @treturn ?table the asset, or nil
