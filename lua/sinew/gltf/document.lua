@@ -304,7 +304,7 @@ function Doc:buffer(i, path)
   else
     -- no more than byteLength bytes are read (a longer file is cut there, as it always was)
     local uri_path = bpath .. ".uri"
-    if b.uri:sub(1, 5) ~= "data:" then self:spend(length, uri_path) end
+    if type(b.uri) == "string" and b.uri:sub(1, 5) ~= "data:" then self:spend(length, uri_path) end
     bytes, why = M.uri_bytes(b.uri, self.base_dir, self.reader, uri_path, length,
       function(n) self:spend(n, uri_path) end)
     if bytes == nil then fail(uri_path, "%s", why) end
