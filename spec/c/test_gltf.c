@@ -333,6 +333,38 @@ static void test_uv_transform(void) {
     ENSURE(strstr(err.msg, "entry 1 is not finite") != NULL);
 }
 
+/* sn_gltf_path_within over a table of one-line cases: root, path, expected */
+static void test_path_within(void) {
+    static const struct {
+        const char *root, *path;
+        int within;
+    } cases[] = {
+        {"/srv/a", "/srv/a", 1},          /* the folder itself */
+        {"/srv/a", "/srv/a/b.png", 1},    /* a file in it */
+        {"/srv/a", "/srv/a/x/y/z.bin", 1},
+        {"/srv/a/", "/srv/a/b.png", 1},   /* a separator ending the root */
+        {"/srv/a//", "/srv/a/b.png", 1},
+        {"/srv/a", "/srv/ab", 0},         /* a sibling that starts with the same bytes */
+        {"/srv/a", "/srv/ab/c.png", 0},
+        {"/srv/a", "/srv", 0},            /* the folder above */
+        {"/srv/a", "/etc/passwd", 0},
+        {"/srv/a", "/srv/", 0},
+        {"/", "/etc/passwd", 1},          /* everything is below the root folder */
+        {"/", "/", 1},
+        {"", "/srv/a", 0},                /* an empty root holds nothing */
+        {"/srv/a", "", 0},
+        {"/srv/a", "/srv/a\\b", 0},       /* on POSIX a backslash is part of a name */
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int got = sn_gltf_path_within(cases[i].root, strlen(cases[i].root), cases[i].path, strlen(cases[i].path));
+        if (got != cases[i].within) printf("  case %lu: '%s' in '%s'\n", (unsigned long)i, cases[i].path, cases[i].root);
+        ENSURE(got == cases[i].within);
+    }
+    ENSURE(sn_gltf_path_within(NULL, 0, "/a", 2) == 0 && sn_gltf_path_within("/a", 2, NULL, 0) == 0);
+    ENSURE(sn_gltf_path_within("/srv/a/b", 6, "/srv/a/c", 8) == 1); /* sizes, not terminators */
+}
+
 int main(void) {
     RUN(test_glb_split);
     RUN(test_glb_refused);
@@ -344,6 +376,7 @@ int main(void) {
     RUN(test_interleave_and_joints);
     RUN(test_weights_normalised);
     RUN(test_uv_transform);
+    RUN(test_path_within);
     fixture_free();
     return END("test_gltf");
 }

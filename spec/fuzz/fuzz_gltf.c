@@ -6,7 +6,10 @@
        refused, or decodes every value, dequantised values within [-1, 1] or [0, 1], and as
        unsigned integers below 2^32 when its type allows;
      - joints mapped through a map, weights normalised, texture coordinates transformed and
-       attributes interleaved stay within their buffers and keep their promises. */
+       attributes interleaved stay within their buffers and keep their promises;
+     - a path is within a folder only when it is the folder or a separator follows the folder's
+       bytes in it, stays within it with more parts appended, and no byte past either size is
+       read (both are copied to blocks of their exact size). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -136,9 +139,34 @@ static void fuzz_vertices(reader *r) {
     }
 }
 
+/* sn_gltf_path_within over root = bytes[0 .. split) and path = bytes[split .. n) */
+static void fuzz_path_within(const unsigned char *bytes, size_t n, size_t split) {
+    char *root = (char *)malloc(split + 1), *path = (char *)malloc(n - split + 2);
+    size_t rs = split, ps = n - split, trimmed;
+    int within;
+    FUZZ_CHECK(root != NULL && path != NULL);
+    if (rs > 0) memcpy(root, bytes, rs);
+    if (ps > 0) memcpy(path, bytes + split, ps);
+    within = sn_gltf_path_within(root, rs, path, ps);
+    trimmed = rs;
+    while (trimmed > 1 && root[trimmed - 1] == '/') trimmed--;
+    if (within) {
+        FUZZ_CHECK(rs > 0 && ps >= trimmed && memcmp(root, path, trimmed) == 0);
+        FUZZ_CHECK(ps == trimmed || root[trimmed - 1] == '/' || path[trimmed] == '/');
+        path[ps] = '/'; /* one part more is still within */
+        path[ps + 1] = 'x';
+        FUZZ_CHECK(sn_gltf_path_within(root, rs, path, ps + 2) == 1);
+    } else if (rs > 0 && ps == trimmed && memcmp(root, path, trimmed) == 0) {
+        FUZZ_CHECK(0); /* the folder itself is within */
+    }
+    if (rs > 0) FUZZ_CHECK(sn_gltf_path_within(root, rs, root, rs) == 1);
+    free(root);
+    free(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size, 0};
-    unsigned mode = read_byte(&r) % 4u;
+    unsigned mode = read_byte(&r) % 5u;
     size_t params = mode == 2 ? 64 : (mode == 3 ? 400 : 0), at = params < size ? params + 1 : size;
     const unsigned char *bytes = data + at;
     const size_t n = size - at;
@@ -159,6 +187,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (sn_gltf_base64_decode((const char *)bytes, n, out, bound, &written, &err) == SN_OK)
             FUZZ_CHECK(written <= bound && written <= n);
         free(out);
+    } else if (mode == 4) {
+        const size_t split = n > 0 ? (size_t)bytes[0] % n : 0;
+        if (n > 0) fuzz_path_within(bytes + 1, n - 1, split < n - 1 ? split : n - 1);
     } else if (mode == 2) {
         reader params_reader = {data + 1, at > 1 ? at - 1 : 0, 0};
         fuzz_accessor(&params_reader, bytes, n);

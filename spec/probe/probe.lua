@@ -277,6 +277,8 @@ local function templates(name)
       { 3, 2 } } },
     ["sinew.gltf.parse"] = { { GLB, { name = "probe.glb" } }, { GLTF, { meshes = false } } },
     ["sinew.gltf.load"] = { { "spec/gltf-corpus/BoxAnimated/glTF-Binary/BoxAnimated.glb" } },
+    ["sinew._gltf.read_file"] = { { "spec/gltf-corpus/BoxAnimated/glTF-Binary/BoxAnimated.glb", "spec/gltf-corpus", 100 },
+      { "spec/gltf-corpus", "spec", 10 }, { "/dev/zero", "/", 2 ^ 53 } },
   }
   if t[name] then return t[name] end
   local mode = name:match("^sinew%.BlendSpace%((.-)%)")

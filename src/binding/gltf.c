@@ -11,14 +11,27 @@
  * where a view V is { buffer = bytes (a string), offset = o, length = l, stride = s or 0 }.
  * Every field is read once, and the buffer strings stay on the Lua stack while they are read.
  */
+#if !defined(_WIN32) && !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700 /* realpath, O_NOFOLLOW: POSIX.1-2008 */
+#endif
+#include <errno.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/gltf.h"
 #include "binding.h"
+
+#ifdef _WIN32
+#include <sys/stat.h>
+#else
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 /* the largest integer a description may hold (a byte offset or count): exact in a double */
 #define MAX_SIZE 9007199254740992.0
@@ -354,10 +367,114 @@ static int l_vertices(lua_State *L) {
     return 2;
 }
 
+/* nil and a message, as the reader returns a refusal */
+static int refuse(lua_State *L, const char *what) {
+    lua_pushnil(L);
+    lua_pushstring(L, what);
+    return 2;
+}
+
+#ifndef _WIN32
+/* the real path of `path` (links, "." and ".." resolved), pushed; NULL and a message pushed when
+   it has none */
+static const char *real_path(lua_State *L, const char *path) {
+    char real[PATH_MAX]; /* on the C stack: nothing to free if the push below raises */
+    if (realpath(path, real) == NULL) {
+        lua_pushstring(L, strerror(errno));
+        return NULL;
+    }
+    return lua_pushstring(L, real), lua_tostring(L, -1);
+}
+#endif
+
+/*
+ * Reads a file for the glTF importer: at most `max` bytes of it, and only when it is a regular
+ * file (not a device, a pipe or a folder) whose real path (links resolved) lies within the real
+ * path of the folder `root` when one is given.
+ * @function _gltf.read_file
+ * @tparam string path
+ * @tparam ?string root the folder the file must lie in (nil: anywhere)
+ * @tparam number max the most bytes wanted (0 .. 2^53)
+ * @treturn ?string the first `max` bytes of the file (all of them when it is not longer), or nil
+ * @treturn boolean|string true when the file is longer than `max` bytes (the bytes are cut
+ * there), false when not; or why there are no bytes: "it leads outside the folder of the glTF
+ * file", "it is not a regular file", "No such file or directory", ...
+ * @raise when `path` is not a string or `max` not a count
+ */
+static int l_read_file(lua_State *L) {
+    const char *path = luaL_checkstring(L, 1);
+    const char *root = luaL_optstring(L, 2, NULL);
+    const double maxd = luaL_checknumber(L, 3);
+    size_t max, room, got = 0;
+    char *bytes;
+    if (!(maxd >= 0 && maxd <= MAX_SIZE) || maxd != floor(maxd))
+        return luaL_argerror(L, 3, "not a count of bytes (0 .. 2^53)");
+    max = maxd > (double)((size_t)-2) ? (size_t)-2 : (size_t)maxd;
+    lua_settop(L, 3);
+#ifdef _WIN32
+    {
+        struct _stat st;
+        FILE *f;
+        (void)root; /* links are rare there; ".." and absolute paths are refused by the Lua side */
+        if (_stat(path, &st) != 0) return refuse(L, strerror(errno));
+        if (!(st.st_mode & _S_IFREG)) return refuse(L, "it is not a regular file");
+        room = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
+        bytes = (char *)sn_lua_newtemp(L, room); /* before the file is opened: a raise leaks nothing */
+        f = fopen(path, "rb");
+        if (f == NULL) return refuse(L, strerror(errno));
+        got = fread(bytes, 1, room, f);
+        fclose(f);
+    }
+#else
+    {
+        struct stat st;
+        const char *real = real_path(L, path);
+        int fd;
+        if (real == NULL) return refuse(L, lua_tostring(L, -1));
+        if (root != NULL) {
+            const char *real_root = real_path(L, root[0] != '\0' ? root : ".");
+            if (real_root == NULL) return refuse(L, lua_pushfstring(L, "its folder: %s", lua_tostring(L, -1)));
+            if (!sn_gltf_path_within(real_root, strlen(real_root), real, strlen(real)))
+                return refuse(L, "it leads outside the folder of the glTF file");
+        }
+        if (stat(real, &st) != 0) return refuse(L, strerror(errno));
+        if (!S_ISREG(st.st_mode)) return refuse(L, "it is not a regular file");
+        room = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
+        bytes = (char *)sn_lua_newtemp(L, room); /* before the file is opened: a raise leaks nothing */
+        /* the real path has no link left to follow; O_NOFOLLOW refuses one put there since, and
+           O_NONBLOCK an open that would wait (a pipe put there since: refused below) */
+        fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0) return refuse(L, strerror(errno));
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            return refuse(L, "it is not a regular file");
+        }
+        while (got < room) {
+            const ssize_t n = read(fd, bytes + got, room - got);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) {
+                const int e = errno;
+                close(fd);
+                return refuse(L, strerror(e));
+            }
+            if (n == 0) break;
+            got += (size_t)n;
+        }
+        close(fd);
+    }
+#endif
+    lua_pushlstring(L, bytes, got > max ? max : got);
+    lua_pushboolean(L, got > max);
+    return 2;
+}
+
 void sn_open_gltf(lua_State *L, int module) {
     static const luaL_Reg fns[] = {{"glb", l_glb},         {"base64", l_base64},   {"accessor", l_accessor},
-                                   {"indices", l_indices}, {"vertices", l_vertices}, {NULL, NULL}};
+                                   {"indices", l_indices}, {"vertices", l_vertices}, {"read_file", l_read_file},
+                                   {NULL, NULL}};
     lua_newtable(L);
     sn_lua_setfuncs(L, fns, 0);
+    lua_pushnumber(L, (lua_Number)SN_GLTF_MAX_VALUES);
+    lua_setfield(L, -2, "MAX_VALUES");
     lua_setfield(L, module, "_gltf");
 }

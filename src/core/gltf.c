@@ -381,3 +381,21 @@ sn_status sn_gltf_transform_uv(float *values, size_t count, const double m[6], s
     }
     return SN_OK;
 }
+
+/* a path separator of the host */
+static int is_separator(char c) {
+#ifdef _WIN32
+    return c == '/' || c == '\\';
+#else
+    return c == '/';
+#endif
+}
+
+int sn_gltf_path_within(const char *root, size_t root_size, const char *path, size_t path_size) {
+    if (root == NULL || path == NULL || root_size == 0) return 0;
+    while (root_size > 1 && is_separator(root[root_size - 1])) root_size--; /* "/srv/a/" is "/srv/a" */
+    if (path_size < root_size || memcmp(root, path, root_size) != 0) return 0;
+    if (path_size == root_size) return 1;                  /* the folder itself */
+    if (is_separator(root[root_size - 1])) return 1;       /* root "/" (or "C:\\"): below it */
+    return is_separator(path[root_size]);                  /* "/srv/a/b", not "/srv/ab" */
+}

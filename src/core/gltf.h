@@ -137,4 +137,11 @@ sn_status sn_gltf_transform_uv(float *values, size_t count, const double m[6], s
 /// index of the map is refused with its position.
 sn_status sn_gltf_map_joints(float *values, size_t n, const int *map, int map_size, sn_error *err);
 
+/// 1 when the path `path` (`path_size` bytes) is the folder `root` (`root_size` bytes) or lies
+/// below it, else 0. Both must be absolute and resolved (a realpath: no ".", "..", links or
+/// doubled separators); a separator ends `root` ("/srv/a" holds "/srv/a/b", not "/srv/ab"). The
+/// separator is '/' (and '\\' on Windows). An empty `root` holds nothing. The file reader of
+/// the glTF importer refuses a file whose real path is not within its folder's real path.
+int sn_gltf_path_within(const char *root, size_t root_size, const char *path, size_t path_size);
+
 #endif

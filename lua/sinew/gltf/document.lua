@@ -181,19 +181,36 @@ local function percent_decode(s)
   return (s:gsub("%%(%x%x)", function(h) return string.char(tonumber(h, 16)) end))
 end
 
---- The bytes of a URI: a base64 `data:` URI, or a file relative to `base_dir` read with `read`.
+--- The default budget of one import (options.max_bytes): 256 MiB.
+M.MAX_BYTES = 256 * 1024 * 1024
+
+--- The default reader of files: at most `size` bytes of the file at `path` (the first `size`
+-- when it is longer), only when it is a regular file (not a device, a pipe or a folder) whose
+-- real path lies within the real path of the folder `root` (when given). Returns the bytes, or
+-- nil and why.
+function M.read_file(path, size, root)
+  local bytes, why = decode.read_file(path, root, size or 2 ^ 53)
+  if bytes == nil then return nil, why end
+  return bytes
+end
+
+--- The bytes of a URI: a base64 `data:` URI, or a file relative to `base_dir` read with `read`
+-- (at most `max` bytes: the rest is cut, and the second result is true when there was more).
 -- Absolute paths, other schemes and ".." are refused, so that a file cannot make the importer
--- read outside its own folder. Returns the bytes, or nil and why.
-function M.uri_bytes(uri, base_dir, read, path)
+-- read outside its own folder, and the default reader refuses a link that leads outside it, a
+-- device and a pipe. `spend(bytes)` is called with the bytes a data: URI decodes to before it
+-- is decoded. Returns the bytes and whether they were cut, or nil and why.
+function M.uri_bytes(uri, base_dir, read, path, max, spend)
   if type(uri) ~= "string" then fail(path, "must be a string (got %s)", type(uri)) end
   if uri:sub(1, 5) == "data:" then
     local comma = uri:find(",", 1, true)
     if not comma or not uri:sub(1, comma):find(";base64,", 1, true) then
       fail(path, "a data: URI must be base64")
     end
+    spend(math.floor((#uri - comma) * 3 / 4))
     local ok, bytes = pcall(decode.base64, uri:sub(comma + 1))
     if not ok then fail(path, "%s", bytes) end
-    return bytes
+    return bytes, false
   end
   local file = percent_decode(uri)
   if file:find("^%a[%w+.-]*:") or file:sub(1, 1) == "/" or file:sub(1, 1) == "\\" then
@@ -204,19 +221,16 @@ function M.uri_bytes(uri, base_dir, read, path)
   end
   if file:find("\0", 1, true) then return nil, ("'%s' holds a zero byte"):format(uri) end
   local full = (base_dir and base_dir ~= "") and (base_dir:gsub("[/\\]$", "") .. "/" .. file) or file
-  local ok, bytes, err = pcall(read, full)
+  if read == M.read_file then -- the folder's real path holds the file's: no link leads out of it
+    local bytes, cut = decode.read_file(full, base_dir or "", max)
+    if bytes == nil then return nil, ("cannot read '%s': %s"):format(full, tostring(cut)) end
+    return bytes, cut
+  end
+  local ok, bytes, err = pcall(read, full, max + 1) -- love.filesystem.read(name, size) reads no more
   if not ok then return nil, tostring(bytes) end
   if type(bytes) ~= "string" then return nil, ("cannot read '%s': %s"):format(full, tostring(err or "no bytes")) end
-  return bytes
-end
-
---- The default reader of external files: the whole file, or nil and why.
-function M.read_file(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
-  local bytes = f:read("*a")
-  f:close()
-  return bytes
+  if #bytes > max then return bytes:sub(1, max), true end
+  return bytes, false
 end
 
 -- ---- the document ------------------------------------------------------------------------------
@@ -225,10 +239,11 @@ local Doc = {}
 Doc.__index = Doc
 
 --- A document: the decoded JSON with its buffers resolved lazily. `bin` is the .glb's BIN chunk
--- (or nil), `base_dir` and `read` locate and read external files.
-function M.new(tree, bin, base_dir, read)
+-- (or nil), `base_dir` and `read` locate and read external files, `max_bytes` is the budget of
+-- the import (Doc:spend).
+function M.new(tree, bin, base_dir, read, max_bytes)
   local doc = setmetatable({ json = tree, bin = bin, base_dir = base_dir, reader = read or M.read_file,
-    buffers = {}, views = {}, accessors = {} }, Doc)
+    buffers = {}, views = {}, accessors = {}, decoded = {}, max_bytes = max_bytes or M.MAX_BYTES, spent = 0 }, Doc)
   local asset = M.object(tree.asset, "asset")
   if type(asset.version) ~= "string" or not asset.version:match("^2%.") then
     fail("asset.version", "glTF version %s is not 2.x", show(asset.version))
@@ -238,6 +253,31 @@ function M.new(tree, bin, base_dir, read)
     if not supported[ext] then fail(("extensionsRequired[%d]"):format(i - 1), "%s is not supported", show(ext)) end
   end
   return doc
+end
+
+--- Counts `bytes` of data the import is about to make (files read, accessors decoded, vertices,
+-- images, clip keys: see manual/gltf.md, "Limits") against its budget, options.max_bytes; a
+-- fault at `path` when they would pass it.
+function Doc:spend(bytes, path)
+  local spent = self.spent + bytes
+  if spent > self.max_bytes then
+    fail(path, "the import needs more than %d bytes of data (options.max_bytes)", self.max_bytes)
+  end
+  self.spent = spent
+end
+
+--- Counts `per` bytes for each value of accessor `desc` (decoded to a list: 16; to float
+-- strings: 4), or for `values` values when given (the slots of interleaved vertices), against
+-- the budget; an accessor of more values than the core decodes is left to the core, which
+-- refuses it with its own message.
+function Doc:spend_values(desc, per, path, values)
+  local own = desc.count * desc.rows * desc.columns
+  if own <= decode.MAX_VALUES then self:spend(per * (values or own), path) end
+end
+
+--- The bytes left in the budget.
+function Doc:left()
+  return self.max_bytes - self.spent
 end
 
 --- The entries of the top-level array `name` (an empty list when absent).
@@ -257,12 +297,20 @@ function Doc:buffer(i, path)
   if b.uri == nil then
     if i ~= 0 or self.bin == nil then fail(bpath, "has no uri and no BIN chunk") end
     bytes = self.bin
+    if #bytes > length then
+      self:spend(length, bpath)
+      bytes = bytes:sub(1, length)
+    end
   else
-    bytes, why = M.uri_bytes(b.uri, self.base_dir, self.reader, bpath .. ".uri")
-    if bytes == nil then fail(bpath .. ".uri", "%s", why) end
+    -- no more than byteLength bytes are read (a longer file is cut there, as it always was)
+    local uri_path = bpath .. ".uri"
+    if type(b.uri) == "string" and b.uri:sub(1, 5) ~= "data:" then self:spend(length, uri_path) end
+    bytes, why = M.uri_bytes(b.uri, self.base_dir, self.reader, uri_path, length,
+      function(n) self:spend(n, uri_path) end)
+    if bytes == nil then fail(uri_path, "%s", why) end
+    if #bytes > length then bytes = bytes:sub(1, length) end
   end
   if #bytes < length then fail(bpath, "byteLength %d is more than its %d bytes", length, #bytes) end
-  if #bytes > length then bytes = bytes:sub(1, length) end
   self.buffers[i] = bytes
   return bytes
 end
@@ -288,6 +336,9 @@ function Doc:view(i, path)
   self.views[i] = view
   return view
 end
+
+--- What one number in a Lua table counts against the budget (a TValue).
+M.NUMBER_BYTES = 16
 
 local shapes = { SCALAR = { 1, 1 }, VEC2 = { 2, 1 }, VEC3 = { 3, 1 }, VEC4 = { 4, 1 }, MAT2 = { 2, 2 }, MAT3 = { 3, 3 },
   MAT4 = { 4, 4 } }
@@ -332,7 +383,8 @@ function Doc:accessor(i, path)
 end
 
 --- The values of accessor `i` (a flat list of numbers), checked to be of `types` (a set of
--- glTF types) and `comps` (a set of component type names, nil for any).
+-- glTF types) and `comps` (a set of component type names, nil for any). An accessor is decoded
+-- once per import: every caller gets the same list, and none may change it.
 function Doc:read(i, path, types, comps)
   local desc = self:accessor(i, path)
   if types and not types[desc.type] then
@@ -342,7 +394,11 @@ function Doc:read(i, path, types, comps)
     local name = components[desc.component] .. (desc.normalized and " (normalized)" or "")
     if not comps[name] then fail(path, "accessor %d has %s components, not %s", desc.index, name, M.names(comps)) end
   end
+  local done = self.decoded[desc.index]
+  if done then return done[1], desc, done[2] end
+  self:spend_values(desc, M.NUMBER_BYTES, path)
   local values, bad = M.guard(desc.path, decode.accessor, desc)
+  self.decoded[desc.index] = { values, bad }
   return values, desc, bad
 end
 

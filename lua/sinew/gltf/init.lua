@@ -12,7 +12,7 @@ local Meshes = require "sinew.gltf.meshes"
 
 local M = {}
 
-local option_names = { skin = true, meshes = true, name = true, json = true, read = true }
+local option_names = { skin = true, meshes = true, name = true, json = true, read = true, max_bytes = true }
 
 local function check_options(options, level)
   if options == nil then return {} end
@@ -22,6 +22,10 @@ local function check_options(options, level)
   end
   if options.skin ~= nil and type(options.skin) ~= "number" then
     error(("option 'skin' must be a number (got %s)"):format(type(options.skin)), level)
+  end
+  local mb = options.max_bytes
+  if mb ~= nil and (type(mb) ~= "number" or not (mb >= 0 and mb <= 2 ^ 53) or mb ~= math.floor(mb)) then
+    error(("option 'max_bytes' must be a count of bytes (0 .. 2^53) (got %s)"):format(D.show(mb)), level)
   end
   for _, f in ipairs { "json", "read" } do
     if options[f] ~= nil and type(options[f]) ~= "function" then
@@ -34,7 +38,7 @@ end
 -- the asset of a document's bytes (raises faults)
 local function build(bytes, base_dir, options)
   local json, bin = D.container(bytes)
-  local doc = D.new(D.json(json, options.json), bin, base_dir, options.read)
+  local doc = D.new(D.json(json, options.json), bin, base_dir, options.read, options.max_bytes)
   local nodes = S.nodes(doc)
   local joints = S.joints(doc, nodes, options)
   local skeleton, joint_of, info = S.build(nodes, joints,
@@ -57,10 +61,14 @@ local function build(bytes, base_dir, options)
 end
 
 --- Imports glTF from bytes already in memory (read with `love.filesystem.read`, from a zip, ...).
--- `base_dir` locates the files a .gltf refers to (buffers, images), read with `options.read`
--- (default: io.open). Options: `skin` (0-based skin index: default the first skin a mesh uses,
--- else the first), `meshes = false` (no vertex data), `name` (for messages), `json` (a function
--- text -> table or nil, message; default lua-cjson when installed, else dkjson), `read` (a function path -> bytes or nil, why).
+-- `base_dir` locates the files a .gltf refers to (buffers, images), read with `options.read`.
+-- Options: `skin` (0-based skin index: default the first skin a mesh uses, else the first),
+-- `meshes = false` (no vertex data), `name` (for messages), `json` (a function text -> table or
+-- nil, message; default lua-cjson when installed, else dkjson), `read` (a function
+-- (path, size) -> bytes or nil, why, that need return no more than `size` bytes, as
+-- love.filesystem.read does; default: a reader of regular files within the folder of the glTF
+-- file, links resolved), `max_bytes` (the most bytes of data the import may read and make:
+-- default 256 MiB, see manual/gltf.md, "Limits").
 -- @tparam string bytes the .glb or .gltf file
 -- @tparam[opt] string base_dir the folder of the file (nil or "": the current folder);
 -- may be left out when `options` follows
@@ -69,10 +77,11 @@ end
 -- @treturn ?string why not: `<name>: <JSON path>: <fault>`
 -- @raise for bad arguments only: "bad argument #1 to 'parse' (string expected, got nil)", "bad
 -- argument #2 ...", "options must be a table (got string)", "unknown option 'x'", "option 'skin'
--- must be a number (got string)", "option 'json' must be a function (got string)" (and 'read').
+-- must be a number (got string)", "option 'json' must be a function (got string)" (and 'read'),
+-- "option 'max_bytes' must be a count of bytes (0 .. 2^53) (got -1)".
 -- Whatever is wrong with the file (not glTF, a fault at a JSON path, a buffer it cannot read, no
--- JSON decoder, a decoder or reader that fails) gives `nil, message` instead; an error that is no
--- fault of the file (out of memory) is raised again as it came.
+-- JSON decoder, a decoder or reader that fails, a file that needs more than `max_bytes`, memory
+-- running out) gives `nil, message` instead.
 function M.parse(bytes, base_dir, options)
   if type(base_dir) == "table" and options == nil then base_dir, options = nil, base_dir end
   options = check_options(options, 2)
@@ -87,10 +96,14 @@ function M.parse(bytes, base_dir, options)
   if ok then return res end
   local msg = D.fault_message(res)
   if msg then return nil, tostring(name) .. ": " .. msg end
+  if type(res) == "string" and res:find("not enough memory", 1, true) then
+    return nil, tostring(name) .. ": not enough memory to import it (options.max_bytes bounds what an import makes)"
+  end
   error(res, 0)
 end
 
---- Imports a .glb or .gltf file; the files it refers to are read from its folder.
+--- Imports a .glb or .gltf file; the files it refers to are read from its folder. The file itself
+-- must be a regular file of no more than `max_bytes` (read with `options.read` when given).
 -- @tparam string path
 -- @tparam[opt] table options as for parse
 -- @treturn ?table the asset, or nil
@@ -101,11 +114,21 @@ end
 function M.load(path, options)
   if type(path) ~= "string" then error(("bad argument #1 to 'load' (string expected, got %s)"):format(type(path)), 2) end
   options = check_options(options, 2)
-  local read = options.read or D.read_file
   local name = path:match("[^/\\]*$")
-  local ok, bytes, why = pcall(read, path)
+  local max = options.max_bytes or D.MAX_BYTES
+  local ok, bytes, why, cut
+  if options.read then
+    ok, bytes, why = pcall(options.read, path, max + 1)
+    cut = ok and type(bytes) == "string" and #bytes > max
+  else -- a regular file (not a device or a pipe), no more than max + 1 bytes of it
+    ok, bytes, why = true, sinew_core._gltf.read_file(path, nil, max)
+    cut = why == true
+  end
   if not ok or type(bytes) ~= "string" then
     return nil, ("%s: cannot read the file: %s"):format(name, tostring(ok and (why or "no bytes") or bytes))
+  end
+  if cut then
+    return nil, ("%s: cannot read the file: it is larger than %s bytes (options.max_bytes)"):format(name, D.show(max))
   end
   local o = {}
   for k, v in pairs(options) do o[k] = v end

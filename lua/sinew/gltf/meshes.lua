@@ -71,7 +71,7 @@ local function primitive(doc, prim, ppath, skinned, map)
   local mode = prim.mode == nil and 4 or prim.mode
   if not modes[mode] then return nil, ("mode %s (lines are not drawn by love.graphics meshes)"):format(D.show(mode)) end
   local mat = material(doc, prim.material, ppath .. ".material")
-  local list_in, format = {}, {}
+  local list_in, format, key = {}, {}, { skinned and "skinned" or "rigid", tostring(prim.material) }
   for _, a in ipairs(attributes) do
     local name, love_name, types, slots, fill, skin_only = a[1], a[2], a[3], a[4], a[5], a[6]
     if name == "TEXCOORD_0" then name = "TEXCOORD_" .. mat.texcoord end -- the base colour texture's set
@@ -85,15 +85,31 @@ local function primitive(doc, prim, ppath, skinned, map)
       list_in[#list_in + 1] = { accessor = desc, slots = slots, fill = fill, joints = name == "JOINTS_0" or nil,
         weights = name == "WEIGHTS_0" or nil, transform = love_name == "VertexTexCoord" and mat.uv_matrix or nil }
       format[#format + 1] = { love_name, "float", slots }
+      key[#key + 1] = name .. "=" .. desc.index
     end
   end
-  local vertices, count = D.guard(ppath .. ".attributes", decode.vertices, list_in, map)
+  -- primitives on the same accessors (and material: its texture transform) share one string
+  key = table.concat(key, " ")
+  local done = doc.vertex_strings[key]
+  if not done then
+    local first, slots = list_in[1].accessor, 0
+    for _, a in ipairs(list_in) do slots = slots + a.slots end
+    doc:spend_values(first, 4, ppath .. ".attributes", first.count * slots)
+    done = { D.guard(ppath .. ".attributes", decode.vertices, list_in, map) }
+    doc.vertex_strings[key] = done
+  end
+  local vertices, count = done[1], done[2]
   local out = { format = format, vertices = vertices, vertex_count = count, mode = modes[mode] }
   if prim.indices ~= nil then
     local ipath = ppath .. ".indices"
     local desc = doc:accessor(prim.indices, ipath)
     if desc.type ~= "SCALAR" then fail(ipath, "accessor %d is a %s, not a SCALAR", desc.index, desc.type) end
-    out.indices = D.guard(ipath, decode.indices, desc, count)
+    local ikey = desc.index .. " " .. count
+    if not doc.index_strings[ikey] then
+      doc:spend_values(desc, 4, ipath)
+      doc.index_strings[ikey] = D.guard(ipath, decode.indices, desc, count)
+    end
+    out.indices = doc.index_strings[ikey]
     out.index_count = desc.count
   end
   mat.uv_matrix = nil
@@ -101,9 +117,18 @@ local function primitive(doc, prim, ppath, skinned, map)
   return out
 end
 
+--- What each mesh entry of the asset (or entry of `skipped` for a primitive) counts against the
+-- budget (options.max_bytes): its table; the strings of its vertices and indices count once,
+-- however many entries share them.
+M.ENTRY_BYTES = 512
+
 --- The mesh primitives of the nodes that carry the imported skin, and of nodes without a skin.
+-- A primitive is decoded once, however many nodes show it: their entries share its strings,
+-- format and material.
 function M.meshes(doc, nodes, joints, joint_of, skipped)
   local meshes = doc:array("meshes")
+  doc.vertex_strings, doc.index_strings = {}, {}
+  local made = {} -- "mesh primitive skinned" -> { entry } or { nil, why }
   local map
   if joints.skin then
     map = {}
@@ -123,14 +148,24 @@ function M.meshes(doc, nodes, joints, joint_of, skipped)
         local m = object(meshes[mi + 1], mpath)
         for pi, prim in ipairs(list(m.primitives, mpath .. ".primitives")) do
           local ppath = ("%s.primitives[%d]"):format(mpath, pi - 1)
-          local p, why = primitive(doc, object(prim, ppath), ppath, skinned, map)
+          local key = ("%d %d %s"):format(mi, pi, skinned and "s" or "r")
+          local done = made[key]
+          if not done then
+            done = { primitive(doc, object(prim, ppath), ppath, skinned, map) }
+            made[key] = done
+          end
+          local p, why = done[1], done[2]
           if p then
+            doc:spend(M.ENTRY_BYTES, node.path .. ".mesh")
+            p = { format = p.format, vertices = p.vertices, vertex_count = p.vertex_count, mode = p.mode,
+              indices = p.indices, index_count = p.index_count, material = p.material }
             p.mesh, p.primitive, p.node = mi, pi - 1, i
             p.name = type(m.name) == "string" and m.name or nil
             p.skinned = skinned
             p.matrix = skinned and S.IDENTITY or S.world(nodes, i)
             out[#out + 1] = p
           else
+            doc:spend(M.ENTRY_BYTES, node.path .. ".mesh") -- many nodes may show a skipped primitive
             skipped[#skipped + 1] = { path = ppath, why = why }
           end
         end
@@ -144,20 +179,35 @@ local mimes = { png = "image/png", jpg = "image/jpeg", jpeg = "image/jpeg", ktx2
 
 --- The images: a list (glTF image i at i + 1) of { index = i, bytes, uri, mime, name }. An image
 -- whose file is missing has no bytes (and is listed in `skipped`): animation does not need it.
+-- Images on the same buffer view, or the same URI, share one string.
 function M.images(doc, skipped)
-  local out = {}
+  local out, shared = {}, {}
   for i, img in ipairs(doc:array("images")) do
     local path = ("images[%d]"):format(i - 1)
     img = object(img, path)
     local entry = { index = i - 1, uri = type(img.uri) == "string" and img.uri or nil,
       name = type(img.name) == "string" and img.name or nil, mime = type(img.mimeType) == "string" and img.mimeType or nil }
     if img.bufferView ~= nil then
-      local v = doc:view(img.bufferView, path .. ".bufferView")
-      entry.bytes = v.buffer:sub(v.offset + 1, v.offset + v.length)
+      local vpath = path .. ".bufferView"
+      local v = doc:view(img.bufferView, vpath)
+      if not shared[v] then -- a view is one table per index
+        doc:spend(v.length, vpath)
+        shared[v] = v.buffer:sub(v.offset + 1, v.offset + v.length)
+      end
+      entry.bytes = shared[v]
     elseif img.uri ~= nil then
-      local bytes, why = D.uri_bytes(img.uri, doc.base_dir, doc.reader, path .. ".uri")
-      entry.bytes = bytes
-      if bytes == nil then skipped[#skipped + 1] = { path = path, why = why } end
+      local upath = path .. ".uri"
+      local key = type(img.uri) == "string" and "uri " .. img.uri
+      if not (key and shared[key]) then
+        local bytes, why = D.uri_bytes(img.uri, doc.base_dir, doc.reader, upath, doc:left(),
+          function(n) doc:spend(n, upath) end)
+        if bytes and why == true then fail(upath, "the import needs more than %d bytes of data (options.max_bytes)",
+          doc.max_bytes) end
+        if bytes and img.uri:sub(1, 5) ~= "data:" then doc:spend(#bytes, upath) end
+        shared[key] = { bytes, why }
+      end
+      entry.bytes = shared[key][1]
+      if entry.bytes == nil then skipped[#skipped + 1] = { path = path, why = shared[key][2] } end
     end
     if entry.mime == nil and entry.uri then
       entry.mime = mimes[(entry.uri:match("%.(%w+)$") or ""):lower()] or entry.uri:match("^data:([^;,]+)")

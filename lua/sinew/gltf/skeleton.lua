@@ -109,26 +109,54 @@ function M.nodes(doc)
       nodes[i].children[#nodes[i].children + 1] = c
     end
   end
-  for i = 0, count - 1 do -- a cycle never reaches a root
-    local at, steps = i, 0
-    while nodes[at].parent ~= nil do
-      at, steps = nodes[at].parent, steps + 1
-      if steps > count then fail(("nodes[%d]"):format(i), "its parents form a cycle") end
+  -- every node reached from the roots, parents first, without recursion: a node that is not
+  -- reached is in a cycle of parents or below one (each node has one parent at most)
+  local order, reached, head = {}, {}, 1
+  for i = 0, count - 1 do
+    if nodes[i].parent == nil then
+      order[#order + 1] = i
+      reached[i] = true
+    end
+  end
+  while head <= #order do
+    local n = order[head]
+    head = head + 1
+    for _, c in ipairs(nodes[n].children) do
+      order[#order + 1] = c
+      reached[c] = true
+    end
+  end
+  if #order < count then
+    for i = 0, count - 1 do
+      if not reached[i] then fail(("nodes[%d]"):format(i), "its parents form a cycle") end
     end
   end
   nodes.count = count
+  nodes.order = order
   return nodes
 end
 
---- The world matrix of node i at rest.
+--- The world matrix of node i at rest (found once per node: a node's is its parent's times its
+-- own, so that a chain is walked once, however deep).
 function M.world(nodes, i)
-  local m = nodes[i].matrix
-  local p = nodes[i].parent
-  while p ~= nil do
-    m = mat_mul(nodes[p].matrix, m)
-    p = nodes[p].parent
+  local worlds = nodes.worlds
+  if not worlds then
+    worlds = {}
+    nodes.worlds = worlds
   end
-  return m
+  if worlds[i] then return worlds[i] end
+  local path, at = {}, i -- the nodes from i up to the first whose world is known
+  while at ~= nil and not worlds[at] do
+    path[#path + 1] = at
+    at = nodes[at].parent
+  end
+  local m = at ~= nil and worlds[at] or nil
+  for k = #path, 1, -1 do
+    local n = path[k]
+    m = m and mat_mul(m, nodes[n].matrix) or nodes[n].matrix
+    worlds[n] = m
+  end
+  return worlds[i]
 end
 
 -- ---- the joints ---------------------------------------------------------------------------------
@@ -157,16 +185,19 @@ local function scene_nodes(doc, nodes)
     roots = {}
     for i = 0, nodes.count - 1 do if nodes[i].parent == nil then roots[#roots + 1] = i end end
   end
-  local out, seen = {}, {}
-  local function visit(i)
-    out[#out + 1] = i
-    for _, c in ipairs(nodes[i].children) do visit(c) end
-  end
+  local out, seen, stack = {}, {}, {}
   for k, r in ipairs(roots) do
     r = index(r, nodes.count, ("scenes.nodes[%d]"):format(k - 1), "node")
     if nodes[r].parent ~= nil or seen[r] then fail("scenes", "node %d is not a root of the scene", r) end
     seen[r] = true
-    visit(r)
+    stack[1] = r -- depth first, children in order, without recursion
+    while #stack > 0 do
+      local n = stack[#stack]
+      stack[#stack] = nil
+      out[#out + 1] = n
+      local children = nodes[n].children
+      for c = #children, 1, -1 do stack[#stack + 1] = children[c] end
+    end
   end
   return out
 end
@@ -188,15 +219,20 @@ function M.joints(doc, nodes, options)
       skin_joints[k] = j
       order[#order + 1] = j
     end
-    -- nodes between a joint and the joint above it are joints too (their transforms move it)
-    local extra = {}
+    -- nodes between a joint and the joint above it are joints too (their transforms move it);
+    -- above[n]: the nearest joint above a node that is not one (false: none), each found once
+    local extra, above = {}, {}
     for _, j in ipairs(skin_joints) do
       local between, p = {}, nodes[j].parent
-      while p ~= nil and not set[p] do
+      while p ~= nil and not set[p] and above[p] == nil do
         between[#between + 1] = p
         p = nodes[p].parent
       end
-      if p ~= nil then for _, b in ipairs(between) do extra[b] = true end end
+      local top = p ~= nil and (set[p] and p or above[p]) or false
+      for _, b in ipairs(between) do
+        above[b] = top
+        if top then extra[b] = true end
+      end
     end
     -- the skeleton's roots must hang from one node (or none); else the nodes below the deepest
     -- common one become joints as well
@@ -205,27 +241,38 @@ function M.joints(doc, nodes, options)
       local p = nodes[j].parent
       if p == nil or not (set[p] or extra[p]) then roots[#roots + 1] = j end
     end
-    local function chain(j) -- ancestors of j, nearest first
-      local c, p = {}, nodes[j].parent
-      while p ~= nil do c[#c + 1] = p; p = nodes[p].parent end
-      return c
-    end
-    local common = nil
-    for _, r in ipairs(roots) do
-      local c = chain(r)
-      if common == nil then common = c
-      else
-        local inc, keep = {}, {}
-        for _, a in ipairs(c) do inc[a] = true end
-        for _, a in ipairs(common) do if inc[a] then keep[#keep + 1] = a end end
-        common = keep
+    -- the deepest common ancestor of the roots: the ancestors of the first root, nearest first,
+    -- cut at the farthest one where another root's ancestors meet them (each node walked once)
+    local lca
+    if #roots > 0 then
+      local first, at = {}, {}
+      local p = nodes[roots[1]].parent
+      while p ~= nil do
+        first[#first + 1] = p
+        at[p] = #first
+        p = nodes[p].parent
       end
+      local cut, meets = 1, {}
+      for r = 2, #roots do
+        local walked = {}
+        p = nodes[roots[r]].parent
+        while p ~= nil and not at[p] and meets[p] == nil do
+          walked[#walked + 1] = p
+          p = nodes[p].parent
+        end
+        local m = false -- false: no ancestor in common
+        if p ~= nil then m = at[p] or meets[p] end
+        for _, w in ipairs(walked) do meets[w] = m end
+        if m == false then cut = false elseif cut then cut = math.max(cut, m) end
+        if not cut then break end
+      end
+      lca = cut and first[cut] or nil
     end
-    local lca = common and common[1]
     for _, r in ipairs(roots) do
-      for _, a in ipairs(chain(r)) do
-        if a == lca then break end
+      local a = nodes[r].parent
+      while a ~= nil and a ~= lca and not extra[a] do -- above an extra node, all are extra already
         extra[a] = true
+        a = nodes[a].parent
       end
     end
     local extras = {}
@@ -241,16 +288,21 @@ function M.joints(doc, nodes, options)
     if #order == 0 then fail("nodes", "the file has no skin and its scene no nodes") end
     for _, n in ipairs(order) do set[n] = true end
   end
-  -- parents first, otherwise in the order given
-  local placed, sorted = {}, {}
-  local function place(n)
-    if placed[n] then return end
-    local p = nodes[n].parent
-    if p ~= nil and set[p] then place(p) end
-    placed[n] = true
-    sorted[#sorted + 1] = n
+  -- parents first, otherwise in the order given (the unplaced joints above a joint go first,
+  -- the topmost first: found without recursion, each placed once)
+  local placed, sorted, up = {}, {}, {}
+  for _, n in ipairs(order) do
+    local a = n
+    while a ~= nil and set[a] and not placed[a] do
+      up[#up + 1] = a
+      a = nodes[a].parent
+    end
+    for k = #up, 1, -1 do
+      placed[up[k]] = true
+      sorted[#sorted + 1] = up[k]
+      up[k] = nil
+    end
   end
-  for _, n in ipairs(order) do place(n) end
   local parent = {}
   for _, n in ipairs(sorted) do
     local p = nodes[n].parent
