@@ -2,12 +2,43 @@
 -- structures the runtime walks (parameters, layers, states, transitions with compiled conditions,
 -- motion trees with their blend spaces). Every fault raises with the path of the value in the
 -- definition: `layers[1].transitions[3].to: unknown state 'nowhere'`.
+--
+-- The definition is read once: each table the compiler visits is copied into a private table
+-- with raw reads (`next`), so no metamethod of the caller's runs, a proxy cannot answer twice
+-- and a later edit of the definition cannot reach the animator. A table used in several places
+-- (a blend node, a sub-state machine, a clip) is compiled once: the compiled definition is a
+-- DAG as the written one is, and compiling is linear in the size of what is written. What the
+-- animator would make of it (its motion instances, nesting, transition lists) is bounded by
+-- `M.limits`, checked before anything is made.
 -- @module sinew.animator.definition
 local core = require "sinew.core"
 
 local M = {}
 
 local floor, huge = math.floor, math.huge
+
+--- The limits of a definition (manual/animator.md, Limits): far above what a character uses
+-- (tens to a few hundred states and clips), low enough that no definition costs more than a
+-- second or a few MB to compile and to update.
+M.limits = {
+  --- states of one state machine (a layer or a sub-state machine)
+  states = 1024,
+  --- transitions of one state machine
+  transitions = 4096,
+  --- transitions the states of the definition check, summed over its state machines: each
+  -- state's own and, in each state, the machine's transitions from "any"
+  checks = 65536,
+  --- blend nodes and sub-state machines nested in one another (a state's motion is at depth 1)
+  depth = 64,
+  --- motion instances the animator plays, each with its own pose: a clip, a blend node or a
+  -- sub-state machine counts once in every place it is used (a shared node once per use), a
+  -- synced layer's motions twice (both sides of a fade)
+  instances = 4096,
+  --- the size of a parameter's value in the definition (|value|), so that what it drives (blend
+  -- weights, a smoothing spring, a speed) stays finite
+  value = 1e9,
+}
+local limits = M.limits
 
 -- ---- faults --------------------------------------------------------------------------------------
 
@@ -47,23 +78,40 @@ local function number(v, path, dflt, lo, hi)
   return v
 end
 
-local function table_at(v, path, optional)
-  if v == nil and optional then return nil end
-  if type(v) ~= "table" then fail(path, "must be a table (got %s)", type(v)) end
-  return v
-end
-
 local function string_at(v, path, optional)
   if v == nil and optional then return nil end
   if type(v) ~= "string" or v == "" then fail(path, "must be a non-empty string (got %s)", show(v)) end
   return v
 end
 
--- the keys of `t` must all be in `known` (a typo is an error, not a silent default)
-local function known_keys(t, known, path)
-  for k in pairs(t) do
-    if not known[k] then fail(path, "unknown field %s", show(k)) end
+--- A private copy of the caller's table `v` at `path`, read raw (with `next`: no metamethod runs,
+-- each field is read once); every key must be in `known` when it is given (a typo is an error,
+-- not a silent default). nil for a nil `v` when `optional`.
+local function own(v, path, known, optional)
+  if v == nil and optional then return nil end
+  if type(v) ~= "table" then fail(path, "must be a table (got %s)", type(v)) end
+  local out = {}
+  local k, x = next(v)
+  while k ~= nil do
+    if known and not known[k] then fail(path, "unknown field %s", show(k)) end
+    out[k] = x
+    k, x = next(v, k)
   end
+  return out
+end
+
+--- A private copy of the list `v` at `path` (keys 1 .. n and nothing else) and its length n.
+local function list(v, path, optional)
+  local out = own(v, path, nil, optional)
+  if out == nil then return {}, 0 end
+  local n = 0
+  for _ in next, out do n = n + 1 end
+  for k in next, out do
+    if type(k) ~= "number" or k ~= floor(k) or k < 1 or k > n then
+      fail(path, "%s is not an index of a list (1 .. %d)", show(k), n)
+    end
+  end
+  return out, n
 end
 
 -- ---- parameters -----------------------------------------------------------------------------------
@@ -72,26 +120,30 @@ end
 -- a boolean a bool, "trigger" a trigger, `{ int = n }` or `{ float = x }` the typed forms.
 local function parameters(def, path)
   local out = {}
-  for name, v in pairs(table_at(def, path, true) or {}) do
-    local p = path .. "." .. tostring(name)
+  for name, v in next, own(def, path, nil, true) or {} do
     if type(name) ~= "string" or name == "" then fail(path, "parameter names must be strings (got %s)", show(name)) end
+    local p = path .. "." .. name
     if type(v) == "number" then
-      out[name] = { kind = "float", value = number(v, p) }
+      out[name] = { kind = "float", value = number(v, p, nil, -limits.value, limits.value) }
     elseif type(v) == "boolean" then
       out[name] = { kind = "bool", value = v }
     elseif v == "trigger" then
       out[name] = { kind = "trigger", value = false }
     elseif type(v) == "table" then
-      known_keys(v, { int = true, float = true, smoothing = true }, p)
+      v = own(v, p, { int = true, float = true, smoothing = true })
       if v.int ~= nil then
-        local n = number(v.int, p .. ".int")
+        local n = number(v.int, p .. ".int", nil, -limits.value, limits.value)
         if n ~= floor(n) then fail(p .. ".int", "%s is not an integer", show(n)) end
         if v.float ~= nil then fail(p, "is an int or a float, not both") end
         if v.smoothing ~= nil then fail(p .. ".smoothing", "only a float parameter is smoothed") end
         out[name] = { kind = "int", value = n }
       else
-        out[name] = { kind = "float", value = number(v.float, p .. ".float"),
-          smoothing = v.smoothing ~= nil and number(v.smoothing, p .. ".smoothing", nil, 0, 1e6) or nil }
+        local smoothing = v.smoothing ~= nil and number(v.smoothing, p .. ".smoothing", nil, 0, 1e6) or nil
+        if smoothing and smoothing > 0 and smoothing < 1e-3 then
+          fail(p .. ".smoothing", "%s is below a millisecond (0 for none)", show(smoothing))
+        end
+        out[name] = { kind = "float", value = number(v.float, p .. ".float", nil, -limits.value, limits.value),
+          smoothing = smoothing }
       end
     else
       fail(p, "must be a number, a boolean, \"trigger\", { int = n } or { float = x [, smoothing = s] } (got %s)",
@@ -107,7 +159,10 @@ local ops = { [">"] = 1, ["<"] = 2, [">="] = 3, ["<="] = 4, ["=="] = 5, ["~="] =
 
 -- a condition: { param, op (1..6, or 0 for a bool that must be true or a trigger), value }
 local function condition(c, params, path)
-  table_at(c, path)
+  c = own(c, path)
+  for k in next, c do
+    if k ~= 1 and k ~= 2 and k ~= 3 then fail(path, "has a field %s (a condition is { name [, op, value] })", show(k)) end
+  end
   local name = c[1]
   if type(name) ~= "string" then fail(path .. "[1]", "must be a parameter name (got %s)", show(name)) end
   local p = params[name]
@@ -116,6 +171,7 @@ local function condition(c, params, path)
     if p.kind ~= "bool" and p.kind ~= "trigger" then
       fail(path, "%s parameter '%s' needs an operator and a value", p.kind, name)
     end
+    if c[3] ~= nil then fail(path .. "[3]", "a value needs an operator") end
     return { name = name, op = 0, kind = p.kind }
   end
   local op = ops[c[2]]
@@ -131,47 +187,73 @@ local function condition(c, params, path)
     end
     number(v, path .. "[3]")
   end
-  if c[4] ~= nil then fail(path, "has more than 3 entries") end
   return { name = name, op = op, value = v, kind = p.kind }
 end
+
+-- ---- sizes -------------------------------------------------------------------------------------------
+
+-- a compiled motion carries `height` (the levels of nodes and machines below it) and `count` (the
+-- motion instances one use of it makes); `sized` checks them against the limits at `path`, where
+-- the motion is used at `depth`
+local function sized(m, path, depth)
+  if depth + m.height > limits.depth then
+    fail(path, "blend nodes and sub-state machines nest more than %d deep (the limit)", limits.depth)
+  end
+  if m.count > limits.instances then
+    fail(path, "plays more than %d motion instances (the limit; a node used in several places counts in each)",
+      limits.instances)
+  end
+  return m
+end
+
+-- marks a table whose compilation is under way (met again: a cycle)
+local BUSY = {}
 
 -- ---- motions ---------------------------------------------------------------------------------------
 
 local blend_modes = { ["1d"] = 1, simple_directional = 2, freeform_cartesian = 0, freeform_directional = 2,
   triangulated = 0, grid = 2, idw = 0, direct = -1 }
 local space_options = { alpha = true, power = true, normalize_axes = true, grid = true, normalize = true }
+local node_fields = { blend = true, parameter = true, parameters = true, children = true, sync = true, alpha = true,
+  power = true, normalize_axes = true, grid = true, normalize = true, rotation = true }
+local child_fields = { [1] = true, [2] = true, rate = true }
 
 local Clip = core.clip and getmetatable(core.clip { skeleton = core.skeleton { names = { "a" }, parents = { 0 } },
   tracks = {} })
 
 local function is_clip(v) return type(v) == "userdata" and getmetatable(v) == Clip end
 
+-- a looked-up resource: `kind` (clips, masks, poses) named `name`, or nil
+local function resource(ctx, kind, name)
+  local t = ctx.resources[kind]
+  return t and t[name]
+end
+
 local motion
 
--- a motion: a clip (object or name in resources.clips), or a blend node
-function motion(v, ctx, path, depth)
-  if depth > 64 then fail(path, "blend nodes nest more than 64 deep") end
-  if type(v) == "string" then
-    local clips = ctx.resources.clips
-    local c = clips and clips[v]
-    if c == nil then fail(path, "unknown clip '%s'", v) end
-    if not is_clip(c) then fail(path, "clips['%s'] is not a sinew clip (got %s)", v, type(c)) end
-    v = c
-  end
-  if is_clip(v) then
-    if v:skeleton() ~= ctx.skeleton then fail(path, "clip of another skeleton") end
-    ctx.clips[v] = true
-    return { kind = "clip", clip = v, duration = v:duration() }
-  end
-  if type(v) ~= "table" then fail(path, "must be a clip, a clip name or a blend node (got %s)", type(v)) end
+-- a clip's compiled motion (one per clip)
+local function clip_motion(v, ctx, path)
+  local m = ctx.nodes[v]
+  if m then return m end
+  if v:skeleton() ~= ctx.skeleton then fail(path, "clip of another skeleton") end
+  ctx.clips[v] = true
+  m = { kind = "clip", clip = v, duration = v:duration(), height = 0, count = 1 }
+  ctx.nodes[v] = m
+  return m
+end
+
+-- a blend node, `v` the caller's table
+local function blend_node(src, ctx, path, depth)
+  local v = own(src, path)
   if v.blend == nil then
     if v.states ~= nil or v.entry ~= nil or v.machine ~= nil then
       fail(path, "a sub-state machine is a state's motion, not a child of a blend node")
     end
     fail(path .. ".blend", "a blend node needs a mode (got nil)")
   end
-  known_keys(v, { blend = true, parameter = true, parameters = true, children = true, sync = true, alpha = true,
-    power = true, normalize_axes = true, grid = true, normalize = true, rotation = true }, path)
+  for k in next, v do
+    if not node_fields[k] then fail(path, "unknown field %s", show(k)) end
+  end
   local rotation = v.rotation or "nlerp"
   if rotation ~= "nlerp" and rotation ~= "power" and rotation ~= "karcher" and rotation ~= "markley" then
     fail(path .. ".rotation", "unknown rotation averaging %s (nlerp, power, karcher or markley)", show(rotation))
@@ -180,23 +262,27 @@ function motion(v, ctx, path, depth)
   if type(mode) ~= "string" or blend_modes[mode] == nil then
     fail(path .. ".blend", "unknown blend mode %s", show(mode))
   end
-  local children = table_at(v.children, path .. ".children")
-  local n = #children
+  local children, n = list(v.children, path .. ".children")
   if n == 0 then fail(path .. ".children", "a blend node needs children") end
   -- the parameters: one name for 1d (parameter or parameters), a list otherwise
-  local names = v.parameters
-  if names == nil and v.parameter ~= nil then names = { v.parameter } end
-  if mode == "1d" and type(v.parameters) == "string" then names = { v.parameters } end
-  table_at(names, path .. ".parameters")
+  local names
+  if v.parameters == nil and v.parameter ~= nil then
+    names = { v.parameter }
+  elseif mode == "1d" and type(v.parameters) == "string" then
+    names = { v.parameters }
+  else
+    names = list(v.parameters, path .. ".parameters")
+  end
   local dims = blend_modes[mode]
   if mode == "direct" then dims = n end
   if dims == 0 then dims = #names end
   if #names ~= dims then
     fail(path .. ".parameters", "mode '%s' takes %d parameter%s (got %d)", mode, dims, dims == 1 and "" or "s", #names)
   end
-  for i, name in ipairs(names) do
-    local p = ctx.params[name]
+  for i = 1, #names do
+    local name = names[i]
     if type(name) ~= "string" then fail(("%s.parameters[%d]"):format(path, i), "must be a parameter name") end
+    local p = ctx.params[name]
     if not p then fail(("%s.parameters[%d]"):format(path, i), "unknown parameter '%s'", name) end
     if p.kind ~= "float" and p.kind ~= "int" then
       fail(("%s.parameters[%d]"):format(path, i), "parameter '%s' is a %s, not a number", name, p.kind)
@@ -206,24 +292,30 @@ function motion(v, ctx, path, depth)
   local points, kids = {}, {}
   for i = 1, n do
     local cpath = ("%s.children[%d]"):format(path, i)
-    local c = table_at(children[i], cpath)
-    known_keys(c, { [1] = true, [2] = true, rate = true }, cpath)
+    local c = own(children[i], cpath, child_fields)
     local point = c[1]
     if mode == "direct" then
       if point ~= nil then fail(cpath .. "[1]", "a child of a direct node has no point: { nil, motion }") end
     elseif type(point) == "table" then
-      for k = 1, #point do number(point[k], ("%s[1][%d]"):format(cpath, k)) end
+      local coords, m = list(point, cpath .. "[1]")
+      for k = 1, m do number(coords[k], ("%s[1][%d]"):format(cpath, k)) end
+      point = coords
     else
       number(point, cpath .. "[1]")
     end
     points[i] = point
-    kids[i] = { motion = motion(c[2], ctx, cpath .. "[2]", depth + 1), rate = number(c.rate, cpath .. ".rate", 1, 1e-6, 1e6) }
+    kids[i] = { motion = motion(c[2], ctx, cpath .. "[2]", depth + 1),
+      rate = number(c.rate, cpath .. ".rate", 1, 1e-6, 1e6) }
   end
   if mode == "direct" then -- one input per child: the points only number them
     for i = 1, n do points[i] = i end
   end
   local sdef = { mode = mode, points = points }
-  for k in pairs(space_options) do sdef[k] = v[k] end
+  for k in pairs(space_options) do
+    local x = v[k]
+    if type(x) == "table" then x = own(x, path .. "." .. k) end
+    sdef[k] = x
+  end
   local ok, space = pcall(core.blendspace, sdef)
   if not ok then fail(path, "%s", (tostring(space):gsub("^bad argument #1 to '[^']*' %((.*)%)$", "%1"))) end
   local sync = v.sync
@@ -232,6 +324,7 @@ function motion(v, ctx, path, depth)
   end
   -- children playing the same clip are merged: sampled once, weights summed
   local unique, unique_of, by_clip = {}, {}, {}
+  local height, count = 0, 1
   for i, kid in ipairs(kids) do
     local key = kid.motion.kind == "clip" and kid.motion.clip or nil
     local u = key and by_clip[key]
@@ -239,30 +332,57 @@ function motion(v, ctx, path, depth)
       unique[#unique + 1] = { motion = kid.motion }
       u = #unique
       if key then by_clip[key] = u end
+      count = count + kid.motion.count
     end
     unique_of[i] = u
+    if kid.motion.height + 1 > height then height = kid.motion.height + 1 end
   end
   return { kind = "blend", mode = mode, space = space, params = names, sync = sync or false, children = kids,
-    rotation = rotation,
-    unique = unique, unique_of = unique_of }
+    rotation = rotation, unique = unique, unique_of = unique_of, height = height, count = count }
+end
+
+-- a motion: a clip (object or name in resources.clips), or a blend node; one compiled motion per
+-- table of the caller's, however many places use it
+function motion(v, ctx, path, depth)
+  if depth > limits.depth then
+    fail(path, "blend nodes and sub-state machines nest more than %d deep (the limit)", limits.depth)
+  end
+  if type(v) == "string" then
+    local c = resource(ctx, "clips", v)
+    if c == nil then fail(path, "unknown clip '%s'", v) end
+    if not is_clip(c) then fail(path, "clips['%s'] is not a sinew clip (got %s)", v, type(c)) end
+    v = c
+  end
+  if is_clip(v) then return clip_motion(v, ctx, path) end
+  if type(v) ~= "table" then fail(path, "must be a clip, a clip name or a blend node (got %s)", type(v)) end
+  local m = ctx.nodes[v]
+  if m == BUSY then fail(path, "a blend node that contains itself") end
+  if m == nil then
+    ctx.nodes[v] = BUSY
+    m = blend_node(v, ctx, path, depth)
+    ctx.nodes[v] = m
+  end
+  return sized(m, path, depth)
 end
 
 -- ---- states and transitions -----------------------------------------------------------------------
 
-local function events(list, path)
+local function events(v, path)
+  local evs, n = list(v, path, true)
   local out = {}
-  for i, e in ipairs(table_at(list, path, true) or {}) do
+  for i = 1, n do
     local epath = ("%s[%d]"):format(path, i)
-    table_at(e, epath)
+    local e = own(evs[i], epath, { [1] = true, [2] = true })
     local at, name = e[1], e[2]
     if at ~= "enter" and at ~= "exit" then at = number(at, epath .. "[1]", nil, 0, 1) end
     string_at(name, epath .. "[2]")
-    out[#out + 1] = { at = at, name = name }
+    out[i] = { at = at, name = name, index = i }
   end
-  -- the timed ones in time order
+  -- the timed ones in time order (then in the order written: the sort is not stable)
   table.sort(out, function(a, b)
     local ta, tb = type(a.at) == "number" and a.at or -1, type(b.at) == "number" and b.at or -1
-    return ta < tb
+    if ta ~= tb then return ta < tb end
+    return a.index < b.index
   end)
   return out
 end
@@ -275,35 +395,33 @@ local function curve(c, path)
     if not curves[c] then fail(path, "unknown curve %s (linear, smoothstep or a list of values)", show(c)) end
     return c
   end
-  table_at(c, path)
-  if #c < 2 then fail(path, "a curve table needs at least 2 values") end
-  local out = {}
-  for i = 1, #c do out[i] = number(c[i], ("%s[%d]"):format(path, i)) end
-  return out
+  local values, n = list(c, path)
+  if n < 2 then fail(path, "a curve table needs at least 2 values") end
+  for i = 1, n do number(values[i], ("%s[%d]"):format(path, i), nil, 0, 1) end
+  return values
 end
 
 local machine_body, state_motion -- (mutually recursive with the states below)
 
 local interruptions = { none = true, source = true, destination = true, source_then_destination = true,
   destination_then_source = true }
+local transition_fields = { from = true, to = true, when = true, duration = true, fixed_duration = true,
+  exit_time = true, offset = true, curve = true, interruption = true, mode = true, can_self = true }
 
 local function transition(t, states, params, path, nested)
-  table_at(t, path)
-  known_keys(t, { from = true, to = true, when = true, duration = true, fixed_duration = true, exit_time = true,
-    offset = true, curve = true, interruption = true, mode = true, can_self = true }, path)
-  local from = t.from
+  t = own(t, path, transition_fields)
+  local from, to = t.from, t.to
   if from ~= "any" then
     string_at(from, path .. ".from")
     if not states[from] then fail(path .. ".from", "unknown state '%s'", from) end
   end
-  string_at(t.to, path .. ".to")
-  if not states[t.to] and not (nested and t.to == "exit") then
-    fail(path .. ".to", "unknown state '%s'%s", t.to, nested and "" or " ('exit' is for sub-state machines)")
+  string_at(to, path .. ".to")
+  if not states[to] and not (nested and to == "exit") then
+    fail(path .. ".to", "unknown state '%s'%s", to, nested and "" or " ('exit' is for sub-state machines)")
   end
+  local when, nconds = list(t.when, path .. ".when", true)
   local conds = {}
-  for i, c in ipairs(table_at(t.when, path .. ".when", true) or {}) do
-    conds[i] = condition(c, params, ("%s.when[%d]"):format(path, i))
-  end
+  for i = 1, nconds do conds[i] = condition(when[i], params, ("%s.when[%d]"):format(path, i)) end
   local exit_time = t.exit_time ~= nil and number(t.exit_time, path .. ".exit_time", nil, 0, 1e6) or nil
   if exit_time == nil and #conds == 0 then
     fail(path, "a transition needs conditions ('when') or an exit_time")
@@ -324,30 +442,40 @@ local function transition(t, states, params, path, nested)
     fail(path .. ".can_self", "must be a boolean (got %s)", show(t.can_self))
   end
   return {
-    from = from, to = t.to, conditions = conds, exit_time = exit_time,
+    from = from, to = to, conditions = conds, exit_time = exit_time,
     duration = number(t.duration, path .. ".duration", 0, 0, 1e6),
     fixed = t.fixed_duration ~= false,
     offset = number(t.offset, path .. ".offset", 0, 0, 1),
     curve = t.curve == nil and mode == "inertialize" and "smoothstep" or curve(t.curve, path .. ".curve"),
     inertialize = mode == "inertialize",
     interruption = interruption,
-    can_self = t.can_self == true or (from ~= "any" and from == t.to),
+    can_self = t.can_self == true or (from ~= "any" and from == to),
     path = path,
   }
 end
 
+local state_fields = { motion = true, speed = true, speed_parameter = true, loop = true, events = true }
+
 -- the states, entry and transitions of a layer or of a sub-state machine (`nested`: transitions
--- may go to "exit")
-function machine_body(def, path, ctx, nested)
+-- may go to "exit"), `def` the private copy of its table, the machine at `depth` (a layer at 0)
+function machine_body(def, path, ctx, nested, depth)
   local states, order = {}, {}
-  local sdefs = table_at(def.states, path .. ".states")
-  for sname, s in pairs(sdefs) do
-    local spath = path .. ".states." .. tostring(sname)
+  local sdefs = own(def.states, path .. ".states")
+  for sname in next, sdefs do
     if type(sname) ~= "string" or sname == "" or sname == "any" then
       fail(path .. ".states", "state names must be strings other than 'any' (got %s)", show(sname))
     end
-    table_at(s, spath)
-    known_keys(s, { motion = true, speed = true, speed_parameter = true, loop = true, events = true }, spath)
+    order[#order + 1] = sname
+  end
+  if #order == 0 then fail(path .. ".states", "a state machine needs states") end
+  if #order > limits.states then
+    fail(path .. ".states", "%d states, more than the limit of %d", #order, limits.states)
+  end
+  table.sort(order)
+  local height, count = 0, 0
+  for _, sname in ipairs(order) do
+    local spath = path .. ".states." .. sname
+    local s = own(sdefs[sname], spath, state_fields)
     if s.motion == nil then fail(spath .. ".motion", "a state needs a motion") end
     if s.loop ~= nil and type(s.loop) ~= "boolean" then fail(spath .. ".loop", "must be a boolean (got %s)", show(s.loop)) end
     local sp = s.speed_parameter
@@ -359,13 +487,17 @@ function machine_body(def, path, ctx, nested)
         fail(spath .. ".speed_parameter", "parameter '%s' is a %s, not a number", sp, p.kind)
       end
     end
-    states[sname] = { name = sname, motion = state_motion(s.motion, ctx, spath .. ".motion"),
+    local m = state_motion(s.motion, ctx, spath .. ".motion", depth)
+    states[sname] = { name = sname, motion = m,
       speed = number(s.speed, spath .. ".speed", 1, -1e6, 1e6), speed_parameter = sp, loop = s.loop ~= false,
       events = events(s.events, spath .. ".events"), transitions = {} }
-    order[#order + 1] = sname
+    if m.height > height then height = m.height end
+    count = count + m.count
+    if count > limits.instances then
+      fail(path .. ".states", "play more than %d motion instances (the limit; a node used in several places counts in each)",
+        limits.instances)
+    end
   end
-  if #order == 0 then fail(path .. ".states", "a state machine needs states") end
-  table.sort(order)
   local entry = def.entry
   if entry == nil then
     if #order > 1 then fail(path .. ".entry", "a layer of several states needs an entry state") end
@@ -375,61 +507,114 @@ function machine_body(def, path, ctx, nested)
   if not states[entry] then fail(path .. ".entry", "unknown state '%s'", entry) end
   -- transitions in definition order (their priority): each state's list holds its own and the
   -- 'any' transitions, merged in that order
-  local all = {}
+  local tdefs, n = list(def.transitions, path .. ".transitions", true)
+  if n > limits.transitions then
+    fail(path .. ".transitions", "%d transitions, more than the limit of %d", n, limits.transitions)
+  end
+  local all, own_of, any = {}, {}, {}
   local inertial = false
-  for i, t in ipairs(table_at(def.transitions, path .. ".transitions", true) or {}) do
-    all[i] = transition(t, states, ctx.params, ("%s.transitions[%d]"):format(path, i), nested)
-    all[i].index = i
-    inertial = inertial or all[i].inertialize
+  for i = 1, n do
+    local t = transition(tdefs[i], states, ctx.params, ("%s.transitions[%d]"):format(path, i), nested)
+    t.index = i
+    all[i] = t
+    inertial = inertial or t.inertialize
+    if t.from == "any" then
+      if t.to ~= "exit" then any[#any + 1] = t end
+    else
+      local l = own_of[t.from]
+      if not l then l = {}; own_of[t.from] = l end
+      l[#l + 1] = t
+    end
+  end
+  -- the checks the states' lists will hold (each 'any' transition in every state but its
+  -- destination, unless it may go to itself), against the limit before any list is made
+  local checks = 0
+  for i = 1, n do
+    local t = all[i]
+    if t.from ~= "any" then checks = checks + 1
+    elseif t.to ~= "exit" then checks = checks + #order - (t.can_self and 0 or 1) end
+  end
+  ctx.checks = ctx.checks + checks
+  if ctx.checks > limits.checks then
+    fail(path .. ".transitions", "the states check more than %d transitions (the limit; a transition from 'any' "
+      .. "counts once in every state)", limits.checks)
   end
   -- what travel takes where no path leads: an instant switch into each state
   for _, sname in ipairs(order) do
     states[sname].teleport = { from = "any", to = sname, conditions = {}, duration = 0, fixed = true, offset = 0,
       curve = "linear", interruption = "none", can_self = true, index = 0 }
   end
+  -- each state's list: its own transitions and the 'any' ones merged by their index
+  local empty = {}
   for _, sname in ipairs(order) do
-    local list = states[sname].transitions
-    for _, t in ipairs(all) do
-      if t.from == sname or (t.from == "any" and t.to ~= "exit" and (t.to ~= sname or t.can_self)) then
-        list[#list + 1] = t
-        if t.exit_time then states[sname].exit_times = true end
+    local state = states[sname]
+    local list_out, mine = state.transitions, own_of[sname] or empty
+    local i, j = 1, 1
+    while i <= #mine or j <= #any do
+      local a, b = mine[i], any[j]
+      local t
+      if b == nil or (a ~= nil and a.index < b.index) then t, i = a, i + 1 else t, j = b, j + 1 end
+      if t.from ~= "any" or t.to ~= sname or t.can_self then
+        list_out[#list_out + 1] = t
+        if t.exit_time then state.exit_times = true end
       end
     end
   end
-  return { states = states, order = order, entry = entry, transitions = all, inertial = inertial }
+  return { states = states, order = order, entry = entry, transitions = all, inertial = inertial,
+    height = height, count = count }
 end
 
--- a sub-state machine as a state's motion: { entry, states, transitions } written in place, or
--- { machine = "name" } for one of the definition's `machines` (reusable; no cycles)
-local function sub_machine(v, ctx, path)
-  local mpath = path
-  if v.machine ~= nil then
-    known_keys(v, { machine = true }, path)
-    local name = v.machine
-    local m = type(name) == "string" and ctx.machines[name]
-    if not m then fail(path .. ".machine", "unknown state machine %s", show(name)) end
-    if ctx.compiling[name] then fail(path .. ".machine", "a cycle of sub-state machines through '%s'", name) end
-    ctx.compiling[name] = true
-    mpath = "machines." .. name
-    v = table_at(m, mpath)
-    known_keys(v, { entry = true, states = true, transitions = true }, mpath)
-    local out = machine_body(v, mpath, ctx, true)
-    ctx.compiling[name] = nil
+local machine_fields = { entry = true, states = true, transitions = true }
+
+local function nested_too_deep(path)
+  fail(path, "blend nodes and sub-state machines nest more than %d deep (the limit)", limits.depth)
+end
+
+-- a sub-state machine as a state's motion, at `depth`: { entry, states, transitions } written in
+-- place, or { machine = "name" } for one of the definition's `machines` (reusable; no cycles).
+-- Each is compiled once per layer (its events carry the layer's name).
+local function sub_machine(v, ctx, path, depth)
+  if depth > limits.depth then nested_too_deep(path) end
+  local copy = own(v, path)
+  local key, mpath, named, cycle = v, path, nil, "a sub-state machine that contains itself"
+  if copy.machine ~= nil then
+    for k in next, copy do
+      if k ~= "machine" then fail(path, "unknown field %s", show(k)) end
+    end
+    local name = copy.machine
+    named = type(name) == "string" and ctx.machines[name]
+    if not named then fail(path .. ".machine", "unknown state machine %s", show(name)) end
+    key, mpath, path = "machines." .. name, "machines." .. name, path .. ".machine"
+    cycle = ("a cycle of sub-state machines through '%s'"):format(name)
+  end
+  local out = ctx.layer_machines[key]
+  if out == BUSY then fail(path, "%s", cycle) end
+  if out == nil then
+    ctx.layer_machines[key] = BUSY
+    local def
+    if named then
+      def = own(named, mpath, machine_fields)
+    else
+      def = copy
+      for k in next, def do
+        if not machine_fields[k] then fail(path, "unknown field %s", show(k)) end
+      end
+    end
+    out = machine_body(def, mpath, ctx, true, depth)
     out.kind, out.name, out.mode, out.weight = "machine", ctx.layer_name, "override", 1
-    return out
+    out.height, out.count = out.height + 1, out.count + 1
+    ctx.layer_machines[key] = out
   end
-  known_keys(v, { entry = true, states = true, transitions = true }, path)
-  local out = machine_body(v, mpath, ctx, true)
-  out.kind, out.name, out.mode, out.weight = "machine", ctx.layer_name, "override", 1
-  return out
+  return sized(out, path, depth)
 end
 
--- a state's motion: a clip, a blend node or a sub-state machine
-function state_motion(v, ctx, path)
-  if type(v) == "table" and (v.states ~= nil or v.entry ~= nil or v.machine ~= nil) and v.blend == nil then
-    return sub_machine(v, ctx, path)
+-- a state's motion: a clip, a blend node or a sub-state machine, in a state machine at `depth`
+function state_motion(v, ctx, path, depth)
+  if type(v) == "table" and rawget(v, "blend") == nil
+    and (rawget(v, "states") ~= nil or rawget(v, "entry") ~= nil or rawget(v, "machine") ~= nil) then
+    return sub_machine(v, ctx, path, depth + 1)
   end
-  return motion(v, ctx, path, 0)
+  return motion(v, ctx, path, depth + 1)
 end
 
 -- a layer synced to an earlier layer (Unity's sync layers): that layer's states and timing, its
@@ -444,41 +629,47 @@ local function synced(def, path, ctx, index, done)
   end
   local src = done.list[done.names[name]]
   if src.synced then fail(path .. ".sync", "layer '%s' is synced itself", name) end
-  local motions = table_at(def.motions, path .. ".motions", true) or {}
-  for sname in pairs(motions) do
+  local motions = own(def.motions, path .. ".motions", nil, true) or {}
+  for sname in next, motions do
     if not src.states[sname] then fail(path .. ".motions", "layer '%s' has no state %s", name, show(sname)) end
   end
-  local out = {}
+  local out, count = {}, 0
   for _, sname in ipairs(src.order) do
     local mpath = path .. ".motions." .. sname
     if motions[sname] ~= nil then
-      out[sname] = motion(motions[sname], ctx, mpath, 0)
+      out[sname] = motion(motions[sname], ctx, mpath, 1)
     elseif src.states[sname].motion.kind == "machine" then
       fail(path .. ".motions", "state '%s' of '%s' plays a sub-state machine: give the synced layer a motion for it",
         sname, name)
     else
       out[sname] = src.states[sname].motion
     end
+    count = count + 2 * out[sname].count -- both sides of a fade
+    if count > limits.instances then
+      fail(path .. ".motions", "play more than %d motion instances (the limit; a synced layer's motions count twice)",
+        limits.instances)
+    end
   end
-  return { synced = done.names[name], motions = out, index = index }
+  return { synced = done.names[name], motions = out, index = index, count = count }
 end
 
-local function layer(def, index, ctx, first, done)
+local layer_fields = { name = true, entry = true, states = true, transitions = true, weight = true, mask = true,
+  mode = true, reference = true, sync = true, motions = true }
+
+local function layer(src, index, ctx, first, done)
   local path = ("layers[%d]"):format(index)
-  table_at(def, path)
-  known_keys(def, { name = true, entry = true, states = true, transitions = true, weight = true, mask = true,
-    mode = true, reference = true, sync = true, motions = true }, path)
+  local def = own(src, path, layer_fields)
   if first and def.sync ~= nil then fail(path .. ".sync", "the first layer is not synced to another") end
   if def.motions ~= nil and def.sync == nil then fail(path .. ".motions", "only a synced layer has motions") end
   local name = def.name == nil and ("layer" .. index) or string_at(def.name, path .. ".name")
-  ctx.layer_name = name
+  ctx.layer_name, ctx.layer_machines = name, {}
   local mode = def.mode or "override"
   if mode ~= "override" and mode ~= "additive" then
     fail(path .. ".mode", "unknown mode %s (override or additive)", show(mode))
   end
   local mask = def.mask
   if type(mask) == "string" then
-    local m = ctx.resources.masks and ctx.resources.masks[mask]
+    local m = resource(ctx, "masks", mask)
     if m == nil then fail(path .. ".mask", "unknown mask '%s'", mask) end
     mask = m
   end
@@ -493,7 +684,7 @@ local function layer(def, index, ctx, first, done)
   if reference ~= nil then
     if mode ~= "additive" then fail(path .. ".reference", "only an additive layer has a reference pose") end
     if type(reference) == "string" then
-      local p = ctx.resources.poses and ctx.resources.poses[reference]
+      local p = resource(ctx, "poses", reference)
       if p == nil then fail(path .. ".reference", "unknown pose '%s'", reference) end
       reference = p
     end
@@ -508,19 +699,20 @@ local function layer(def, index, ctx, first, done)
     out.name, out.mode, out.weight, out.mask, out.reference = name, mode, weight, mask, reference
     return out
   end
-  local m = machine_body(def, path, ctx, false)
+  local m = machine_body(def, path, ctx, false, 0)
   return { name = name, index = index, mode = mode, weight = weight,
     inertial = m.inertial, mask = mask, reference = reference, states = m.states, order = m.order, entry = m.entry,
-    transitions = m.transitions }
+    transitions = m.transitions, count = m.count }
 end
 
---- Compiles a definition. `resources` holds `clips`, `masks` and `poses` tables for names.
-function M.compile(def, resources)
-  table_at(def, "definition")
-  known_keys(def, { skeleton = true, parameters = true, layers = true, root_motion = true, machines = true },
-    "definition")
+local Skeleton = getmetatable(core.skeleton { names = { "a" }, parents = { 0 } })
+
+--- Compiles a definition. `resources` holds `clips`, `masks` and `poses` tables for names. Also
+-- gives `clip_names` (clip -> its name in `resources.clips`).
+function M.compile(src, resources)
+  local def = own(src, "definition",
+    { skeleton = true, parameters = true, layers = true, root_motion = true, machines = true })
   local skeleton = def.skeleton
-  local Skeleton = getmetatable(core.skeleton { names = { "a" }, parents = { 0 } })
   if type(skeleton) ~= "userdata" or getmetatable(skeleton) ~= Skeleton then
     fail("skeleton", "must be a sinew skeleton (got %s)", type(skeleton))
   end
@@ -530,23 +722,33 @@ function M.compile(def, resources)
     root_motion = skeleton:find(def.root_motion)
     if not root_motion then fail("root_motion", "unknown joint '%s'", def.root_motion) end
   end
-  resources = table_at(resources, "resources", true) or {}
-  for _, k in ipairs { "clips", "masks", "poses" } do table_at(resources[k], "resources." .. k, true) end
-  local ctx = { skeleton = skeleton, resources = resources, clips = {}, compiling = {},
-    machines = table_at(def.machines, "machines", true) or {},
+  -- the resources: the three tables of names, copied like the definition
+  local res = {}
+  local given = own(resources, "resources", nil, true) or {}
+  for _, k in ipairs { "clips", "masks", "poses" } do res[k] = own(given[k], "resources." .. k, nil, true) end
+  local clip_names = {}
+  for name, clip in next, res.clips or {} do
+    if is_clip(clip) then clip_names[clip] = type(name) == "string" and name or show(name) end
+  end
+  local ctx = { skeleton = skeleton, resources = res, clips = {}, nodes = {}, checks = 0,
+    machines = own(def.machines, "machines", nil, true) or {},
     Mask = getmetatable(core.mask(skeleton, {})), Pose = getmetatable(core.pose(skeleton)) }
   ctx.params = parameters(def.parameters, "parameters")
-  local layers = table_at(def.layers, "layers")
-  if #layers == 0 then fail("layers", "an animator needs a layer") end
-  local out, names = {}, {}
-  for i = 1, #layers do
+  local layers, n = list(def.layers, "layers")
+  if n == 0 then fail("layers", "an animator needs a layer") end
+  local out, names, count = {}, {}, 0
+  for i = 1, n do
     out[i] = layer(layers[i], i, ctx, i == 1, { names = names, list = out })
     if names[out[i].name] then fail(("layers[%d].name"):format(i), "layers %d and %d are both named '%s'",
       names[out[i].name], i, out[i].name) end
     names[out[i].name] = i
+    count = count + out[i].count
+    if count > limits.instances then
+      fail(("layers[%d]"):format(i), "the layers play more than %d motion instances (the limit)", limits.instances)
+    end
   end
   return { skeleton = skeleton, params = ctx.params, layers = out, layer_index = names, clips = ctx.clips,
-    root_motion = root_motion }
+    clip_names = clip_names, root_motion = root_motion }
 end
 
 return M

@@ -110,10 +110,7 @@ local function new(def, resources)
   A.ev_cols = { A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time }
   table.sort(A.smooth, function(a, b) return a.name < b.name end)
   if compiled.root_motion then A.root = RootMotion.new(compiled.skeleton, compiled.root_motion) end
-  A.clip_names = {}
-  if type(resources) == "table" and type(resources.clips) == "table" then
-    for name, clip in pairs(resources.clips) do A.clip_names[clip] = tostring(name) end
-  end
+  A.clip_names = compiled.clip_names -- (from the definition's copy of resources.clips)
   local frames
   for i, ldef in ipairs(compiled.layers) do
     local refs = nil
