@@ -51,6 +51,24 @@ local space_defs = {
   { mode = "direct", points = { 0, 1, 2 }, normalize = true },
 }
 
+-- an animator definition of every kind of part: a 1-D tree, a machine with a trigger, events, an
+-- additive layer with a mask, a smoothed float, root motion, an inertialised transition
+local function animator_def(skel, clip, mask)
+  return { skeleton = skel, root_motion = "j0",
+    parameters = { speed = 0, go = "trigger", on = false, soft = { float = 0, smoothing = 0.2 } },
+    layers = {
+      { name = "base", entry = "idle",
+        states = { idle = { motion = "c", events = { { 0.25, "tick" } } },
+                   move = { motion = { blend = "1d", parameter = "speed", children = { { 0, "c" }, { 1, "d" } } },
+                            speed = 1.5, events = { { 0.5, "step" } } } },
+        transitions = { { from = "idle", to = "move", when = { { "go" } }, duration = 0.2 },
+                        { from = "move", to = "idle", when = { { "speed", "<", 0.1 } }, duration = 0.3,
+                          mode = "inertialize" } } },
+      { name = "look", mode = "additive", mask = "upper", entry = "a",
+        states = { a = { motion = { blend = "1d", parameter = "soft", children = { { -1, "c" }, { 1, "d" } } } } } },
+    } }, { clips = { c = clip, d = sinew.clip(clip_def(skel)) }, masks = { upper = mask } }
+end
+
 local O = {}
 local function make_objects()
   O.skel, O.other = skeleton("j"), skeleton("k")
@@ -69,6 +87,7 @@ local function make_objects()
   O.spaces = {}
   for i, d in ipairs(space_defs) do O.spaces[i] = sinew.blendspace(d) end
   O.pointer = O.mats:pointer()
+  O.anim = sinew.animator(animator_def(O.skel, O.clip, O.mask))
 end
 make_objects()
 
@@ -97,13 +116,17 @@ local function find_entries()
     end
   end
   walk(sinew, "sinew.", { [sinew] = true })
+  -- the animator's constructor is its module's __call
+  add("sinew.animator", getmetatable(sinew.animator).__call and function(...) return sinew.animator(...) end,
+    "function")
   -- every object the constructors made, and the metatables behind them
-  local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail }
+  local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
     local mt = getmetatable(obj)
     local tname = tostring(rawget(mt, "__name") or type(obj))
     if type(obj) == "userdata" and tname == "sinew.BlendSpace" then tname = tname .. "(" .. obj.mode .. ")" end
+    if obj == O.anim then tname = "sinew.Animator" end
     local keys = {}
     for k in pairs(mt) do if type(k) == "string" then keys[#keys + 1] = k end end
     table.sort(keys)
@@ -276,6 +299,19 @@ local function templates(name)
         weights = true } },
       { 3, 2 } } },
     ["sinew.gltf.parse"] = { { GLB, { name = "probe.glb" } }, { GLTF, { meshes = false } } },
+    ["sinew.animator"] = { { animator_def(O.skel, O.clip, O.mask) } },
+    ["sinew.animator.dot"] = { { animator_def(O.skel, O.clip, O.mask) } },
+    ["sinew.Animator:set"] = { { O.anim, "speed", 0.8 }, { O.anim, "on", true } },
+    ["sinew.Animator:get"] = { { O.anim, "speed" } }, ["sinew.Animator:trigger"] = { { O.anim, "go" } },
+    ["sinew.Animator:reset_trigger"] = { { O.anim, "go" } },
+    ["sinew.Animator:set_layer_weight"] = { { O.anim, "look", 0.5 } },
+    ["sinew.Animator:layer_weight"] = { { O.anim, 2 } }, ["sinew.Animator:update"] = { { O.anim, 0.4 } },
+    ["sinew.Animator:evaluate"] = { { O.anim, O.pose } }, ["sinew.Animator:root_motion"] = { { O.anim } },
+    ["sinew.Animator:state"] = { { O.anim, "base" } }, ["sinew.Animator:active"] = { { O.anim } },
+    ["sinew.Animator:events"] = { { O.anim } }, ["sinew.Animator:travel"] = { { O.anim, "move", "base" } },
+    ["sinew.Animator:snapshot"] = { { O.anim } }, ["sinew.Animator:restore"] = { { O.anim, O.anim:snapshot() } },
+    ["sinew.Animator:debug"] = { { O.anim } }, ["sinew.Animator:on"] = { { O.anim, "step", function() end } },
+    ["sinew.Animator:skeleton"] = { { O.anim } }, ["sinew.Animator:__tostring"] = { { O.anim } },
     ["sinew.gltf.load"] = { { "spec/gltf-corpus/BoxAnimated/glTF-Binary/BoxAnimated.glb" } },
     ["sinew._gltf.read_file"] = { { "spec/gltf-corpus/BoxAnimated/glTF-Binary/BoxAnimated.glb", "spec/gltf-corpus", 100 },
       { "spec/gltf-corpus", "spec", 10 }, { "/dev/zero", "/", 2 ^ 53 } },
@@ -302,15 +338,33 @@ local function finite(x) return type(x) == "number" and x == x and x ~= math.hug
 
 -- calls fn with args[1 .. n]; `numeric`: a function of plain numbers (sinew.quat), whose results
 -- for finite arguments must be finite too
-local function call(fn, args, n, numeric)
+-- an error of sinew's own Lua code ("attempt to index a nil value", "bad argument #1 to
+-- 'ipairs'" from inside a module) that reached the caller instead of a message naming the fault;
+-- an error raised by the probe's own hostile values (their metamethods) is theirs
+local internal, internal_example = 0, nil
+local function is_internal(msg)
+  if type(msg) ~= "string" or msg:find("boom from", 1, true) then return false end
+  return msg:find("attempt to ", 1, true) ~= nil or msg:find("^[^:]*sinew/[%w_/]+%.lua:%d+: bad argument") ~= nil
+end
+local function failed(name, msg)
+  errors = errors + 1
+  if is_internal(msg) then
+    internal = internal + 1
+    if not internal_example then internal_example = name .. ": " .. tostring(msg) end
+    if os.getenv("PROBE_SHOW_INTERNAL") then io.stderr:write("INTERNAL ", name, ": ", tostring(msg), "\n") end
+  end
+end
+
+local function call(fn, args, n, numeric, name)
   calls = calls + 1
   if not numeric then
-    if not pcall(fn, unpack(args, 1, n)) then errors = errors + 1 end
+    local ok, msg = pcall(fn, unpack(args, 1, n))
+    if not ok then failed(name, msg) end
     return
   end
   local res = { pcall(fn, unpack(args, 1, n)) }
   if not res[1] then
-    errors = errors + 1
+    failed(name, res[2])
     return
   end
   for i = 1, n do if not finite(args[i]) then return end end
@@ -374,32 +428,32 @@ local function run_calls(seed, rounds)
         local n = rng(13) - 1
         local args = {}
         for i = 1, n do args[i] = values[rng(nvalues)] end
-        call(e.fn, args, n, numeric)
+        call(e.fn, args, n, numeric, e.name)
       end
       -- valid calls with one argument (self included) replaced by each value of the pool, and
       -- with two replaced at random; definition tables spoiled field by field
       for _, tpl in ipairs(templates(e.name) or {}) do
         local n = #tpl
-        call(e.fn, tpl, n, numeric)
+        call(e.fn, tpl, n, numeric, e.name)
         for i = 1, n + 1 do
           for v = 1, nvalues do
             local args = copy(tpl, n)
             args[i] = values[v]
-            call(e.fn, args, math.max(n, i), numeric)
+            call(e.fn, args, math.max(n, i), numeric, e.name)
           end
         end
         for _ = 1, 60 do
           local args = copy(tpl, n)
           args[rng(n + 1)] = values[rng(nvalues)]
           args[rng(n + 1)] = values[rng(nvalues)]
-          call(e.fn, args, n + 1, numeric)
+          call(e.fn, args, n + 1, numeric, e.name)
         end
         for i = 1, n do
           if type(tpl[i]) == "table" and getmetatable(tpl[i]) == nil then
             for _, d in ipairs(def_variants(tpl[i], values, nvalues, rng)) do
               local args = copy(tpl, n)
               args[i] = d
-              call(e.fn, args, n)
+              call(e.fn, args, n, false, e.name)
             end
           end
         end
@@ -416,6 +470,11 @@ local function run_calls(seed, rounds)
   end
   print(("probe: %d calls, %d errors, %d entries (%d with a valid call to mutate), fewest calls %d (%s)"):format(
     calls, errors, #entries, with_template, least, least_name))
+  if internal > 0 then
+    print(("probe: %d calls raised an internal error of sinew's Lua code, e.g. %s"):format(internal,
+      internal_example))
+    os.exit(1)
+  end
   if nonfinite > 0 then
     print(("probe: %d quaternion calls with finite arguments gave inf or NaN, e.g. (%s)"):format(nonfinite,
       nonfinite_example))
@@ -748,7 +807,7 @@ end }
 -- every method of every type, called again on the same object by finalisers while it runs (with
 -- the arguments of its valid template): a clean result or error, and the object still answers
 for _, name in ipairs({ "Group", "Pose", "Mask", "Matrices", "Clip", "ClipCursor", "Chain", "Skeleton",
-  "BlendSpace" }) do
+  "BlendSpace", "Animator" }) do
   local mt_name = "sinew." .. name
   scenarios[#scenarios + 1] = { "finalisers that re-enter each method of " .. name, function()
     local tried = 0
@@ -776,6 +835,46 @@ for _, name in ipairs({ "Group", "Pose", "Mask", "Matrices", "Clip", "ClipCursor
   end }
 end
 
+-- an animator's event handlers (and finalisers) that call its own methods while it updates:
+-- every call gives a result or a clear error, never an internal one, and it still plays
+scenarios[#scenarios + 1] = { "handlers and finalisers that call the animator during its update", function()
+  local anim = sinew.animator(animator_def(O.skel, O.clip, O.mask))
+  local pose, snap = sinew.pose(O.skel), anim:snapshot()
+  local bad
+  local function poke(k)
+    local methods = {
+      function() anim:update(0.37) end, function() anim:evaluate(pose) end, function() anim:set("speed", k % 3) end,
+      function() anim:trigger("go") end, function() anim:restore(snap) end, function() snap = anim:snapshot() end,
+      function() anim:travel(k % 2 == 0 and "move" or "idle") end, function() for _ in anim:events() do end end,
+      function() for _ in anim:active() do end end, function() anim:set_layer_weight("look", (k % 5) / 4) end,
+    }
+    local ok, err = pcall(methods[k % #methods + 1])
+    if not ok and is_internal(err) then bad = bad or tostring(err) end
+  end
+  local depth, k = 0, 0
+  local function handler()
+    k = k + 1
+    if depth < 3 then
+      depth = depth + 1
+      poke(k)
+      depth = depth - 1
+    end
+  end
+  anim:on("tick", handler):on("step", handler)
+  eager_collector()
+  for round = 1, 400 do
+    for _ = 1, 3 do finaliser(function() k = k + 1; poke(k) end) end
+    anim:set("speed", round % 4 == 0 and 0 or 1.2)
+    if round % 7 == 0 then anim:trigger("go") end
+    local ok, err = pcall(function() anim:update(0.05 + (round % 9) * 0.1):evaluate(pose) end)
+    if not ok and is_internal(err) then bad = bad or tostring(err) end
+  end
+  normal_collector()
+  collectgarbage()
+  anim:update(0.1):evaluate(pose)
+  return bad == nil or bad
+end }
+
 -- objects outlive the references to their skeleton
 scenarios[#scenarios + 1] = { "objects outlive their skeleton's other references", function()
   local p, m, mats, c, ch
@@ -793,18 +892,18 @@ scenarios[#scenarios + 1] = { "objects outlive their skeleton's other references
 end }
 
 local function run_scenarios()
-  local passed, failed = 0, 0
+  local passed, refused = 0, 0
   for _, sc in ipairs(scenarios) do
     io.stderr:write("scenario: " .. sc[1] .. "\n")
-    local ok, res = pcall(sc[2])
+    local ok, res = xpcall(sc[2], debug.traceback)
     if ok and res == true then
       passed = passed + 1
     else
-      failed = failed + 1
+      refused = refused + 1
       print("scenario failed: " .. sc[1] .. ": " .. tostring(res))
     end
   end
-  print(("scenarios: %d passed, %d failed"):format(passed, failed))
+  print(("scenarios: %d passed, %d failed"):format(passed, refused))
 end
 
 local mode = arg[1]

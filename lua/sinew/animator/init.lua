@@ -16,6 +16,24 @@ local M = {}
 local Animator = {}
 Animator.__index = Animator
 
+-- every animator made here (weak keys): a method called on anything else raises a clear error
+-- (a table with the same metatable, or one claiming it through __metatable, is not one)
+local animators = setmetatable({}, { __mode = "k" })
+-- What the animator is doing now (A.busy: "update", "evaluate", "restore", "snapshot"): the
+-- collector may run a finaliser at any allocation, and a finaliser that calls a method reading or
+-- changing what is under way gets this error instead of a half-changed animator. Event handlers
+-- run after an update's work, and may call anything.
+local function refuse_busy(A, name)
+  error(("'%s' called during the animator's own '%s' (from a finaliser): not allowed"):format(name, A.busy), 3)
+end
+
+local function check_self(self, name)
+  if not animators[self] then
+    local t = type(self)
+    error(("bad argument #1 to '%s' (sinew.Animator expected, got %s)"):format(name, t == "table" and "table" or t), 3)
+  end
+end
+
 local huge = math.huge
 local MAX_DT = Motion.MAX_DT
 
@@ -97,7 +115,8 @@ local function new(def, resources)
     limited = limited,
     ev_n = 0, ev_name = {}, ev_layer = {}, ev_state = {}, ev_weight = {}, ev_time = {}, ev_i = 0,
     ev_spare = { {}, {}, {}, {}, {} },
-    dropped_events = 0, handlers = {}, act_n = 0, act_clip = {}, act_weight = {}, act_time = {}, act_layer = {},
+    dropped_events = 0, handlers = {}, busy = false, updates = 0, kmins = {}, kmaxs = {},
+    act_n = 0, act_clip = {}, act_weight = {}, act_time = {}, act_layer = {},
     act_i = 0, Pose = getmetatable(core.pose(compiled.skeleton)), smooth = {}, targets = {}, vels = {} },
     Animator)
   for name, p in pairs(compiled.params) do
@@ -107,6 +126,12 @@ local function new(def, resources)
       A.targets[name], A.vels[name] = p.value, 0
     end
   end
+  -- the parameters' names in order, for what walks them all (snapshot, restore, debug): a walk
+  -- by `pairs` of a table that others read during it was seen to loop for ever under LuaJIT
+  -- 2.1.0-beta3 when finalisers ran inside it
+  A.param_names = {}
+  for name in pairs(A.kinds) do A.param_names[#A.param_names + 1] = name end
+  table.sort(A.param_names)
   A.ev_cols = { A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time }
   table.sort(A.smooth, function(a, b) return a.name < b.name end)
   if compiled.root_motion then A.root = RootMotion.new(compiled.skeleton, compiled.root_motion) end
@@ -126,6 +151,7 @@ local function new(def, resources)
     A.layers[i] = Layer.new(ldef, compiled.skeleton, refs)
     if ldef.synced then A.layers[i].src = A.layers[ldef.synced] end
   end
+  animators[A] = true
   return A
 end
 
@@ -148,6 +174,7 @@ end
 -- for a trigger); "1e+308 is out of range (-1e6 .. 1e6): parameter 'rate' multiplies a state's
 -- speed" (and "is an input of a direct blend node")
 function Animator:set(name, value)
+  if not animators[self] then check_self(self, "set") end
   local kind = kind_of(self, name, 2)
   if kind == "float" or kind == "int" then
     if not Definition.finite(value) then
@@ -172,6 +199,7 @@ end
 -- @treturn ?number the target of a smoothed float, else nil
 -- @raise "unknown parameter 'x'"
 function Animator:get(name)
+  if not animators[self] then check_self(self, "get") end
   kind_of(self, name, 2)
   return self.values[name], self.targets[name]
 end
@@ -207,6 +235,7 @@ end
 -- @treturn Animator the animator
 -- @raise "unknown parameter 'x'"; "parameter 'x' is not a trigger"
 function Animator:trigger(name)
+  if not animators[self] then check_self(self, "trigger") end
   if kind_of(self, name, 2) ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
   self.values[name] = true
   return self
@@ -217,6 +246,7 @@ end
 -- @treturn Animator the animator
 -- @raise "unknown parameter 'x'"; "parameter 'x' is not a trigger"
 function Animator:reset_trigger(name)
+  if not animators[self] then check_self(self, "reset_trigger") end
   if kind_of(self, name, 2) ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
   self.values[name] = false
   return self
@@ -243,6 +273,7 @@ end
 -- @raise "unknown layer 'x'" (or "unknown layer 5") for a name or index that is no layer; "layer
 -- weight must be a number from 0 to 1 (got 2)"; "the first layer's weight is always 1"
 function Animator:set_layer_weight(which, w)
+  if not animators[self] then check_self(self, "set_layer_weight") end
   local L = layer_of(self, which, 2)
   if not Definition.finite(w) or w < 0 or w > 1 then
     error(("layer weight must be a number from 0 to 1 (got %s)"):format(Definition.show(w)), 2)
@@ -257,6 +288,7 @@ end
 -- @treturn number weight, 0 .. 1
 -- @raise "unknown layer 'x'" (or "unknown layer 5") for a name or index that is no layer
 function Animator:layer_weight(which)
+  if not animators[self] then check_self(self, "layer_weight") end
   return layer_of(self, which, 2).weight
 end
 
@@ -303,21 +335,31 @@ end
 -- @raise "bad argument #1 to 'update' (dt must be a finite number >= 0, got -1)"; and whatever a
 -- handler raises
 function Animator:update(dt)
+  if not animators[self] then check_self(self, "update") end
   if type(dt) ~= "number" or not (dt >= 0 and dt < huge) then
     error(("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)"):format(Definition.show(dt)), 2)
   end
   if dt > MAX_DT then dt = MAX_DT end
+  if self.busy then refuse_busy(self, "update") end
+  self.busy = "update"
   self.ev_n, self.ev_i, self.dropped_events = 0, 0, 0
   smooth(self, dt)
   local layers = self.layers
   for i = 1, #layers do Layer.update(self, layers[i], dt) end
   if self.root then RootMotion.update(self.root, layers[1], Layer.fade(layers[1])) end
   sort_events(self)
+  self.busy = false
+  -- a handler that updates the animator again ends the calls of this update's events
+  local round = self.updates + 1
+  self.updates = round
   local handlers = self.handlers
   for i = 1, self.ev_n do
     local list = handlers[self.ev_name[i]]
     if list then
-      for k = 1, #list do list[k](self.ev_name[i], self.ev_layer[i], self.ev_state[i], self.ev_weight[i]) end
+      for k = 1, #list do
+        if self.updates ~= round then return self end
+        list[k](self.ev_name[i], self.ev_layer[i], self.ev_state[i], self.ev_weight[i])
+      end
     end
   end
   return self
@@ -330,9 +372,12 @@ end
 -- @treturn Pose pose
 -- @raise "bad argument #1 to 'evaluate' (a sinew pose of the animator's skeleton expected)"
 function Animator:evaluate(pose)
+  if not animators[self] then check_self(self, "evaluate") end
   if getmetatable(pose) ~= self.Pose or pose:skeleton() ~= self.skeleton then
     error("bad argument #1 to 'evaluate' (a sinew pose of the animator's skeleton expected)", 2)
   end
+  if self.busy then refuse_busy(self, "evaluate") end
+  self.busy = "evaluate"
   local layers = self.layers
   local base = Layer.pose_of(layers[1])
   if layers[1].last then Layer.remember(layers[1], base) end
@@ -358,6 +403,7 @@ function Animator:evaluate(pose)
     end
   end
   if self.root then RootMotion.remove(self.root, pose, self.skeleton) end
+  self.busy = false
   return pose
 end
 
@@ -368,6 +414,8 @@ end
 -- @return dx, dy, dz (model units), qx, qy, qz, qw (a unit quaternion)
 -- @raise never
 function Animator:root_motion()
+  if not animators[self] then check_self(self, "root_motion") end
+  if self.busy then refuse_busy(self, "root_motion") end
   if not self.root then return 0, 0, 0, 0, 0, 0, 1 end
   return RootMotion.delta(self.root)
 end
@@ -384,6 +432,8 @@ end
 -- the destination's name and the progress (0 .. 1)
 -- @raise "unknown layer 'x'" (or "unknown layer 5") for a name or index that is no layer
 function Animator:state(which)
+  if not animators[self] then check_self(self, "state") end
+  if self.busy then refuse_busy(self, "state") end
   local L = layer_of(self, which, 2)
   if L.synced then L = L.src end
   if L.trans then
@@ -412,6 +462,8 @@ end
 -- @return an iterator of clip, weight (0 .. 1), time (seconds), layer name
 -- @raise never
 function Animator:active()
+  if not animators[self] then check_self(self, "active") end
+  if self.busy then refuse_busy(self, "active") end
   self.act_n, self.act_i = 0, 0
   for i, L in ipairs(self.layers) do
     self.act_current = L.def.name
@@ -433,6 +485,8 @@ end
 -- @return an iterator of name, layer name, state name, weight (0 .. 1)
 -- @raise never
 function Animator:events()
+  if not animators[self] then check_self(self, "events") end
+  if self.busy then refuse_busy(self, "events") end
   self.ev_i = 0
   return next_event, self, nil
 end
@@ -450,6 +504,8 @@ end
 -- state name expected, got nil)"; "unknown state 'z' in layer 'base'"; "state 'move' is not a
 -- sub-state machine". A failed call changes nothing.
 function Animator:travel(state, which)
+  if not animators[self] then check_self(self, "travel") end
+  if self.busy then refuse_busy(self, "travel") end
   local L = layer_of(self, which, 2)
   if L.synced then error(("layer '%s' follows layer '%s': travel that one"):format(L.def.name, L.src.def.name), 2) end
   if type(state) ~= "string" then
@@ -477,7 +533,12 @@ end
 -- @treturn table
 -- @raise never
 function Animator:snapshot()
-  return Snapshot.take(self)
+  if not animators[self] then check_self(self, "snapshot") end
+  if self.busy then refuse_busy(self, "snapshot") end
+  self.busy = "snapshot"
+  local snap = Snapshot.take(self)
+  self.busy = false
+  return snap
 end
 
 --- Puts back a snapshot of an animator of the same definition. The snapshot is read raw (no
@@ -489,7 +550,13 @@ end
 -- @raise "bad snapshot: <path>: <why>" for a snapshot that is not a table, is of another
 -- definition or holds a bad value
 function Animator:restore(snap)
-  Snapshot.restore(self, snap)
+  if not animators[self] then check_self(self, "restore") end
+  if self.busy then refuse_busy(self, "restore") end
+  local plan = Snapshot.plan(self, snap) -- raises for a bad snapshot, changing nothing
+  if self.busy then refuse_busy(self, "restore") end
+  self.busy = "restore"
+  Snapshot.put(self, plan)
+  self.busy = false
   return self
 end
 
@@ -499,8 +566,10 @@ end
 -- @treturn table
 -- @raise never
 function Animator:debug()
+  if not animators[self] then check_self(self, "debug") end
+  if self.busy then refuse_busy(self, "debug") end
   local out = { parameters = {}, layers = {} }
-  for name, v in pairs(self.values) do out.parameters[name] = v end
+  for _, name in ipairs(self.param_names) do out.parameters[name] = self.values[name] end
   for i, L in ipairs(self.layers) do
     local l = { name = L.def.name, weight = L.weight, clips = {} }
     l.state, l.time, l.target, l.progress = self:state(i)
@@ -521,6 +590,7 @@ end
 -- @raise "bad argument #1 to 'on' (string expected, got nil)", "bad argument #2 to 'on' (function
 -- expected, got nil)"
 function Animator:on(name, fn)
+  if not animators[self] then check_self(self, "on") end
   if type(name) ~= "string" then error(("bad argument #1 to 'on' (string expected, got %s)"):format(type(name)), 2) end
   if type(fn) ~= "function" then error(("bad argument #2 to 'on' (function expected, got %s)"):format(type(fn)), 2) end
   local list = self.handlers[name] or {}
@@ -532,9 +602,13 @@ end
 --- The animator's skeleton.
 -- @treturn Skeleton
 -- @raise never
-function Animator:skeleton() return self.skeleton end
+function Animator:skeleton()
+  if not animators[self] then check_self(self, "skeleton") end
+  return self.skeleton
+end
 
 Animator.__tostring = function(A)
+  if not animators[A] then check_self(A, "__tostring") end
   local names = {}
   for i, L in ipairs(A.layers) do names[i] = L.def.name end
   return ("sinew.Animator (%d joints, layers %s)"):format(#A.skeleton, table.concat(names, ", "))

@@ -38,9 +38,14 @@ function M.new(def, skeleton, refs)
   end
   M.masks(L, def, skeleton)
   if def.synced then return L end
+  -- state_names: the states in order, for what walks them all (snapshots): a walk by `pairs` was
+  -- seen to loop for ever under LuaJIT 2.1.0-beta3 when finalisers ran inside it
+  L.state_names = {}
   for name, s in pairs(def.states) do
     L.states[name] = { def = s, name = name, inst = Motion.new(s.motion, skeleton, refs) }
+    L.state_names[#L.state_names + 1] = name
   end
+  table.sort(L.state_names)
   if def.inertial then
     -- the layer's last two poses and the time between them (the source's velocity at a switch),
     -- the velocity found there, and the extrapolated source
@@ -177,7 +182,6 @@ local function crossings(e, old, new, fresh, loop)
   return kmin, kmax
 end
 
-local kmins, kmaxs = {}, {} -- of each event of the state being stepped (scratch, reused)
 
 -- queues the timed events of `state` crossed while its normalised time went from `old` to
 -- `new` over [t0, t0 + span] of the update, in time order, as many as the queue takes (the rest
@@ -188,6 +192,7 @@ local kmins, kmaxs = {}, {} -- of each event of the state being stepped (scratch
 local function crossed(A, L, state, old, new, t0, span, fresh, side)
   if new == old then return end
   local evs, loop = state.def.events, state.def.loop
+  local kmins, kmaxs = A.kmins, A.kmaxs -- of each event of the state (the animator's scratch)
   local n = #evs
   local total, first, last = 0, nil, nil
   for i = 1, n do

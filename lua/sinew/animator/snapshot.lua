@@ -45,7 +45,10 @@ end
 function layer_of(L)
   if L.synced then return { weight = L.weight } end -- the rest follows the other layer
   local l = { weight = L.weight, entering = L.entering, exited = L.exited == true, states = {} }
-  for name, st in pairs(L.states) do l.states[name] = { fresh = st.fresh == true, motion = instance(st.inst) } end
+  for _, name in ipairs(L.state_names) do
+    local st = L.states[name]
+    l.states[name] = { fresh = st.fresh == true, motion = instance(st.inst) }
+  end
   if L.trans then
     l.transition = { index = L.trans.index, from = L.from.name, to = L.to.name, from_live = L.from_live,
       elapsed = L.elapsed, duration = L.duration }
@@ -80,7 +83,7 @@ end
 --- The run-time state of animator A as a plain table.
 function M.take(A)
   local snap = { version = 1, values = {}, layers = {} }
-  for name, v in pairs(A.values) do snap.values[name] = v end
+  for _, name in ipairs(A.param_names) do snap.values[name] = A.values[name] end
   if A.smooth[1] then
     snap.targets, snap.velocities = {}, {}
     for _, s in ipairs(A.smooth) do snap.targets[s.name], snap.velocities[s.name] = A.targets[s.name], A.vels[s.name] end
@@ -221,7 +224,8 @@ function read_layer(A, L, l, path)
   p.exited = boolean(rawget(l, "exited"), path .. ".exited")
   local states = tbl(rawget(l, "states"), path .. ".states")
   p.states = {}
-  for name, st in pairs(L.states) do
+  for _, name in ipairs(L.state_names) do
+    local st = L.states[name]
     local spath = path .. ".states." .. name
     local s = tbl(rawget(states, name), spath)
     p.states[name] = { fresh = boolean(rawget(s, "fresh"), spath .. ".fresh"),
@@ -300,7 +304,8 @@ local function read(A, snap)
   if version ~= 1 then fail("version", "unknown snapshot version %s", show(version)) end
   local values = tbl(rawget(snap, "values"), "values")
   local plan = { values = {}, layers = {} }
-  for name, kind in pairs(A.kinds) do
+  for _, name in ipairs(A.param_names) do
+    local kind = A.kinds[name]
     plan.values[name] = read_value(A, name, kind, rawget(values, name), "values." .. name, A.targets[name] == nil)
   end
   for name in next, values do
@@ -353,7 +358,8 @@ function put_layer(L, p)
   L.weight = p.weight
   if L.synced then return end
   L.entering, L.exited = p.entering, p.exited
-  for name, st in pairs(L.states) do
+  for _, name in ipairs(L.state_names) do
+    local st = L.states[name]
     st.fresh = p.states[name].fresh
     put_instance(st.inst, p.states[name].motion)
   end
@@ -388,16 +394,21 @@ function put_layer(L, p)
   L.pending_i = 1
 end
 
---- Puts snapshot `snap` back into animator A: reads and checks all of it, then writes it.
--- Raises "bad snapshot: <path>: <why>" for a bad one, changing nothing.
-function M.restore(A, snap)
+--- Reads and checks all of snapshot `snap` for animator A, changing nothing: the plan that
+-- `put` writes. Raises "bad snapshot: <path>: <why>" for a bad one (at the caller's caller).
+function M.plan(A, snap)
   local ok, plan = pcall(read, A, snap)
   if not ok then
     local msg = Definition.fault_message(plan)
     if msg then error("bad snapshot: " .. msg, 3) end
     error(plan, 0)
   end
-  for name in pairs(A.kinds) do A.values[name] = plan.values[name] end
+  return plan
+end
+
+--- Writes `plan` into A (allocating nothing that a finaliser could run during).
+function M.put(A, plan)
+  for _, name in ipairs(A.param_names) do A.values[name] = plan.values[name] end
   for _, s in ipairs(A.smooth) do
     A.targets[s.name], A.vels[s.name] = plan.targets[s.name], plan.vels[s.name]
   end
