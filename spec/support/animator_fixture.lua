@@ -1,7 +1,7 @@
 -- An animator that uses every part of the run time, for spec/animator_safety_spec.lua and the
 -- child processes it starts: blend nodes (synced, free, leader, direct, 2-D, nested), a
 -- sub-state machine with an exit and a travel into it, speed parameters (one on a state of speed
--- 1e6), smoothed floats (one with a smoothing time of 1e-300 s),
+-- 1e6), smoothed floats (one with the shortest smoothing time, 1 ms),
 -- inertialisation, interruption, exit times, events, an override layer with a mask, a synced
 -- layer, an additive layer and root motion. `drive(anim, frame)` plays frame `frame` of a
 -- scripted sequence that passes through all of it.
@@ -29,7 +29,7 @@ M.clips = {
 function M.definition()
   return { skeleton = skel, root_motion = "hips",
     parameters = { speed = { float = 0, smoothing = 0.2 }, rate = 1, x = 0.5, y = 0.5, jump = "trigger",
-      go = false, done = false, n = { int = 0 }, tiny = { float = 0, smoothing = 1e-300 } },
+      go = false, done = false, n = { int = 0 }, tiny = { float = 0, smoothing = 0.001 } },
     machines = { loco = { entry = "walk",
       states = { walk = { motion = "walk", events = { { 0.5, "inner" } } }, run = { motion = "run" } },
       transitions = { { from = "walk", to = "run", when = { { "speed", ">", 1 } }, duration = 0.3 },
