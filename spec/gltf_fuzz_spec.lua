@@ -10,19 +10,7 @@ local ROUNDS = tonumber(os.getenv("SINEW_GLTF_FUZZ") or "150")
 
 local read = require("helper").read_file
 
-local function u32s(v)
-  return string.char(v % 256, math.floor(v / 256) % 256, math.floor(v / 65536) % 256, math.floor(v / 16777216) % 256)
-end
-
-local function glb(text, bin)
-  text = text .. (" "):rep((4 - #text % 4) % 4)
-  local body = u32s(#text) .. "JSON" .. text
-  if bin then
-    bin = bin .. ("\0"):rep((4 - #bin % 4) % 4)
-    body = body .. u32s(#bin) .. "BIN\0" .. bin
-  end
-  return "glTF" .. u32s(2) .. u32s(12 + #body) .. body
-end
+local glb = require("support.gltf_hostile").glb -- a .glb of JSON text and a BIN chunk
 
 -- a deterministic generator, the same on every Lua
 local function generator(seed)
