@@ -20,24 +20,19 @@ local floor, huge = math.floor, math.huge
 --- The limits of a definition (manual/animator.md, Limits): far above what a character uses
 -- (tens to a few hundred states and clips), low enough that no definition costs more than a
 -- second or a few MB to compile and to update.
-M.limits = {
-  --- states of one state machine (a layer or a sub-state machine)
-  states = 1024,
-  --- transitions of one state machine
-  transitions = 4096,
-  --- transitions the states of the definition check, summed over its state machines: each
-  -- state's own and, in each state, the machine's transitions from "any"
-  checks = 65536,
-  --- blend nodes and sub-state machines nested in one another (a state's motion is at depth 1)
-  depth = 64,
-  --- motion instances the animator plays, each with its own pose: a clip, a blend node or a
-  -- sub-state machine counts once in every place it is used (a shared node once per use), a
-  -- synced layer's motions twice (both sides of a fade)
-  instances = 4096,
-  --- the size of a parameter's value in the definition (|value|), so that what it drives (blend
-  -- weights, a smoothing spring, a speed) stays finite
-  value = 1e9,
-}
+-- @table limits
+-- @field states states of one state machine (a layer or a sub-state machine): 1024
+-- @field transitions transitions of one state machine: 4096
+-- @field checks transitions the states of the definition check, summed over its state machines:
+-- each state's own and, in each state, the machine's transitions from "any": 65536
+-- @field depth blend nodes and sub-state machines nested in one another (a state's motion is at
+-- depth 1): 64
+-- @field instances motion instances the animator plays, each with its own pose: a clip, a blend
+-- node or a sub-state machine counts once in every place it is used (a shared node once per use),
+-- a synced layer's motions twice (both sides of a fade): 4096
+-- @field value the size of a parameter's value in the definition (|value|), so that what it
+-- drives (blend weights, a smoothing spring, a speed) stays finite: 1e9
+M.limits = { states = 1024, transitions = 4096, checks = 65536, depth = 64, instances = 4096, value = 1e9 }
 local limits = M.limits
 
 -- ---- faults --------------------------------------------------------------------------------------

@@ -29,8 +29,10 @@ M.MAX_STEP = 2 ^ 40
 -- whole number of WRAP / 2 loops (its phase, the exit times it has reached and the events it
 -- crossed stay what they were).
 M.WRAP = 2 ^ 24
---- The rates of a blend node's children (as the definition allows them).
-M.MIN_CHILD_RATE, M.MAX_CHILD_RATE = 1e-6, 1e6
+--- The least rate of a blend node's child (as the definition allows it).
+M.MIN_CHILD_RATE = 1e-6
+--- The greatest rate of a blend node's child (as the definition allows it).
+M.MAX_CHILD_RATE = 1e6
 --- A direct node's weights are scaled down together when the largest passes this.
 M.MAX_WEIGHT = 1e6
 
