@@ -26,6 +26,8 @@ local ffi = require "ffi"
 
 local M = {}
 
+local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
+
 -- The declarations. The struct sn_ffi_table and sn_lua_space are the ones of src/binding (the
 -- spec compares them member by member); enums are passed as int, as C passes them; errors are
 -- never read here (NULL), so sn_error stays opaque.
@@ -124,13 +126,13 @@ local function declare(core)
     sn_blendspace_wedges = ffi.sizeof("sn_blendspace_wedges"),
     ["sn_blendspace_wedges.fac"] = ffi.offsetof("sn_blendspace_wedges", "fac"),
   }
-  for name, size in pairs(native.sizes) do
+  for name, size in each, native.sizes do
     if mine[name] ~= size then
       return nil, ("the FFI declarations do not match the native library: %s is %s bytes here, %d there")
         :format(name, tostring(mine[name]), size)
     end
   end
-  for name in pairs(mine) do
+  for name in each, mine do
     if native.sizes[name] == nil then return nil, "the native library does not report " .. name end
   end
   return ffi.cast("const sn_ffi_table *", native.table)
@@ -625,16 +627,16 @@ function M.install(core)
 
   -- the C binding's functions, kept for every call the fast path does not take (and for specs)
   local C = { quat = {}, Pose = {}, Clip = {}, ClipCursor = {}, Chain = {}, BlendSpace = {} }
-  for k, v in pairs(core.quat) do C.quat[k] = v end
-  for k, v in pairs(POSE.__index) do C.Pose[k] = v end
-  for k, v in pairs(CLIP.__index) do C.Clip[k] = v end
-  for k, v in pairs(CURSOR.__index) do C.ClipCursor[k] = v end
-  for k, v in pairs(CHAIN.__index) do C.Chain[k] = v end
+  for k, v in each, core.quat do C.quat[k] = v end
+  for k, v in each, POSE.__index do C.Pose[k] = v end
+  for k, v in each, CLIP.__index do C.Clip[k] = v end
+  for k, v in each, CURSOR.__index do C.ClipCursor[k] = v end
+  for k, v in each, CHAIN.__index do C.Chain[k] = v end
   for i, mt in ipairs(SPACES) do C.BlendSpace[i] = mt.__index.weights end
   C.blend = core.blend
   M.c = C
 
-  for k, v in pairs(quat_functions(T, C.quat)) do core.quat[k] = v end
+  for k, v in each, quat_functions(T, C.quat) do core.quat[k] = v end
 
   local function is(x, mt) return type(x) == "userdata" and getmetatable(x) == mt end
 
@@ -647,14 +649,14 @@ function M.install(core)
   -- know costs LuaJIT about 3 ns an entry, straight stores next to nothing); made apart from the
   -- calls' path, since a function that makes a closure stops the trace.
   local copiers, fillers = {}, {}
-  local function make_stores(cache, n, each) -- each: "w[%d]" copies, "w" fills
+  local function make_stores(cache, n, item) -- item: "w[%d]" copies, "w" fills
     local f
     if n <= 64 then
       local stores = {}
-      for k = 1, n do stores[k] = ("rawset(o, %d, " .. each .. ")"):format(k, k - 1) end
+      for k = 1, n do stores[k] = ("rawset(o, %d, " .. item .. ")"):format(k, k - 1) end
       f = (loadstring or load)("local rawset = ...\nreturn function(o, w) " .. table.concat(stores, " ") .. " end",
         "=sinew.ffi weights stores")(rawset)
-    elseif each == "w" then
+    elseif item == "w" then
       f = function(o, v) for k = 1, n do rawset(o, k, v) end end
     else
       f = function(o, w) for k = 1, n do rawset(o, k, w[k - 1]) end end

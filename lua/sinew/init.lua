@@ -8,6 +8,8 @@ if not ok then core = require("sinew.native").load(core) end -- a packed LÖVE g
 
 local M = {}
 
+local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
+
 --- The version of sinew, a string.
 M._VERSION = "0.1.0"
 
@@ -39,7 +41,7 @@ do
   end
 end
 
-for name, value in pairs(core) do
+for name, value in each, core do
   if name ~= "_ffi" then M[name] = value end -- what the FFI path reads stays in sinew.core
 end
 

@@ -15,6 +15,11 @@ local core = require "sinew.core"
 
 local M = {}
 
+-- `for k, v in each, t`: a walk of t as `pairs` or `next` would make it, but not under those names,
+-- which LuaJIT 2.1.0-beta3 compiles into a specialised loop (ITERN) that skipped a table's keys
+-- or never ended in some runs with the JIT on (a definition whose states were seen as none)
+local each = next
+
 local floor, huge = math.floor, math.huge
 
 --- The limits of a definition (manual/animator.md, Limits): far above what a character uses
@@ -100,8 +105,8 @@ local function list(v, path, optional)
   local out = own(v, path, nil, optional)
   if out == nil then return {}, 0 end
   local n = 0
-  for _ in next, out do n = n + 1 end
-  for k in next, out do
+  for _ in each, out do n = n + 1 end
+  for k in each, out do
     if type(k) ~= "number" or k ~= floor(k) or k < 1 or k > n then
       fail(path, "%s is not an index of a list (1 .. %d)", show(k), n)
     end
@@ -115,7 +120,7 @@ end
 -- a boolean a bool, "trigger" a trigger, `{ int = n }` or `{ float = x }` the typed forms.
 local function parameters(def, path)
   local out = {}
-  for name, v in next, own(def, path, nil, true) or {} do
+  for name, v in each, own(def, path, nil, true) or {} do
     if type(name) ~= "string" or name == "" then fail(path, "parameter names must be strings (got %s)", show(name)) end
     local p = path .. "." .. name
     if type(v) == "number" then
@@ -155,7 +160,7 @@ local ops = { [">"] = 1, ["<"] = 2, [">="] = 3, ["<="] = 4, ["=="] = 5, ["~="] =
 -- a condition: { param, op (1..6, or 0 for a bool that must be true or a trigger), value }
 local function condition(c, params, path)
   c = own(c, path)
-  for k in next, c do
+  for k in each, c do
     if k ~= 1 and k ~= 2 and k ~= 3 then fail(path, "has a field %s (a condition is { name [, op, value] })", show(k)) end
   end
   local name = c[1]
@@ -246,7 +251,7 @@ local function blend_node(src, ctx, path, depth)
     end
     fail(path .. ".blend", "a blend node needs a mode (got nil)")
   end
-  for k in next, v do
+  for k in each, v do
     if not node_fields[k] then fail(path, "unknown field %s", show(k)) end
   end
   local rotation = v.rotation or "nlerp"
@@ -306,7 +311,7 @@ local function blend_node(src, ctx, path, depth)
     for i = 1, n do points[i] = i end
   end
   local sdef = { mode = mode, points = points }
-  for k in pairs(space_options) do
+  for k in each, space_options do
     local x = v[k]
     if type(x) == "table" then x = own(x, path .. "." .. k) end
     sdef[k] = x
@@ -456,7 +461,7 @@ local state_fields = { motion = true, speed = true, speed_parameter = true, loop
 function machine_body(def, path, ctx, nested, depth)
   local states, order = {}, {}
   local sdefs = own(def.states, path .. ".states")
-  for sname in next, sdefs do
+  for sname in each, sdefs do
     if type(sname) ~= "string" or sname == "" or sname == "any" then
       fail(path .. ".states", "state names must be strings other than 'any' (got %s)", show(sname))
     end
@@ -573,7 +578,7 @@ local function sub_machine(v, ctx, path, depth)
   local copy = own(v, path)
   local key, mpath, named, cycle = v, path, nil, "a sub-state machine that contains itself"
   if copy.machine ~= nil then
-    for k in next, copy do
+    for k in each, copy do
       if k ~= "machine" then fail(path, "unknown field %s", show(k)) end
     end
     local name = copy.machine
@@ -591,7 +596,7 @@ local function sub_machine(v, ctx, path, depth)
       def = own(named, mpath, machine_fields)
     else
       def = copy
-      for k in next, def do
+      for k in each, def do
         if not machine_fields[k] then fail(path, "unknown field %s", show(k)) end
       end
     end
@@ -625,7 +630,7 @@ local function synced(def, path, ctx, index, done)
   local src = done.list[done.names[name]]
   if src.synced then fail(path .. ".sync", "layer '%s' is synced itself", name) end
   local motions = own(def.motions, path .. ".motions", nil, true) or {}
-  for sname in next, motions do
+  for sname in each, motions do
     if not src.states[sname] then fail(path .. ".motions", "layer '%s' has no state %s", name, show(sname)) end
   end
   local out, count = {}, 0
@@ -722,7 +727,7 @@ function M.compile(src, resources)
   local given = own(resources, "resources", nil, true) or {}
   for _, k in ipairs { "clips", "masks", "poses" } do res[k] = own(given[k], "resources." .. k, nil, true) end
   local clip_names = {}
-  for name, clip in next, res.clips or {} do
+  for name, clip in each, res.clips or {} do
     if is_clip(clip) then clip_names[clip] = type(name) == "string" and name or show(name) end
   end
   local ctx = { skeleton = skeleton, resources = res, clips = {}, nodes = {}, checks = 0,

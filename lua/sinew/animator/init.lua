@@ -13,6 +13,8 @@ local RootMotion = require "sinew.animator.root_motion"
 
 local M = {}
 
+local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
+
 local Animator = {}
 Animator.__index = Animator
 
@@ -53,7 +55,7 @@ local function limited_parameters(compiled)
   end
   for _, l in ipairs(compiled.layers) do
     if l.synced then
-      for _, m in pairs(l.motions) do visit(m) end
+      for _, m in each, l.motions do visit(m) end
     else
       visit(l)
     end
@@ -62,7 +64,7 @@ local function limited_parameters(compiled)
     local m = stack[#stack]
     stack[#stack] = nil
     if m.states then -- a layer or a sub-state machine
-      for _, st in pairs(m.states) do
+      for _, st in each, m.states do
         if st.speed_parameter then out[st.speed_parameter] = "multiplies a state's speed" end
         visit(st.motion)
       end
@@ -80,7 +82,7 @@ end
 -- the first frame of every clip of the animator, for additive layers (clip -> pose)
 local function first_frames(compiled)
   local refs = {}
-  for clip in pairs(compiled.clips) do
+  for clip in each, compiled.clips do
     local p = core.pose(compiled.skeleton)
     clip:sample(0, p, false)
     refs[clip] = p
@@ -107,7 +109,7 @@ local function new(def, resources)
     error(compiled, 0)
   end
   local limited = limited_parameters(compiled)
-  for name, p in pairs(compiled.params) do
+  for name, p in each, compiled.params do
     local msg = (p.kind == "float" or p.kind == "int") and out_of_range(limited, name, p.value)
     if msg then error(("parameters.%s: %s"):format(name, msg), 3) end
   end
@@ -119,7 +121,7 @@ local function new(def, resources)
     act_n = 0, act_clip = {}, act_weight = {}, act_time = {}, act_layer = {},
     act_i = 0, Pose = getmetatable(core.pose(compiled.skeleton)), smooth = {}, targets = {}, vels = {} },
     Animator)
-  for name, p in pairs(compiled.params) do
+  for name, p in each, compiled.params do
     A.values[name], A.kinds[name] = p.value, p.kind
     if p.smoothing then
       A.smooth[#A.smooth + 1] = { name = name, time = p.smoothing }
@@ -130,7 +132,7 @@ local function new(def, resources)
   -- by `pairs` of a table that others read during it was seen to loop for ever under LuaJIT
   -- 2.1.0-beta3 when finalisers ran inside it
   A.param_names = {}
-  for name in pairs(A.kinds) do A.param_names[#A.param_names + 1] = name end
+  for name in each, A.kinds do A.param_names[#A.param_names + 1] = name end
   table.sort(A.param_names)
   A.ev_cols = { A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time }
   table.sort(A.smooth, function(a, b) return a.name < b.name end)
@@ -142,7 +144,7 @@ local function new(def, resources)
     if ldef.mode == "additive" then
       if ldef.reference then
         refs = {}
-        for clip in pairs(compiled.clips) do refs[clip] = ldef.reference end
+        for clip in each, compiled.clips do refs[clip] = ldef.reference end
       else
         frames = frames or first_frames(compiled)
         refs = frames

@@ -9,6 +9,8 @@ local RootMotion = require "sinew.animator.root_motion"
 
 local M = {}
 
+local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
+
 local blend, delta = core.blend, core.delta
 local floor, ceil, min = math.floor, math.ceil, math.min
 local advance, sample, set_norm, weights_of, rate, length, step =
@@ -31,7 +33,7 @@ function M.new(def, skeleton, refs)
     -- a layer synced to another: its own motions, two instances per state (the two sides of a
     -- fade), played at the other layer's times; `L.src` is set by the animator
     L.synced, L.side_to, L.side_from = true, {}, {}
-    for name, m in pairs(def.motions) do
+    for name, m in each, def.motions do
       L.side_to[name] = Motion.new(m, skeleton, refs)
       L.side_from[name] = Motion.new(m, skeleton, refs)
     end
@@ -41,7 +43,7 @@ function M.new(def, skeleton, refs)
   -- state_names: the states in order, for what walks them all (snapshots): a walk by `pairs` was
   -- seen to loop for ever under LuaJIT 2.1.0-beta3 when finalisers ran inside it
   L.state_names = {}
-  for name, s in pairs(def.states) do
+  for name, s in each, def.states do
     L.states[name] = { def = s, name = name, inst = Motion.new(s.motion, skeleton, refs) }
     L.state_names[#L.state_names + 1] = name
   end

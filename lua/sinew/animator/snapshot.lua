@@ -11,6 +11,8 @@ local Layer = require "sinew.animator.layer"
 
 local M = {}
 
+local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
+
 local finite = Definition.finite
 
 -- ---- taking --------------------------------------------------------------------------------------------
@@ -308,7 +310,7 @@ local function read(A, snap)
     local kind = A.kinds[name]
     plan.values[name] = read_value(A, name, kind, rawget(values, name), "values." .. name, A.targets[name] == nil)
   end
-  for name in next, values do
+  for name in each, values do
     if A.kinds[name] == nil then fail("values", "unknown parameter %s", show(name)) end
   end
   if A.smooth[1] then

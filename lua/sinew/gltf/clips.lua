@@ -13,6 +13,8 @@ local atan2 = math.atan2 or math.atan
 
 local M = {}
 
+local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
+
 --- The largest angle (radians) by which a LINEAR rotation track may differ from glTF's slerp.
 M.TOLERANCE = math.rad(0.01)
 
@@ -156,7 +158,7 @@ function M.clip_bytes(tracks, joints)
   end
   local bytes = 1024 + 64 * #tracks
   for _, times in ipairs(order) do
-    for k, lanes in pairs(groups[times]) do
+    for k, lanes in each, groups[times] do
       local path, interp = k:match("^(%S+) (%S+)$")
       if 2 * lanes >= joints then lanes = math.max(lanes, joints) end
       local padded = ceil(lanes / LANES) * LANES

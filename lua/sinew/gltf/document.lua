@@ -9,6 +9,8 @@ local decode = require("sinew.core")._gltf
 
 local M = {}
 
+local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
+
 local unpack = table.unpack or unpack
 
 -- ---- faults -----------------------------------------------------------------------------------
@@ -405,7 +407,7 @@ end
 --- The names of a set, sorted, as "a or b".
 function M.names(set)
   local list = {}
-  for k in pairs(set) do list[#list + 1] = k end
+  for k in each, set do list[#list + 1] = k end
   table.sort(list)
   return table.concat(list, " or ")
 end

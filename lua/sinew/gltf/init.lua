@@ -12,12 +12,14 @@ local Meshes = require "sinew.gltf.meshes"
 
 local M = {}
 
+local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
+
 local option_names = { skin = true, meshes = true, name = true, json = true, read = true, max_bytes = true }
 
 local function check_options(options, level)
   if options == nil then return {} end
   if type(options) ~= "table" then error(("options must be a table (got %s)"):format(type(options)), level) end
-  for k in pairs(options) do
+  for k in each, options do
     if not option_names[k] then error(("unknown option '%s'"):format(tostring(k)), level) end
   end
   if options.skin ~= nil and type(options.skin) ~= "number" then
@@ -131,7 +133,7 @@ function M.load(path, options)
     return nil, ("%s: cannot read the file: it is larger than %s bytes (options.max_bytes)"):format(name, D.show(max))
   end
   local o = {}
-  for k, v in pairs(options) do o[k] = v end
+  for k, v in each, options do o[k] = v end
   o.name = o.name or name
   return M.parse(bytes, path:match("^(.*)[/\\]") or "", o)
 end

@@ -10,6 +10,8 @@ local sqrt = math.sqrt
 
 local M = {}
 
+local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
+
 -- ---- 4x4 matrices, column-major lists of 16 numbers ------------------------------------------
 
 local IDENTITY = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
@@ -276,7 +278,7 @@ function M.joints(doc, nodes, options)
       end
     end
     local extras = {}
-    for e in pairs(extra) do if not set[e] then extras[#extras + 1] = e end end
+    for e in each, extra do if not set[e] then extras[#extras + 1] = e end end
     table.sort(extras)
     for _, e in ipairs(extras) do
       set[e] = true
