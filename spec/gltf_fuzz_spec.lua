@@ -27,12 +27,7 @@ local pool = { 0, 1, -1, 2, 3, 7, 24, 255, 256, 5120, 5121, 5122, 5123, 5125, 51
   "CUBICSPLINE", "STEP", true, false, {}, { 0 }, { 0, 0, 0, 0 }, { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0 },
   "data:application/octet-stream;base64,AAAA", "../x.bin", "missing.bin" }
 
-local function copy(v)
-  if type(v) ~= "table" then return v end
-  local t = {}
-  for k, x in pairs(v) do t[k] = copy(x) end
-  return t
-end
+local copy = require("helper").deep_copy
 
 -- every (table, key) of the tree, in a fixed order
 local function slots(tree)

@@ -142,25 +142,15 @@ describe("sinew.group", function()
     local s = skeleton(4)
     local g, out, p = sinew.group(), sinew.pose(s), sinew.pose(s)
     local accepted = 0
-    local function finaliser(fn)
-      if newproxy then
-        local u = newproxy(true)
-        getmetatable(u).__gc = fn
-        return u
-      end
-      return setmetatable({}, { __gc = fn })
-    end
-    if _VERSION == "Lua 5.4" then collectgarbage("incremental", 0, 1000)
-    else collectgarbage("setpause", 0); collectgarbage("setstepmul", 1000) end
+    helper.eager_collector(true)
     for _ = 1, 2000 do
       for _ = 1, 3 do
-        finaliser(function() if pcall(g.blend, g, out, { p }) then accepted = accepted + 1 end end)
+        helper.finaliser(function() if pcall(g.blend, g, out, { p }) then accepted = accepted + 1 end end)
       end
       g:blend(out, { p })
       accepted = accepted + 1
     end
-    if _VERSION == "Lua 5.4" then collectgarbage("incremental", 200, 100)
-    else collectgarbage("setpause", 200); collectgarbage("setstepmul", 200) end
+    helper.eager_collector(false)
     collectgarbage()
     collectgarbage()
     assert.equal(accepted, #g)

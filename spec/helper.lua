@@ -21,6 +21,35 @@ function M.least_garbage(step, n)
   return least
 end
 
+--- A deep copy of `v` (tables copied key by key, other values as they are; no cycles).
+function M.deep_copy(v)
+  if type(v) ~= "table" then return v end
+  local t = {}
+  for k, x in pairs(v) do t[k] = M.deep_copy(x) end
+  return t
+end
+
+--- A garbage object whose finaliser runs `fn` (newproxy on Lua 5.1 and LuaJIT, whose tables have
+-- no __gc).
+function M.finaliser(fn)
+  if newproxy then
+    local u = newproxy(true)
+    getmetatable(u).__gc = fn
+    return u
+  end
+  return setmetatable({}, { __gc = fn })
+end
+
+--- The collector in small steps at every allocation (`eager` true), or back to its defaults.
+function M.eager_collector(eager)
+  if _VERSION == "Lua 5.4" then
+    if eager then collectgarbage("incremental", 0, 1000) else collectgarbage("incremental", 200, 100) end
+  else
+    collectgarbage("setpause", eager and 0 or 200)
+    collectgarbage("setstepmul", eager and 1000 or 200)
+  end
+end
+
 --- A small deterministic generator (the same sequence on every Lua version), so that random
 -- inputs are reproducible: `local rng = helper.rng(42); rng() -> [0, 1)`.
 function M.rng(seed)

@@ -39,12 +39,7 @@ local function same(a, b)
   return true
 end
 
-local function copy(t)
-  if type(t) ~= "table" then return t end
-  local out = {}
-  for k, v in pairs(t) do out[k] = copy(v) end
-  return out
-end
+local copy = helper.deep_copy
 
 local pose = sinew.pose(skel)
 
