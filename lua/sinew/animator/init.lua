@@ -128,12 +128,6 @@ local function new(def, resources)
       A.targets[name], A.vels[name] = p.value, 0
     end
   end
-  -- the parameters' names in order, for what walks them all (snapshot, restore, debug): a walk
-  -- by `pairs` of a table that others read during it was seen to loop for ever under LuaJIT
-  -- 2.1.0-beta3 when finalisers ran inside it
-  A.param_names = {}
-  for name in each, A.kinds do A.param_names[#A.param_names + 1] = name end
-  table.sort(A.param_names)
   A.ev_cols = { A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time }
   table.sort(A.smooth, function(a, b) return a.name < b.name end)
   if compiled.root_motion then A.root = RootMotion.new(compiled.skeleton, compiled.root_motion) end
@@ -571,7 +565,7 @@ function Animator:debug()
   if not animators[self] then check_self(self, "debug") end
   if self.busy then refuse_busy(self, "debug") end
   local out = { parameters = {}, layers = {} }
-  for _, name in ipairs(self.param_names) do out.parameters[name] = self.values[name] end
+  for name, v in each, self.values do out.parameters[name] = v end
   for i, L in ipairs(self.layers) do
     local l = { name = L.def.name, weight = L.weight, clips = {} }
     l.state, l.time, l.target, l.progress = self:state(i)

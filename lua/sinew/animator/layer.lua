@@ -40,14 +40,9 @@ function M.new(def, skeleton, refs)
   end
   M.masks(L, def, skeleton)
   if def.synced then return L end
-  -- state_names: the states in order, for what walks them all (snapshots): a walk by `pairs` was
-  -- seen to loop for ever under LuaJIT 2.1.0-beta3 when finalisers ran inside it
-  L.state_names = {}
   for name, s in each, def.states do
     L.states[name] = { def = s, name = name, inst = Motion.new(s.motion, skeleton, refs) }
-    L.state_names[#L.state_names + 1] = name
   end
-  table.sort(L.state_names)
   if def.inertial then
     -- the layer's last two poses and the time between them (the source's velocity at a switch),
     -- the velocity found there, and the extrapolated source

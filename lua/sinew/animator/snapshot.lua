@@ -47,8 +47,7 @@ end
 function layer_of(L)
   if L.synced then return { weight = L.weight } end -- the rest follows the other layer
   local l = { weight = L.weight, entering = L.entering, exited = L.exited == true, states = {} }
-  for _, name in ipairs(L.state_names) do
-    local st = L.states[name]
+  for name, st in each, L.states do
     l.states[name] = { fresh = st.fresh == true, motion = instance(st.inst) }
   end
   if L.trans then
@@ -85,7 +84,7 @@ end
 --- The run-time state of animator A as a plain table.
 function M.take(A)
   local snap = { version = 1, values = {}, layers = {} }
-  for _, name in ipairs(A.param_names) do snap.values[name] = A.values[name] end
+  for name, v in each, A.values do snap.values[name] = v end
   if A.smooth[1] then
     snap.targets, snap.velocities = {}, {}
     for _, s in ipairs(A.smooth) do snap.targets[s.name], snap.velocities[s.name] = A.targets[s.name], A.vels[s.name] end
@@ -226,8 +225,7 @@ function read_layer(A, L, l, path)
   p.exited = boolean(rawget(l, "exited"), path .. ".exited")
   local states = tbl(rawget(l, "states"), path .. ".states")
   p.states = {}
-  for _, name in ipairs(L.state_names) do
-    local st = L.states[name]
+  for name, st in each, L.states do
     local spath = path .. ".states." .. name
     local s = tbl(rawget(states, name), spath)
     p.states[name] = { fresh = boolean(rawget(s, "fresh"), spath .. ".fresh"),
@@ -306,8 +304,7 @@ local function read(A, snap)
   if version ~= 1 then fail("version", "unknown snapshot version %s", show(version)) end
   local values = tbl(rawget(snap, "values"), "values")
   local plan = { values = {}, layers = {} }
-  for _, name in ipairs(A.param_names) do
-    local kind = A.kinds[name]
+  for name, kind in each, A.kinds do
     plan.values[name] = read_value(A, name, kind, rawget(values, name), "values." .. name, A.targets[name] == nil)
   end
   for name in each, values do
@@ -360,8 +357,7 @@ function put_layer(L, p)
   L.weight = p.weight
   if L.synced then return end
   L.entering, L.exited = p.entering, p.exited
-  for _, name in ipairs(L.state_names) do
-    local st = L.states[name]
+  for name, st in each, L.states do
     st.fresh = p.states[name].fresh
     put_instance(st.inst, p.states[name].motion)
   end
@@ -410,7 +406,7 @@ end
 
 --- Writes `plan` into A (allocating nothing that a finaliser could run during).
 function M.put(A, plan)
-  for _, name in ipairs(A.param_names) do A.values[name] = plan.values[name] end
+  for name in each, A.kinds do A.values[name] = plan.values[name] end
   for _, s in ipairs(A.smooth) do
     A.targets[s.name], A.vels[s.name] = plan.targets[s.name], plan.vels[s.name]
   end
