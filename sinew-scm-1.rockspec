@@ -70,6 +70,8 @@ build = {
     ["sinew.animator.snapshot"] = "lua/sinew/animator/snapshot.lua",
     ["sinew.animator.dot"] = "lua/sinew/animator/dot.lua",
     ["sinew.animator.root_motion"] = "lua/sinew/animator/root_motion.lua",
+    ["sinew.animator.plan"] = "lua/sinew/animator/plan.lua",
+    ["sinew.animator.pose_kind"] = "lua/sinew/animator/pose_kind.lua",
   },
 }
 test = {

@@ -12,6 +12,7 @@
 -- `M.limits`, checked before anything is made.
 -- @module sinew.animator.definition
 local core = require "sinew.core"
+local PoseKind = require "sinew.animator.pose_kind"
 
 local M = {}
 
@@ -218,10 +219,8 @@ local node_fields = { blend = true, parameter = true, parameters = true, childre
   power = true, normalize_axes = true, grid = true, normalize = true, rotation = true }
 local child_fields = { [1] = true, [2] = true, rate = true }
 
-local Clip = core.clip and getmetatable(core.clip { skeleton = core.skeleton { names = { "a" }, parents = { 0 } },
-  tracks = {} })
-
-local function is_clip(v) return type(v) == "userdata" and getmetatable(v) == Clip end
+-- a clip of the definition's kind of skeleton
+local function is_clip(v, ctx) return type(v) == "userdata" and getmetatable(v) == ctx.Clip end
 
 -- a looked-up resource: `kind` (clips, masks, poses) named `name`, or nil
 local function resource(ctx, kind, name)
@@ -350,10 +349,10 @@ function motion(v, ctx, path, depth)
   if type(v) == "string" then
     local c = resource(ctx, "clips", v)
     if c == nil then fail(path, "unknown clip '%s'", v) end
-    if not is_clip(c) then fail(path, "clips['%s'] is not a sinew clip (got %s)", v, type(c)) end
+    if not is_clip(c, ctx) then fail(path, "clips['%s'] is not a sinew clip (got %s)", v, type(c)) end
     v = c
   end
-  if is_clip(v) then return clip_motion(v, ctx, path) end
+  if is_clip(v, ctx) then return clip_motion(v, ctx, path) end
   if type(v) ~= "table" then fail(path, "must be a clip, a clip name or a blend node (got %s)", type(v)) end
   local m = ctx.nodes[v]
   if m == BUSY then fail(path, "a blend node that contains itself") end
@@ -705,20 +704,20 @@ local function layer(src, index, ctx, first, done)
     transitions = m.transitions, count = m.count }
 end
 
-local Skeleton = getmetatable(core.skeleton { names = { "a" }, parents = { 0 } })
-
 --- Compiles a definition. `resources` holds `clips`, `masks` and `poses` tables for names. Also
 -- gives `clip_names` (clip -> its name in `resources.clips`).
 function M.compile(src, resources)
   local def = own(src, "definition",
     { skeleton = true, parameters = true, layers = true, root_motion = true, machines = true })
   local skeleton = def.skeleton
-  if type(skeleton) ~= "userdata" or getmetatable(skeleton) ~= Skeleton then
+  local kind = PoseKind.of(skeleton)
+  if not kind then
     fail("skeleton", "must be a sinew skeleton (got %s)", type(skeleton))
   end
   local root_motion = nil
   if def.root_motion ~= nil then
     string_at(def.root_motion, "root_motion")
+    if not kind.root_motion then fail("root_motion", "a skeleton of %s has no root motion", kind.name) end
     root_motion = skeleton:find(def.root_motion)
     if not root_motion then fail("root_motion", "unknown joint '%s'", def.root_motion) end
   end
@@ -728,11 +727,11 @@ function M.compile(src, resources)
   for _, k in ipairs { "clips", "masks", "poses" } do res[k] = own(given[k], "resources." .. k, nil, true) end
   local clip_names = {}
   for name, clip in each, res.clips or {} do
-    if is_clip(clip) then clip_names[clip] = type(name) == "string" and name or show(name) end
+    if is_clip(clip, kind) then clip_names[clip] = type(name) == "string" and name or show(name) end
   end
   local ctx = { skeleton = skeleton, resources = res, clips = {}, nodes = {}, checks = 0,
     machines = own(def.machines, "machines", nil, true) or {},
-    Mask = getmetatable(core.mask(skeleton, {})), Pose = getmetatable(core.pose(skeleton)) }
+    Mask = kind.Mask, Pose = kind.Pose, Clip = kind.Clip }
   ctx.params = parameters(def.parameters, "parameters")
   local layers, n = list(def.layers, "layers")
   if n == 0 then fail("layers", "an animator needs a layer") end

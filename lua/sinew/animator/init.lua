@@ -1,10 +1,13 @@
 --- The animator: parameters in, a blended pose out. A definition (plain data: states, blend
--- trees, transitions, layers, events) is compiled once by `sinew.animator(def [, resources])`;
--- each frame `anim:set(...)`, `anim:update(dt)` and `anim:evaluate(pose)` play it through the C
--- core, with no garbage. See manual/animator.md.
+-- trees, transitions, layers, events) is compiled once into a plan by
+-- `sinew.animator.compile(def [, resources])`; `plan:new()` makes an animator of it, small
+-- (what it plays now, its times, parameters and events), as many as a crowd needs.
+-- `sinew.animator(def [, resources])` does both for one. Each frame `anim:set(...)`,
+-- `anim:update(dt)` and `anim:evaluate(pose)` play it through the C core, with no garbage. See
+-- manual/animator.md.
 -- @module sinew.animator
-local core = require "sinew.core"
 local Definition = require "sinew.animator.definition"
+local Plan = require "sinew.animator.plan"
 local Layer = require "sinew.animator.layer"
 local Motion = require "sinew.animator.motion"
 local Snapshot = require "sinew.animator.snapshot"
@@ -13,26 +16,36 @@ local RootMotion = require "sinew.animator.root_motion"
 
 local M = {}
 
-local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
-
 local Animator = {}
 Animator.__index = Animator
 
--- every animator made here (weak keys): a method called on anything else raises a clear error
--- (a table with the same metatable, or one claiming it through __metatable, is not one)
+local AnimatorPlan = {}
+AnimatorPlan.__index = AnimatorPlan
+
+-- every animator and plan made here (weak keys): a method called on anything else raises a clear
+-- error (a table with the same metatable, or one claiming it through __metatable, is not one)
 local animators = setmetatable({}, { __mode = "k" })
--- What the animator is doing now (A.busy: "update", "evaluate", "restore", "snapshot"): the
--- collector may run a finaliser at any allocation, and a finaliser that calls a method reading or
--- changing what is under way gets this error instead of a half-changed animator. Event handlers
--- run after an update's work, and may call anything.
+local plans = setmetatable({}, { __mode = "k" })
+
+-- What the animator is doing now (A.busy: "update", "evaluate", "restore", "snapshot"), and what
+-- an animator of its plan is doing with the plan's scratch (P.busy): the collector may run a
+-- finaliser at any allocation, and a finaliser that calls a method reading or changing what is
+-- under way gets this error instead of a half-changed animator. Event handlers run after an
+-- update's work, and may call anything.
 local function refuse_busy(A, name)
   error(("'%s' called during the animator's own '%s' (from a finaliser): not allowed"):format(name, A.busy), 3)
 end
 
-local function check_self(self, name)
-  if not animators[self] then
+local function refuse_plan(P, name)
+  error(("'%s' called during the '%s' of another animator of the same plan (from a finaliser): not allowed")
+    :format(name, P.busy), 3)
+end
+
+local function check_self(self, name, what)
+  if not (what or animators)[self] then
     local t = type(self)
-    error(("bad argument #1 to '%s' (sinew.Animator expected, got %s)"):format(name, t == "table" and "table" or t), 3)
+    error(("bad argument #1 to '%s' (%s expected, got %s)"):format(name, what and "sinew.AnimatorPlan"
+      or "sinew.Animator", t == "table" and "table" or t), 3)
   end
 end
 
@@ -46,53 +59,92 @@ local out_of_range = Motion.out_of_range
 --- The most events one update queues (see `anim.dropped_events`).
 M.MAX_EVENTS = Layer.MAX_EVENTS
 
--- the parameters a state's speed or a direct node takes, name -> what it does (for messages);
--- each motion and machine visited once, without recursion
-local function limited_parameters(compiled)
-  local out, seen, stack = {}, {}, {}
-  local function visit(m)
-    if not seen[m] then seen[m] = true; stack[#stack + 1] = m end
+-- ---- plans -----------------------------------------------------------------------------------------
+
+-- the plan of a definition; a fault raises at `level` (counted from here)
+local function compile(def, resources, level)
+  local ok, compiled = pcall(Definition.compile, def, resources)
+  if not ok then
+    local msg = Definition.fault_message(compiled)
+    if msg then error(msg, level) end
+    error(compiled, 0)
   end
-  for _, l in ipairs(compiled.layers) do
-    if l.synced then
-      for _, m in each, l.motions do visit(m) end
-    else
-      visit(l)
-    end
+  local P = Plan.build(compiled)
+  for i, name in ipairs(P.names) do
+    local kind = P.kinds[i]
+    local msg = (kind == "float" or kind == "int") and out_of_range(P.limited, name, P.defaults[i])
+    if msg then error(("parameters.%s: %s"):format(name, msg), level) end
   end
-  while #stack > 0 do
-    local m = stack[#stack]
-    stack[#stack] = nil
-    if m.states then -- a layer or a sub-state machine
-      for _, st in each, m.states do
-        if st.speed_parameter then out[st.speed_parameter] = "multiplies a state's speed" end
-        visit(st.motion)
-      end
-    elseif m.kind == "blend" then
-      if m.mode == "direct" then
-        for _, p in ipairs(m.params) do out[p] = "is an input of a direct blend node" end
-      end
-      for _, c in ipairs(m.children) do visit(c.motion) end
-    end
-  end
-  return out
+  P.Pose = P.kind.Pose
+  setmetatable(P, AnimatorPlan)
+  plans[P] = true
+  return P
 end
 
+--- Compiles a definition into a plan (see manual/animator.md, Plans and crowds): checked and
+-- laid out once, with its blend spaces, masks and the scratch poses an evaluation uses; its
+-- animators (`plan:new()`) share all of it and hold only what changes.
+-- @function compile
+-- @tparam table def `{skeleton = ..., parameters = {...}, layers = {...}, machines = {...}, root_motion = ...}`
+-- @tparam[opt] table resources `{clips = {...}, masks = {...}, poses = {...}}`: the tables that
+-- names in the definition refer to
+-- @treturn AnimatorPlan
+-- @raise as `sinew.animator`
+function M.compile(def, resources)
+  return (compile(def, resources, 3))
+end
 
--- the first frame of every clip of the animator, for additive layers (clip -> pose)
-local function first_frames(compiled)
-  local refs = {}
-  for clip in each, compiled.clips do
-    local p = core.pose(compiled.skeleton)
-    clip:sample(0, p, false)
-    refs[clip] = p
-  end
-  return refs
+local new_instance -- (below)
+
+--- Makes an animator of the plan: at every layer's entry state, parameters at their defaults.
+-- @treturn Animator
+-- @raise "bad argument #1 to 'new' (sinew.AnimatorPlan expected, got table)"
+function AnimatorPlan:new()
+  if not plans[self] then check_self(self, "new", plans) end
+  return new_instance(self)
+end
+
+--- The plan's skeleton.
+-- @treturn Skeleton
+-- @raise "bad argument #1 to 'skeleton' (sinew.AnimatorPlan expected, got table)"
+function AnimatorPlan:skeleton()
+  if not plans[self] then check_self(self, "skeleton", plans) end
+  return self.skeleton
+end
+
+AnimatorPlan.__tostring = function(P)
+  if not plans[P] then check_self(P, "__tostring", plans) end
+  local names = {}
+  for i = 1, P.layers do names[i] = P.machines[i].name end
+  return ("sinew.AnimatorPlan (%d joints, layers %s)"):format(P.joints, table.concat(names, ", "))
+end
+
+-- ---- animators -----------------------------------------------------------------------------------
+
+-- a new animator of plan P
+function new_instance(P)
+  local A = { plan = P, values = {}, targets = {}, vels = {}, layers = {}, machines = {},
+    norm = {}, weight = {}, root = {}, cursor = {}, uw = {}, rates = {}, fresh = {},
+    ev_n = 0, ev_name = {}, ev_layer = {}, ev_state = {}, ev_weight = {}, ev_time = {}, ev_i = 0,
+    dropped_events = 0, handlers = {}, busy = false, updates = 0, act_n = 0, act_i = 0 }
+  for i = 1, #P.names do A.values[i] = P.defaults[i] end
+  for _, i in ipairs(P.smooth) do A.targets[i], A.vels[i] = P.defaults[i], 0 end
+  Motion.init(P, A)
+  for _, s in ipairs(P.clip_slots) do A.root[s] = 0 end
+  -- every layer machine's table by its number (A.machines), the top layers' also in A.layers
+  for id, D in ipairs(P.machines) do A.machines[id] = Layer.new(P, D) end
+  for i = 1, P.layers do A.layers[i] = A.machines[i] end
+  for s = 1, P.slots do A.fresh[s] = false end
+  A.rm = RootMotion.new(P, A)
+  setmetatable(A, Animator)
+  animators[A] = true
+  return A
 end
 
 --- Makes an animator from a definition (see manual/animator.md): `sinew.animator(def [,
--- resources])`. `resources` holds the tables that names in the definition refer to: `clips`
--- (name -> clip), `masks` (name -> mask), `poses` (name -> pose).
+-- resources])`, the same as `sinew.animator.compile(def, resources):new()`. `resources` holds the
+-- tables that names in the definition refer to: `clips` (name -> clip), `masks` (name -> mask),
+-- `poses` (name -> pose).
 -- @function sinew.animator
 -- @tparam table def `{skeleton = ..., parameters = {...}, layers = {...}, machines = {...}, root_motion = ...}`
 -- @tparam[opt] table resources `{clips = {...}, masks = {...}, poses = {...}}`
@@ -102,61 +154,17 @@ end
 -- layer", "layers[1].transitions[3].to: unknown state 'nowhere'", "resources.clips: must be a table
 -- (got string)", ... (more in manual/animator.md, Errors)
 local function new(def, resources)
-  local ok, compiled = pcall(Definition.compile, def, resources)
-  if not ok then
-    local msg = Definition.fault_message(compiled)
-    if msg then error(msg, 3) end
-    error(compiled, 0)
-  end
-  local limited = limited_parameters(compiled)
-  for name, p in each, compiled.params do
-    local msg = (p.kind == "float" or p.kind == "int") and out_of_range(limited, name, p.value)
-    if msg then error(("parameters.%s: %s"):format(name, msg), 3) end
-  end
-  local A = setmetatable({ def = compiled, skeleton = compiled.skeleton, values = {}, kinds = {}, layers = {},
-    limited = limited,
-    ev_n = 0, ev_name = {}, ev_layer = {}, ev_state = {}, ev_weight = {}, ev_time = {}, ev_i = 0,
-    ev_spare = { {}, {}, {}, {}, {} },
-    dropped_events = 0, handlers = {}, busy = false, updates = 0, kmins = {}, kmaxs = {},
-    act_n = 0, act_clip = {}, act_weight = {}, act_time = {}, act_layer = {},
-    act_i = 0, Pose = getmetatable(core.pose(compiled.skeleton)), smooth = {}, targets = {}, vels = {} },
-    Animator)
-  for name, p in each, compiled.params do
-    A.values[name], A.kinds[name] = p.value, p.kind
-    if p.smoothing then
-      A.smooth[#A.smooth + 1] = { name = name, time = p.smoothing }
-      A.targets[name], A.vels[name] = p.value, 0
-    end
-  end
-  A.ev_cols = { A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time }
-  table.sort(A.smooth, function(a, b) return a.name < b.name end)
-  if compiled.root_motion then A.root = RootMotion.new(compiled.skeleton, compiled.root_motion) end
-  A.clip_names = compiled.clip_names -- (from the definition's copy of resources.clips)
-  local frames
-  for i, ldef in ipairs(compiled.layers) do
-    local refs = nil
-    if ldef.mode == "additive" then
-      if ldef.reference then
-        refs = {}
-        for clip in each, compiled.clips do refs[clip] = ldef.reference end
-      else
-        frames = frames or first_frames(compiled)
-        refs = frames
-      end
-    end
-    A.layers[i] = Layer.new(ldef, compiled.skeleton, refs)
-    if ldef.synced then A.layers[i].src = A.layers[ldef.synced] end
-  end
-  animators[A] = true
-  return A
+  local anim = new_instance(compile(def, resources, 4))
+  return anim
 end
 
 -- ---- parameters ------------------------------------------------------------------------------------
 
-local function kind_of(A, name, level)
-  local kind = A.kinds[name]
-  if kind == nil then error(("unknown parameter %s"):format(Definition.show(name)), level + 1) end
-  return kind
+-- the index of parameter `name` of plan P
+local function index_of(P, name, level)
+  local i = P.index[name]
+  if i == nil then error(("unknown parameter %s"):format(Definition.show(name)), level + 1) end
+  return i
 end
 
 --- Sets a parameter: a finite number for a float, an integer for an int, a boolean for a bool or
@@ -171,7 +179,9 @@ end
 -- speed" (and "is an input of a direct blend node")
 function Animator:set(name, value)
   if not animators[self] then check_self(self, "set") end
-  local kind = kind_of(self, name, 2)
+  local P = self.plan
+  local i = index_of(P, name, 2)
+  local kind = P.kinds[i]
   if kind == "float" or kind == "int" then
     if not Definition.finite(value) then
       error(("parameter '%s' is a number: got %s"):format(name, Definition.show(value)), 2)
@@ -179,12 +189,12 @@ function Animator:set(name, value)
     if kind == "int" and value ~= math.floor(value) then
       error(("parameter '%s' is an int: got %s"):format(name, Definition.show(value)), 2)
     end
-    local msg = out_of_range(self.limited, name, value)
+    local msg = out_of_range(P.limited, name, value)
     if msg then error(msg, 2) end
   elseif type(value) ~= "boolean" then
     error(("parameter '%s' is a %s: got %s"):format(name, kind, Definition.show(value)), 2)
   end
-  if self.targets[name] ~= nil then self.targets[name] = value else self.values[name] = value end
+  if self.targets[i] ~= nil then self.targets[i] = value else self.values[i] = value end
   return self
 end
 
@@ -196,30 +206,30 @@ end
 -- @raise "unknown parameter 'x'"
 function Animator:get(name)
   if not animators[self] then check_self(self, "get") end
-  kind_of(self, name, 2)
-  return self.values[name], self.targets[name]
+  local i = index_of(self.plan, name, 2)
+  return self.values[i], self.targets[i]
 end
 
 -- smoothed floats follow their targets as critically damped springs (exact for any step: the
 -- same result for one step of dt as for many smaller ones); a spring whose arithmetic leaves the
 -- double range (values near it, a smoothing time near 0, a step of days) is at its target
-local function smooth(A, dt)
-  local list, values, targets, vels = A.smooth, A.values, A.targets, A.vels
-  for i = 1, #list do
-    local s = list[i]
-    local name = s.name
-    if s.time <= 0 then
-      values[name], vels[name] = targets[name], 0
+local function smooth(P, A, dt)
+  local list, times = P.smooth, P.smooth_time
+  local values, targets, vels = A.values, A.targets, A.vels
+  for k = 1, #list do
+    local i, time = list[k], times[k]
+    if time <= 0 then
+      values[i], vels[i] = targets[i], 0
     else
-      local w = 2 / s.time
-      local y, v = values[name] - targets[name], vels[name]
+      local w = 2 / time
+      local y, v = values[i] - targets[i], vels[i]
       local j = v + w * y
       local e = math.exp(-w * dt)
-      local x, u = targets[name] + (y + j * dt) * e, (v - w * j * dt) * e
+      local x, u = targets[i] + (y + j * dt) * e, (v - w * j * dt) * e
       if x - x == 0 and u - u == 0 then -- both finite
-        values[name], vels[name] = x, u
+        values[i], vels[i] = x, u
       else
-        values[name], vels[name] = targets[name], 0
+        values[i], vels[i] = targets[i], 0
       end
     end
   end
@@ -232,8 +242,10 @@ end
 -- @raise "unknown parameter 'x'"; "parameter 'x' is not a trigger"
 function Animator:trigger(name)
   if not animators[self] then check_self(self, "trigger") end
-  if kind_of(self, name, 2) ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
-  self.values[name] = true
+  local P = self.plan
+  local i = index_of(P, name, 2)
+  if P.kinds[i] ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
+  self.values[i] = true
   return self
 end
 
@@ -243,23 +255,28 @@ end
 -- @raise "unknown parameter 'x'"; "parameter 'x' is not a trigger"
 function Animator:reset_trigger(name)
   if not animators[self] then check_self(self, "reset_trigger") end
-  if kind_of(self, name, 2) ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
-  self.values[name] = false
+  local P = self.plan
+  local i = index_of(P, name, 2)
+  if P.kinds[i] ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
+  self.values[i] = false
   return self
 end
 
 -- ---- layers ----------------------------------------------------------------------------------------
 
-local function layer_of(A, which, level)
-  local L
-  if type(which) == "number" then L = A.layers[which]
+-- the index of a layer (1 .. the number of layers) by name or index; nil: the first
+local function layer_index(A, which, level)
+  local P = A.plan
+  local i
+  if type(which) == "number" then
+    if which >= 1 and which <= P.layers and which % 1 == 0 then i = which end
   elseif type(which) == "string" then
-    local i = A.def.layer_index[which]
-    L = i and A.layers[i]
-  elseif which == nil then L = A.layers[1]
+    i = P.layer_index[which]
+  elseif which == nil then
+    i = 1
   end
-  if not L then error(("unknown layer %s"):format(Definition.show(which)), level + 1) end
-  return L
+  if not i then error(("unknown layer %s"):format(Definition.show(which)), level + 1) end
+  return i
 end
 
 --- Sets the weight of a layer; the first layer's is always 1. Returns the animator.
@@ -270,12 +287,12 @@ end
 -- weight must be a number from 0 to 1 (got 2)"; "the first layer's weight is always 1"
 function Animator:set_layer_weight(which, w)
   if not animators[self] then check_self(self, "set_layer_weight") end
-  local L = layer_of(self, which, 2)
+  local i = layer_index(self, which, 2)
   if not Definition.finite(w) or w < 0 or w > 1 then
     error(("layer weight must be a number from 0 to 1 (got %s)"):format(Definition.show(w)), 2)
   end
-  if L.def.index == 1 then error("the first layer's weight is always 1", 2) end
-  L.weight = w
+  if i == 1 then error("the first layer's weight is always 1", 2) end
+  Layer.set_weight(self.layers[i], w)
   return self
 end
 
@@ -285,23 +302,26 @@ end
 -- @raise "unknown layer 'x'" (or "unknown layer 5") for a name or index that is no layer
 function Animator:layer_weight(which)
   if not animators[self] then check_self(self, "layer_weight") end
-  return layer_of(self, which, 2).weight
+  return Layer.weight(self.layers[layer_index(self, which, 2)])
 end
 
 -- ---- time --------------------------------------------------------------------------------------------
 
 -- events in time order: each state's step queues its events in order, so the queue is often
 -- sorted already (checked first); otherwise a bottom-up merge sort of the five parallel lists
--- into the spare five and back, stable (ties keep their order), n log n for n <= MAX_EVENTS,
--- no garbage once the lists have grown
-local function sort_events(A)
+-- into the plan's spare five and back, stable (ties keep their order), n log n for n <=
+-- MAX_EVENTS, no garbage once the lists have grown (the lists that end up holding the events
+-- become the animator's, the others the plan's spare ones)
+local function sort_events(P, A)
   local n, time = A.ev_n, A.ev_time
   local sorted = true
   for i = 2, n do
     if time[i] < time[i - 1] then sorted = false; break end
   end
   if sorted then return end
-  local src, dst = A.ev_cols, A.ev_spare
+  local cols, spare = P.ev_cols, P.ev_spare
+  cols[1], cols[2], cols[3], cols[4], cols[5] = A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time
+  local src, dst = cols, spare
   local width = 1
   while width < n do
     local st = src[5]
@@ -317,8 +337,8 @@ local function sort_events(A)
     src, dst = dst, src
     width = width * 2
   end
-  A.ev_cols, A.ev_spare = src, dst
   A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time = src[1], src[2], src[3], src[4], src[5]
+  for c = 1, 5 do spare[c], cols[c] = dst[c], false end
 end
 
 --- Advances the animator by `dt` seconds (finite, 0 or more): applies the parameters, starts
@@ -337,14 +357,20 @@ function Animator:update(dt)
   end
   if dt > MAX_DT then dt = MAX_DT end
   if self.busy then refuse_busy(self, "update") end
-  self.busy = "update"
+  local P = self.plan
+  if P.busy then refuse_plan(P, "update") end
+  self.busy, P.busy = "update", "update"
   self.ev_n, self.ev_i, self.dropped_events = 0, 0, 0
-  smooth(self, dt)
+  smooth(P, self, dt)
   local layers = self.layers
-  for i = 1, #layers do Layer.update(self, layers[i], dt) end
-  if self.root then RootMotion.update(self.root, layers[1], Layer.fade(layers[1])) end
-  sort_events(self)
-  self.busy = false
+  for i = 1, P.layers do Layer.update(P, self, layers[i], dt) end
+  local R = self.rm
+  if R then
+    RootMotion.begin(R)
+    Layer.each_leaf(P, self, layers[1], RootMotion.leaf, self)
+  end
+  sort_events(P, self)
+  self.busy, P.busy = false, false
   -- a handler that updates the animator again ends the calls of this update's events
   local round = self.updates + 1
   self.updates = round
@@ -369,37 +395,20 @@ end
 -- @raise "bad argument #1 to 'evaluate' (a sinew pose of the animator's skeleton expected)"
 function Animator:evaluate(pose)
   if not animators[self] then check_self(self, "evaluate") end
-  if getmetatable(pose) ~= self.Pose or pose:skeleton() ~= self.skeleton then
+  local P = self.plan
+  if getmetatable(pose) ~= P.Pose or pose:skeleton() ~= P.skeleton then
     error("bad argument #1 to 'evaluate' (a sinew pose of the animator's skeleton expected)", 2)
   end
   if self.busy then refuse_busy(self, "evaluate") end
-  self.busy = "evaluate"
+  if P.busy then refuse_plan(P, "evaluate") end
+  self.busy, P.busy = "evaluate", "evaluate"
   local layers = self.layers
-  local base = Layer.pose_of(layers[1])
-  if layers[1].last then Layer.remember(layers[1], base) end
-  pose:copy(base)
-  for i = 2, #layers do
-    local L = layers[i]
-    local w = L.weight
-    if w > 0 or L.last then
-      local lp = Layer.pose_of(L)
-      if L.last then Layer.remember(L, lp) end
-      if w <= 0 then -- luacheck: ignore 542 (sampled for its history only)
-      elseif L.def.mode == "additive" then
-        pose:add(lp, w, L.def.mask)
-      elseif L.masks then
-        local three, tw = L.three, L.three_w
-        three[1], three[2], three[3] = pose, pose, lp
-        tw[1], tw[2], tw[3] = 1 - w, w, w
-        core.blend(pose, three, tw, L.masks)
-      else
-        L.pair[1], L.pair[2], L.pair_w[1], L.pair_w[2] = pose, lp, 1 - w, w
-        core.blend(pose, L.pair, L.pair_w)
-      end
-    end
-  end
-  if self.root then RootMotion.remove(self.root, pose, self.skeleton) end
-  self.busy = false
+  local base = layers[1]
+  Layer.pose_of(P, self, base, pose)
+  Layer.remember(P, base, pose)
+  for i = 2, P.layers do Layer.apply(P, self, layers[i], pose) end
+  if self.rm then RootMotion.remove(P, pose) end
+  self.busy, P.busy = false, false
   return pose
 end
 
@@ -412,8 +421,8 @@ end
 function Animator:root_motion()
   if not animators[self] then check_self(self, "root_motion") end
   if self.busy then refuse_busy(self, "root_motion") end
-  if not self.root then return 0, 0, 0, 0, 0, 0, 1 end
-  return RootMotion.delta(self.root)
+  if not self.rm then return 0, 0, 0, 0, 0, 0, 1 end
+  return RootMotion.delta(self.rm)
 end
 
 -- ---- what plays ----------------------------------------------------------------------------------------
@@ -430,13 +439,7 @@ end
 function Animator:state(which)
   if not animators[self] then check_self(self, "state") end
   if self.busy then refuse_busy(self, "state") end
-  local L = layer_of(self, which, 2)
-  if L.synced then L = L.src end
-  if L.trans then
-    return L.from.name, L.from_live and L.from.inst.norm or L.frozen_norm, L.to.name,
-      L.duration > 0 and math.min(1, L.elapsed / L.duration) or 1
-  end
-  return L.cur.name, L.cur.inst.norm
+  return Layer.state(self, self.layers[layer_index(self, which, 2)])
 end
 
 local function add_active(A, clip, weight, time)
@@ -454,16 +457,20 @@ end
 
 --- Iterates over the clips that play now: `for clip, weight, time, layer in anim:active()`, the
 -- weight being the product of the blend weights, the fade and the layer's weight (1 for the
--- first layer), `time` the clip's own time in seconds. No garbage; one loop at a time.
+-- first layer), `time` the clip's own time in seconds. No garbage (after the first call, which
+-- makes the lists it reuses); one loop at a time.
 -- @return an iterator of clip, weight (0 .. 1), time (seconds), layer name
 -- @raise never
 function Animator:active()
   if not animators[self] then check_self(self, "active") end
   if self.busy then refuse_busy(self, "active") end
+  if not self.act_clip then self.act_clip, self.act_weight, self.act_time, self.act_layer = {}, {}, {}, {} end
   self.act_n, self.act_i = 0, 0
-  for i, L in ipairs(self.layers) do
-    self.act_current = L.def.name
-    Layer.each(L, i == 1 and 1 or L.weight, Motion.each_clip, add_active, self)
+  local P = self.plan
+  for i = 1, P.layers do
+    local L = self.layers[i]
+    self.act_current = Layer.name(L)
+    Layer.each(P, self, L, i == 1 and 1 or Layer.weight(L), Motion.each_clip, add_active, self)
   end
   return next_active, self, nil
 end
@@ -502,37 +509,35 @@ end
 function Animator:travel(state, which)
   if not animators[self] then check_self(self, "travel") end
   if self.busy then refuse_busy(self, "travel") end
-  local L = layer_of(self, which, 2)
-  if L.synced then error(("layer '%s' follows layer '%s': travel that one"):format(L.def.name, L.src.def.name), 2) end
+  local P = self.plan
+  local i = layer_index(self, which, 2)
+  local L = self.layers[i]
+  if Layer.synced(L) then
+    error(("layer '%s' follows layer '%s': travel that one"):format(Layer.name(L), P.machines[i].src.name), 2)
+  end
   if type(state) ~= "string" then
     error(("bad argument #1 to 'travel' (a state name expected, got %s)"):format(type(state)), 2)
   end
   local names = {}
   for part in state:gmatch("[^/]+") do names[#names + 1] = part end
   -- every name checked first: a failed call changes nothing
-  local at = L
-  for i, name in ipairs(names) do
-    local st = at.states[name]
-    if not st then error(("unknown state '%s' in layer '%s'"):format(name, L.def.name), 2) end
-    if i < #names then
-      at = st.inst.layer
-      if not at then error(("state '%s' is not a sub-state machine"):format(name), 2) end
-    end
-  end
+  local msg = Layer.check_travel(self, L, names)
+  if msg then error(msg, 2) end
   if #names == 0 then error("bad argument #1 to 'travel' (a state name expected, got '')", 2) end
-  return Layer.travel(L, names, 1)
+  return Layer.travel(P, self, L, names, 1)
 end
 
 --- The run-time state as a plain table (numbers, strings, booleans, tables), for rollback or a
--- saved game; `restore` puts it back. The same definition, snapshot and steps give the same poses
--- bit for bit. It survives JSON: to the digits the encoder writes (dkjson and lua-cjson write 14).
+-- saved game; `restore` puts it back into this animator or another of the same plan (or of a plan
+-- of the same definition). The same definition, snapshot and steps give the same poses bit for
+-- bit. It survives JSON: to the digits the encoder writes (dkjson and lua-cjson write 14).
 -- @treturn table
 -- @raise never
 function Animator:snapshot()
   if not animators[self] then check_self(self, "snapshot") end
   if self.busy then refuse_busy(self, "snapshot") end
   self.busy = "snapshot"
-  local snap = Snapshot.take(self)
+  local snap = Snapshot.take(self.plan, self)
   self.busy = false
   return snap
 end
@@ -548,11 +553,13 @@ end
 function Animator:restore(snap)
   if not animators[self] then check_self(self, "restore") end
   if self.busy then refuse_busy(self, "restore") end
-  local plan = Snapshot.plan(self, snap) -- raises for a bad snapshot, changing nothing
+  local P = self.plan
+  local plan = Snapshot.plan(P, self, snap) -- raises for a bad snapshot, changing nothing
   if self.busy then refuse_busy(self, "restore") end
-  self.busy = "restore"
-  Snapshot.put(self, plan)
-  self.busy = false
+  if P.busy then refuse_plan(P, "restore") end
+  self.busy, P.busy = "restore", "restore"
+  Snapshot.put(P, self, plan)
+  self.busy, P.busy = false, false
   return self
 end
 
@@ -564,16 +571,18 @@ end
 function Animator:debug()
   if not animators[self] then check_self(self, "debug") end
   if self.busy then refuse_busy(self, "debug") end
+  local P = self.plan
   local out = { parameters = {}, layers = {} }
-  for name, v in each, self.values do out.parameters[name] = v end
-  for i, L in ipairs(self.layers) do
-    local l = { name = L.def.name, weight = L.weight, clips = {} }
-    l.state, l.time, l.target, l.progress = self:state(i)
+  for i, name in ipairs(P.names) do out.parameters[name] = self.values[i] end
+  for i = 1, P.layers do
+    local L = self.layers[i]
+    local l = { name = Layer.name(L), weight = Layer.weight(L), clips = {} }
+    l.state, l.time, l.target, l.progress = Layer.state(self, L)
     out.layers[i] = l
   end
   for clip, weight, time, layer in self:active() do
-    local l = out.layers[self.def.layer_index[layer]]
-    l.clips[#l.clips + 1] = { clip = self.clip_names[clip] or tostring(clip), weight = weight, time = time }
+    local l = out.layers[P.layer_index[layer]]
+    l.clips[#l.clips + 1] = { clip = P.clip_names[clip] or tostring(clip), weight = weight, time = time }
   end
   return out
 end
@@ -600,17 +609,21 @@ end
 -- @raise never
 function Animator:skeleton()
   if not animators[self] then check_self(self, "skeleton") end
-  return self.skeleton
+  return self.plan.skeleton
 end
 
 Animator.__tostring = function(A)
   if not animators[A] then check_self(A, "__tostring") end
+  local P = A.plan
   local names = {}
-  for i, L in ipairs(A.layers) do names[i] = L.def.name end
-  return ("sinew.Animator (%d joints, layers %s)"):format(#A.skeleton, table.concat(names, ", "))
+  for i = 1, P.layers do names[i] = P.machines[i].name end
+  return ("sinew.Animator (%d joints, layers %s)"):format(P.joints, table.concat(names, ", "))
 end
 
 --- The state machines of a definition as Graphviz DOT text (see `sinew.animator.dot`).
 M.dot = Dot.dot
 
-return setmetatable(M, { __call = function(_, def, resources) return new(def, resources) end })
+return setmetatable(M, { __call = function(_, def, resources)
+  local anim = new(def, resources)
+  return anim
+end })

@@ -1,9 +1,13 @@
---- One layer of the animator as it runs: its state machine (the playing state, the transition
--- under way with the pose it fades from), exit times, interruptions, the events its states
--- cross, and the pose it gives. Times within one `update` are exact: a transition that an exit
--- time starts begins at the crossing, and the rest of the step goes into the cross-fade.
+--- One layer machine of an animator instance as it runs (a layer, or a sub-state machine that a
+-- state plays): its state machine (the playing state, the transition under way with the pose it
+-- fades from), exit times, interruptions, travel, the events its states cross, and the pose it
+-- gives. Times within one `update` are exact: a transition that an exit time starts begins at the
+-- crossing, and the rest of the step goes into the cross-fade.
+--
+-- This module alone reads and writes a layer's table (`L`): the animator, root motion and
+-- snapshots call the functions below. `L.p` is the layer's machine in the plan (its states,
+-- masks and scratch), `I` the instance, `P` the plan.
 -- @module sinew.animator.layer
-local core = require "sinew.core"
 local Motion = require "sinew.animator.motion"
 local RootMotion = require "sinew.animator.root_motion"
 
@@ -11,11 +15,11 @@ local M = {}
 
 local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
 
-local blend, delta = core.blend, core.delta
-local floor, ceil, min = math.floor, math.ceil, math.min
-local advance, sample, set_norm, weights_of, rate, length, step =
+local floor, ceil, min, abs = math.floor, math.ceil, math.min, math.abs
+local advance, msample, set_norm_m, weights_of, mrate, mlength, step =
   Motion.advance, Motion.sample, Motion.set_norm, Motion.weights_of, Motion.rate, Motion.length, Motion.step
 local MAX_SPEED, MAX_TIME = Motion.MAX_SPEED, Motion.MAX_TIME
+local BLEND = Motion.BLEND
 
 --- The most events one update queues, of all layers together (a huge step over a short loop
 -- would otherwise queue without end): past it an event is not queued but counted in
@@ -25,86 +29,109 @@ local MAX_EVENTS = M.MAX_EVENTS
 
 -- ---- construction ----------------------------------------------------------------------------------
 
---- The runtime of layer definition `def` (compiled), its additive references `refs` (or nil).
-function M.new(def, skeleton, refs)
-  local L = { def = def, states = {}, weight = def.weight, frozen = core.pose(skeleton), out = core.pose(skeleton),
-    pair = { false, false }, pair_w = { 0, 0 }, elapsed = 0, duration = 0 }
-  if def.synced then
-    -- a layer synced to another: its own motions, two instances per state (the two sides of a
-    -- fade), played at the other layer's times; `L.src` is set by the animator
-    L.synced, L.side_to, L.side_from = true, {}, {}
-    for name, m in each, def.motions do
-      L.side_to[name] = Motion.new(m, skeleton, refs)
-      L.side_from[name] = Motion.new(m, skeleton, refs)
-    end
-  end
-  M.masks(L, def, skeleton)
-  if def.synced then return L end
-  for name, s in each, def.states do
-    L.states[name] = { def = s, name = name, inst = Motion.new(s.motion, skeleton, refs) }
-  end
-  if def.inertial then
+--- The run-time table of layer machine D (of plan P) for a new instance: at its entry state,
+-- whose enter event fires at the first update. Its poses (a still to fade from, the history of
+-- an inertialised switch) are made here, once, only where the machine can need them.
+function M.new(P, D)
+  local L = { p = D, weight = D.def.weight or 1, elapsed = 0, duration = 0 }
+  if D.synced then return L end
+  if D.stills then L.frozen = P.kind.pose(P.skeleton) end
+  if D.inertial then
     -- the layer's last two poses and the time between them (the source's velocity at a switch),
-    -- the velocity found there, and the extrapolated source
-    L.last, L.last2, L.last_h, L.since, L.since_start = core.pose(skeleton), core.pose(skeleton), 0, 0, 0
+    -- the velocity found there
+    L.last, L.last2, L.last_h, L.since, L.since_start = P.kind.pose(P.skeleton), P.kind.pose(P.skeleton), 0, 0, 0
     L.have_last, L.vel_h, L.vel_decay, L.dead = 0, 0, 0, false
-    L.vel, L.extra = core.pose(skeleton), core.pose(skeleton)
+    L.vel = P.kind.pose(P.skeleton)
   end
-  L.cur = L.states[def.entry]
-  L.entering = true -- the entry state's enter event fires at the first update
+  L.cur = D.states[D.def.entry]
+  L.entering = true
   return L
 end
 
--- the masks of an override layer: its own and its complement, out = (1 - w m) out + w m layer
-function M.masks(L, def, skeleton)
-  if def.mask then
-    -- the complement of the mask, for an override layer: out = (1 - w m) out + w m layer
-    local comp = core.mask(skeleton, {}, 0)
-    for j = 1, #skeleton do comp:set(j, 1 - def.mask:get(j)) end
-    L.comp = comp
-    L.masks = { false, comp, def.mask }
-    L.three, L.three_w = { false, false, false }, { 0, 0, 0 }
+-- the layer of instance I that a state's sub-state machine plays
+local function inner(I, st) return I.machines[st.machine.id] end
+
+-- ---- states: clips and blend nodes through sinew.animator.motion, sub-state machines here ------------
+
+local pose_of, playing
+
+-- the cycle length of what state `st` plays, seconds
+local function state_length(P, I, st)
+  if st.machine then
+    local L = inner(I, st)
+    return state_length(P, I, playing(L))
   end
+  return mlength(P, I, st.slot)
+end
+
+-- how fast the normalised time of what state `st` plays runs
+local function state_rate(P, I, st)
+  if st.machine then return state_rate(P, I, playing(inner(I, st))) end
+  return mrate(P, I, st.slot)
+end
+
+local restart
+
+-- sets the normalised time of a state's motion (a sub-state machine starts again at its entry)
+local function state_set_norm(P, I, st, norm)
+  if st.machine then
+    restart(P, I, inner(I, st), norm)
+    I.norm[st.slot] = norm
+    return
+  end
+  set_norm_m(P, I, st.slot, norm)
+end
+
+-- samples what state `st` plays into `out`
+local function state_sample(P, I, st, out)
+  if st.machine then return pose_of(P, I, inner(I, st), out) end
+  return msample(P, I, st.slot, st.def.loop, out)
+end
+
+-- sets the blend weights of a state's motion from the parameters
+local function weights_of_state(P, I, st, values)
+  if P.mkind[st.slot] == BLEND then weights_of(P, I, st.slot, values) end
 end
 
 -- ---- synced layers -----------------------------------------------------------------------------------
 
--- the weights and times of a synced layer's motions from the layer it follows (after its update)
-local function mirror_one(inst, state_inst, norm, values)
-  if inst.def.kind == "blend" then weights_of(inst, values) end
-  set_norm(inst, norm or state_inst.norm)
+local function mirror_one(P, I, s, norm, values)
+  if P.mkind[s] == BLEND then weights_of(P, I, s, values) end
+  set_norm_m(P, I, s, norm)
 end
 
 --- Sets a synced layer's motions to the times and weights of the layer it follows.
-function M.mirror(A, L)
-  local src, values = L.src, A.values
+function M.mirror(P, I, L)
+  local D = L.p
+  local src = I.layers[D.src.id]
+  local values = I.values
   if src.trans then
-    mirror_one(L.side_to[src.to.name], src.to.inst, nil, values)
-    mirror_one(L.side_from[src.from.name], src.from.inst, not src.from_live and src.frozen_norm or nil, values)
+    mirror_one(P, I, D.side_to[src.to.name], I.norm[src.to.slot], values)
+    mirror_one(P, I, D.side_from[src.from.name], src.from_live and I.norm[src.from.slot] or src.frozen_norm, values)
   else
-    mirror_one(L.side_to[src.cur.name], src.cur.inst, nil, values)
+    mirror_one(P, I, D.side_to[src.cur.name], I.norm[src.cur.slot], values)
   end
 end
 
 -- ---- conditions ------------------------------------------------------------------------------------
 
-local function holds(c, values)
-  local v, op = values[c.name], c.op
-  if op == 0 then return v == true end
-  local x = c.value
-  if op == 1 then return v > x
-  elseif op == 2 then return v < x
-  elseif op == 3 then return v >= x
-  elseif op == 4 then return v <= x
-  elseif op == 5 then return v == x
-  end
-  return v ~= x
-end
-
 local function conditions_hold(t, values)
   local conds = t.conditions
   for i = 1, #conds do
-    if not holds(conds[i], values) then return false end
+    local c = conds[i]
+    local v, op = values[c.param], c.op
+    if op == 0 then
+      if v ~= true then return false end
+    else
+      local x = c.value
+      if op == 1 then if v <= x then return false end -- (values are finite numbers here)
+      elseif op == 2 then if v >= x then return false end
+      elseif op == 3 then if v < x then return false end
+      elseif op == 4 then if v > x then return false end
+      elseif op == 5 then if v ~= x then return false end
+      elseif v == x then return false
+      end
+    end
   end
   return true
 end
@@ -130,28 +157,34 @@ local function curve_at(c, x)
 end
 M.curve_at = curve_at
 
+--- The destination's weight in the transition under way (1 when none).
+local function fade(L)
+  if not L.trans or L.duration <= 0 then return 1 end
+  return curve_at(L.trans.curve, L.elapsed / L.duration)
+end
+M.fade = fade
+
 -- ---- events ----------------------------------------------------------------------------------------
 
 -- queues an event of layer L at time `at` (seconds into the layer's update: for a sub-state
 -- machine, its own seconds from the instant its state started to play in this update, which
 -- L.t0 and L.ts turn into the animator's)
-local function push(A, name, L, state, weight, at)
-  local n = A.ev_n + 1
+local function push(I, name, L, state, weight, at)
+  local n = I.ev_n + 1
   if n > MAX_EVENTS then
-    A.dropped_events = A.dropped_events + 1
+    I.dropped_events = I.dropped_events + 1
     return
   end
   local t0 = L.t0
   if t0 then at = t0 + at * L.ts end
-  A.ev_n = n
-  A.ev_name[n], A.ev_layer[n], A.ev_state[n], A.ev_weight[n], A.ev_time[n] = name, L.def.name, state.name, weight, at
+  I.ev_n = n
+  I.ev_name[n], I.ev_layer[n], I.ev_state[n], I.ev_weight[n], I.ev_time[n] = name, L.p.name, state.name, weight, at
 end
-M.push = push
 
-local function push_named(A, L, state, kind, weight, at)
+local function push_named(I, L, state, kind, weight, at)
   local evs = state.def.events
   for i = 1, #evs do
-    if evs[i].at == kind then push(A, evs[i].name, L, state, weight, at) end
+    if evs[i].at == kind then push(I, evs[i].name, L, state, weight, at) end
   end
 end
 
@@ -179,18 +212,18 @@ local function crossings(e, old, new, fresh, loop)
   return kmin, kmax
 end
 
-
 -- queues the timed events of `state` crossed while its normalised time went from `old` to
 -- `new` over [t0, t0 + span] of the update, in time order, as many as the queue takes (the rest
 -- counted in dropped_events); `fresh` includes the starting point. The work is the number of
 -- events plus the number queued: the loop over k stops when the queue is full, and every k
 -- between the first and the last crosses every event that is crossed at all (an event's first k
 -- is the same or one more than another's, as e lies in [0, 1]).
-local function crossed(A, L, state, old, new, t0, span, fresh, side)
+local function crossed(P, I, L, state, old, new, t0, span, fresh, side)
   if new == old then return end
   local evs, loop = state.def.events, state.def.loop
-  local kmins, kmaxs = A.kmins, A.kmaxs -- of each event of the state (the animator's scratch)
   local n = #evs
+  if n == 0 then return end
+  local kmins, kmaxs = P.kmins, P.kmaxs -- of each event of the state (the plan's scratch)
   local total, first, last = 0, nil, nil
   for i = 1, n do
     local e = evs[i].at
@@ -206,11 +239,11 @@ local function crossed(A, L, state, old, new, t0, span, fresh, side)
     end
   end
   if total == 0 then return end
-  local room = MAX_EVENTS - A.ev_n
+  local room = MAX_EVENTS - I.ev_n
   if room < 0 then room = 0 end
   local take = total
   if take > room then
-    A.dropped_events = A.dropped_events + (total - room)
+    I.dropped_events = I.dropped_events + (total - room)
     take = room
   end
   local queued = 0
@@ -224,7 +257,7 @@ local function crossed(A, L, state, old, new, t0, span, fresh, side)
         local at = t0 + span * (k + evs[i].at - old) / (new - old)
         local w = 1
         if side == 1 then w = 1 - fade_weight(L, at - t0) elseif side == 2 then w = fade_weight(L, at - t0) end
-        push(A, evs[i].name, L, state, w, at)
+        push(I, evs[i].name, L, state, w, at)
         queued = queued + 1
       end
     end
@@ -237,7 +270,7 @@ end
 -- the speed of a state: its own times its parameter's, held within -MAX_SPEED .. MAX_SPEED
 local function state_speed(state, values)
   local s = state.def.speed
-  local p = state.def.speed_parameter
+  local p = state.speed_i
   if p then
     s = s * values[p]
     if s > MAX_SPEED then s = MAX_SPEED elseif s < -MAX_SPEED then s = -MAX_SPEED end
@@ -247,124 +280,183 @@ end
 
 -- ---- inertialisation (dead blending) --------------------------------------------------------------
 
--- the extrapolated source of an inertialised transition: the pose at the switch moved on by its
--- velocity there, the velocity decaying with a half-life of a quarter of the duration (so the
--- source coasts to a stop instead of being kept playing)
+-- the extrapolated source of an inertialised transition into `out`: the pose at the switch moved
+-- on by its velocity there, the velocity decaying with a half-life of a quarter of the duration
+-- (so the source coasts to a stop instead of being kept playing)
 -- (a coast that would leave the float range, or take a weight beyond it, is not taken: the
 -- source holds still; pose:add changes nothing when it refuses)
-local function extrapolate(L)
-  local e = L.extra
-  e:copy(L.frozen)
+local function extrapolate(P, L, out)
+  P.copy(out, L.frozen)
   if L.vel_h > 0 then
     local k = L.vel_decay
     local t = L.elapsed
     local g = k > 0 and (1 - math.exp(-k * t)) / k or t
-    pcall(e.add, e, L.vel, g / L.vel_h)
+    pcall(P.add, out, L.vel, g / L.vel_h)
   end
-  return e
+  return out
 end
 
 --- Keeps the layer's pose of this frame (for the source velocity of an inertialised switch).
-function M.remember(L, pose)
+function M.remember(P, L, pose)
+  if not L.last then return end
   L.last, L.last2 = L.last2, L.last
-  L.last:copy(pose)
+  P.copy(L.last, pose)
   L.last_h, L.since = L.since, 0
   if L.have_last < 2 then L.have_last = L.have_last + 1 end
 end
 
 -- at an inertialised switch: the pose of this instant into L.frozen, its velocity into L.vel
 -- (the change over L.vel_h seconds)
-local function switch_inertial(L, pose_now, at)
-  L.frozen:copy(pose_now)
+local function switch_inertial(P, L, pose_now, at)
+  P.copy(L.frozen, pose_now)
   L.vel_h = 0
   local since = L.since_start + at -- since the last evaluate
   -- (a velocity that cannot be measured, a zero scale or a ratio beyond the float range, is
   -- none: the source holds still)
   if since > 0 and L.have_last >= 1 then
-    if pcall(delta, L.vel, L.frozen, L.last) then L.vel_h = since end
+    if pcall(P.delta, L.vel, L.frozen, L.last) then L.vel_h = since end
   elseif L.have_last >= 2 and L.last_h > 0 then
-    if pcall(delta, L.vel, L.last, L.last2) then L.vel_h = L.last_h end
+    if pcall(P.delta, L.vel, L.last, L.last2) then L.vel_h = L.last_h end
   end
 end
 
--- sets the blend weights of a state's motion from the parameters
-local function weights_of_state(state, values)
-  if state.inst.def.kind == "blend" then weights_of(state.inst, values) end
-end
-
---- Writes the layer's pose now into L.out (and returns it): the playing state, or the fade.
-local function pose_of(L)
-  if L.synced then
-    local src = L.src
-    if not src.trans then return sample(L.side_to[src.cur.name], src.cur.def.loop) end
-    local a = M.fade(src)
-    L.pair[1] = sample(L.side_from[src.from.name], src.from.def.loop)
-    L.pair[2] = sample(L.side_to[src.to.name], src.to.def.loop)
-    L.pair_w[1], L.pair_w[2] = 1 - a, a
-    blend(L.out, L.pair, L.pair_w)
-    return L.out
+--- Writes the layer's pose now into `out` (and returns it): the playing state, or the fade.
+function pose_of(P, I, L, out)
+  local D = L.p
+  if D.synced then
+    local src = I.layers[D.src.id]
+    if not src.trans then
+      local s = D.side_to[src.cur.name]
+      return msample(P, I, s, src.cur.def.loop, out)
+    end
+    local a = fade(src)
+    local pair, pw = D.pair, D.pair_w
+    local sf, st = D.side_from[src.from.name], D.side_to[src.to.name]
+    pair[1] = msample(P, I, sf, src.from.def.loop, P.mpose[sf])
+    pair[2] = msample(P, I, st, src.to.def.loop, P.mpose[st])
+    pw[1], pw[2] = 1 - a, a
+    P.blend(out, pair, pw)
+    return out
   end
-  local trans = L.trans
-  if not trans then return sample(L.cur.inst, L.cur.def.loop) end
-  local from = L.from_live and sample(L.from.inst, L.from.def.loop) or L.frozen
-  if L.dead then from = extrapolate(L) end
-  local to = sample(L.to.inst, L.to.def.loop)
-  local a = M.fade(L)
-  L.pair[1], L.pair[2], L.pair_w[1], L.pair_w[2] = from, to, 1 - a, a
-  blend(L.out, L.pair, L.pair_w)
-  return L.out
+  if not L.trans then return state_sample(P, I, L.cur, out) end
+  local from
+  if L.dead then
+    from = extrapolate(P, L, D.extra)
+  elseif L.from_live then
+    from = state_sample(P, I, L.from, P.mpose[L.from.slot])
+  else
+    from = L.frozen
+  end
+  local to = state_sample(P, I, L.to, P.mpose[L.to.slot])
+  local a = fade(L)
+  local pair, pw = D.pair, D.pair_w
+  pair[1], pair[2], pw[1], pw[2] = from, to, 1 - a, a
+  P.blend(out, pair, pw)
+  return out
 end
 M.pose_of = pose_of
 
---- The state that plays (the destination while a fade runs).
-function M.playing(L)
-  return L.trans and L.to or L.cur
-end
-
---- Starts a sub-state machine again at its entry state, at normalised time `norm` (its state
--- entered anew); a travel waiting for it begins.
-function M.restart(L, norm)
-  L.cur, L.trans, L.from, L.to, L.from_live, L.dead = L.states[L.def.entry], nil, nil, nil, false, false
-  L.entering, L.exited, L.route = true, false, nil
-  set_norm(L.cur.inst, norm)
-  if L.pending then
-    local names, i = L.pending, L.pending_i
-    L.pending = nil
-    M.travel(L, names, i)
+--- Puts the pose of a layer after the first over `pose`: blended in with the layer's weight (under
+-- its mask), or added (an additive layer). A layer of weight 0 is sampled only when it keeps a
+-- history for inertialisation.
+function M.apply(P, I, L, pose)
+  local w = L.weight
+  if not (w > 0 or L.last) then return end
+  local D = L.p
+  local lp = pose_of(P, I, L, D.out)
+  if L.last then M.remember(P, L, lp) end
+  if w <= 0 then return end
+  if D.def.mode == "additive" then
+    P.add(pose, lp, w, D.def.mask)
+  elseif D.masks then -- out = (1 - w m) out + w m layer, m the mask
+    local three, tw = D.three, D.three_w
+    three[1], three[2], three[3] = pose, pose, lp
+    tw[1], tw[2], tw[3] = 1 - w, w, w
+    P.blend(pose, three, tw, D.masks)
+    three[1], three[2] = false, false -- (the plan keeps no caller's pose)
+  else
+    local pair, pw = D.pair, D.pair_w
+    pair[1], pair[2], pw[1], pw[2] = pose, lp, 1 - w, w
+    P.blend(pose, pair, pw)
+    pair[1] = false
   end
 end
 
---- Calls `walk(inst, weight, loop, fn, ctx)` for what plays in the layer: the state, or both
--- sides of a fade with their weights (a still source has none).
-function M.each(L, scale, walk, fn, ctx)
-  if L.synced then
-    local src = L.src
+--- The state that plays (the destination while a fade runs).
+function playing(L)
+  return L.trans and L.to or L.cur
+end
+M.playing = playing
+
+--- Starts a sub-state machine again at its entry state, at normalised time `norm` (its state
+-- entered anew); a travel waiting for it begins.
+function restart(P, I, L, norm)
+  L.cur, L.trans, L.from, L.to, L.from_live, L.dead = L.p.states[L.p.def.entry], nil, nil, nil, false, false
+  L.entering, L.exited, L.route = true, false, nil
+  state_set_norm(P, I, L.cur, norm)
+  if L.pending then
+    local names, i = L.pending, L.pending_i
+    L.pending = nil
+    M.travel(P, I, L, names, i)
+  end
+end
+
+local each_of
+
+-- calls walk(P, I, slot, weight, loop, fn, ctx) for what state `st` plays (a sub-state
+-- machine's own states within it)
+local function walk_state(P, I, st, scale, walk, fn, ctx)
+  if st.machine then return each_of(P, I, inner(I, st), scale, walk, fn, ctx) end
+  walk(P, I, st.slot, scale, st.def.loop, fn, ctx)
+end
+
+--- Calls `walk(P, I, slot, weight, loop, fn, ctx)` for what plays in the layer: the state, or
+-- both sides of a fade with their weights (a still source has none).
+function each_of(P, I, L, scale, walk, fn, ctx)
+  local D = L.p
+  if D.synced then
+    local src = I.layers[D.src.id]
     if src.trans then
-      local a = M.fade(src)
-      if a < 1 then walk(L.side_from[src.from.name], scale * (1 - a), src.from.def.loop, fn, ctx) end
-      walk(L.side_to[src.to.name], scale * a, src.to.def.loop, fn, ctx)
+      local a = fade(src)
+      if a < 1 then walk(P, I, D.side_from[src.from.name], scale * (1 - a), src.from.def.loop, fn, ctx) end
+      walk(P, I, D.side_to[src.to.name], scale * a, src.to.def.loop, fn, ctx)
     else
-      walk(L.side_to[src.cur.name], scale, src.cur.def.loop, fn, ctx)
+      walk(P, I, D.side_to[src.cur.name], scale, src.cur.def.loop, fn, ctx)
     end
     return
   end
   if L.trans then
-    local a = M.fade(L)
-    if L.from_live and a < 1 then walk(L.from.inst, scale * (1 - a), L.from.def.loop, fn, ctx) end
-    walk(L.to.inst, scale * a, L.to.def.loop, fn, ctx)
+    local a = fade(L)
+    if L.from_live and a < 1 then walk_state(P, I, L.from, scale * (1 - a), walk, fn, ctx) end
+    walk_state(P, I, L.to, scale * a, walk, fn, ctx)
   else
-    walk(L.cur.inst, scale, L.cur.def.loop, fn, ctx)
+    walk_state(P, I, L.cur, scale, walk, fn, ctx)
+  end
+end
+M.each = each_of
+
+--- Calls `fn(ctx, slot, weight, loop)` for the clip slots of the layer's base fade as root
+-- motion follows them: the source (while live) with 1 - fade, the destination with the fade,
+-- every clip of their trees, weight 0 too (sub-state machines are walked as `each` does).
+function M.each_leaf(P, I, L, fn, ctx)
+  local a = fade(L)
+  if L.trans then
+    if L.from_live then walk_state(P, I, L.from, 1 - a, Motion.each_leaf, fn, ctx) end
+    walk_state(P, I, L.to, a, Motion.each_leaf, fn, ctx)
+  else
+    walk_state(P, I, L.cur, 1, Motion.each_leaf, fn, ctx)
   end
 end
 
 --- Travels to the state named names[i] (and, inside it, to names[i + 1] and on); raises for an
 -- unknown state. Returns true when a path leads there.
-function M.travel(L, names, i)
+function M.travel(P, I, L, names, i)
+  local D = L.p
   local state = names[i]
-  local target = L.states[state]
-  if not target then error(("unknown state '%s' in layer '%s'"):format(tostring(state), L.def.name), 0) end
-  local inner = names[i + 1]
-  if inner and not target.inst.layer then
+  local target = D.states[state]
+  if not target then error(("unknown state '%s' in layer '%s'"):format(tostring(state), D.name), 0) end
+  local nxt = names[i + 1]
+  if nxt and not target.machine then
     error(("state '%s' is not a sub-state machine"):format(state), 0)
   end
   local from = L.trans and L.to.name or L.cur.name
@@ -372,86 +464,98 @@ function M.travel(L, names, i)
   local found = path ~= nil
   if path == nil then path, froms = { target.def.teleport }, { from } end
   if #path == 0 then L.route = nil else L.route, L.route_from, L.route_i = path, froms, 1 end
-  if inner then
+  if nxt then
+    local IL = inner(I, target)
     if #path == 0 then
-      found = M.travel(target.inst.layer, names, i + 1) and found
+      found = M.travel(P, I, IL, names, i + 1) and found
     else -- once the sub-state machine starts again
-      target.inst.layer.pending, target.inst.layer.pending_i = names, i + 1
+      IL.pending, IL.pending_i = names, i + 1
     end
   end
   return found
 end
 
---- The destination's weight in the transition under way (1 when none).
-function M.fade(L)
-  if not L.trans or L.duration <= 0 then return 1 end
-  return curve_at(L.trans.curve, L.elapsed / L.duration)
+--- Checks a travel's path of state names from layer L down (each a state, each but the last a
+-- sub-state machine), changing nothing: nil, or the message of the first fault.
+function M.check_travel(I, L, names)
+  local at = L
+  for i, name in ipairs(names) do
+    local st = at.p.states[name]
+    if not st then return ("unknown state '%s' in layer '%s'"):format(name, L.p.name) end
+    if i < #names then
+      if not st.machine then return ("state '%s' is not a sub-state machine"):format(name) end
+      at = inner(I, st)
+    end
+  end
+  return nil
 end
 
 -- the transition of `list` that fires now (conditions hold, exit time passed), or nil; the
 -- state the list belongs to is `owner` (its normalised time for exit times; nil when frozen)
-local function pick(list, owner, values, skip_to, any_exit)
+local function pick(I, list, owner, values, skip_to, any_exit)
   for i = 1, #list do
     local t = list[i]
     if t.to ~= skip_to and conditions_hold(t, values) then
       local e = t.exit_time
-      if e == nil or any_exit or (owner and exit_reached(e, owner.inst.norm, owner.def.loop)) then return t end
+      if e == nil or any_exit or (owner and exit_reached(e, I.norm[owner.slot], owner.def.loop)) then return t end
     end
   end
   return nil
 end
 
 -- consumes the triggers a transition fired with
-local function consume(A, t)
+local function consume(I, t)
   local conds = t.conditions
   for i = 1, #conds do
-    if conds[i].kind == "trigger" then A.values[conds[i].name] = false end
+    if conds[i].kind == "trigger" then I.values[conds[i].param] = false end
   end
 end
 
 -- ends the transition under way: the destination plays alone
-local function finish(A, L, at)
-  if L.from_live and L.from ~= L.to then push_named(A, L, L.from, "exit", 1, at) end
+local function finish(I, L, at)
+  if L.from_live and L.from ~= L.to then push_named(I, L, L.from, "exit", 1, at) end
   L.cur, L.trans, L.from, L.to, L.from_live, L.dead = L.to, nil, nil, nil, false, false
 end
 
 -- starts transition t at `at` seconds into the update; `source` is the state whose list held it
-local function start(A, L, t, source, at, travelling)
-  if not travelling then consume(A, t) end
+local function start(P, I, L, t, source, at, travelling)
+  if not travelling then consume(I, t) end
   if t.to == "exit" then -- a sub-state machine is done: its state's transitions in the layer above go on
     L.exited = true
     return
   end
-  local dest = L.states[t.to]
+  local D = L.p
+  local dest = D.states[t.to]
   local duration = t.duration
+  local values = I.values
   if t.inertialize and L.last then
     -- the source stops; its pose and velocity at this instant coast into the destination
-    switch_inertial(L, pose_of(L), at)
-    L.frozen_norm = L.trans and (L.from_live and L.from.inst.norm or L.frozen_norm) or L.cur.inst.norm
+    switch_inertial(P, L, pose_of(P, I, L, D.out), at)
+    L.frozen_norm = L.trans and (L.from_live and I.norm[L.from.slot] or L.frozen_norm) or I.norm[L.cur.slot]
     if L.trans then
-      if L.from_live and L.from ~= dest then push_named(A, L, L.from, "exit", 1, at) end
-      if L.to ~= dest then push_named(A, L, L.to, "exit", 1, at) end
+      if L.from_live and L.from ~= dest then push_named(I, L, L.from, "exit", 1, at) end
+      if L.to ~= dest then push_named(I, L, L.to, "exit", 1, at) end
     elseif L.cur ~= dest then
-      push_named(A, L, L.cur, "exit", 1, at)
+      push_named(I, L, L.cur, "exit", 1, at)
     end
     L.from_live = false
   elseif L.trans then
     -- interrupted: fade from the pose of this instant (no pop), whatever it was made of
-    L.frozen:copy(pose_of(L))
-    L.frozen_norm = L.from_live and L.from.inst.norm or L.frozen_norm
-    if L.from_live and L.from ~= dest then push_named(A, L, L.from, "exit", 1, at) end
-    if L.to ~= dest then push_named(A, L, L.to, "exit", 1, at) end
+    P.copy(L.frozen, pose_of(P, I, L, D.out))
+    L.frozen_norm = L.from_live and I.norm[L.from.slot] or L.frozen_norm
+    if L.from_live and L.from ~= dest then push_named(I, L, L.from, "exit", 1, at) end
+    if L.to ~= dest then push_named(I, L, L.to, "exit", 1, at) end
     L.from_live = false
   elseif L.cur == dest then
     -- to the playing state: fade from a still of its pose while it starts again
-    L.frozen:copy(sample(L.cur.inst, L.cur.def.loop))
-    L.frozen_norm = L.cur.inst.norm
+    state_sample(P, I, L.cur, L.frozen)
+    L.frozen_norm = I.norm[L.cur.slot]
     L.from_live = false
   else
     L.from_live = true
   end
   if not t.fixed then -- in cycles of the source state
-    local len, speed = length(source.inst), math.abs(state_speed(source, A.values))
+    local len, speed = state_length(P, I, source), abs(state_speed(source, values))
     duration = duration * (len > 0 and len or 1) / (speed > 0 and speed or 1)
     if duration > MAX_TIME then duration = MAX_TIME end
   end
@@ -459,47 +563,50 @@ local function start(A, L, t, source, at, travelling)
   L.elapsed, L.duration = 0, duration
   L.dead = t.inertialize and L.last ~= nil
   if L.dead then L.vel_decay = duration > 0 and 4 * math.log(2) / duration or 0 end
-  weights_of_state(dest, A.values)
-  set_norm(dest.inst, t.offset)
-  if A.root then RootMotion.restart(dest.inst) end
-  dest.fresh = true
-  push_named(A, L, dest, "enter", 1, at)
-  if duration <= 0 then finish(A, L, at) end
+  weights_of_state(P, I, dest, values)
+  state_set_norm(P, I, dest, t.offset)
+  if I.rm then walk_state(P, I, dest, 0, Motion.each_leaf, RootMotion.forget, I) end
+  I.fresh[dest.slot] = true
+  push_named(I, L, dest, "enter", 1, at)
+  if duration <= 0 then finish(I, L, at) end
 end
+
+local update
 
 -- advances one playing state by dt seconds from `at`; events with `side` (0 alone, 1 source, 2
 -- destination of a fade)
-local function play(A, L, state, dt, at, side)
-  local inst = state.inst
-  local old = inst.norm
-  local speed = state_speed(state, A.values)
+local function play(P, I, L, state, dt, at, side)
+  local s = state.slot
+  local norm = I.norm
+  local old = norm[s]
+  local speed = state_speed(state, I.values)
   local new, wrapped
-  if inst.def.kind == "machine" then
-    local inner, abs = inst.layer, math.abs(speed)
+  if state.machine then
+    local IL, a = inner(I, state), abs(speed)
     -- its seconds run |speed| times as fast as the layer's, from `at` on
     local ts = L.ts or 1
-    inner.t0 = (L.t0 or 0) + at * ts
-    ts = abs > 0 and ts / abs or 0
-    inner.ts = ts < MAX_TIME and ts or MAX_TIME
-    M.update(A, inner, dt * abs)
-    new, wrapped = step(old, dt * rate(inst) * speed)
-    inst.norm = new
+    IL.t0 = (L.t0 or 0) + at * ts
+    ts = a > 0 and ts / a or 0
+    IL.ts = ts < MAX_TIME and ts or MAX_TIME
+    update(P, I, IL, dt * a)
+    new, wrapped = step(old, dt * state_rate(P, I, state) * speed)
+    norm[s] = new
   else
-    new, wrapped = advance(inst, dt * speed)
+    new, wrapped = advance(P, I, s, dt * speed)
   end
-  crossed(A, L, state, old, new + wrapped, at, dt, state.fresh, side)
-  state.fresh = false
+  crossed(P, I, L, state, old, new + wrapped, at, dt, I.fresh[s], side)
+  I.fresh[s] = false
 end
 
 -- the first exit-time transition of the playing state crossed within the next `dt` seconds,
 -- with its time from now, or nil
-local function next_exit(state, dt, values, only)
+local function next_exit(P, I, state, dt, values, only)
   if not (state.def.exit_times or only) then return nil end
   local speed = state_speed(state, values)
   if speed <= 0 then return nil end
-  local inst = state.inst
-  local r = rate(inst) * speed
-  local old = inst.norm
+  local r = state_rate(P, I, state) * speed
+  local old = I.norm[state.slot]
+  local fresh = I.fresh[state.slot]
   local new = old + r * dt
   local best, best_at = nil, nil
   local list = state.def.transitions
@@ -510,8 +617,8 @@ local function next_exit(state, dt, values, only)
       local cross
       if state.def.loop and e < 1 then
         cross = floor(old - e) + 1 + e -- the next k + e above old
-        if state.fresh and old - floor(old) == e then cross = old end
-      elseif old < e or (state.fresh and old == e) then
+        if fresh and old - floor(old) == e then cross = old end
+      elseif old < e or (fresh and old == e) then
         cross = e
       end
       if cross and cross <= new then
@@ -527,22 +634,22 @@ end
 
 -- the transitions that may interrupt the one under way, in the order its interruption source
 -- gives, and whether one fires now
-local function interrupt(A, L)
+local function interrupt(I, L)
   local how = L.trans.interruption
   if how == "none" then return nil end
-  local values = A.values
+  local values = I.values
   local src = L.from_live and L.from or nil
   local t, owner
   if how == "source" or how == "source_then_destination" then
-    t = pick(L.from.def.transitions, src, values, L.to.name)
+    t = pick(I, L.from.def.transitions, src, values, L.to.name)
     owner = L.from
     if not t and how == "source_then_destination" then
-      t, owner = pick(L.to.def.transitions, L.to, values, L.to.name), L.to
+      t, owner = pick(I, L.to.def.transitions, L.to, values, L.to.name), L.to
     end
   else
-    t, owner = pick(L.to.def.transitions, L.to, values, L.to.name), L.to
+    t, owner = pick(I, L.to.def.transitions, L.to, values, L.to.name), L.to
     if not t and how == "destination_then_source" then
-      t, owner = pick(L.from.def.transitions, src, values, L.to.name), L.from
+      t, owner = pick(I, L.from.def.transitions, src, values, L.to.name), L.from
     end
   end
   return t, owner
@@ -554,32 +661,37 @@ end
 -- ignored (breadth first; the transition written first wins a tie), with the state each is taken
 -- from; nil when no path leads there.
 function M.route(L, from, to)
+  local states = L.p.states
   local prev, via, queue, head = { [from] = false }, {}, { from }, 1
   while queue[head] and prev[to] == nil do
     local name = queue[head]
     head = head + 1
-    local list = L.states[name].def.transitions
+    local list = states[name].def.transitions
     for i = 1, #list do
       local t = list[i]
-      if prev[t.to] == nil and L.states[t.to] then -- ('exit' of a sub-state machine is no state)
+      if prev[t.to] == nil and states[t.to] then -- ('exit' of a sub-state machine is no state)
         prev[t.to], via[t.to] = name, t
         queue[#queue + 1] = t.to
       end
     end
   end
   if prev[to] == nil then return nil end
-  local path, froms, at = {}, {}, to
+  local back, at = {}, to
   while at ~= from do
-    table.insert(path, 1, via[at])
-    table.insert(froms, 1, prev[at])
+    back[#back + 1] = at
     at = prev[at]
+  end
+  local path, froms = {}, {}
+  for k = #back, 1, -1 do
+    path[#path + 1] = via[back[k]]
+    froms[#froms + 1] = prev[back[k]]
   end
   return path, froms
 end
 
 -- the next step of a travel, if the layer travels: starts it now when it has no exit time;
 -- returns the transition whose exit time the state waits for, or nil
-local function travel_step(A, L)
+local function travel_step(P, I, L)
   local route = L.route
   if not route or L.trans then return nil end
   local t = route[L.route_i]
@@ -593,7 +705,7 @@ local function travel_step(A, L)
   end
   if t.exit_time == nil then
     L.route_i = L.route_i + 1
-    start(A, L, t, L.cur, 0, true)
+    start(P, I, L, t, L.cur, 0, true)
     return nil
   end
   return t
@@ -602,73 +714,183 @@ end
 --- Advances the layer by dt seconds: transitions whose conditions hold now start first, then
 -- time runs, and an exit time crossed within the step starts its transition at that instant.
 -- While the layer travels, the route's transitions are taken instead.
-function M.update(A, L, dt)
-  if L.synced then
-    M.mirror(A, L)
+function update(P, I, L, dt)
+  if L.p.synced then
+    M.mirror(P, I, L)
     return
   end
-  local values = A.values
+  local values = I.values
   if dt > MAX_TIME then dt = MAX_TIME end -- (a sub-state machine's seconds: dt times a speed)
-  if L.last then L.since_start, L.since = L.since, math.min(L.since + dt, MAX_TIME) end
+  if L.last then L.since_start, L.since = L.since, min(L.since + dt, MAX_TIME) end
   if L.entering then
     L.entering = false
-    L.cur.fresh = true
-    weights_of_state(L.cur, values)
-    push_named(A, L, L.cur, "enter", 1, 0)
+    I.fresh[L.cur.slot] = true
+    weights_of_state(P, I, L.cur, values)
+    push_named(I, L, L.cur, "enter", 1, 0)
   end
   -- the weights of what plays, from the parameters of this update
   local waiting = nil
   if L.trans then
-    if L.from_live then weights_of_state(L.from, values) end
-    weights_of_state(L.to, values)
+    if L.from_live then weights_of_state(P, I, L.from, values) end
+    weights_of_state(P, I, L.to, values)
     if not L.route then
-      local t, owner = interrupt(A, L)
-      if t then start(A, L, t, owner, 0) end
+      local t, owner = interrupt(I, L)
+      if t then start(P, I, L, t, owner, 0) end
     end
   else
-    weights_of_state(L.cur, values)
+    local cur = L.cur
+    weights_of_state(P, I, cur, values)
     if L.route then
-      waiting = travel_step(A, L)
+      waiting = travel_step(P, I, L)
     else
-      local t = pick(L.cur.def.transitions, L.cur, values, nil)
-      local inst = L.cur.inst
-      if not t and inst.layer and inst.layer.exited then -- its sub-state machine is done: exit times no longer wait
-        t = pick(L.cur.def.transitions, nil, values, nil, true)
+      local t = pick(I, cur.def.transitions, cur, values, nil)
+      if not t and cur.machine and inner(I, cur).exited then -- its sub-state machine is done: exit times no longer wait
+        t = pick(I, cur.def.transitions, nil, values, nil, true)
       end
-      if t then start(A, L, t, L.cur, 0) end
+      if t then start(P, I, L, t, cur, 0) end
     end
   end
   local at = 0
   if not L.trans then
     local t, t_at
     if L.route then
-      if waiting then t, t_at = next_exit(L.cur, dt, values, waiting) end
+      if waiting then t, t_at = next_exit(P, I, L.cur, dt, values, waiting) end
     else
-      t, t_at = next_exit(L.cur, dt, values)
+      t, t_at = next_exit(P, I, L.cur, dt, values)
     end
     if t then
-      play(A, L, L.cur, t_at, 0, 0)
+      play(P, I, L, L.cur, t_at, 0, 0)
       at = t_at
       if waiting then L.route_i = L.route_i + 1 end
-      start(A, L, t, L.cur, at, waiting ~= nil)
+      start(P, I, L, t, L.cur, at, waiting ~= nil)
     else
-      play(A, L, L.cur, dt, 0, 0)
+      play(P, I, L, L.cur, dt, 0, 0)
       return
     end
   end
   if L.trans then
     local rest = dt - at
     L.elapsed_start = L.elapsed
-    if L.from_live then play(A, L, L.from, rest, at, 1) end
-    play(A, L, L.to, rest, at, 2)
+    if L.from_live then play(P, I, L, L.from, rest, at, 1) end
+    play(P, I, L, L.to, rest, at, 2)
     L.elapsed = L.elapsed + rest
-    if L.elapsed >= L.duration then finish(A, L, at + rest - min(rest, L.elapsed - L.duration)) end
+    if L.elapsed >= L.duration then finish(I, L, at + rest - min(rest, L.elapsed - L.duration)) end
   else
     -- the transition ended at once (duration 0): the destination plays the rest
-    play(A, L, L.cur, dt - at, at, 0)
+    play(P, I, L, L.cur, dt - at, at, 0)
   end
 end
+M.update = update
 
-Motion.Layer = M -- a sub-state machine plays a layer's state machine
+-- ---- what the animator reads and sets -----------------------------------------------------------------
+
+--- The layer's weight.
+function M.weight(L) return L.weight end
+
+--- Sets the layer's weight (checked by the caller).
+function M.set_weight(L, w) L.weight = w end
+
+--- The state of the layer for `anim:state`: the playing state's name and normalised time, and
+-- during a transition the destination's name and the progress (a synced layer: the other's).
+function M.state(I, L)
+  local D = L.p
+  if D.synced then L = I.layers[D.src.id] end
+  if L.trans then
+    return L.from.name, L.from_live and I.norm[L.from.slot] or L.frozen_norm, L.to.name,
+      L.duration > 0 and min(1, L.elapsed / L.duration) or 1
+  end
+  return L.cur.name, I.norm[L.cur.slot]
+end
+
+--- Whether the layer follows another (a synced layer).
+function M.synced(L) return L.p.synced == true end
+
+--- The name of the layer.
+function M.name(L) return L.p.name end
+
+-- ---- snapshots --------------------------------------------------------------------------------------
+-- What a snapshot holds of a layer (sinew.animator.snapshot reads and checks it; `put` writes a
+-- checked plan only).
+
+--- The layer's run-time state as a plain table: `motion(slot)` gives a state's motion's table;
+-- `pose(p)` a pose's numbers.
+function M.take(I, L, motion, pose)
+  if L.p.synced then return { weight = L.weight } end -- the rest follows the other layer
+  local l = { weight = L.weight, entering = L.entering, exited = L.exited == true, states = {} }
+  for name, st in each, L.p.states do
+    l.states[name] = { fresh = I.fresh[st.slot] == true, motion = motion(st) }
+  end
+  if L.trans then
+    l.transition = { index = L.trans.index, from = L.from.name, to = L.to.name, from_live = L.from_live,
+      elapsed = L.elapsed, duration = L.duration }
+    if not L.from_live then
+      l.transition.still = pose(L.frozen)
+      l.transition.still_time = L.frozen_norm
+    end
+    if L.dead then
+      l.transition.velocity, l.transition.velocity_time = pose(L.vel), L.vel_h
+      l.transition.velocity_decay = L.vel_decay
+    end
+  else
+    l.state = L.cur.name
+  end
+  if L.last then
+    l.history = { last = pose(L.last), before = pose(L.last2), gap = L.last_h, since = L.since,
+      since_start = L.since_start, count = L.have_last }
+  end
+  if L.route then
+    l.route = {}
+    for k = L.route_i, #L.route do
+      l.route[#l.route + 1] = { index = L.route[k].index, to = L.route[k].to, from = L.route_from[k] }
+    end
+  end
+  if L.pending then
+    l.pending = {}
+    for k = L.pending_i, #L.pending do l.pending[#l.pending + 1] = L.pending[k] end
+  end
+  return l
+end
+
+--- Whether the layer keeps a still pose (to fade from) and an inertialisation history.
+function M.keeps(L) return L.frozen ~= nil, L.last ~= nil end
+
+--- Writes a checked snapshot plan `p` of the layer (sinew.animator.snapshot made and checked it;
+-- `put_pose(ctx, pose, numbers)` writes a pose). Allocates nothing.
+function M.put(I, L, p, put_pose, ctx)
+  L.weight = p.weight
+  local D = L.p
+  if D.synced then return end
+  L.entering, L.exited = p.entering, p.exited
+  for name, st in each, D.states do I.fresh[st.slot] = p.states[name].fresh end
+  if p.trans then
+    L.trans, L.from, L.to, L.from_live = p.trans, D.states[p.from], D.states[p.to], p.from_live
+    L.elapsed, L.duration = p.elapsed, p.duration
+    L.cur = L.from
+    if not p.from_live then
+      put_pose(ctx, L.frozen, p.still)
+      L.frozen_norm = p.still_time
+    end
+    L.dead = p.trans.inertialize and L.last ~= nil
+    if L.dead then
+      put_pose(ctx, L.vel, p.velocity)
+      L.vel_h, L.vel_decay = p.velocity_time, p.velocity_decay
+    end
+  else
+    L.trans, L.from, L.to, L.from_live, L.dead = nil, nil, nil, false, false
+    L.cur = D.states[p.state]
+  end
+  if L.last then
+    put_pose(ctx, L.last, p.last)
+    put_pose(ctx, L.last2, p.before)
+    L.last_h, L.since, L.since_start, L.have_last = p.gap, p.since, p.since_start, p.count
+  end
+  if p.route and #p.route > 0 then
+    L.route, L.route_from, L.route_i = p.route, p.route_from, 1
+  else
+    L.route = nil
+  end
+  L.pending = (p.pending and #p.pending > 0) and p.pending or nil
+  L.pending_i = 1
+end
 
 return M

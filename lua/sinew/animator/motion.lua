@@ -1,14 +1,22 @@
---- Motion instances of the animator: a clip or a blend node as it plays in one state, with its
--- normalised time, its children's weights (from their blend space and the parameters) and a
--- pose to sample into. Every per-joint step is a C-core call (`clip:sample`, `sinew.blend`,
--- `sinew.delta`); what is here is bookkeeping on a few numbers per node, with no garbage.
+--- Motions of the animator as they play: a clip or a blend node in one place of the plan (a
+-- "slot"), with its normalised time, its children's weights (from their blend space and the
+-- parameters) and its own cursor into its clip. What changes lives in the instance's flat
+-- arrays, indexed by slot (`I.norm[s]`, `I.weight[s]`, `I.root[s]`, `I.cursor[s]`, and for a
+-- blend node the lists of its children's weights and rates, `I.uw[s]` and `I.rates[s]`);
+-- what does not (the definitions, the tree, the poses one evaluation samples into) lives in the
+-- plan `P` (sinew.animator.plan). Every per-joint step is a call of the pose kind (sample,
+-- blend, delta); what is here is bookkeeping on a few numbers per node, with no garbage.
+--
+-- Sub-state machines are no motions of this module: a state that plays one is the layer's
+-- business (sinew.animator.layer), and a blend node's children are clips and blend nodes only.
 -- @module sinew.animator.motion
-local core = require "sinew.core"
-
 local M = {}
 
-local blend, delta = core.blend, core.delta
 local unpack = table.unpack or unpack
+
+-- slot kinds (P.mkind[s])
+M.CLIP, M.BLEND, M.MACHINE = 1, 2, 3
+local CLIP, BLEND = M.CLIP, M.BLEND
 
 -- ---- limits ------------------------------------------------------------------------------------------
 -- Every time of the run time stays finite by construction: what could grow without bound is
@@ -75,6 +83,7 @@ local function held_rate(r)
   if r >= 0 then return r end
   return 0
 end
+M.held_rate = held_rate
 
 -- a length held within 0 .. MAX_TIME
 local function held_length(l)
@@ -83,44 +92,35 @@ local function held_length(l)
   return 0
 end
 
---- A new instance of motion definition `def`: `additive` clips give their difference from
--- `refs[clip]` (their first frame, or the layer's reference pose).
-function M.new(def, skeleton, refs)
-  local inst = { def = def, norm = 0, weight = 0, pose = core.pose(skeleton), refs = refs }
-  if def.kind == "machine" then -- a sub-state machine: a layer's state machine inside a state
-    inst.layer = M.Layer.new(def, skeleton, refs)
-    return inst
-  end
-  if def.kind == "clip" then
-    inst.rm_before = 0 -- the clip time root motion last saw
-    inst.cursor = def.clip:cursor() -- this playback's own place in the (shared) clip
-  end
-  if def.kind == "blend" then
-    local n, u = #def.children, #def.unique
-    inst.weights = {}     -- of the blend space's points
-    inst.uw = {}          -- of the unique children
-    inst.rates = {}       -- their weight-averaged rates
-    inst.kids, inst.poses = {}, {}
-    for i = 1, n do inst.weights[i] = 0 end
-    for k = 1, u do
-      inst.uw[k], inst.rates[k] = 0, 1
-      inst.kids[k] = M.new(def.unique[k].motion, skeleton, refs)
-      inst.poses[k] = inst.kids[k].pose
+-- ---- an instance's arrays --------------------------------------------------------------------------------
+
+--- Fills instance I's arrays for the clip and blend slots of plan P: times 0, weights 0, rates 1,
+-- a cursor per clip slot (its own place in the shared clip).
+function M.init(P, I)
+  local norm, weight, cursor, uw, rates = I.norm, I.weight, I.cursor, I.uw, I.rates
+  for s = 1, P.slots do
+    norm[s], weight[s] = 0, 0
+    local kind = P.mkind[s]
+    if kind == CLIP then
+      cursor[s] = P.mclip[s]:cursor()
+    elseif kind == BLEND then
+      local u, r = {}, {}
+      for k = 1, #P.mkids[s] do u[k], r[k] = 0, 1 end
+      uw[s], rates[s] = u, r
     end
-    inst.inputs = {}
-    for i = 1, #def.params do inst.inputs[i] = 0 end
   end
-  return inst
 end
 
-local weights_of -- forward
+-- ---- weights ---------------------------------------------------------------------------------------------
 
--- the weights of a blend instance's unique children from the parameter values (and, below, of
--- the nested nodes)
-function weights_of(inst, values)
-  local def = inst.def
-  local w, inputs, uw, rates = inst.weights, inst.inputs, inst.uw, inst.rates
-  local params = def.params
+local weights_of -- (recursive)
+
+--- Sets the weights and rates of blend slot `s`'s children (and of the nested nodes) from the
+-- parameter values (by index).
+function weights_of(P, I, s, values)
+  local def = P.mdef[s]
+  local w, inputs = P.wtmp, P.inputs -- the plan's scratch: read here only
+  local params = P.mparams[s] -- parameter indices
   local np = #params
   local space = def.space
   if np == 1 then space:weights(values[params[1]], w)
@@ -130,211 +130,241 @@ function weights_of(inst, values)
     inputs[np + 1] = w
     space:weights(unpack(inputs, 1, np + 1))
   end
+  local children, unique_of = def.children, def.unique_of
+  local nc = #children
   if def.mode == "direct" then -- its weights are its inputs: the largest held at MAX_WEIGHT
     local most = 0
-    for i = 1, #w do if w[i] > most then most = w[i] end end
+    for i = 1, nc do if w[i] > most then most = w[i] end end
     if most > MAX_WEIGHT then
       local f = MAX_WEIGHT / most
-      for i = 1, #w do w[i] = w[i] * f end
+      for i = 1, nc do w[i] = w[i] * f end
     end
   end
-  for k = 1, #uw do uw[k], rates[k] = 0, 0 end
-  local children, unique_of = def.children, def.unique_of
-  for i = 1, #children do
+  local uw, rates, weight = I.uw[s], I.rates[s], I.weight
+  local kids = P.mkids[s]
+  local nk = #kids
+  for k = 1, nk do uw[k], rates[k] = 0, 0 end
+  for i = 1, nc do
     local k = unique_of[i]
     uw[k] = uw[k] + w[i]
     rates[k] = rates[k] + w[i] * children[i].rate
   end
-  local kids = inst.kids
-  for k = 1, #uw do
-    local r = 1
-    if uw[k] > 0 then
-      r = rates[k] / uw[k] -- a weighted mean of the children's rates, held in their range
+  for k = 1, nk do
+    local u, r = uw[k], 1
+    if u > 0 then
+      r = rates[k] / u -- a weighted mean of the children's rates, held in their range
       if r < MIN_CHILD_RATE then r = MIN_CHILD_RATE elseif r > MAX_CHILD_RATE then r = MAX_CHILD_RATE end
     end
     rates[k] = r
-    kids[k].weight = uw[k]
-    if kids[k].def.kind == "blend" then weights_of(kids[k], values) end
+    local kid = kids[k]
+    weight[kid] = u
+    if P.mkind[kid] == BLEND then weights_of(P, I, kid, values) end
   end
 end
 M.weights_of = weights_of
 
--- the index of the heaviest of the weights `uw` (the first of equals)
-local function heaviest(uw)
+-- the index k (from 1) of the heaviest of blend slot s's children (the first of equals)
+local function heaviest(I, s)
+  local uw = I.uw[s]
   local best, bw = 1, -1
-  for k = 1, #uw do if uw[k] > bw then best, bw = k, uw[k] end end
+  for k = 1, #uw do
+    local u = uw[k]
+    if u > bw then best, bw = k, u end
+  end
   return best
 end
 
---- The cycle length of an instance in seconds (its weights set): a clip's duration; a synced
--- node's weighted mean of its children's lengths over their rates; otherwise its heaviest
--- child's. A length of 0 (still poses) counts as 1 s for normalised time. At most MAX_TIME.
-local function length(inst)
-  local def = inst.def
-  if def.kind == "clip" then return def.duration end
-  if def.kind == "machine" then return length(M.Layer.playing(inst.layer).inst) end
-  local uw, rates, kids = inst.uw, inst.rates, inst.kids
-  if def.sync == true then
+--- The cycle length of clip or blend slot `s` in seconds (its weights set): a clip's duration; a
+-- synced node's weighted mean of its children's lengths over their rates; otherwise its
+-- heaviest child's. A length of 0 (still poses) counts as 1 s for normalised time. At most
+-- MAX_TIME.
+local function length(P, I, s)
+  if P.mkind[s] == CLIP then return P.mdur[s] end
+  local uw, rates, kids = I.uw[s], I.rates[s], P.mkids[s]
+  if P.mdef[s].sync == true then
     local sum, total = 0, 0
-    for k = 1, #uw do
-      if uw[k] > 0 then
-        sum = sum + uw[k] * length(kids[k]) / rates[k]
-        total = total + uw[k]
+    for k = 1, #kids do
+      local u = uw[k]
+      if u > 0 then
+        sum = sum + u * length(P, I, kids[k]) / rates[k]
+        total = total + u
       end
     end
     if total > 0 then return held_length(sum / total) end
     return 0
   end
-  local best = heaviest(uw)
-  return held_length(length(kids[best]) / rates[best])
+  local best = heaviest(I, s)
+  return held_length(length(P, I, kids[best]) / rates[best])
 end
 M.length = length
+
+--- How fast the normalised time of clip or blend slot `s` runs: its change per second (weights
+-- set), 0 .. MAX_RATE.
+local function rate(P, I, s)
+  if P.mkind[s] == CLIP then
+    local d = P.mdur[s]
+    return d > 0 and held_rate(1 / d) or 1
+  end
+  local sync = P.mdef[s].sync
+  if sync == true then
+    local len = length(P, I, s)
+    return len > 0 and held_rate(1 / len) or 1
+  end
+  local best = heaviest(I, s)
+  local kid, r = P.mkids[s][best], I.rates[s][best]
+  if sync == "leader" then
+    local len = length(P, I, kid) / r
+    return len > 0 and held_rate(1 / len) or 1
+  end
+  return held_rate(r * rate(P, I, kid))
+end
+M.rate = rate
+
+-- ---- time --------------------------------------------------------------------------------------------
 
 -- a clip's root-motion time (its clip time at the last update, seconds) moves with a wrap of its
 -- normalised time, held within -2 WRAP .. 2 WRAP loops: root motion sets it again at each update
 -- of a clip it follows (a step of more than 2^24 loops gives it the most loops it chains), and the
 -- clips it does not follow keep it in range
-local function unwrap_root(inst, wrapped)
-  local rb = inst.rm_before
-  if rb == nil or inst.def.kind ~= "clip" then return end
-  local d = inst.def.duration
+local function unwrap_root(P, I, s, wrapped)
+  local root = I.root
+  local rb = root and root[s]
+  if not rb then return end
+  local d = P.mdur[s]
   rb = rb - wrapped * d
   local lim = 2 * WRAP * d
   if rb > lim then rb = lim elseif rb < -lim then rb = -lim end
-  inst.rm_before = rb
+  root[s] = rb
 end
 
--- sets the normalised time of an instance and of every descendant (synced children share it);
--- `wrapped` (or nil) is the loops a wrap took off, which a clip's root-motion time loses too
-local function set_norm(inst, norm, wrapped)
-  local def = inst.def
-  if def.kind == "machine" then -- starts again at its entry
-    M.Layer.restart(inst.layer, norm)
-    inst.norm = norm
+--- Sets the normalised time of clip or blend slot `s` and of every descendant (synced children
+-- share it); `wrapped` (or nil) is the loops a wrap took off, which a clip's root-motion time
+-- loses too.
+local function set_norm(P, I, s, norm, wrapped)
+  I.norm[s] = norm
+  if P.mkind[s] == CLIP then
+    if wrapped and wrapped ~= 0 then unwrap_root(P, I, s, wrapped) end
     return
   end
-  inst.norm = norm
-  if wrapped and wrapped ~= 0 then unwrap_root(inst, wrapped) end
-  local kids = inst.kids
-  if kids then for k = 1, #kids do set_norm(kids[k], norm, wrapped) end end
+  local kids = P.mkids[s]
+  for k = 1, #kids do set_norm(P, I, kids[k], norm, wrapped) end
 end
 M.set_norm = set_norm
 
---- How fast the normalised time of an instance runs: its change per second (weights set), 0
--- .. MAX_RATE.
-local function rate(inst)
-  local def = inst.def
-  if def.kind == "clip" then
-    local d = def.duration
-    return d > 0 and held_rate(1 / d) or 1
-  end
-  if def.kind == "machine" then return rate(M.Layer.playing(inst.layer).inst) end
-  local uw, rates, kids = inst.uw, inst.rates, inst.kids
-  local best = heaviest(uw)
-  if def.sync == true then
-    local len = length(inst)
-    return len > 0 and held_rate(1 / len) or 1
-  elseif def.sync == "leader" then
-    local len = length(kids[best]) / rates[best]
-    return len > 0 and held_rate(1 / len) or 1
-  end
-  return held_rate(rates[best] * rate(kids[best]))
-end
-M.rate = rate
-
--- the clip time of a clip instance: its normalised time in seconds, held within the clip when it
--- does not loop
-local function clip_time(inst, loop)
-  local norm = inst.norm
-  if not loop then
-    if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
-  end
-  return norm * inst.def.duration
-end
-
---- Advances an instance by `dt` seconds (its weights set; see `step`). Returns its new
+--- Advances clip or blend slot `s` by `dt` seconds (its weights set; see `step`). Returns its new
 -- normalised time and the loops a wrap took off.
-local function advance(inst, dt)
-  local def = inst.def
-  if def.kind == "clip" then
-    local norm, wrapped = step(inst.norm, rate(inst) * dt)
-    inst.norm = norm
-    if wrapped ~= 0 then unwrap_root(inst, wrapped) end
+local function advance(P, I, s, dt)
+  if P.mkind[s] == CLIP then
+    local d = P.mdur[s]
+    local r = d > 0 and held_rate(1 / d) or 1
+    local norm, wrapped = step(I.norm[s], r * dt)
+    I.norm[s] = norm
+    if wrapped ~= 0 then unwrap_root(P, I, s, wrapped) end
     return norm, wrapped
   end
-  if def.sync then -- the node's clock drives its children's
-    local norm, wrapped = step(inst.norm, rate(inst) * dt)
-    set_norm(inst, norm, wrapped)
+  if P.mdef[s].sync then -- the node's clock drives its children's
+    local norm, wrapped = step(I.norm[s], rate(P, I, s) * dt)
+    set_norm(P, I, s, norm, wrapped)
     return norm, wrapped
   end
-  local rates, kids = inst.rates, inst.kids
-  local best = heaviest(inst.uw)
+  local rates, kids = I.rates[s], P.mkids[s]
+  local best = heaviest(I, s)
   local norm, wrapped = 0, 0
   for k = 1, #kids do
-    local n, w = advance(kids[k], dt * rates[k])
+    local n, w = advance(P, I, kids[k], dt * rates[k])
     if k == best then norm, wrapped = n, w end
   end
-  inst.norm = norm
+  I.norm[s] = norm
   return norm, wrapped
 end
 M.advance = advance
 
---- Samples an instance into its pose at its normalised time: looping, or clamped to [0, 1].
--- Children of weight 0 are not sampled.
-local function sample(inst, loop)
-  local def = inst.def
-  if def.kind == "clip" then
-    inst.cursor:sample(clip_time(inst, loop), inst.pose, loop)
-    local refs = inst.refs
-    if refs then delta(inst.pose, inst.pose, refs[def.clip]) end
-    return inst.pose
+-- the clip time of clip slot `s`: its normalised time in seconds, held within the clip when it
+-- does not loop
+local function clip_time(P, I, s, loop)
+  local norm = I.norm[s]
+  if not loop then
+    if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
   end
-  if def.kind == "machine" then
-    inst.pose:copy(M.Layer.pose_of(inst.layer))
-    return inst.pose
+  return norm * P.mdur[s]
+end
+M.clip_time = clip_time
+
+-- ---- poses ---------------------------------------------------------------------------------------------
+
+--- Samples clip or blend slot `s` at its normalised time (looping, or clamped to [0, 1]) into
+-- `out` (a pose of the plan's skeleton: the caller's, or the slot's own scratch pose in the
+-- plan) and returns it. Children of weight 0 are not sampled.
+local function sample(P, I, s, loop, out)
+  if P.mkind[s] == CLIP then
+    I.cursor[s]:sample(clip_time(P, I, s, loop), out, loop)
+    local ref = P.mref[s]
+    if ref then P.delta(out, out, ref) end
+    return out
   end
-  local kids, uw = inst.kids, inst.uw
+  local kids, uw, poses = P.mkids[s], I.uw[s], P.mposes[s]
   for k = 1, #kids do
-    if uw[k] > 0 then sample(kids[k], loop) end
+    if uw[k] > 0 then sample(P, I, kids[k], loop, poses[k]) end
   end
-  blend(inst.pose, inst.poses, uw, nil, nil, def.rotation)
-  return inst.pose
+  P.blend(out, poses, uw, nil, nil, P.mdef[s].rotation)
+  return out
 end
 M.sample = sample
 
 --- Calls `fn(ctx, clip, weight, clip_time)` for every clip that plays with a weight above 0,
 -- `weight` scaled down the tree from `scale`.
-local function each_clip(inst, scale, loop, fn, ctx)
-  local def = inst.def
-  if def.kind == "clip" then
-    fn(ctx, def.clip, scale, def.clip:local_time(clip_time(inst, loop), loop))
+local function each_clip(P, I, s, scale, loop, fn, ctx)
+  if P.mkind[s] == CLIP then
+    local clip = P.mclip[s]
+    fn(ctx, clip, scale, clip:local_time(clip_time(P, I, s, loop), loop))
     return
   end
-  if def.kind == "machine" then
-    M.Layer.each(inst.layer, scale, each_clip, fn, ctx)
-    return
-  end
-  local kids, uw = inst.kids, inst.uw
+  local kids, uw = P.mkids[s], I.uw[s]
   for k = 1, #kids do
-    if uw[k] > 0 then each_clip(kids[k], scale * uw[k], loop, fn, ctx) end
+    if uw[k] > 0 then each_clip(P, I, kids[k], scale * uw[k], loop, fn, ctx) end
   end
 end
 M.each_clip = each_clip
 
---- Calls `fn(ctx, leaf, weight, loop)` for every clip instance of the tree, those of weight 0
--- too, `weight` scaled down the tree from `scale`.
-local function each_leaf(inst, scale, loop, fn, ctx)
-  if inst.def.kind == "clip" then
-    fn(ctx, inst, scale, loop)
+--- Calls `fn(ctx, slot, weight, loop)` for every clip slot of the tree, those of weight 0 too,
+-- `weight` scaled down the tree from `scale`.
+local function each_leaf(P, I, s, scale, loop, fn, ctx)
+  if P.mkind[s] == CLIP then
+    fn(ctx, s, scale, loop)
     return
   end
-  if inst.def.kind == "machine" then
-    M.Layer.each(inst.layer, scale, each_leaf, fn, ctx)
-    return
-  end
-  local kids, uw = inst.kids, inst.uw
-  for k = 1, #kids do each_leaf(kids[k], scale * uw[k], loop, fn, ctx) end
+  local kids, uw = P.mkids[s], I.uw[s]
+  for k = 1, #kids do each_leaf(P, I, kids[k], scale * uw[k], loop, fn, ctx) end
 end
 M.each_leaf = each_leaf
+
+-- ---- snapshots --------------------------------------------------------------------------------------
+
+local function list_of(t)
+  local out = {}
+  for i = 1, #t do out[i] = t[i] end
+  return out
+end
+
+--- What slot `s` of instance I keeps, for a snapshot: its normalised time, its weight in its
+-- node, its root-motion time (a clip), and for a blend node copies of its children's weights and
+-- rates.
+function M.take(P, I, s)
+  local kind = P.mkind[s]
+  local root = kind == CLIP and I.root[s] or nil
+  if kind == BLEND then return I.norm[s], I.weight[s], root, list_of(I.uw[s]), list_of(I.rates[s]) end
+  return I.norm[s], I.weight[s], root
+end
+
+--- Writes what `take` gave (checked by the caller) into slot `s`. Allocates nothing.
+function M.put(P, I, s, norm, weight, root, uw, rates)
+  I.norm[s], I.weight[s] = norm, weight
+  local kind = P.mkind[s]
+  if kind == CLIP then I.root[s] = root end
+  if kind == BLEND then
+    local u, r = I.uw[s], I.rates[s]
+    for k = 1, #u do u[k], r[k] = uw[k], rates[k] end
+  end
+end
 
 return M
