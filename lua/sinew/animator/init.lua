@@ -121,20 +121,21 @@ end
 
 -- ---- animators -----------------------------------------------------------------------------------
 
--- a new animator of plan P
+-- A new animator of plan P. Its own list holds the parameters' values (A[i] of the parameter
+-- numbered i); `rec` what its motions' slots keep (sinew.animator.motion); `machines` its layer
+-- machines' tables by number, the top layers' also in `layers`; then its events.
 function new_instance(P)
-  local A = { plan = P, values = {}, targets = {}, vels = {}, layers = {}, machines = {},
-    norm = {}, weight = {}, root = {}, cursor = {}, uw = {}, rates = {}, fresh = {},
-    ev_n = 0, ev_name = {}, ev_layer = {}, ev_state = {}, ev_weight = {}, ev_time = {}, ev_i = 0,
-    dropped_events = 0, handlers = {}, busy = false, updates = 0, act_n = 0, act_i = 0 }
-  for i = 1, #P.names do A.values[i] = P.defaults[i] end
-  for _, i in ipairs(P.smooth) do A.targets[i], A.vels[i] = P.defaults[i], 0 end
+  local A = { plan = P, rec = {}, layers = {}, machines = {}, busy = false, updates = 0,
+    ev_n = 0, ev_i = 0, dropped_events = 0, ev_name = {}, ev_layer = {}, ev_state = {}, ev_weight = {},
+    ev_time = {}, handlers = {}, act_n = 0, act_i = 0 }
+  for i = 1, #P.names do A[i] = P.defaults[i] end
+  if P.smooth[1] then
+    A.targets, A.vels = {}, {}
+    for _, i in ipairs(P.smooth) do A.targets[i], A.vels[i] = P.defaults[i], 0 end
+  end
   Motion.init(P, A)
-  for _, s in ipairs(P.clip_slots) do A.root[s] = 0 end
-  -- every layer machine's table by its number (A.machines), the top layers' also in A.layers
   for id, D in ipairs(P.machines) do A.machines[id] = Layer.new(P, D) end
   for i = 1, P.layers do A.layers[i] = A.machines[i] end
-  for s = 1, P.slots do A.fresh[s] = false end
   A.rm = RootMotion.new(P, A)
   setmetatable(A, Animator)
   animators[A] = true
@@ -194,7 +195,7 @@ function Animator:set(name, value)
   elseif type(value) ~= "boolean" then
     error(("parameter '%s' is a %s: got %s"):format(name, kind, Definition.show(value)), 2)
   end
-  if self.targets[i] ~= nil then self.targets[i] = value else self.values[i] = value end
+  if P.smoothed[i] then self.targets[i] = value else self[i] = value end
   return self
 end
 
@@ -207,7 +208,8 @@ end
 function Animator:get(name)
   if not animators[self] then check_self(self, "get") end
   local i = index_of(self.plan, name, 2)
-  return self.values[i], self.targets[i]
+  local targets = self.targets
+  return self[i], targets and targets[i]
 end
 
 -- smoothed floats follow their targets as critically damped springs (exact for any step: the
@@ -215,7 +217,7 @@ end
 -- double range (values near it, a smoothing time near 0, a step of days) is at its target
 local function smooth(P, A, dt)
   local list, times = P.smooth, P.smooth_time
-  local values, targets, vels = A.values, A.targets, A.vels
+  local values, targets, vels = A, A.targets, A.vels
   for k = 1, #list do
     local i, time = list[k], times[k]
     if time <= 0 then
@@ -245,7 +247,7 @@ function Animator:trigger(name)
   local P = self.plan
   local i = index_of(P, name, 2)
   if P.kinds[i] ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
-  self.values[i] = true
+  self[i] = true
   return self
 end
 
@@ -258,7 +260,7 @@ function Animator:reset_trigger(name)
   local P = self.plan
   local i = index_of(P, name, 2)
   if P.kinds[i] ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
-  self.values[i] = false
+  self[i] = false
   return self
 end
 
@@ -361,7 +363,7 @@ function Animator:update(dt)
   if P.busy then refuse_plan(P, "update") end
   self.busy, P.busy = "update", "update"
   self.ev_n, self.ev_i, self.dropped_events = 0, 0, 0
-  smooth(P, self, dt)
+  if P.smooth[1] then smooth(P, self, dt) end
   local layers = self.layers
   for i = 1, P.layers do Layer.update(P, self, layers[i], dt) end
   local R = self.rm
@@ -369,7 +371,7 @@ function Animator:update(dt)
     RootMotion.begin(R)
     Layer.each_leaf(P, self, layers[1], RootMotion.leaf, self)
   end
-  sort_events(P, self)
+  if self.ev_n > 1 then sort_events(P, self) end
   self.busy, P.busy = false, false
   -- a handler that updates the animator again ends the calls of this update's events
   local round = self.updates + 1
@@ -396,16 +398,17 @@ end
 function Animator:evaluate(pose)
   if not animators[self] then check_self(self, "evaluate") end
   local P = self.plan
-  if getmetatable(pose) ~= P.Pose or pose:skeleton() ~= P.skeleton then
-    error("bad argument #1 to 'evaluate' (a sinew pose of the animator's skeleton expected)", 2)
+  if pose ~= self.checked then -- (a pose's skeleton never changes: the last pose checked is kept)
+    if getmetatable(pose) ~= P.Pose or pose:skeleton() ~= P.skeleton then
+      error("bad argument #1 to 'evaluate' (a sinew pose of the animator's skeleton expected)", 2)
+    end
+    self.checked = pose
   end
   if self.busy then refuse_busy(self, "evaluate") end
   if P.busy then refuse_plan(P, "evaluate") end
   self.busy, P.busy = "evaluate", "evaluate"
   local layers = self.layers
-  local base = layers[1]
-  Layer.pose_of(P, self, base, pose)
-  Layer.remember(P, base, pose)
+  Layer.base(P, self, layers[1], pose)
   for i = 2, P.layers do Layer.apply(P, self, layers[i], pose) end
   if self.rm then RootMotion.remove(P, pose) end
   self.busy, P.busy = false, false
@@ -573,7 +576,7 @@ function Animator:debug()
   if self.busy then refuse_busy(self, "debug") end
   local P = self.plan
   local out = { parameters = {}, layers = {} }
-  for i, name in ipairs(P.names) do out.parameters[name] = self.values[i] end
+  for i, name in ipairs(P.names) do out.parameters[name] = self[i] end
   for i = 1, P.layers do
     local L = self.layers[i]
     local l = { name = Layer.name(L), weight = Layer.weight(L), clips = {} }

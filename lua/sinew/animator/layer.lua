@@ -15,7 +15,7 @@ local M = {}
 
 local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
 
-local floor, ceil, min, abs = math.floor, math.ceil, math.min, math.abs
+local floor, min, abs = math.floor, math.min, math.abs
 local advance, msample, set_norm_m, weights_of, mrate, mlength, step =
   Motion.advance, Motion.sample, Motion.set_norm, Motion.weights_of, Motion.rate, Motion.length, Motion.step
 local MAX_SPEED, MAX_TIME = Motion.MAX_SPEED, Motion.MAX_TIME
@@ -76,7 +76,7 @@ local restart
 local function state_set_norm(P, I, st, norm)
   if st.machine then
     restart(P, I, inner(I, st), norm)
-    I.norm[st.slot] = norm
+    I.rec[5 * st.slot - 4] = norm
     return
   end
   set_norm_m(P, I, st.slot, norm)
@@ -104,12 +104,12 @@ end
 function M.mirror(P, I, L)
   local D = L.p
   local src = I.layers[D.src.id]
-  local values = I.values
+  local values = I -- (the parameters' values are the instance's list)
   if src.trans then
-    mirror_one(P, I, D.side_to[src.to.name], I.norm[src.to.slot], values)
-    mirror_one(P, I, D.side_from[src.from.name], src.from_live and I.norm[src.from.slot] or src.frozen_norm, values)
+    mirror_one(P, I, D.side_to[src.to.name], I.rec[5 * src.to.slot - 4], values)
+    mirror_one(P, I, D.side_from[src.from.name], src.from_live and I.rec[5 * src.from.slot - 4] or src.frozen_norm, values)
   else
-    mirror_one(P, I, D.side_to[src.cur.name], I.norm[src.cur.slot], values)
+    mirror_one(P, I, D.side_to[src.cur.name], I.rec[5 * src.cur.slot - 4], values)
   end
 end
 
@@ -117,7 +117,7 @@ end
 
 local function conditions_hold(t, values)
   local conds = t.conditions
-  for i = 1, #conds do
+  for i = 1, t.nconds do
     local c = conds[i]
     local v, op = values[c.param], c.op
     if op == 0 then
@@ -183,7 +183,7 @@ end
 
 local function push_named(I, L, state, kind, weight, at)
   local evs = state.def.events
-  for i = 1, #evs do
+  for i = 1, state.nevents do
     if evs[i].at == kind then push(I, evs[i].name, L, state, weight, at) end
   end
 end
@@ -192,24 +192,6 @@ end
 local function fade_weight(L, at)
   if L.duration <= 0 then return 1 end
   return curve_at(L.trans.curve, (L.elapsed_start + at) / L.duration)
-end
-
--- the crossings k + e of an event at `e` by a normalised time going from `old` to `new` (`fresh`:
--- the starting point included), as the first and the last k (none when last < first)
-local function crossings(e, old, new, fresh, loop)
-  local kmin, kmax
-  if new > old then
-    kmin = fresh and ceil(old - e) or floor(old - e) + 1
-    kmax = floor(new - e)
-  else
-    kmin = ceil(new - e)
-    kmax = fresh and floor(old - e) or ceil(old - e) - 1
-  end
-  if not loop then
-    if kmin < 0 then kmin = 0 end
-    if kmax > 0 then kmax = 0 end
-  end
-  return kmin, kmax
 end
 
 -- queues the timed events of `state` crossed while its normalised time went from `old` to
@@ -221,15 +203,30 @@ end
 local function crossed(P, I, L, state, old, new, t0, span, fresh, side)
   if new == old then return end
   local evs, loop = state.def.events, state.def.loop
-  local n = #evs
-  if n == 0 then return end
+  local n = state.nevents
   local kmins, kmaxs = P.kmins, P.kmaxs -- of each event of the state (the plan's scratch)
   local total, first, last = 0, nil, nil
+  local forwards = new > old
   for i = 1, n do
     local e = evs[i].at
     kmins[i] = false
-    if type(e) == "number" then
-      local kmin, kmax = crossings(e, old, new, fresh, loop)
+    if e ~= "enter" and e ~= "exit" then
+      -- the crossings k + e of the event by the time going from old to new (`fresh`: the
+      -- starting point included), k from kmin to kmax (none when kmax < kmin)
+      -- (floor(y) is y - y % 1 and ceil(y) is y + (-y) % 1, exact for the finite times here)
+      local kmin, kmax
+      local a, b = old - e, new - e
+      if forwards then
+        kmin = fresh and a + (-a) % 1 or a - a % 1 + 1
+        kmax = b - b % 1
+      else
+        kmin = b + (-b) % 1
+        kmax = fresh and a - a % 1 or a + (-a) % 1 - 1
+      end
+      if not loop then
+        if kmin < 0 then kmin = 0 end
+        if kmax > 0 then kmax = 0 end
+      end
       if kmax >= kmin then
         kmins[i], kmaxs[i] = kmin, kmax
         total = total + (kmax - kmin + 1)
@@ -247,7 +244,6 @@ local function crossed(P, I, L, state, old, new, t0, span, fresh, side)
     take = room
   end
   local queued = 0
-  local forwards = new > old
   local k, i0, i1, di = first, 1, n, 1
   if not forwards then k, i0, i1, di = last, n, 1, -1 end
   while queued < take and k >= first and k <= last do
@@ -296,6 +292,13 @@ local function extrapolate(P, L, out)
   return out
 end
 
+--- Writes the first layer's pose into `pose` (the caller's) and keeps it when the layer keeps a
+-- history (for the source velocity of an inertialised switch).
+function M.base(P, I, L, pose)
+  pose_of(P, I, L, pose)
+  if L.last then M.remember(P, L, pose) end
+end
+
 --- Keeps the layer's pose of this frame (for the source velocity of an inertialised switch).
 function M.remember(P, L, pose)
   if not L.last then return end
@@ -338,7 +341,11 @@ function pose_of(P, I, L, out)
     P.blend(out, pair, pw)
     return out
   end
-  if not L.trans then return state_sample(P, I, L.cur, out) end
+  if not L.trans then
+    local cur = L.cur
+    if cur.machine then return pose_of(P, I, inner(I, cur), out) end
+    return msample(P, I, cur.slot, cur.def.loop, out)
+  end
   local from
   if L.dead then
     from = extrapolate(P, L, D.extra)
@@ -492,12 +499,33 @@ end
 
 -- the transition of `list` that fires now (conditions hold, exit time passed), or nil; the
 -- state the list belongs to is `owner` (its normalised time for exit times; nil when frozen)
-local function pick(I, list, owner, values, skip_to, any_exit)
-  for i = 1, #list do
+local function pick(I, st, owner, values, skip_to, any_exit)
+  local list = st.def.transitions
+  for i = 1, st.ntrans do
     local t = list[i]
-    if t.to ~= skip_to and conditions_hold(t, values) then
+    local holds = t.to ~= skip_to
+    if holds then -- (conditions_hold, written out: this is the per-frame check)
+      local conds = t.conditions
+      for j = 1, t.nconds do
+        local c = conds[j]
+        local v, op = values[c.param], c.op
+        if op == 0 then holds = v == true
+        else
+          local x = c.value
+          if op == 1 then holds = v > x
+          elseif op == 2 then holds = v < x
+          elseif op == 3 then holds = v >= x
+          elseif op == 4 then holds = v <= x
+          elseif op == 5 then holds = v == x
+          else holds = v ~= x
+          end
+        end
+        if not holds then break end
+      end
+    end
+    if holds then
       local e = t.exit_time
-      if e == nil or any_exit or (owner and exit_reached(e, I.norm[owner.slot], owner.def.loop)) then return t end
+      if e == nil or any_exit or (owner and exit_reached(e, I.rec[5 * owner.slot - 4], owner.def.loop)) then return t end
     end
   end
   return nil
@@ -506,8 +534,8 @@ end
 -- consumes the triggers a transition fired with
 local function consume(I, t)
   local conds = t.conditions
-  for i = 1, #conds do
-    if conds[i].kind == "trigger" then I.values[conds[i].param] = false end
+  for i = 1, t.nconds do
+    if conds[i].kind == "trigger" then I[conds[i].param] = false end
   end
 end
 
@@ -527,11 +555,11 @@ local function start(P, I, L, t, source, at, travelling)
   local D = L.p
   local dest = D.states[t.to]
   local duration = t.duration
-  local values = I.values
+  local values = I -- (the parameters' values are the instance's list)
   if t.inertialize and L.last then
     -- the source stops; its pose and velocity at this instant coast into the destination
     switch_inertial(P, L, pose_of(P, I, L, D.out), at)
-    L.frozen_norm = L.trans and (L.from_live and I.norm[L.from.slot] or L.frozen_norm) or I.norm[L.cur.slot]
+    L.frozen_norm = L.trans and (L.from_live and I.rec[5 * L.from.slot - 4] or L.frozen_norm) or I.rec[5 * L.cur.slot - 4]
     if L.trans then
       if L.from_live and L.from ~= dest then push_named(I, L, L.from, "exit", 1, at) end
       if L.to ~= dest then push_named(I, L, L.to, "exit", 1, at) end
@@ -542,14 +570,14 @@ local function start(P, I, L, t, source, at, travelling)
   elseif L.trans then
     -- interrupted: fade from the pose of this instant (no pop), whatever it was made of
     P.copy(L.frozen, pose_of(P, I, L, D.out))
-    L.frozen_norm = L.from_live and I.norm[L.from.slot] or L.frozen_norm
+    L.frozen_norm = L.from_live and I.rec[5 * L.from.slot - 4] or L.frozen_norm
     if L.from_live and L.from ~= dest then push_named(I, L, L.from, "exit", 1, at) end
     if L.to ~= dest then push_named(I, L, L.to, "exit", 1, at) end
     L.from_live = false
   elseif L.cur == dest then
     -- to the playing state: fade from a still of its pose while it starts again
     state_sample(P, I, L.cur, L.frozen)
-    L.frozen_norm = I.norm[L.cur.slot]
+    L.frozen_norm = I.rec[5 * L.cur.slot - 4]
     L.from_live = false
   else
     L.from_live = true
@@ -566,7 +594,7 @@ local function start(P, I, L, t, source, at, travelling)
   weights_of_state(P, I, dest, values)
   state_set_norm(P, I, dest, t.offset)
   if I.rm then walk_state(P, I, dest, 0, Motion.each_leaf, RootMotion.forget, I) end
-  I.fresh[dest.slot] = true
+  I.rec[5 * dest.slot - 1] = true
   push_named(I, L, dest, "enter", 1, at)
   if duration <= 0 then finish(I, L, at) end
 end
@@ -577,9 +605,14 @@ local update
 -- destination of a fade)
 local function play(P, I, L, state, dt, at, side)
   local s = state.slot
-  local norm = I.norm
-  local old = norm[s]
-  local speed = state_speed(state, I.values)
+  local rec = I.rec
+  local old = rec[5 * s - 4]
+  local speed = state.def.speed
+  local p = state.speed_i
+  if p then
+    speed = speed * I[p]
+    if speed > MAX_SPEED then speed = MAX_SPEED elseif speed < -MAX_SPEED then speed = -MAX_SPEED end
+  end
   local new, wrapped
   if state.machine then
     local IL, a = inner(I, state), abs(speed)
@@ -590,12 +623,12 @@ local function play(P, I, L, state, dt, at, side)
     IL.ts = ts < MAX_TIME and ts or MAX_TIME
     update(P, I, IL, dt * a)
     new, wrapped = step(old, dt * state_rate(P, I, state) * speed)
-    norm[s] = new
+    rec[5 * s - 4] = new
   else
     new, wrapped = advance(P, I, s, dt * speed)
   end
-  crossed(P, I, L, state, old, new + wrapped, at, dt, I.fresh[s], side)
-  I.fresh[s] = false
+  if state.ntimed > 0 then crossed(P, I, L, state, old, new + wrapped, at, dt, rec[5 * s - 1], side) end
+  rec[5 * s - 1] = false
 end
 
 -- the first exit-time transition of the playing state crossed within the next `dt` seconds,
@@ -605,12 +638,12 @@ local function next_exit(P, I, state, dt, values, only)
   local speed = state_speed(state, values)
   if speed <= 0 then return nil end
   local r = state_rate(P, I, state) * speed
-  local old = I.norm[state.slot]
-  local fresh = I.fresh[state.slot]
+  local old = I.rec[5 * state.slot - 4]
+  local fresh = I.rec[5 * state.slot - 1]
   local new = old + r * dt
   local best, best_at = nil, nil
   local list = state.def.transitions
-  for i = 1, #list do
+  for i = 1, state.ntrans do
     local t = list[i]
     local e = t.exit_time
     if e ~= nil and (only == t or (only == nil and conditions_hold(t, values))) then
@@ -637,19 +670,19 @@ end
 local function interrupt(I, L)
   local how = L.trans.interruption
   if how == "none" then return nil end
-  local values = I.values
+  local values = I -- (the parameters' values are the instance's list)
   local src = L.from_live and L.from or nil
   local t, owner
   if how == "source" or how == "source_then_destination" then
-    t = pick(I, L.from.def.transitions, src, values, L.to.name)
+    t = pick(I, L.from, src, values, L.to.name)
     owner = L.from
     if not t and how == "source_then_destination" then
-      t, owner = pick(I, L.to.def.transitions, L.to, values, L.to.name), L.to
+      t, owner = pick(I, L.to, L.to, values, L.to.name), L.to
     end
   else
-    t, owner = pick(I, L.to.def.transitions, L.to, values, L.to.name), L.to
+    t, owner = pick(I, L.to, L.to, values, L.to.name), L.to
     if not t and how == "destination_then_source" then
-      t, owner = pick(I, L.from.def.transitions, src, values, L.to.name), L.from
+      t, owner = pick(I, L.from, src, values, L.to.name), L.from
     end
   end
   return t, owner
@@ -719,12 +752,12 @@ function update(P, I, L, dt)
     M.mirror(P, I, L)
     return
   end
-  local values = I.values
+  local values = I -- (the parameters' values are the instance's list)
   if dt > MAX_TIME then dt = MAX_TIME end -- (a sub-state machine's seconds: dt times a speed)
   if L.last then L.since_start, L.since = L.since, min(L.since + dt, MAX_TIME) end
   if L.entering then
     L.entering = false
-    I.fresh[L.cur.slot] = true
+    I.rec[5 * L.cur.slot - 1] = true
     weights_of_state(P, I, L.cur, values)
     push_named(I, L, L.cur, "enter", 1, 0)
   end
@@ -739,13 +772,13 @@ function update(P, I, L, dt)
     end
   else
     local cur = L.cur
-    weights_of_state(P, I, cur, values)
+    if P.mkind[cur.slot] == BLEND then weights_of(P, I, cur.slot, values) end
     if L.route then
       waiting = travel_step(P, I, L)
     else
-      local t = pick(I, cur.def.transitions, cur, values, nil)
+      local t = cur.ntrans > 0 and pick(I, cur, cur, values, nil) or nil
       if not t and cur.machine and inner(I, cur).exited then -- its sub-state machine is done: exit times no longer wait
-        t = pick(I, cur.def.transitions, nil, values, nil, true)
+        t = pick(I, cur, nil, values, nil, true)
       end
       if t then start(P, I, L, t, cur, 0) end
     end
@@ -755,7 +788,7 @@ function update(P, I, L, dt)
     local t, t_at
     if L.route then
       if waiting then t, t_at = next_exit(P, I, L.cur, dt, values, waiting) end
-    else
+    elseif L.cur.def.exit_times then
       t, t_at = next_exit(P, I, L.cur, dt, values)
     end
     if t then
@@ -796,10 +829,10 @@ function M.state(I, L)
   local D = L.p
   if D.synced then L = I.layers[D.src.id] end
   if L.trans then
-    return L.from.name, L.from_live and I.norm[L.from.slot] or L.frozen_norm, L.to.name,
+    return L.from.name, L.from_live and I.rec[5 * L.from.slot - 4] or L.frozen_norm, L.to.name,
       L.duration > 0 and min(1, L.elapsed / L.duration) or 1
   end
-  return L.cur.name, I.norm[L.cur.slot]
+  return L.cur.name, I.rec[5 * L.cur.slot - 4]
 end
 
 --- Whether the layer follows another (a synced layer).
@@ -818,7 +851,7 @@ function M.take(I, L, motion, pose)
   if L.p.synced then return { weight = L.weight } end -- the rest follows the other layer
   local l = { weight = L.weight, entering = L.entering, exited = L.exited == true, states = {} }
   for name, st in each, L.p.states do
-    l.states[name] = { fresh = I.fresh[st.slot] == true, motion = motion(st) }
+    l.states[name] = { fresh = I.rec[5 * st.slot - 1] == true, motion = motion(st) }
   end
   if L.trans then
     l.transition = { index = L.trans.index, from = L.from.name, to = L.to.name, from_live = L.from_live,
@@ -861,7 +894,7 @@ function M.put(I, L, p, put_pose, ctx)
   local D = L.p
   if D.synced then return end
   L.entering, L.exited = p.entering, p.exited
-  for name, st in each, D.states do I.fresh[st.slot] = p.states[name].fresh end
+  for name, st in each, D.states do I.rec[5 * st.slot - 1] = p.states[name].fresh end
   if p.trans then
     L.trans, L.from, L.to, L.from_live = p.trans, D.states[p.from], D.states[p.to], p.from_live
     L.elapsed, L.duration = p.elapsed, p.duration

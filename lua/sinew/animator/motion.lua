@@ -1,8 +1,11 @@
 --- Motions of the animator as they play: a clip or a blend node in one place of the plan (a
 -- "slot"), with its normalised time, its children's weights (from their blend space and the
--- parameters) and its own cursor into its clip. What changes lives in the instance's flat
--- arrays, indexed by slot (`I.norm[s]`, `I.weight[s]`, `I.root[s]`, `I.cursor[s]`, and for a
--- blend node the lists of its children's weights and rates, `I.uw[s]` and `I.rates[s]`);
+-- parameters) and its own cursor into its clip. What changes lives in the instance's record
+-- list `I.rec`, five entries per slot s from 5 s - 4: the normalised time, (unused), the
+-- root-motion time (a clip) or the list of its children's rates (a blend node),
+-- whether it starts fresh (its state just entered), and its cursor (a clip) or the list of its
+-- children's weights (a blend node). Kept together, what one slot's update reads lies in one or
+-- two cache lines, and a crowd's animators touch few;
 -- what does not (the definitions, the tree, the poses one evaluation samples into) lives in the
 -- plan `P` (sinew.animator.plan). Every per-joint step is a call of the pose kind (sample,
 -- blend, delta); what is here is bookkeeping on a few numbers per node, with no garbage.
@@ -97,16 +100,17 @@ end
 --- Fills instance I's arrays for the clip and blend slots of plan P: times 0, weights 0, rates 1,
 -- a cursor per clip slot (its own place in the shared clip).
 function M.init(P, I)
-  local norm, weight, cursor, uw, rates = I.norm, I.weight, I.cursor, I.uw, I.rates
+  local rec = I.rec
   for s = 1, P.slots do
-    norm[s], weight[s] = 0, 0
+    local b = 5 * s - 5
+    rec[b + 1], rec[b + 2], rec[b + 3], rec[b + 4], rec[b + 5] = 0, 0, false, false, false
     local kind = P.mkind[s]
     if kind == CLIP then
-      cursor[s] = P.mclip[s]:cursor()
+      rec[b + 3], rec[b + 5] = 0, P.mclip[s]:cursor()
     elseif kind == BLEND then
       local u, r = {}, {}
-      for k = 1, #P.mkids[s] do u[k], r[k] = 0, 1 end
-      uw[s], rates[s] = u, r
+      for k = 1, P.mnk[s] do u[k], r[k] = 0, 1 end
+      rec[b + 3], rec[b + 5] = r, u
     end
   end
 end
@@ -116,23 +120,27 @@ end
 local weights_of -- (recursive)
 
 --- Sets the weights and rates of blend slot `s`'s children (and of the nested nodes) from the
--- parameter values (by index).
+-- parameter values (`values[i]` of the parameter numbered i: the instance).
 function weights_of(P, I, s, values)
-  local def = P.mdef[s]
-  local w, inputs = P.wtmp, P.inputs -- the plan's scratch: read here only
+  local rec = I.rec
+  local uw, rates = rec[5 * s], rec[5 * s - 2]
+  -- a node whose children are all different motions has the space's weights as its children's:
+  -- the space fills them in place
+  local ident = P.mident[s]
+  local w = ident and uw or P.wtmp -- (the plan's scratch: read here only)
   local params = P.mparams[s] -- parameter indices
-  local np = #params
-  local space = def.space
+  local np = P.mnp[s]
+  local space = P.mspace[s]
   if np == 1 then space:weights(values[params[1]], w)
   elseif np == 2 then space:weights(values[params[1]], values[params[2]], w)
   else -- the inputs, then the table to fill, passed from one list (no garbage)
+    local inputs = P.inputs
     for i = 1, np do inputs[i] = values[params[i]] end
     inputs[np + 1] = w
     space:weights(unpack(inputs, 1, np + 1))
   end
-  local children, unique_of = def.children, def.unique_of
-  local nc = #children
-  if def.mode == "direct" then -- its weights are its inputs: the largest held at MAX_WEIGHT
+  local nc = P.mnc[s]
+  if P.mdirect[s] then -- its weights are its inputs: the largest held at MAX_WEIGHT
     local most = 0
     for i = 1, nc do if w[i] > most then most = w[i] end end
     if most > MAX_WEIGHT then
@@ -140,34 +148,42 @@ function weights_of(P, I, s, values)
       for i = 1, nc do w[i] = w[i] * f end
     end
   end
-  local uw, rates, weight = I.uw[s], I.rates[s], I.weight
-  local kids = P.mkids[s]
-  local nk = #kids
-  for k = 1, nk do uw[k], rates[k] = 0, 0 end
-  for i = 1, nc do
-    local k = unique_of[i]
-    uw[k] = uw[k] + w[i]
-    rates[k] = rates[k] + w[i] * children[i].rate
-  end
-  for k = 1, nk do
-    local u, r = uw[k], 1
-    if u > 0 then
-      r = rates[k] / u -- a weighted mean of the children's rates, held in their range
-      if r < MIN_CHILD_RATE then r = MIN_CHILD_RATE elseif r > MAX_CHILD_RATE then r = MAX_CHILD_RATE end
+  local crates, nk = P.mrates[s], P.mnk[s]
+  if ident then -- each child's rate is its own (1 when it does not play)
+    for k = 1, nk do
+      if uw[k] > 0 then rates[k] = crates[k] else rates[k] = 1 end
     end
-    rates[k] = r
-    local kid = kids[k]
-    weight[kid] = u
-    if P.mkind[kid] == BLEND then weights_of(P, I, kid, values) end
+  else -- children playing the same clip: their weights summed, their rates averaged by weight
+    local unique_of = P.mdef[s].unique_of
+    for k = 1, nk do uw[k], rates[k] = 0, 0 end
+    for i = 1, nc do
+      local k = unique_of[i]
+      uw[k] = uw[k] + w[i]
+      rates[k] = rates[k] + w[i] * crates[i]
+    end
+    for k = 1, nk do
+      local u, r = uw[k], 1
+      if u > 0 then
+        r = rates[k] / u -- a weighted mean of the children's rates, held in their range
+        if r < MIN_CHILD_RATE then r = MIN_CHILD_RATE elseif r > MAX_CHILD_RATE then r = MAX_CHILD_RATE end
+      end
+      rates[k] = r
+    end
+  end
+  if P.mnested[s] then
+    local kids, kinds = P.mkids[s], P.mkind
+    for k = 1, nk do
+      if kinds[kids[k]] == BLEND then weights_of(P, I, kids[k], values) end
+    end
   end
 end
 M.weights_of = weights_of
 
 -- the index k (from 1) of the heaviest of blend slot s's children (the first of equals)
-local function heaviest(I, s)
-  local uw = I.uw[s]
+local function heaviest(P, I, s)
+  local uw = I.rec[5 * s]
   local best, bw = 1, -1
-  for k = 1, #uw do
+  for k = 1, P.mnk[s] do
     local u = uw[k]
     if u > bw then best, bw = k, u end
   end
@@ -180,20 +196,25 @@ end
 -- MAX_TIME.
 local function length(P, I, s)
   if P.mkind[s] == CLIP then return P.mdur[s] end
-  local uw, rates, kids = I.uw[s], I.rates[s], P.mkids[s]
-  if P.mdef[s].sync == true then
+  local rec, kids = I.rec, P.mkids[s]
+  local uw, rates = rec[5 * s], rec[5 * s - 2]
+  if P.msync[s] == true then
     local sum, total = 0, 0
-    for k = 1, #kids do
+    for k = 1, P.mnk[s] do
       local u = uw[k]
       if u > 0 then
-        sum = sum + u * length(P, I, kids[k]) / rates[k]
+        local kid = kids[k]
+        sum = sum + u * (P.mkind[kid] == CLIP and P.mdur[kid] or length(P, I, kid)) / rates[k]
         total = total + u
       end
     end
-    if total > 0 then return held_length(sum / total) end
+    if total > 0 then -- (held_length, written out)
+      local l = sum / total
+      if l > MAX_TIME then return MAX_TIME elseif l >= 0 then return l end
+    end
     return 0
   end
-  local best = heaviest(I, s)
+  local best = heaviest(P, I, s)
   return held_length(length(P, I, kids[best]) / rates[best])
 end
 M.length = length
@@ -201,17 +222,17 @@ M.length = length
 --- How fast the normalised time of clip or blend slot `s` runs: its change per second (weights
 -- set), 0 .. MAX_RATE.
 local function rate(P, I, s)
-  if P.mkind[s] == CLIP then
-    local d = P.mdur[s]
-    return d > 0 and held_rate(1 / d) or 1
-  end
-  local sync = P.mdef[s].sync
+  if P.mkind[s] == CLIP then return P.mrate[s] end
+  local sync = P.msync[s]
   if sync == true then
     local len = length(P, I, s)
-    return len > 0 and held_rate(1 / len) or 1
+    if len <= 0 then return 1 end
+    local r = 1 / len -- (held_rate, written out: len is within 0 .. MAX_TIME)
+    if r > MAX_RATE then return MAX_RATE end
+    return r
   end
-  local best = heaviest(I, s)
-  local kid, r = P.mkids[s][best], I.rates[s][best]
+  local best = heaviest(P, I, s)
+  local kid, r = P.mkids[s][best], I.rec[5 * s - 2][best]
   if sync == "leader" then
     local len = length(P, I, kid) / r
     return len > 0 and held_rate(1 / len) or 1
@@ -227,27 +248,34 @@ M.rate = rate
 -- of a clip it follows (a step of more than 2^24 loops gives it the most loops it chains), and the
 -- clips it does not follow keep it in range
 local function unwrap_root(P, I, s, wrapped)
-  local root = I.root
-  local rb = root and root[s]
+  local rec = I.rec
+  local rb = rec[5 * s - 2]
   if not rb then return end
   local d = P.mdur[s]
   rb = rb - wrapped * d
   local lim = 2 * WRAP * d
   if rb > lim then rb = lim elseif rb < -lim then rb = -lim end
-  root[s] = rb
+  rec[5 * s - 2] = rb
 end
 
 --- Sets the normalised time of clip or blend slot `s` and of every descendant (synced children
 -- share it); `wrapped` (or nil) is the loops a wrap took off, which a clip's root-motion time
 -- loses too.
 local function set_norm(P, I, s, norm, wrapped)
-  I.norm[s] = norm
+  I.rec[5 * s - 4] = norm
   if P.mkind[s] == CLIP then
     if wrapped and wrapped ~= 0 then unwrap_root(P, I, s, wrapped) end
     return
   end
-  local kids = P.mkids[s]
-  for k = 1, #kids do set_norm(P, I, kids[k], norm, wrapped) end
+  local kids, kinds, rec = P.mkids[s], P.mkind, I.rec
+  for k = 1, P.mnk[s] do
+    local kid = kids[k]
+    if kinds[kid] == CLIP and not (wrapped and wrapped ~= 0) then
+      rec[5 * kid - 4] = norm
+    else
+      set_norm(P, I, kid, norm, wrapped)
+    end
+  end
 end
 M.set_norm = set_norm
 
@@ -255,26 +283,31 @@ M.set_norm = set_norm
 -- normalised time and the loops a wrap took off.
 local function advance(P, I, s, dt)
   if P.mkind[s] == CLIP then
-    local d = P.mdur[s]
-    local r = d > 0 and held_rate(1 / d) or 1
-    local norm, wrapped = step(I.norm[s], r * dt)
-    I.norm[s] = norm
-    if wrapped ~= 0 then unwrap_root(P, I, s, wrapped) end
+    local rec = I.rec
+    local d = P.mrate[s] * dt
+    local norm, wrapped = rec[5 * s - 4] + d, 0
+    if not (norm < WRAP and norm > -WRAP and d >= -MAX_STEP and d <= MAX_STEP) then
+      norm, wrapped = step(rec[5 * s - 4], d)
+      if wrapped ~= 0 then unwrap_root(P, I, s, wrapped) end
+    end
+    rec[5 * s - 4] = norm
     return norm, wrapped
   end
-  if P.mdef[s].sync then -- the node's clock drives its children's
-    local norm, wrapped = step(I.norm[s], rate(P, I, s) * dt)
+  if P.msync[s] then -- the node's clock drives its children's
+    local old, d = I.rec[5 * s - 4], rate(P, I, s) * dt
+    local norm, wrapped = old + d, 0
+    if not (norm < WRAP and norm > -WRAP and d >= -MAX_STEP and d <= MAX_STEP) then norm, wrapped = step(old, d) end
     set_norm(P, I, s, norm, wrapped)
     return norm, wrapped
   end
-  local rates, kids = I.rates[s], P.mkids[s]
-  local best = heaviest(I, s)
+  local rates, kids = I.rec[5 * s - 2], P.mkids[s]
+  local best = heaviest(P, I, s)
   local norm, wrapped = 0, 0
-  for k = 1, #kids do
+  for k = 1, P.mnk[s] do
     local n, w = advance(P, I, kids[k], dt * rates[k])
     if k == best then norm, wrapped = n, w end
   end
-  I.norm[s] = norm
+  I.rec[5 * s - 4] = norm
   return norm, wrapped
 end
 M.advance = advance
@@ -282,7 +315,7 @@ M.advance = advance
 -- the clip time of clip slot `s`: its normalised time in seconds, held within the clip when it
 -- does not loop
 local function clip_time(P, I, s, loop)
-  local norm = I.norm[s]
+  local norm = I.rec[5 * s - 4]
   if not loop then
     if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
   end
@@ -297,16 +330,35 @@ M.clip_time = clip_time
 -- plan) and returns it. Children of weight 0 are not sampled.
 local function sample(P, I, s, loop, out)
   if P.mkind[s] == CLIP then
-    I.cursor[s]:sample(clip_time(P, I, s, loop), out, loop)
+    local rec = I.rec
+    local norm = rec[5 * s - 4]
+    if not loop then
+      if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
+    end
+    rec[5 * s]:sample(norm * P.mdur[s], out, loop)
     local ref = P.mref[s]
     if ref then P.delta(out, out, ref) end
     return out
   end
-  local kids, uw, poses = P.mkids[s], I.uw[s], P.mposes[s]
-  for k = 1, #kids do
-    if uw[k] > 0 then sample(P, I, kids[k], loop, poses[k]) end
+  local rec, kinds = I.rec, P.mkind
+  local kids, uw, poses = P.mkids[s], rec[5 * s], P.mposes[s]
+  for k = 1, P.mnk[s] do
+    if uw[k] > 0 then
+      local kid = kids[k]
+      if kinds[kid] == CLIP then -- (as above, written out: most children are clips)
+        local norm = rec[5 * kid - 4]
+        if not loop then
+          if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
+        end
+        rec[5 * kid]:sample(norm * P.mdur[kid], poses[k], loop)
+        local ref = P.mref[kid]
+        if ref then P.delta(poses[k], poses[k], ref) end
+      else
+        sample(P, I, kid, loop, poses[k])
+      end
+    end
   end
-  P.blend(out, poses, uw, nil, nil, P.mdef[s].rotation)
+  P.blend(out, poses, uw, nil, nil, P.mrot[s])
   return out
 end
 M.sample = sample
@@ -319,8 +371,8 @@ local function each_clip(P, I, s, scale, loop, fn, ctx)
     fn(ctx, clip, scale, clip:local_time(clip_time(P, I, s, loop), loop))
     return
   end
-  local kids, uw = P.mkids[s], I.uw[s]
-  for k = 1, #kids do
+  local kids, uw = P.mkids[s], I.rec[5 * s]
+  for k = 1, P.mnk[s] do
     if uw[k] > 0 then each_clip(P, I, kids[k], scale * uw[k], loop, fn, ctx) end
   end
 end
@@ -333,8 +385,8 @@ local function each_leaf(P, I, s, scale, loop, fn, ctx)
     fn(ctx, s, scale, loop)
     return
   end
-  local kids, uw = P.mkids[s], I.uw[s]
-  for k = 1, #kids do each_leaf(P, I, kids[k], scale * uw[k], loop, fn, ctx) end
+  local kids, uw = P.mkids[s], I.rec[5 * s]
+  for k = 1, P.mnk[s] do each_leaf(P, I, kids[k], scale * uw[k], loop, fn, ctx) end
 end
 M.each_leaf = each_leaf
 
@@ -346,23 +398,24 @@ local function list_of(t)
   return out
 end
 
---- What slot `s` of instance I keeps, for a snapshot: its normalised time, its weight in its
--- node, its root-motion time (a clip), and for a blend node copies of its children's weights and
--- rates.
+--- What slot `s` of instance I keeps, for a snapshot: its normalised time, its root-motion time
+-- (a clip), and for a blend node copies of its children's weights and rates.
 function M.take(P, I, s)
   local kind = P.mkind[s]
-  local root = kind == CLIP and I.root[s] or nil
-  if kind == BLEND then return I.norm[s], I.weight[s], root, list_of(I.uw[s]), list_of(I.rates[s]) end
-  return I.norm[s], I.weight[s], root
+  local rec, b = I.rec, 5 * s - 5
+  local root = kind == CLIP and rec[b + 3] or nil
+  if kind == BLEND then return rec[b + 1], root, list_of(rec[b + 5]), list_of(rec[b + 3]) end
+  return rec[b + 1], root
 end
 
 --- Writes what `take` gave (checked by the caller) into slot `s`. Allocates nothing.
-function M.put(P, I, s, norm, weight, root, uw, rates)
-  I.norm[s], I.weight[s] = norm, weight
+function M.put(P, I, s, norm, root, uw, rates)
+  local rec, b = I.rec, 5 * s - 5
+  rec[b + 1] = norm
   local kind = P.mkind[s]
-  if kind == CLIP then I.root[s] = root end
+  if kind == CLIP then rec[b + 3] = root or false end
   if kind == BLEND then
-    local u, r = I.uw[s], I.rates[s]
+    local u, r = rec[b + 5], rec[b + 3]
     for k = 1, #u do u[k], r[k] = uw[k], rates[k] end
   end
 end

@@ -65,11 +65,12 @@ local function parameters(P, compiled)
   local names = {}
   for name in each, compiled.params do names[#names + 1] = name end
   table.sort(names)
-  P.names, P.index, P.kinds, P.defaults, P.smooth, P.smooth_time = names, {}, {}, {}, {}, {}
+  P.names, P.index, P.kinds, P.defaults, P.smooth, P.smooth_time, P.smoothed = names, {}, {}, {}, {}, {}, {}
   for i, name in ipairs(names) do
     local p = compiled.params[name]
     P.index[name], P.kinds[i], P.defaults[i] = i, p.kind, p.value
     if p.smoothing then
+      P.smoothed[i] = true
       P.smooth[#P.smooth + 1] = i
       P.smooth_time[#P.smooth] = p.smoothing
     end
@@ -77,9 +78,11 @@ local function parameters(P, compiled)
   P.limited = limited_parameters(compiled)
 end
 
+-- the transitions of `list`: their conditions' parameter indices and counts
 local function conditions(P, list)
   for _, t in ipairs(list) do
     for _, c in ipairs(t.conditions) do c.param = P.index[c.name] end
+    t.nconds = #t.conditions
   end
 end
 
@@ -106,7 +109,12 @@ local function machine(P, def, refs, id)
   else
     conditions(P, def.transitions)
     for name, s in each, def.states do
-      local st = { def = s, name = name, speed_i = s.speed_parameter and P.index[s.speed_parameter] }
+      local st = { def = s, name = name, speed_i = s.speed_parameter and P.index[s.speed_parameter],
+        ntrans = #s.transitions, nevents = #s.events, ntimed = 0 }
+      for _, e in ipairs(s.events) do
+        if type(e.at) == "number" then st.ntimed = st.ntimed + 1 end
+      end
+      s.teleport.nconds = 0
       st.slot = slot(P, s.motion, refs)
       if s.motion.kind == "machine" then st.machine = P.machines[P.mlayer[st.slot]] end
       D.states[name] = st
@@ -135,6 +143,7 @@ function slot(P, m, refs)
   P.mdef[s], P.mpose[s], P.mref[s] = m, P.kind.pose(P.skeleton), false
   if m.kind == "clip" then
     P.mkind[s], P.mclip[s], P.mdur[s] = CLIP, m.clip, m.duration
+    P.mrate[s] = m.duration > 0 and Motion.held_rate(1 / m.duration) or 1 -- (loops per second)
     if refs then P.mref[s] = refs[m.clip] end
     P.clip_slots[#P.clip_slots + 1] = s
   elseif m.kind == "blend" then
@@ -144,9 +153,16 @@ function slot(P, m, refs)
     P.mparams[s] = params
     local kids, poses = {}, {}
     P.mkids[s], P.mposes[s] = kids, poses
+    P.mnk[s], P.mnc[s], P.mnp[s], P.msync[s] = #m.unique, #m.children, #params, m.sync
+    P.mrot[s] = m.rotation ~= "nlerp" and m.rotation or nil -- (the default: passed as none)
+    P.mspace[s], P.mdirect[s], P.mident[s], P.mnested[s] = m.space, m.mode == "direct", #m.unique == #m.children, false
+    local crates = {}
+    for i, c in ipairs(m.children) do crates[i] = c.rate end
+    P.mrates[s] = crates
     for k, u in ipairs(m.unique) do
       kids[k] = slot(P, u.motion, refs)
       poses[k] = P.mpose[kids[k]]
+      if u.motion.kind == "blend" then P.mnested[s] = true end
     end
     P.blend_slots[#P.blend_slots + 1] = s
     if #m.children > P.most_points then P.most_points = #m.children end
@@ -184,7 +200,9 @@ function M.build(compiled)
   local P = { def = compiled, skeleton = compiled.skeleton, kind = kind, joints = #compiled.skeleton,
     blend = kind.blend, delta = kind.delta, add = kind.add, copy = kind.copy,
     slots = 0, mkind = {}, mdef = {}, mkids = {}, mposes = {}, mpose = {}, mref = {}, mclip = {}, mdur = {},
-    mparams = {}, mlayer = {}, clip_slots = {}, blend_slots = {}, most_points = 0,
+    mparams = {}, mlayer = {}, mrate = {},
+    mspace = {}, mdirect = {}, mident = {}, mnested = {}, mrates = {}, mnk = {}, mnc = {}, mnp = {}, msync = {}, mrot = {},
+    clip_slots = {}, blend_slots = {}, most_points = 0,
     machines = {}, layer_index = compiled.layer_index, clip_names = compiled.clip_names,
     wtmp = {}, inputs = {}, kmins = {}, kmaxs = {}, busy = false,
     ev_spare = { {}, {}, {}, {}, {} }, ev_cols = { false, false, false, false, false },

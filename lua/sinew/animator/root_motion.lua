@@ -4,8 +4,8 @@
 -- its own delta between its time at the last update and now, across loop ends; the deltas are
 -- weighted as the clips are (blend weights and fades).
 --
--- An instance with root motion keeps, per clip slot, its clip time at the last update
--- (`I.root[s]`) and the joint there (`I.rm_t[s]`, `I.rm_x[s]`, `I.rm_z[s]`, `I.rm_h[s]`: each
+-- An instance with root motion keeps, per clip slot, its clip time at the last update (in its
+-- record, sinew.animator.motion) and the joint there (`I.rm_t[s]`, `I.rm_x[s]`, `I.rm_z[s]`, `I.rm_h[s]`: each
 -- update reads the joint once per clip, where it is now), and the delta (`I.rm`). The plan keeps
 -- the joint at each clip's ends. The joint is read through the pose kind (one joint of a clip).
 -- @module sinew.animator.root_motion
@@ -85,10 +85,11 @@ end
 function M.leaf(I, s, weight, loop)
   local P, R = I.plan, I.rm
   local d = P.mdur[s]
-  local now = I.norm[s] * d
-  local before = I.root[s]
-  if before == nil then before = now end
-  I.root[s] = now
+  local rec = I.rec
+  local now = rec[5 * s - 4] * d
+  local before = rec[5 * s - 2]
+  if not before then before = now end
+  rec[5 * s - 2] = now
   if weight <= 0 or d <= 0 or now == before then return end
   local acc = R -- (its x, z and yaw: this clip's delta)
   acc.x, acc.z, acc.yaw = 0, 0, 0
@@ -128,7 +129,8 @@ end
 --- Forgets the time of clip slot `s` (a state that starts again, from its offset: no delta from
 -- where it was before); as `fn(I, s)`.
 function M.forget(I, s)
-  I.root[s] = I.norm[s] * I.plan.mdur[s]
+  local rec = I.rec
+  rec[5 * s - 2] = rec[5 * s - 4] * I.plan.mdur[s]
 end
 
 --- Takes the motion out of the pose.

@@ -29,28 +29,29 @@ end
 
 local layer_of -- (a sub-state machine's state holds a layer)
 
-local function instance(P, I, s)
-  local out = {}
+-- slot s's table: `weight` its weight in its node (0 for a state's motion)
+local function instance(P, I, s, weight)
+  local out = { weight = weight }
   local uw, rates
-  out.norm, out.weight, out.root_before, uw, rates = Motion.take(P, I, s)
+  out.norm, out.root_before, uw, rates = Motion.take(P, I, s)
   if P.mkind[s] == MACHINE then out.layer = layer_of(P, I, I.machines[P.mlayer[s]]) end
   if uw then
     out.uw, out.rates, out.kids = uw, rates, {}
     local kids = P.mkids[s]
-    for k = 1, #kids do out.kids[k] = instance(P, I, kids[k]) end
+    for k = 1, #kids do out.kids[k] = instance(P, I, kids[k], uw[k]) end
   end
   return out
 end
 
 function layer_of(P, I, L)
-  return Layer.take(I, L, function(st) return instance(P, I, st.slot) end,
+  return Layer.take(I, L, function(st) return instance(P, I, st.slot, 0) end,
     function(pose) return pose_numbers(P, pose) end)
 end
 
 --- The run-time state of instance I (of plan P) as a plain table.
 function M.take(P, I)
   local snap = { version = 1, values = {}, layers = {} }
-  for i, name in ipairs(P.names) do snap.values[name] = I.values[i] end
+  for i, name in ipairs(P.names) do snap.values[name] = I[i] end
   if P.smooth[1] then
     snap.targets, snap.velocities = {}, {}
     for _, i in ipairs(P.smooth) do
@@ -312,7 +313,7 @@ end
 local put_layer
 
 local function put_instance(P, I, slot, p)
-  Motion.put(P, I, slot, p.norm, p.weight, p.root_before, p.uw, p.rates)
+  Motion.put(P, I, slot, p.norm, p.root_before, p.uw, p.rates)
   if p.layer then put_layer(P, I, P.mlayer[slot], p.layer) end
   if p.kids then
     local kids = P.mkids[slot]
@@ -350,7 +351,7 @@ end
 
 --- Writes `plan` into instance I (allocating nothing that a finaliser could run during).
 function M.put(P, I, plan)
-  local values, targets, vels = I.values, I.targets, I.vels
+  local values, targets, vels = I, I.targets, I.vels
   for i = 1, #P.names do values[i] = plan.values[i] end
   for _, i in ipairs(P.smooth) do targets[i], vels[i] = plan.targets[i], plan.vels[i] end
   for i = 1, P.layers do put_layer(P, I, i, plan.layers[i]) end
