@@ -17,17 +17,38 @@
 
 static const int path_row[3] = {SN_ROW_T, SN_ROW_Q, SN_ROW_S};
 
-/* Shared times: the interval holding t, the last one starting at or before t (lane 0 stands for
-   all lanes; the first starts at -inf), by bisection */
-static int interval_at(const clip_group *g, float t) {
+/* Shared times: the interval of lo .. hi holding t, the last one starting at or before t (lane 0
+   stands for all lanes; the first interval starts at -inf), by bisection */
+static int interval_in(const clip_group *g, float t, int lo, int hi) {
     const size_t rec = (size_t)g->rows * (size_t)g->np;
-    int lo = 0, hi = g->intervals - 1;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
         if (g->block[(size_t)mid * rec] <= t) lo = mid;
         else hi = mid - 1;
     }
     return lo;
+}
+
+static int interval_at(const clip_group *g, float t) { return interval_in(g, t, 0, g->intervals - 1); }
+
+/* Shared times, for sn_clip_sample_joint, which has no cursor to start from: the interval holding
+   t, first guessed from t's place between the first and last key times (right away for keys at a
+   steady rate, as exporters bake them), then searched on the side where t lies. Interval c holds t
+   when its bounds do (lo <= t < hi, the bounds of neighbours shared): the one interval_at finds. */
+static int interval_guess(const clip_group *g, float t) {
+    const size_t rec = (size_t)g->rows * (size_t)g->np, np = (size_t)g->np;
+    const int last = g->intervals - 1;
+    const float first_t = g->block[2 * np], last_t = g->block[(size_t)last * rec + 2 * np];
+    const float *b;
+    float x;
+    int c;
+    if (last == 0) return 0;
+    x = (t - first_t) / (last_t - first_t) * (float)last; /* last_t > first_t: keys increase */
+    c = x >= 0.0f ? (x < (float)last ? (int)x : last) : 0;  /* NaN cannot happen; clamped first */
+    b = g->block + (size_t)c * rec;
+    if (t < b[0]) return interval_in(g, t, 0, c - 1);
+    if (t >= b[np]) return interval_in(g, t, c + 1, last);
+    return c;
 }
 
 /* Shared times: points the cache at the interval holding t. */
@@ -144,6 +165,7 @@ int sn_clip_track_count(const sn_clip *c) { return c->track_count; }
 double sn_clip_local_time(const sn_clip *c, double t, int loop) {
     double d = c->duration;
     if (!loop) return t < 0.0 ? 0.0 : t > d ? d : t;
+    if (t >= 0.0 && t < d) return t; /* what fmod gives there, without its cost */
     if (d <= 0.0) return 0.0;
     t = fmod(t, d); /* exact */
     if (t < 0.0) t += d;
@@ -466,7 +488,7 @@ sn_status sn_clip_sample_joint(const sn_clip *c, double t, int loop, int joint, 
         if (lane < 0) continue;
         if (gr->uniform) {
             const size_t rec = (size_t)gr->rows * (size_t)gr->np;
-            sample_shared(gr, gr->block + (size_t)interval_at(gr, ft) * rec, ft, lane, 1, o, 1);
+            sample_shared(gr, gr->block + (size_t)interval_guess(gr, ft) * rec, ft, lane, 1, o, 1);
         } else {
             float cache[LANE_CACHE], s;
             load_lane(gr, lane, ft, cache);
