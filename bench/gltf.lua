@@ -1,7 +1,8 @@
 -- Figures of glTF import: the time to load Fox.glb and CesiumMan.glb (read the file and import
 -- skeleton, clips, meshes and images) beside the floor of the same run (reading the file and
 -- decoding its JSON alone, with the same decoder), with meshes and without; ns per joint to
--- sample the Fox's Walk into a pose.
+-- sample the Fox's Walk into a pose; ns per call to read one joint of it (the hips, as root motion
+-- does) by sampling the pose then getting the joint, and by clip:sample_joint.
 local sinew = require "sinew"
 local bench = require "common"
 
@@ -52,3 +53,15 @@ local ns = bench.ns_per_call(function()
   walk:sample(t, pose)
 end, 200000)
 bench.report(("Fox Walk: clip:sample, per joint (%d joints)"):format(#fox.skeleton), ns / #fox.skeleton, "ns")
+local hips = fox.skeleton:find("b_Hip_01")
+local whole = bench.ns_per_call(function()
+  t = t + dt
+  walk:sample(t, pose)
+  pose:get(hips)
+end, 200000)
+local one = bench.ns_per_call(function()
+  t = t + dt
+  walk:sample_joint(t, hips)
+end, 200000)
+bench.report("Fox Walk: one joint by clip:sample then pose:get, per call", whole, "ns")
+bench.report(("Fox Walk: one joint by clip:sample_joint, per call (%.2fx)"):format(one / whole), one, "ns")

@@ -353,6 +353,127 @@ describe("sinew.clip", function()
     end)
   end)
 
+  describe("sample_joint", function()
+    -- x and y are the same double, the sign of a zero included (the values are never NaN)
+    local function same_bits(x, y) return x == y and (x ~= 0 or 1 / x == 1 / y) end
+    -- every joint of `clip` alone at (t, loop) is what clip:sample(t, pose, loop) then
+    -- pose:get(j) give, bit for bit; joints by index, or by name when `names` is set
+    local function check_joints(clip, s, pose, t, loop, names, what)
+      clip:sample(t, pose, loop)
+      for j = 1, #s do
+        local want = { pose:get(j) }
+        local got = { clip:sample_joint(t, names and s:name(j) or j, loop) }
+        assert.equal(10, #got)
+        for c = 1, 10 do
+          if not same_bits(got[c], want[c]) then
+            error(("%s: t %.17g loop %s joint %d component %d: sample_joint %.17g, sample %.17g")
+              :format(what, t, tostring(loop), j, c, got[c], want[c]))
+          end
+        end
+      end
+    end
+
+    it("equals sample then get, bit for bit, on every clip of the Fox, looping or not", function()
+      local a = assert(sinew.gltf.load("assets/fox/glTF-Binary/Fox.glb"))
+      local pose, checked = sinew.pose(a.skeleton), 0
+      for _, name in ipairs(a.clip_names) do
+        local clip = a.clips[name]
+        local d = clip:duration()
+        for _, loop in ipairs { true, false } do
+          for k = -20, math.floor(d * 60) + 20 do -- every frame at 60 Hz, before and after the clip
+            check_joints(clip, a.skeleton, pose, k / 60, loop, k % 2 == 0, name)
+            checked = checked + 1
+          end
+          for _, t in ipairs { 0, d, -d, 2 * d, 1e6 + 0.1, -1e9, d / 3 } do
+            check_joints(clip, a.skeleton, pose, t, loop, false, name)
+          end
+        end
+      end
+      assert.is_true(checked > 300)
+    end)
+
+    it("equals sample then get on hand-made clips of every interpolation, forward, back and by jumps", function()
+      local rng = helper.rng(66)
+      for round = 1, 12 do
+        local s = random_skeleton(rng, 1 + math.floor(rng() * 12))
+        local def = random_def(rng, s, round % 3 == 0)
+        if round % 4 == 1 then def.duration = def.duration + 0.25 end -- held past the last key
+        local clip, pose = sinew.clip(def), sinew.pose(s)
+        local t, loop = rng(-0.5, 0), round % 2 == 0
+        for _ = 1, 60 do
+          local r = rng()
+          if r < 0.5 then t = t + rng(0, 1 / 20)
+          elseif r < 0.6 then t = t - rng(0, 1 / 20)
+          elseif r < 0.7 then t = math.floor(rng(-0.5, 3) * 64) / 64 -- on a key, before and after
+          elseif r < 0.8 then t = rng(-100, 100)
+          else loop = not loop end
+          check_joints(clip, s, pose, t, loop, r < 0.3, "round " .. round)
+        end
+      end
+    end)
+
+    it("takes a joint by index or name and loops unless told not to, as Clip:sample", function()
+      local clip = sinew.clip { skeleton = skel, tracks = {
+        { joint = "head", path = "translation", times = { 0, 1 }, values = { 0, 0, 0, 2, 4, 6 } },
+        { joint = 2, path = "scale", interpolation = "step", times = { 0, 0.5 }, values = { 1, 1, 1, 3, 3, 3 } } } }
+      assert.same({ 0.5, 1, 1.5, 0, 0, 0, 1, 2, 2, 2 }, { clip:sample_joint(0.25, "head") })
+      assert.same({ clip:sample_joint(0.25, 3, true) }, { clip:sample_joint(1.25, "head") })
+      assert.same({ 2, 4, 6, 0, 0, 0, 1, 2, 2, 2 }, { clip:sample_joint(1.25, 3, false) })
+      local spine = { skel:rest("spine") }
+      spine[8], spine[9], spine[10] = 3, 3, 3
+      assert.same(spine, { clip:sample_joint(0.75, "spine") })
+      assert.same({ skel:rest(1) }, { clip:sample_joint(0.75, "hips") })
+    end)
+
+    it("makes no garbage per call, by index or by name", function()
+      local rng = helper.rng(67)
+      local s = random_skeleton(rng, 8)
+      local clip, t = sinew.clip(random_def(rng, s, false)), 0
+      assert.equal(0, helper.least_garbage(function()
+        t = t + 0.01
+        clip:sample_joint(t, 5)
+      end, 2000))
+      assert.equal(0, helper.least_garbage(function()
+        t = t + 0.01
+        clip:sample_joint(t, "j3", false)
+      end, 2000))
+    end)
+
+    it("refuses a bad time, a bad joint and a bad self, naming the method", function()
+      local clip = sinew.clip { skeleton = skel,
+        tracks = { { joint = 1, path = "rotation", times = { 0 }, values = { 0, 0, 0, 1 } } } }
+      local cases = {
+        { "bad argument #1 to 'sample_joint' %(not a finite number%)", 0 / 0, 1 },
+        { "bad argument #1 to 'sample_joint' %(not a finite number%)", math.huge, 1 },
+        { "bad argument #1 to 'sample_joint' %(number expected, got nil%)", nil, 1 },
+        { "bad argument #2 to 'sample_joint' %(joint 4 is out of range %(1 %.%. 3%)%)", 0, 4 },
+        { "bad argument #2 to 'sample_joint' %(joint 0 is out of range %(1 %.%. 3%)%)", 0, 0 },
+        { "bad argument #2 to 'sample_joint' %(joint 1.5 is not an integer%)", 0, 1.5 },
+        { "bad argument #2 to 'sample_joint' %(joint nan is not an integer%)", 0, 0 / 0 },
+        { "bad argument #2 to 'sample_joint' %(joint 1e%+?0?300 is out of range", 0, 1e300 },
+        { "bad argument #2 to 'sample_joint' %(unknown joint 'tail'%)", 0, "tail" },
+        { "bad argument #2 to 'sample_joint' %(joint index or name expected, got nil%)", 0, nil },
+        { "bad argument #2 to 'sample_joint' %(joint index or name expected, got table%)", 0, {} },
+      }
+      for i, c in ipairs(cases) do
+        local ok, msg = pcall(function()
+          local x = clip:sample_joint(c[2], c[3]) -- not a tail call: the error names the method
+          return x
+        end)
+        assert.is_false(ok, i)
+        assert.matches(c[1], msg, nil, false, i)
+      end
+      assert.matches("bad argument #2 .*not a finite number", err(clip.sample_joint, clip, -math.huge, 1))
+      assert.matches("bad argument #1 .*sinew.Clip expected, got userdata",
+        err(clip.sample_joint, sinew.pose(skel), 0, 1))
+      assert.matches("calling 'sample_joint' on bad self", select(2, pcall(function()
+        local other = { sample_joint = clip.sample_joint }
+        local x = other:sample_joint(0, 1)
+        return x
+      end)))
+    end)
+  end)
+
   describe("bad input", function()
     local function build(track, extra)
       local def = { skeleton = skel, tracks = { track } }

@@ -466,6 +466,14 @@ describe("sinew.ffi (the fast path)", function()
         c1:sample(t, p)
         with_c(getmetatable(c1).__index, "sample", C.ClipCursor.sample, function() c2:sample(t, q) end)
         assert.same(pose_values(q), pose_values(p))
+        for j = 1, #skel do
+          for _, loop in ipairs { true, false } do
+            local joint = j % 2 == 0 and "j" .. j or j
+            local want = with_c(getmetatable(clip).__index, "sample_joint", C.Clip.sample_joint,
+              function() return clip:sample_joint(t, joint, loop) end)
+            assert.same(want, pack(true, clip:sample_joint(t, joint, loop)))
+          end
+        end
       end
       for _, w in ipairs { 0.25, 1, -0.5 } do
         local p, q = sinew.pose(skel):copy(a), sinew.pose(skel):copy(a)
@@ -578,6 +586,12 @@ describe("sinew.ffi (the fast path)", function()
         { getmetatable(clip).__index, "sample", C.Clip.sample, function() clip:sample(0, other) end },
         { getmetatable(clip).__index, "sample", C.Clip.sample, function() clip.sample(p, 0, p) end },
         { getmetatable(clip:cursor()).__index, "sample", C.ClipCursor.sample, function() clip:cursor():sample(0, other) end },
+        { getmetatable(clip).__index, "sample_joint", C.Clip.sample_joint, function() clip:sample_joint(0 / 0, 1) end },
+        { getmetatable(clip).__index, "sample_joint", C.Clip.sample_joint, function() clip:sample_joint(0, 10) end },
+        { getmetatable(clip).__index, "sample_joint", C.Clip.sample_joint, function() clip:sample_joint(0, "tail") end },
+        { getmetatable(clip).__index, "sample_joint", C.Clip.sample_joint, function() clip:sample_joint(0, 2.5) end },
+        { getmetatable(clip).__index, "sample_joint", C.Clip.sample_joint, function() clip:sample_joint(0) end },
+        { getmetatable(clip).__index, "sample_joint", C.Clip.sample_joint, function() clip.sample_joint(p, 0, 1) end },
       }
       for i, c in ipairs(cases) do
         local got = pack(pcall(c[4]))
@@ -637,6 +651,15 @@ describe("sinew.ffi (the fast path)", function()
           end)
           both("sample " .. bits(t), want .. " " .. pose_text(q), got .. " " .. pose_text(p))
         end
+        local joint = rng() < 0.5 and extreme() or ({ 1, 9, "j4", "j10" })[1 + math.floor(rng() * 4)]
+        got = outcome(function() return clip:sample_joint(t, joint, loop) end)
+        want = outcome(function()
+          local r = with_c(clip_methods, "sample_joint", C.Clip.sample_joint,
+            function() return clip:sample_joint(t, joint, loop) end)
+          if not r[1] then error(r[2], 0) end
+          return unpack(r, 2, r.n)
+        end)
+        both("sample_joint " .. bits(t) .. " " .. bits(joint), want, got)
 
         local n = 1 + math.floor(rng() * 3)
         local layers, ws = {}, {}
@@ -748,6 +771,8 @@ describe("sinew.ffi (the fast path)", function()
       local fns = {
         function() clip:sample(0.4, p) end,
         function() cursor:sample(0.7, p) end,
+        function() clip:sample_joint(0.3, 4) end,
+        function() clip:sample_joint(0.6, "j7", false) end,
         function() p:add(b, 0.3, mask):add(b, -0.3, mask) end,
         function() p:to_model(mats) end,
         function() sinew.blend(o, poses, ws, masks) end,

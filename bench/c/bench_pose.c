@@ -1,7 +1,8 @@
 /*
  * C figures of skeletons, poses and clips: ns per joint to blend 2 / 4 / 8 full-weight layers of
  * 64 joints, to sample clips (translation, rotation and scale tracks on every joint, 30 keys per
- * second) in forward playback at 60 Hz and by jumps of 0.377 s (a key search per track), to add
+ * second) in forward playback at 60 Hz and by jumps of 0.377 s (a key search per track), one joint
+ * alone at 60 Hz (sn_clip_sample_joint, ns per call), to add
  * an additive layer and to build the model-space matrices. Blending and model-space matrices are
  * measured against ozz-animation in the same process, with the same compiler and flags, by
  * `make bench-ozz OZZ_SRC=<checkout>` (bench/ozz/bench_ozz.cc; the table is in
@@ -147,7 +148,7 @@ int main(void) {
     sn_skeleton *s = make_skeleton();
     sn_pose *layers[LAYERS], *out = make_pose(s), *delta = make_pose(s);
     sn_blend_layer bl[LAYERS];
-    float *mats = (float *)bench_alloc(sizeof(float) * 16 * JOINTS), sink = 0;
+    float *mats = (float *)bench_alloc(sizeof(float) * 16 * JOINTS), sink = 0, one[10];
     char label[96];
     double ns;
     int i, k;
@@ -173,6 +174,10 @@ int main(void) {
             TIME_PER_JOINT(ns, reps, sn_clip_sample(clip, t, 1, out, NULL); t += 1.0 / 60; sink += CHECK(out));
             snprintf(label, sizeof label, "sn_clip_sample TRS fwd 60 Hz, %s [ozz 2.1-2.6]", what[k]);
             bench_report(label, ns, "ns/joint");
+            t = 0; /* one joint alone, as root motion reads it: per call, against the whole pose's */
+            TIME_PER_JOINT(ns, reps, sn_clip_sample_joint(clip, t, 1, JOINTS / 3, one, NULL); t += 1.0 / 60; sink += one[4]);
+            snprintf(label, sizeof label, "sn_clip_sample_joint TRS fwd 60 Hz, %s, per call", what[k]);
+            bench_report(label, ns * JOINTS, "ns");
             if (k != MIXED) {
                 t = 0;
                 TIME_PER_JOINT(ns, reps / 4, sn_clip_sample(clip, t, 1, out, NULL); t += 0.377; sink += CHECK(out));

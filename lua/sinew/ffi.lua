@@ -82,6 +82,7 @@ typedef struct sn_ffi_table {
     const sn_skeleton *(*pose_skeleton)(const sn_pose *p);
     sn_status (*clip_sample)(sn_clip *c, double t, int loop, sn_pose *out, sn_error *err);
     sn_status (*clip_cursor_sample)(sn_clip_cursor *cur, double t, int loop, sn_pose *out, sn_error *err);
+    sn_status (*clip_sample_joint)(const sn_clip *c, double t, int loop, int joint, float *out, sn_error *err);
     sn_status (*chain_step)(sn_chain *c, double dt, sn_error *err);
     sn_status (*chain_update)(sn_chain *c, double dt, sn_pose *pose, const double *root_matrix, sn_error *err);
     sn_status (*blendspace_wedges)(const sn_blendspace *bs, sn_blendspace_wedges *out, sn_error *err);
@@ -872,6 +873,41 @@ function M.install(core)
   end
   CLIP.__index.sample = sampler(CLIP, T.clip_sample, C.Clip.sample)
   CURSOR.__index.sample = sampler(CURSOR, T.clip_cursor_sample, C.ClipCursor.sample)
+
+  -- clip:sample_joint(t, joint [, loop]) into one float[10] made here (the core writes it and
+  -- the numbers are read out before anything can allocate, so no finaliser can call in between).
+  -- A joint is an index, or a name looked up once per clip and name (index_of, away from the
+  -- calls' path); anything else, and what the core refuses, goes to the C binding.
+  local sample_joint, c_sample_joint, c_skeleton = T.clip_sample_joint, C.Clip.sample_joint, C.Clip.skeleton
+  local jout = ffi.new("float[10]")
+  local indices = setmetatable({}, { __mode = "k" }) -- clip -> {name = 1-based index}
+  local function index_of(self, name)
+    local j = c_skeleton(self):find(name)
+    if j then
+      local names = indices[self]
+      if not names then names = {}; indices[self] = names end
+      names[name] = j
+    end
+    return j
+  end
+  CLIP.__index.sample_joint = function(...)
+    local self, t, joint, loop = ...
+    if is(self, CLIP) and fin(t) then
+      if type(joint) == "string" then
+        local names = indices[self]
+        joint = names and names[joint] or index_of(self, joint)
+      end
+      -- an integer the core can take (it checks the range); 1.5, NaN, huge: the C binding says
+      if type(joint) == "number" and joint >= 1 and joint <= 0x7fffffff and joint % 1 == 0 then
+        local l = 1
+        if loop ~= nil and not loop then l = 0 end
+        if sample_joint(self, t, l, joint - 1, jout, nil) == 0 then
+          return jout[0], jout[1], jout[2], jout[3], jout[4], jout[5], jout[6], jout[7], jout[8], jout[9]
+        end
+      end
+    end
+    return raise_as(caller(), pcall(c_sample_joint, ...))
+  end
 
   -- chains
   local cm, c_step, c_update = CHAIN.__index, C.Chain.step, C.Chain.update

@@ -520,6 +520,164 @@ static void test_own_times_keys_exact(void) {
     }
 }
 
+/* ---- sn_clip_sample_joint ---------------------------------------------------------------- */
+
+/* A skeleton like new_skeleton's whose rest pose holds negative zeros (a dense group's rest lane
+   computes v + s * 0, which is +0 for them: one joint must give what the whole pose gives). */
+static sn_skeleton *signed_zero_skeleton(int n) {
+    float rest[10 * JOINTS];
+    int j;
+    for (j = 0; j < n; j++) {
+        float *r = rest + 10 * j;
+        r[0] = j % 2 ? -0.0f : (float)j; r[1] = -0.0f; r[2] = 2;
+        r[3] = -0.0f; r[4] = 0.6f; r[5] = 0; r[6] = 0.8f;
+        r[7] = 1; r[8] = -0.0f; r[9] = 3;
+    }
+    return fixture_line_skeleton(n, rest);
+}
+
+/* Tracks of every kind of group at once: per path, most joints share one interpolation and one
+   set of key times (a shared-times group, dense when it covers half the joints or more), the
+   others have a random interpolation and their own times (a keyed group; those of a joint that
+   the dense group also computes, from the rest pose, overwrite it), some joints none. */
+static void mixed_tracks(tracks *tr, int n) {
+    int j, p, k;
+    tr->n = 0;
+    for (p = 0; p < 3; p++) {
+        const sn_clip_interpolation main = (sn_clip_interpolation)(int)rnd(0, 2.99);
+        const int shared_keys = 1 + (int)rnd(0, MAXKEYS - 0.01), w = p == SN_CLIP_ROTATION ? 4 : 3;
+        float shared[MAXKEYS];
+        random_times(shared, shared_keys);
+        for (j = 0; j < n; j++) {
+            sn_clip_track_def *d = &tr->def[tr->n];
+            const double r = rnd(0, 1);
+            int count;
+            if (r < 0.15) continue;
+            d->joint = j;
+            d->path = (sn_clip_path)p;
+            if (r < 0.8) {
+                d->interpolation = main;
+                d->keys = shared_keys;
+                memcpy(tr->times[tr->n], shared, sizeof shared);
+            } else {
+                d->interpolation = (sn_clip_interpolation)(int)rnd(0, 2.99);
+                d->keys = 1 + (int)rnd(0, MAXKEYS - 0.01);
+                random_times(tr->times[tr->n], d->keys);
+            }
+            count = d->keys * w * (d->interpolation == SN_CLIP_CUBIC ? 3 : 1);
+            for (k = 0; k < count; k++) tr->values[tr->n][k] = (float)rnd(-1, 1);
+            d->times = tr->times[tr->n];
+            d->values = tr->values[tr->n];
+            tr->n++;
+        }
+    }
+}
+
+/* every joint of `clip` sampled alone at (t, loop) is, bit for bit, the pose's joint after
+   sn_clip_sample(clip, t, loop) */
+static void check_joints(sn_clip *clip, sn_pose *p, double t, int loop) {
+    const int n = sn_skeleton_count(sn_clip_skeleton(clip));
+    float a[10], b[10];
+    int j;
+    ENSURE(sn_clip_sample(clip, t, loop, p, NULL) == SN_OK);
+    for (j = 0; j < n; j++) {
+        sn_error err;
+        ENSURE(sn_clip_sample_joint(clip, t, loop, j, a, &err) == SN_OK);
+        sn_pose_get(p, j, b);
+        if (memcmp(a, b, sizeof a) != 0) {
+            fprintf(stderr, "joint %d at t = %.17g (loop %d): sample_joint and sample differ\n", j, t, loop);
+            ENSURE(memcmp(a, b, sizeof a) == 0);
+        }
+    }
+}
+
+/* Random clips of every kind (shared times and keyed, every interpolation, dense groups with and
+   without rest lanes, one-key tracks, a zero duration): at times forward by frames, back, on the
+   keys, before and after the clip, far out (1e6, 1e12 s), looping and not, each joint sampled
+   alone equals the whole sample, and sampling joints does not disturb the clip's cursors. */
+static void test_sample_joint_equals_sample(void) {
+    static const double far[6] = {1e6, -1e6, 1e12 + 0.3, -1e12, 123456.789, -0.0};
+    int round;
+    for (round = 0; round < 120; round++) {
+        const int n = 1 + (int)rnd(0, JOINTS - 0.01), kind = round % 6;
+        sn_skeleton *s = round % 2 ? signed_zero_skeleton(n) : new_skeleton(n);
+        static tracks tr;
+        sn_clip_def def;
+        sn_clip *clip, *ref;
+        sn_pose *p = new_pose(s), *q = new_pose(s);
+        double t = rnd(-0.3, 0.1);
+        int step, loop = round % 3 == 0, j;
+        if (kind == 0) random_tracks(&tr, n, 1);
+        else if (kind == 1) random_tracks(&tr, n, 0);
+        else if (kind == 2) own_time_tracks(&tr, n, 0, (round / 6) % 4 < 3 ? (round / 6) % 4 : -1);
+        else if (kind == 3) own_time_tracks(&tr, n, 1, -1);
+        else mixed_tracks(&tr, n);
+        sn_clip_def_init(&def);
+        def.skeleton = s;
+        def.duration = max_time(&tr) + (float)(int)rnd(0, 4) / 64;
+        if (round % 20 == 19) { /* a still pose: every key at 0 */
+            int i;
+            for (i = 0; i < tr.n; i++) tr.def[i].keys = 1, tr.times[i][0] = 0;
+            def.duration = 0;
+        }
+        def.track_count = tr.n;
+        def.tracks = tr.def;
+        clip = new_clip(&def);
+        ref = new_clip(&def);
+        for (step = 0; step < 160; step++) {
+            const double r = rnd(0, 1);
+            float a[10], b[10];
+            if (r < 0.45) t += rnd(0, 1.0 / 30);
+            else if (r < 0.55) t -= rnd(0, 1.0 / 30);
+            else if (r < 0.7) t = (double)(int)rnd(-8, def.duration * 64 + 8) / 64; /* on a key, or near */
+            else if (r < 0.8) t = rnd(-2, def.duration + 2);
+            else if (r < 0.85) t = far[(int)rnd(0, 5.99)];
+            else if (r < 0.9) t = def.duration;
+            else loop = !loop;
+            if (r < 0.55) t = floor(t * 4096) / 4096;
+            check_joints(clip, p, t, loop);
+            /* the clip's own samples are those of a clip never asked for one joint */
+            ENSURE(sn_clip_sample(ref, t, loop, q, NULL) == SN_OK);
+            for (j = 0; j < n; j++) {
+                sn_pose_get(p, j, a);
+                sn_pose_get(q, j, b);
+                ENSURE(memcmp(a, b, sizeof a) == 0);
+            }
+        }
+    }
+}
+
+/* Refusals: a non-finite time (arg 1) or a joint out of range (arg 2), nothing written. */
+static void test_sample_joint_refuses(void) {
+    static const float times[2] = {0, 1}, v[6] = {1, 2, 3, 4, 5, 6};
+    const double inf = 1.0 / 0.0, nan = inf - inf;
+    sn_skeleton *s = new_skeleton(3);
+    sn_clip_track_def d = {1, SN_CLIP_TRANSLATION, SN_CLIP_LINEAR, 2, times, v};
+    sn_clip_def def;
+    sn_clip *clip;
+    sn_error err;
+    float out[10], before[10];
+    int k;
+    sn_clip_def_init(&def);
+    def.skeleton = s;
+    def.duration = 1;
+    def.track_count = 1;
+    def.tracks = &d;
+    clip = new_clip(&def);
+    for (k = 0; k < 10; k++) out[k] = before[k] = (float)k - 42;
+    ENSURE(sn_clip_sample_joint(clip, nan, 1, 0, out, &err) == SN_EINVAL && err.arg == 1);
+    ENSURE(strstr(err.msg, "time is not finite") != NULL);
+    ENSURE(sn_clip_sample_joint(clip, inf, 0, 0, out, &err) == SN_EINVAL && err.arg == 1);
+    ENSURE(sn_clip_sample_joint(clip, -inf, 1, 0, out, NULL) == SN_EINVAL);
+    ENSURE(sn_clip_sample_joint(clip, 0.5, 1, 3, out, &err) == SN_EINVAL && err.arg == 2);
+    ENSURE(strcmp(err.msg, "joint 4 is out of range (1 .. 3)") == 0);
+    ENSURE(sn_clip_sample_joint(clip, 0.5, 1, -1, out, &err) == SN_EINVAL && err.arg == 2);
+    ENSURE(strcmp(err.msg, "joint 0 is out of range (1 .. 3)") == 0);
+    ENSURE(memcmp(out, before, sizeof out) == 0);
+    ENSURE(sn_clip_sample_joint(clip, 0.5, 1, 1, out, &err) == SN_OK);
+    ENSURE(out[0] == 2.5f && out[1] == 3.5f && out[2] == 4.5f);
+}
+
 int main(void) {
     RUN(test_matches_reference_and_fresh_cursors);
     RUN(test_cursors_play_on_their_own);
@@ -528,6 +686,8 @@ int main(void) {
     RUN(test_own_times_keys_exact);
     RUN(test_local_time_wraps);
     RUN(test_invalid_inputs_refused);
+    RUN(test_sample_joint_equals_sample);
+    RUN(test_sample_joint_refuses);
     fixture_free();
     return END("test_clip");
 }

@@ -1,8 +1,11 @@
 /* Fuzzes clip construction and sampling: any definition is either refused with a message or
    builds a clip whose samples, at any finite time, looping or not, are finite poses with unit
-   rotations; blending two such poses stays finite too. */
+   rotations; each joint sampled alone (sn_clip_sample_joint) is that pose's joint bit for bit,
+   and is refused as the whole sample is (a time that is not finite) or for a joint out of range;
+   blending two such poses stays finite too. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clip.h"
 #include "group.h"
@@ -105,11 +108,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         int loop = (int)(read_byte(&r) & 1u), through_cursor = (int)(read_byte(&r) & 1u);
         sn_status st = through_cursor ? sn_clip_cursor_sample(cursor, t, loop, pose, &err)
                                       : sn_clip_sample(clip, t, loop, pose, &err);
+        float one[10], whole[10];
+        int j = read_int(&r, -1, n); /* out of range at both ends too */
         if (st != SN_OK) {
             FUZZ_CHECK(!sn_isfinite(t));
+            FUZZ_CHECK(sn_clip_sample_joint(clip, t, loop, j, one, &err) == SN_EINVAL && err.arg == 1);
             continue;
         }
         fuzz_check_pose(pose);
+        if (j < 0 || j >= n)
+            FUZZ_CHECK(sn_clip_sample_joint(clip, t, loop, j, one, &err) == SN_EINVAL && err.arg == 2);
+        for (j = 0; j < n; j++) {
+            FUZZ_CHECK(sn_clip_sample_joint(clip, t, loop, j, one, &err) == SN_OK);
+            sn_pose_get(pose, j, whole);
+            FUZZ_CHECK(memcmp(one, whole, sizeof one) == 0);
+        }
         {
             sn_blend_layer layers[2];
             layers[0].pose = pose;

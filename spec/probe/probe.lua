@@ -269,6 +269,7 @@ local function templates(name)
     ["sinew.Matrices.__len"] = { { O.mats } }, ["sinew.Matrices.__tostring"] = { { O.mats } },
     ["sinew.Clip:sample"] = { { O.clip, 0.3, O.pose, false } }, ["sinew.Clip:duration"] = { { O.clip } },
     ["sinew.Clip:local_time"] = { { O.clip, 7.5, true } }, ["sinew.Clip:skeleton"] = { { O.clip } },
+    ["sinew.Clip:sample_joint"] = { { O.clip, 0.3, 2, false }, { O.clip, -1.7, "j3" } },
     ["sinew.Clip.__tostring"] = { { O.clip } }, ["sinew.Clip:cursor"] = { { O.clip } },
     ["sinew.ClipCursor:sample"] = { { O.cursor, 0.3, O.pose, false } }, ["sinew.ClipCursor:clip"] = { { O.cursor } },
     ["sinew.ClipCursor.__tostring"] = { { O.cursor } },

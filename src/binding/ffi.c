@@ -31,6 +31,7 @@ typedef struct sn_ffi_table {
     const sn_skeleton *(*pose_skeleton)(const sn_pose *p);
     sn_status (*clip_sample)(sn_clip *c, double t, int loop, sn_pose *out, sn_error *err);
     sn_status (*clip_cursor_sample)(sn_clip_cursor *cur, double t, int loop, sn_pose *out, sn_error *err);
+    sn_status (*clip_sample_joint)(const sn_clip *c, double t, int loop, int joint, float *out, sn_error *err);
     sn_status (*chain_step)(sn_chain *c, double dt, sn_error *err);
     sn_status (*chain_update)(sn_chain *c, double dt, sn_pose *pose, const double *root_matrix, sn_error *err);
     sn_status (*blendspace_wedges)(const sn_blendspace *bs, sn_blendspace_wedges *out, sn_error *err);
@@ -63,7 +64,7 @@ static const sn_ffi_table table = {
     sn_quat_slerp, sn_quat_nlerp, sn_quat_pow, sn_quat_log, sn_quat_exp, sn_quat_blend,
     space_weights,
     pose_blend, sn_pose_add, sn_pose_to_matrices, sn_pose_skeleton,
-    sn_clip_sample, sn_clip_cursor_sample,
+    sn_clip_sample, sn_clip_cursor_sample, sn_clip_sample_joint,
     sn_chain_step, sn_chain_update,
     sn_blendspace_wedges_of,
 };

@@ -112,6 +112,14 @@ double sn_clip_local_time(const sn_clip *c, double t, int loop);
 /// non-finite time (nothing written then).
 sn_status sn_clip_sample(sn_clip *c, double t, int loop, sn_pose *out, sn_error *err);
 
+/// Samples joint `joint` (0-based) of `c` at time `t` (as sn_clip_sample) into `out`: translation
+/// x, y, z, rotation x, y, z, w, scale x, y, z, as sn_pose_get gives them after sn_clip_sample,
+/// bit for bit. Reads the clip only (its cursor stays where it is; threads may call this at once);
+/// finds the joint's keys at each call (a guess, exact for keys at a steady rate, or a bisection
+/// per group of tracks). SN_EINVAL for a non-finite time (arg 1) or a joint
+/// out of range (arg 2); nothing written then.
+sn_status sn_clip_sample_joint(const sn_clip *c, double t, int loop, int joint, float out[10], sn_error *err);
+
 /// One playback's place in a clip (opaque; built by sn_clip_cursor_init).
 typedef struct sn_clip_cursor sn_clip_cursor;
 /// What a cursor is built from.

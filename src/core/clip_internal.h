@@ -61,7 +61,8 @@ typedef struct clip_group {
     float *keys;       /* total x rows: the same entries' payloads */
     int *first;        /* np: where a lane's entries start in `need` and `keys` */
     int *count;        /* np: how many entries the lane has */
-    int *joint;        /* np: the joint of each lane */
+    int *joint;        /* np: the joint of each lane (lane j is joint j in a dense group; in
+                          increasing order in the others: sn_clip_sample_joint searches them) */
     float *animated;   /* np: 1 for a lane with a track, 0 for a rest lane of a dense clip_group */
 } clip_group;
 

@@ -17,21 +17,47 @@
 
 static const int path_row[3] = {SN_ROW_T, SN_ROW_Q, SN_ROW_S};
 
-/* Shared times: points the cache at the interval holding t (lane 0 stands for all lanes). */
+/* Shared times: the interval of lo .. hi holding t, the last one starting at or before t (lane 0
+   stands for all lanes; the first interval starts at -inf), by bisection */
+static int interval_in(const clip_group *g, float t, int lo, int hi) {
+    const size_t rec = (size_t)g->rows * (size_t)g->np;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (g->block[(size_t)mid * rec] <= t) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+static int interval_at(const clip_group *g, float t) { return interval_in(g, t, 0, g->intervals - 1); }
+
+/* Shared times, for sn_clip_sample_joint, which has no cursor to start from: the interval holding
+   t, first guessed from t's place between the first and last key times (right away for keys at a
+   steady rate, as exporters bake them), then searched on the side where t lies. Interval c holds t
+   when its bounds do (lo <= t < hi, the bounds of neighbours shared): the one interval_at finds. */
+static int interval_guess(const clip_group *g, float t) {
+    const size_t rec = (size_t)g->rows * (size_t)g->np, np = (size_t)g->np;
+    const int last = g->intervals - 1;
+    const float first_t = g->block[2 * np], last_t = g->block[(size_t)last * rec + 2 * np];
+    const float *b;
+    float x;
+    int c;
+    if (last == 0) return 0;
+    x = (t - first_t) / (last_t - first_t) * (float)last; /* last_t > first_t: keys increase */
+    c = x >= 0.0f ? (x < (float)last ? (int)x : last) : 0;  /* NaN cannot happen; clamped first */
+    b = g->block + (size_t)c * rec;
+    if (t < b[0]) return interval_in(g, t, 0, c - 1);
+    if (t >= b[np]) return interval_in(g, t, c + 1, last);
+    return c;
+}
+
+/* Shared times: points the cache at the interval holding t. */
 static void seek_shared(clip_group *g, float t) {
     const size_t rec = (size_t)g->rows * (size_t)g->np, np = (size_t)g->np;
     const float *cache = g->cache;
-    int c = (int)((size_t)(cache - g->block) / rec), lo = 0, hi = g->intervals - 1;
-    if (t >= cache[np] && c < hi && t < cache[rec + np]) {
-        c++; /* the next interval: forward playback */
-    } else {
-        while (lo < hi) { /* the last interval starting at or before t */
-            int mid = (lo + hi + 1) / 2;
-            if (g->block[(size_t)mid * rec] <= t) lo = mid;
-            else hi = mid - 1;
-        }
-        c = lo;
-    }
+    int c = (int)((size_t)(cache - g->block) / rec);
+    if (t >= cache[np] && c < g->intervals - 1 && t < cache[rec + np]) c++; /* the next interval: forward playback */
+    else c = interval_at(g, t);
     g->cache = g->block + (size_t)c * rec;
 }
 
@@ -139,6 +165,7 @@ int sn_clip_track_count(const sn_clip *c) { return c->track_count; }
 double sn_clip_local_time(const sn_clip *c, double t, int loop) {
     double d = c->duration;
     if (!loop) return t < 0.0 ? 0.0 : t > d ? d : t;
+    if (t >= 0.0 && t < d) return t; /* what fmod gives there, without its cost */
     if (d <= 0.0) return 0.0;
     t = fmod(t, d); /* exact */
     if (t < 0.0) t += d;
@@ -317,18 +344,19 @@ KERNEL keyed_cubic4(float *restrict ox, float *restrict oy, float *restrict oz, 
     }
 }
 
-/* computes the values of every track of keyed group `g` at t (its cursor there) into `width`
-   rows at `o` (row stride ost); `s` is a scratch row */
-static void sample_keyed(const clip_group *g, float t, float *o, int ost, float *s) {
-    const int n = g->n, np = g->np, w = width_of(g->path);
-    const float *c = g->cache;
+/* computes the values of lanes 0 .. n of a keyed group (tracks `path`, `interp`) at t from the
+   cache `c` (rows of depth x np floats, the cursor at t) into `width` rows at `o` (row stride
+   ost); `s` is a scratch row. sn_clip_sample passes the group's own cache, sn_clip_sample_joint
+   a cache of one lane (np 1). */
+static void sample_keyed(int path, int interp, const float *c, int np, int n, float t, float *o, int ost, float *s) {
+    const int w = width_of(path);
     int r;
-    if (g->interp == SN_CLIP_STEP) {
+    if (interp == SN_CLIP_STEP) {
         for (r = 0; r < w; r++) memcpy(o + r * ost, c + (size_t)r * (size_t)np, sizeof(float) * (size_t)n);
         return;
     }
     slot_fractions(s, c, c + np, t, n);
-    if (g->interp == SN_CLIP_LINEAR) {
+    if (interp == SN_CLIP_LINEAR) {
         if (w == 3) keyed_lerp3(o, o + ost, o + 2 * ost, c, s, np, n);
         else keyed_nlerp(o, o + ost, o + 2 * ost, o + 3 * ost, c, s, np, n);
     } else {
@@ -345,18 +373,21 @@ static void move_cursor(clip_group *g, float t) {
     else if (t < g->cache[0] || t >= g->cache[g->np]) seek_shared(g, t);
 }
 
-/* computes the values of every track of shared-times group `g` at t (its cursor there) into
-   `width` rows at `o` (row stride ost) */
-static void sample_shared(const clip_group *g, float t, float *o, int ost) {
-    const int n = g->n, np = g->np, w = width_of(g->path);
-    const float *row = g->cache, *coef = row + 4 * np;
-    /* one interval for all: the fraction and the Hermite weights are plain numbers */
+/* computes the values of lanes lane .. lane + n of shared-times group `g` at t, whose interval
+   record `row` holds t, into `width` rows at `o` (row stride ost): sn_clip_sample passes every
+   lane and the record of the group's cursor, sn_clip_sample_joint one lane and the record it
+   found */
+static void sample_shared(const clip_group *g, const float *row, float t, int lane, int n, float *o, int ost) {
+    const int np = g->np, w = width_of(g->path);
+    const float *coef = row + 4 * np + lane, *animated = g->animated + lane;
+    /* one interval for all: the fraction and the Hermite weights are plain numbers (lane 0's
+       times stand for every lane's) */
     float a = (t - row[2 * np]) * row[3 * np];
     int r;
     a = a < 0.0f ? 0.0f : a > 1.0f ? 1.0f : a;
     if (g->interp == SN_CLIP_LINEAR) {
         if (w == 3) lerp_rows3(o, o + ost, o + 2 * ost, coef, a, np, n);
-        else nlerp_rows(o, o + ost, o + 2 * ost, o + 3 * ost, coef, a, g->animated, np, n);
+        else nlerp_rows(o, o + ost, o + 2 * ost, o + 3 * ost, coef, a, animated, np, n);
         return;
     } else if (g->interp == SN_CLIP_STEP) {
         for (r = 0; r < w; r++) memcpy(o + r * ost, coef + r * np, sizeof(float) * (size_t)n);
@@ -367,7 +398,7 @@ static void sample_shared(const clip_group *g, float t, float *o, int ost) {
                         coef + (3 * w + r) * np, a3 - 2 * a2 + a, 3 * a2 - 2 * a3, a3 - a2, n);
     }
     if (g->path == SN_CLIP_ROTATION && g->interp != SN_CLIP_STEP)
-        normalize_rows(o, o + ost, o + 2 * ost, o + 3 * ost, g->animated, n);
+        normalize_rows(o, o + ost, o + 2 * ost, o + 3 * ost, animated, n);
 }
 
 /* o[r * ost + joint[i]] = res[r * rst + i] for the w rows r */
@@ -396,10 +427,74 @@ sn_status sn_clip_sample(sn_clip *c, double t, int loop, sn_pose *out, sn_error 
         float *o = gr->direct ? ch + path_row[gr->path] * st : res;
         const int ost = gr->direct ? st : c->scratch_np;
         if (gr->n == 0) continue;
-        if (gr->uniform) sample_shared(gr, ft, o, ost);
-        else sample_keyed(gr, ft, o, ost, c->scratch + 4 * c->scratch_np);
+        if (gr->uniform) sample_shared(gr, gr->cache, ft, 0, gr->n, o, ost);
+        else sample_keyed(gr->path, gr->interp, gr->cache, gr->np, gr->n, ft, o, ost, c->scratch + 4 * c->scratch_np);
         if (!gr->direct)
             scatter(ch + path_row[gr->path] * st, st, res, c->scratch_np, gr->joint, gr->n, width_of(gr->path));
     }
+    return SN_OK;
+}
+
+/* ---- one joint: the same kernels on one lane, no cursor moved -------------------------------- */
+
+/* the lane of `joint` in group g, or -1 when g does not write it (lanes are by joint: lane j is
+   joint j in a dense group, the others list their joints in increasing order) */
+static int lane_of(const clip_group *g, int joint) {
+    int lo = 0, hi = g->n - 1;
+    if (g->direct) return joint;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (g->joint[mid] < joint) lo = mid + 1;
+        else hi = mid;
+    }
+    return g->n > 0 && g->joint[lo] == joint ? lo : -1;
+}
+
+/* Keyed group g, lane i: the keys around t into `cache`, a cache of one lane (np 1: row r, slot
+   k at r * depth + k), as seek_lanes loads them into the group's cache; forward playback to t
+   leaves the same there, so what is computed from it is what sn_clip_sample computes. */
+static void load_lane(const clip_group *g, int i, float t, float *cache) {
+    const int m = g->rows, d = g->depth;
+    const float *need = g->need + g->first[i], *keys = g->keys + (size_t)g->first[i] * (size_t)m;
+    int lo = d - 1, hi = g->count[i] - 1, j, r;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (need[mid] <= t) lo = mid;
+        else hi = mid - 1;
+    }
+    for (j = lo - d + 1; j <= lo; j++) /* key j goes to slot j & 1 */
+        for (r = 0; r < m; r++) cache[r * d + (j & (d - 1))] = keys[(size_t)j * (size_t)m + (size_t)r];
+}
+
+/* floats of the one-lane cache of load_lane: the largest payload (a cubic rotation's 13) in two
+   slots */
+#define LANE_CACHE (2 * (1 + 3 * 4))
+
+sn_status sn_clip_sample_joint(const sn_clip *c, double t, int loop, int joint, float out[10], sn_error *err) {
+    static const int first[3] = {SN_POSE_TX, SN_POSE_QX, SN_POSE_SX}; /* a path's first channel */
+    const int count = sn_skeleton_count(c->skeleton);
+    float ft, v[10];
+    int g;
+    if (!sn_isfinite(t)) return sn_fail_arg(err, 1, SN_EINVAL, "time is not finite");
+    if (joint < 0 || joint >= count) return sn_fail_range(err, 2, "joint", joint + 1.0, 1, count);
+    ft = (float)sn_clip_local_time(c, t, loop);
+    /* sn_clip_sample's order: the rest pose, then each group that computes the joint (a dense
+       group's rest lane included: a later group of its path overwrites it) */
+    sn_skeleton_rest(c->skeleton, joint, v);
+    for (g = 0; g < c->group_count; g++) {
+        const clip_group *gr = &c->groups[g];
+        const int lane = gr->n > 0 ? lane_of(gr, joint) : -1;
+        float *o = v + first[gr->path];
+        if (lane < 0) continue;
+        if (gr->uniform) {
+            const size_t rec = (size_t)gr->rows * (size_t)gr->np;
+            sample_shared(gr, gr->block + (size_t)interval_guess(gr, ft) * rec, ft, lane, 1, o, 1);
+        } else {
+            float cache[LANE_CACHE], s;
+            load_lane(gr, lane, ft, cache);
+            sample_keyed(gr->path, gr->interp, cache, 1, 1, ft, o, 1, &s);
+        }
+    }
+    memcpy(out, v, sizeof v);
     return SN_OK;
 }
