@@ -15,8 +15,24 @@ function M.ns_per_call(fn, n)
   return best / n * 1e9
 end
 
+--- Milliseconds per call of `frame` (CPU time): the least of `rounds` rounds (3 unless given) of
+-- `frames` calls each, after one round of warm-up. For figures of a whole crowd per frame.
+function M.ms_per_frame(frame, frames, rounds)
+  local best = math.huge
+  for round = 0, rounds or 3 do
+    local t0 = os.clock()
+    for _ = 1, frames do frame() end
+    if round > 0 then best = math.min(best, (os.clock() - t0) / frames * 1e3) end
+  end
+  return best
+end
+
 --- Bytes of garbage per call: the same measure the specs use (spec/helper.lua).
 M.garbage_per_call = require("helper").garbage_per_call
+
+--- The least bytes of garbage per call over up to eight rounds, stopping at the first without any
+-- (spec/helper.lua): LuaJIT's trace compiler makes GC objects now and then, in some rounds.
+M.least_garbage = require("helper").least_garbage
 
 --- The figure a C benchmark in build/lua5.4/bench/ prints, run now in a process of its own: the
 -- number before `unit` in the output of `command` (a file name there, with its arguments), or nil
