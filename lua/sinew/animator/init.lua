@@ -5,6 +5,7 @@
 -- @module sinew.animator
 local core = require "sinew.core"
 local Definition = require "sinew.animator.definition"
+local Fault = require "sinew.fault"
 local Layer = require "sinew.animator.layer"
 local Motion = require "sinew.animator.motion"
 local Snapshot = require "sinew.animator.snapshot"
@@ -102,12 +103,7 @@ end
 -- layer", "layers[1].transitions[3].to: unknown state 'nowhere'", "resources.clips: must be a table
 -- (got string)", ... (more in manual/animator.md, Errors)
 local function new(def, resources)
-  local ok, compiled = pcall(Definition.compile, def, resources)
-  if not ok then
-    local msg = Definition.fault_message(compiled)
-    if msg then error(msg, 3) end
-    error(compiled, 0)
-  end
+  local compiled = Fault.run(3, "", Definition.compile, def, resources)
   local limited = limited_parameters(compiled)
   for name, p in each, compiled.params do
     local msg = (p.kind == "float" or p.kind == "int") and out_of_range(limited, name, p.value)
@@ -155,7 +151,7 @@ end
 
 local function kind_of(A, name, level)
   local kind = A.kinds[name]
-  if kind == nil then error(("unknown parameter %s"):format(Definition.show(name)), level + 1) end
+  if kind == nil then error(("unknown parameter %s"):format(Fault.show(name)), level + 1) end
   return kind
 end
 
@@ -173,16 +169,16 @@ function Animator:set(name, value)
   if not animators[self] then check_self(self, "set") end
   local kind = kind_of(self, name, 2)
   if kind == "float" or kind == "int" then
-    if not Definition.finite(value) then
-      error(("parameter '%s' is a number: got %s"):format(name, Definition.show(value)), 2)
+    if not Fault.finite(value) then
+      error(("parameter '%s' is a number: got %s"):format(name, Fault.show(value)), 2)
     end
     if kind == "int" and value ~= math.floor(value) then
-      error(("parameter '%s' is an int: got %s"):format(name, Definition.show(value)), 2)
+      error(("parameter '%s' is an int: got %s"):format(name, Fault.show(value)), 2)
     end
     local msg = out_of_range(self.limited, name, value)
     if msg then error(msg, 2) end
   elseif type(value) ~= "boolean" then
-    error(("parameter '%s' is a %s: got %s"):format(name, kind, Definition.show(value)), 2)
+    error(("parameter '%s' is a %s: got %s"):format(name, kind, Fault.show(value)), 2)
   end
   if self.targets[name] ~= nil then self.targets[name] = value else self.values[name] = value end
   return self
@@ -258,7 +254,7 @@ local function layer_of(A, which, level)
     L = i and A.layers[i]
   elseif which == nil then L = A.layers[1]
   end
-  if not L then error(("unknown layer %s"):format(Definition.show(which)), level + 1) end
+  if not L then error(("unknown layer %s"):format(Fault.show(which)), level + 1) end
   return L
 end
 
@@ -271,8 +267,8 @@ end
 function Animator:set_layer_weight(which, w)
   if not animators[self] then check_self(self, "set_layer_weight") end
   local L = layer_of(self, which, 2)
-  if not Definition.finite(w) or w < 0 or w > 1 then
-    error(("layer weight must be a number from 0 to 1 (got %s)"):format(Definition.show(w)), 2)
+  if not Fault.finite(w) or w < 0 or w > 1 then
+    error(("layer weight must be a number from 0 to 1 (got %s)"):format(Fault.show(w)), 2)
   end
   if L.def.index == 1 then error("the first layer's weight is always 1", 2) end
   L.weight = w
@@ -333,7 +329,7 @@ end
 function Animator:update(dt)
   if not animators[self] then check_self(self, "update") end
   if type(dt) ~= "number" or not (dt >= 0 and dt < huge) then
-    error(("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)"):format(Definition.show(dt)), 2)
+    error(("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)"):format(Fault.show(dt)), 2)
   end
   if dt > MAX_DT then dt = MAX_DT end
   if self.busy then refuse_busy(self, "update") end
