@@ -166,7 +166,10 @@ void sn_lua_checkfields(lua_State *L, int t, int arg, const char *what, const ch
 
 /* Whether the running C function was called by sinew.core.try itself (its lua_pcall): only then
    is a refusal returned as a value. A function called from anywhere else (Lua code that try
-   called, a finaliser, another coroutine) raises as always. Looked up on the error path only. */
+   called, a metamethod, a finaliser, another coroutine) raises as always; there is no flag to
+   set and clear, so nothing an error or a finaliser does in between can leave one behind. (A Lua
+   function that try called and that ends in a tail call of a binding function is replaced by it
+   on LuaJIT: that call counts as try's own.) Looked up on the error path only. */
 static int called_by_try(lua_State *L) {
     lua_Debug ar;
     int yes;
