@@ -58,6 +58,7 @@ build = {
     ["sinew"] = "lua/sinew/init.lua",
     ["sinew.native"] = "lua/sinew/native.lua",
     ["sinew.ffi"] = "lua/sinew/ffi.lua",
+    ["sinew.fault"] = "lua/sinew/fault.lua",
     ["sinew.gltf"] = "lua/sinew/gltf/init.lua",
     ["sinew.gltf.document"] = "lua/sinew/gltf/document.lua",
     ["sinew.gltf.skeleton"] = "lua/sinew/gltf/skeleton.lua",

@@ -141,29 +141,26 @@ end
 
 -- ---- calling the C binding ------------------------------------------------------------------
 
--- A call the fast path does not take goes to the C binding's function, under pcall so that an
--- error it raises can be told as the C binding tells it when called directly: luaL_argerror
--- names the function and, for a method call, counts arguments after `self`, from how its caller
--- called it; called from here it sees neither. `caller()` (evaluated in the fast function, not in
--- a tail call) is how the fast function itself was called.
+-- A call the fast path does not take goes to the C binding's function through `try`
+-- (sinew.core.try), which returns `nil, message, argument` for what the binding refuses, so that
+-- the error can be raised as the C binding raises it when called directly: luaL_argerror names
+-- the function and, for a method call, counts arguments after `self`, from how its caller called
+-- it; called from here it sees neither. `caller()` (evaluated in the fast function, not in a tail
+-- call) is how the fast function itself was called. Set by M.install.
+local try
 local getinfo = type(debug) == "table" and debug.getinfo or nil
 local function caller() return getinfo and getinfo(2, "n") end
 
-local function raise_as(info, ok, ...)
-  if ok then return ... end
-  local msg = ...
-  if type(msg) ~= "string" or msg:match("^[^\n]-:%d+: ") then error(msg, 0) end -- Lua code's own error
-  if info then
-    local n, rest = msg:match("^bad argument #(%d+) to '%?' (.*)$")
-    if n then
-      local name = info.name or "?"
-      n = tonumber(n)
-      if info.namewhat == "method" then n = n - 1 end
-      if n == 0 then
-        msg = ("calling '%s' on bad self %s"):format(name, rest)
-      else
-        msg = ("bad argument #%d to '%s' %s"):format(n, name, rest)
-      end
+local function raise_as(info, ...)
+  local none, msg, n = ...
+  if none ~= nil or type(msg) ~= "string" then return ... end -- (no function here returns nil, "text")
+  if n then
+    local name = info and info.name or "?"
+    if info and info.namewhat == "method" then n = n - 1 end
+    if n == 0 then
+      msg = ("calling '%s' on bad self (%s)"):format(name, msg)
+    else
+      msg = ("bad argument #%d to '%s' (%s)"):format(n, name, msg)
     end
   end
   error(msg, 2) -- where the fast function was called (raise_as replaced it by a tail call)
@@ -238,13 +235,13 @@ local function quat_functions(T, C)
 
   function F.identity(...)
     if select("#", ...) == 0 then return 0, 0, 0, 1 end
-    return raise_as(caller(), pcall(C.identity, ...))
+    return raise_as(caller(), try(C.identity, ...))
   end
 
   function F.conj(...)
     local x, y, z, w = ...
     if fin4(x, y, z, w) then return -x, -y, -z, w end
-    return raise_as(caller(), pcall(C.conj, ...))
+    return raise_as(caller(), try(C.conj, ...))
   end
 
   -- a non-finite factor makes the sum of the product's components non-finite (each component of
@@ -258,7 +255,7 @@ local function quat_functions(T, C)
       local w = aw * bw - ax * bx - ay * by - az * bz
       if abs(x + y + z + w) <= DBL_MAX then return x, y, z, w end
     end
-    return raise_as(caller(), pcall(C.mul, ...))
+    return raise_as(caller(), try(C.mul, ...))
   end
 
   function F.dot(...)
@@ -267,7 +264,7 @@ local function quat_functions(T, C)
       local d = ax * bx + ay * by + az * bz + aw * bw
       if abs(d) <= DBL_MAX then return d end
     end
-    return raise_as(caller(), pcall(C.dot, ...))
+    return raise_as(caller(), try(C.dot, ...))
   end
 
   function F.length(...)
@@ -276,7 +273,7 @@ local function quat_functions(T, C)
       local ss = x * x + y * y + z * z + w * w
       if ss > PLAIN_SQ_LO and ss < PLAIN_SQ_HI then return sqrt(ss) end
     end
-    return raise_as(caller(), pcall(C.length, ...))
+    return raise_as(caller(), try(C.length, ...))
   end
 
   -- near 1 without a square root or division; elsewhere the core's exactly rounded divisions
@@ -294,7 +291,7 @@ local function quat_functions(T, C)
         return x / r, y / r, z / r, w / r
       end
     end
-    return raise_as(caller(), pcall(C.normalize, ...))
+    return raise_as(caller(), try(C.normalize, ...))
   end
 
   -- conj(q) / |q|^2
@@ -310,7 +307,7 @@ local function quat_functions(T, C)
       end
       if k then return -x * k, -y * k, -z * k, w * k end
     end
-    return raise_as(caller(), pcall(C.inverse, ...))
+    return raise_as(caller(), try(C.inverse, ...))
   end
 
   -- v' = v + w t + u x t with t = 2 (u x v), for q / |q| = (u, w): the core's rotate_plain. Near
@@ -341,7 +338,7 @@ local function quat_functions(T, C)
         end
       end
     end
-    return raise_as(caller(), pcall(C.rotate, ...))
+    return raise_as(caller(), try(C.rotate, ...))
   end
 
   function F.from_axis_angle(...)
@@ -353,7 +350,7 @@ local function quat_functions(T, C)
         return x * k, y * k, z * k, cos(0.5 * a)
       end
     end
-    return raise_as(caller(), pcall(C.from_axis_angle, ...))
+    return raise_as(caller(), try(C.from_axis_angle, ...))
   end
 
   -- the axis and the angle do not depend on |q|: no normalisation first
@@ -371,7 +368,7 @@ local function quat_functions(T, C)
         return x * k, y * k, z * k, 2.0 * atan2(s, w)
       end
     end
-    return raise_as(caller(), pcall(C.to_axis_angle, ...))
+    return raise_as(caller(), try(C.to_axis_angle, ...))
   end
 
   -- e * r for e the rotation about one axis with sin s and cos c (half the angle): the core's
@@ -429,7 +426,7 @@ local function quat_functions(T, C)
     if f and num3(x, y, z) and abs(x) <= DBL_MAX and abs(y) <= DBL_MAX and abs(z) <= DBL_MAX then
       return f(x, y, z)
     end
-    return raise_as(caller(), pcall(C.from_euler, ...))
+    return raise_as(caller(), try(C.from_euler, ...))
   end
 
   -- the core's half-vector construction: the unit inputs as it divides them, the half vector
@@ -451,7 +448,7 @@ local function quat_functions(T, C)
         end
       end
     end
-    return raise_as(caller(), pcall(C.from_to, ...))
+    return raise_as(caller(), try(C.from_to, ...))
   end
 
   -- 2 acos(|a.b|) for unit a, b, computed as the core does it without cancellation: once aligned
@@ -465,7 +462,7 @@ local function quat_functions(T, C)
         return 4.0 * asin(0.5 * sqrt((dx * dx + dy * dy) + (dz * dz + dw * dw)))
       end
     end
-    return raise_as(caller(), pcall(C.angle, ...))
+    return raise_as(caller(), try(C.angle, ...))
   end
 
   -- the core's unit4_quick of the core's a + t (b - a): the same bits. Where its squared length
@@ -490,7 +487,7 @@ local function quat_functions(T, C)
       db[0], db[1], db[2], db[3] = bx, by, bz, bw
       if nlerp(qa, qb, t, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
     end
-    return raise_as(caller(), pcall(C.nlerp, ...))
+    return raise_as(caller(), try(C.nlerp, ...))
   end
 
   function F.slerp(...)
@@ -500,7 +497,7 @@ local function quat_functions(T, C)
       db[0], db[1], db[2], db[3] = bx, by, bz, bw
       if slerp(qa, qb, t, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
     end
-    return raise_as(caller(), pcall(C.slerp, ...))
+    return raise_as(caller(), try(C.slerp, ...))
   end
 
   -- q = |q| (cos t, n sin t): the axis n, the angle t and ln |q| of src/core/quat.c's polar, taken
@@ -525,7 +522,7 @@ local function quat_functions(T, C)
         return x * k, y * k, z * k, lnl
       end
     end
-    return raise_as(caller(), pcall(C.log, ...))
+    return raise_as(caller(), try(C.log, ...))
   end
 
   -- sin(t)/t as the core's sinc, for t >= 0
@@ -546,7 +543,7 @@ local function quat_functions(T, C)
         return x * k, y * k, z * k, e * cos(t)
       end
     end
-    return raise_as(caller(), pcall(C.exp, ...))
+    return raise_as(caller(), try(C.exp, ...))
   end
 
   -- q^e = |q|^e (cos et, n sin et). The angle t and ln |q| differ from the core's by an ulp or
@@ -571,7 +568,7 @@ local function quat_functions(T, C)
       da[0], da[1], da[2], da[3] = x, y, z, w
       if pow(qa, e, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
     end
-    return raise_as(caller(), pcall(C.pow, ...))
+    return raise_as(caller(), try(C.pow, ...))
   end
 
   local METHODS = { nlerp = 0, karcher = 1, markley = 2, power = 3 }
@@ -607,7 +604,7 @@ local function quat_functions(T, C)
           end
         end
       end
-      return raise_as(caller(), pcall(C.blend, ...))
+      return raise_as(caller(), try(C.blend, ...))
     end
   end
   return F
@@ -635,9 +632,19 @@ function M.install(core)
   for k, v in each, CHAIN.__index do C.Chain[k] = v end
   for i, mt in ipairs(SPACES) do C.BlendSpace[i] = mt.__index.weights end
   C.blend = core.blend
+  C.try = core.try
   M.c = C
+  try = C.try
 
-  for k, v in each, quat_functions(T, C.quat) do core.quat[k] = v end
+  -- each fast function -> the C binding's function it stands for: `sinew.try(fn, ...)` calls that
+  -- one, so that a refusal comes back as the same `nil, message, argument` as on the C path
+  local c_of = {}
+  core.try = function(fn, ...) return try(c_of[fn] or fn, ...) end
+
+  for k, v in each, quat_functions(T, C.quat) do
+    core.quat[k] = v
+    c_of[v] = C.quat[k]
+  end
 
   local function is(x, mt) return type(x) == "userdata" and getmetatable(x) == mt end
 
@@ -751,7 +758,8 @@ function M.install(core)
   for i, mt in ipairs(SPACES) do
     local c_weights = C.BlendSpace[i]
     local wedged = mt.__index.mode == "simple_directional"
-    mt.__index.weights = function(...)
+    local weights
+    weights = function(...)
       local self, x1, x2, x3, x4 = ...
       local nargs = select("#", ...) -- a constant in a compiled trace
       if nargs >= 2 and nargs <= 6 and type(self) == "userdata" and getmetatable(self) == mt then
@@ -795,8 +803,9 @@ function M.install(core)
           end
         end
       end
-      return raise_as(caller(), pcall(c_weights, ...))
+      return raise_as(caller(), try(c_weights, ...))
     end
+    mt.__index.weights, c_of[weights] = weights, c_weights
   end
 
   -- poses
@@ -808,13 +817,15 @@ function M.install(core)
       and add(self, delta, weight, mask, nil) == 0 then
       return self
     end
-    return raise_as(caller(), pcall(c_add, ...))
+    return raise_as(caller(), try(c_add, ...))
   end
   pm.to_model = function(...)
     local self, mats = ...
     if is(self, POSE) and is(mats, MATS) and to_matrices(self, mats, nil) == 0 then return mats end
-    return raise_as(caller(), pcall(c_to_model, ...))
+    return raise_as(caller(), try(c_to_model, ...))
   end
+
+  c_of[pm.add], c_of[pm.to_model] = c_add, c_to_model
 
   -- sinew.blend(out, poses, weights [, masks [, threshold [, rotation]]])
   local c_blend, blend_fn = C.blend, T.pose_blend
@@ -856,8 +867,9 @@ function M.install(core)
         if mt and blend_fn(out, layers, lposes, lweights, lmasks, n, threshold, method) == 0 then return out end
       end
     end
-    return raise_as(caller(), pcall(c_blend, ...))
+    return raise_as(caller(), try(c_blend, ...))
   end
+  c_of[core.blend] = c_blend
 
   -- clips and cursors: sample(t, pose [, loop]) through `fn`, for objects of class `mt`
   local function sampler(mt, fn, c)
@@ -868,11 +880,12 @@ function M.install(core)
         if loop ~= nil and not loop then l = 0 end
         if fn(self, t, l, pose, nil) == 0 then return pose end
       end
-      return raise_as(caller(), pcall(c, ...))
+      return raise_as(caller(), try(c, ...))
     end
   end
   CLIP.__index.sample = sampler(CLIP, T.clip_sample, C.Clip.sample)
   CURSOR.__index.sample = sampler(CURSOR, T.clip_cursor_sample, C.ClipCursor.sample)
+  c_of[CLIP.__index.sample], c_of[CURSOR.__index.sample] = C.Clip.sample, C.ClipCursor.sample
 
   -- clip:sample_joint(t, joint [, loop]) into one float[10] made here (the core writes it and
   -- the numbers are read out before anything can allocate, so no finaliser can call in between).
@@ -916,7 +929,7 @@ function M.install(core)
   cm.step = function(...)
     local self, dt = ...
     if is(self, CHAIN) and type(dt) == "number" and step(self, dt, nil) == 0 then return end
-    return raise_as(caller(), pcall(c_step, ...))
+    return raise_as(caller(), try(c_step, ...))
   end
   cm.update = function(...)
     local self, dt, pose, m = ...
@@ -934,8 +947,9 @@ function M.install(core)
       end
       if r ~= false and update(self, dt, pose, r, nil) == 0 then return end
     end
-    return raise_as(caller(), pcall(c_update, ...))
+    return raise_as(caller(), try(c_update, ...))
   end
+  c_of[cm.step], c_of[cm.update] = c_step, c_update
   return true
 end
 

@@ -58,6 +58,33 @@ void sn_lua_checkfields(lua_State *L, int t, int arg, const char *what, const ch
 /// Pushes field `key` of the table at `t` (read once, through __index when the table has one)
 /// and returns its type. The value stays on the stack, anchored while the caller uses it.
 int sn_lua_field(lua_State *L, int t, const char *key);
+/// Registry name of the metatable of refusals: the error object an argument or data check raises
+/// instead of a message when the function was called by sinew.core.try (see sn_lua_refuse).
+#define SN_REFUSAL_MT "sinew.refusal"
+/// The one way the binding refuses a call: argument `arg` (0: no argument in particular) with
+/// `msg`. Called from anywhere, it raises as lauxlib does: luaL_argerror for an argument
+/// ("bad argument #2 to 'sample' (...)"), luaL_error's position and message otherwise. Called
+/// directly by sinew.core.try, it raises a refusal table { msg, arg } that try returns as
+/// `nil, msg, arg`, so no caller parses the message.
+int sn_lua_refuse(lua_State *L, int arg, const char *msg);
+/// sn_lua_refuse of argument `arg` (luaL_argerror's replacement in every file of the binding).
+int sn_lua_argerror(lua_State *L, int arg, const char *msg);
+/// sn_lua_refuse of no argument, with a message in lua_pushfstring's way (luaL_error's
+/// replacement).
+int sn_lua_errorf(lua_State *L, const char *fmt, ...);
+/// sinew.core.try(fn, ...): calls fn(...) and returns what it returns; a refusal of the binding
+/// comes back as `nil, message, argument` (argument nil when none); any other error is raised
+/// again as it came. Registered by module.c; sn_lua_refuse compares its caller with it.
+int sn_lua_try(lua_State *L);
+/// lauxlib's type error ("number expected, got nil", with the interpreter's own naming of the
+/// value) through sn_lua_argerror; and the checks that raise it, as lauxlib's luaL_checktype,
+/// luaL_checknumber, luaL_checklstring, luaL_optstring and luaL_checkoption.
+int sn_lua_typeerror(lua_State *L, int arg, const char *tname);
+void sn_lua_checktype(lua_State *L, int arg, int t);
+double sn_lua_checknumber(lua_State *L, int arg);
+const char *sn_lua_checklstring(lua_State *L, int arg, size_t *len);
+const char *sn_lua_optstring(lua_State *L, int arg, const char *def);
+int sn_lua_checkoption(lua_State *L, int arg, const char *def, const char *const *names);
 /// Raises the core's failure as a Lua error: an argument error when err->arg > 0 and
 /// `arg_offset` >= 0 (Lua argument = err->arg + arg_offset), a plain error otherwise.
 int sn_lua_raise(lua_State *L, const sn_error *err, int arg_offset);

@@ -38,7 +38,7 @@ static space *check_space(lua_State *L) {
         ok = lua_type(L, -1) == LUA_TNUMBER;
         lua_pop(L, 1);
     }
-    if (!ok) luaL_argerror(L, 1, lua_pushfstring(L, TNAME " expected, got %s", luaL_typename(L, 1)));
+    if (!ok) sn_lua_argerror(L, 1, lua_pushfstring(L, TNAME " expected, got %s", luaL_typename(L, 1)));
     return (space *)p;
 }
 
@@ -50,7 +50,7 @@ static double opt_number(lua_State *L, const char *name, double def) {
     lua_getfield(L, 1, name);
     if (lua_type(L, -1) == LUA_TNUMBER) v = lua_tonumber(L, -1);
     else if (!lua_isnil(L, -1))
-        luaL_argerror(L, 1, lua_pushfstring(L, "option '%s' must be a number (got %s)", name, luaL_typename(L, -1)));
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "option '%s' must be a number (got %s)", name, luaL_typename(L, -1)));
     lua_pop(L, 1);
     return v;
 }
@@ -60,7 +60,7 @@ static int opt_boolean(lua_State *L, const char *name, int def) {
     lua_getfield(L, 1, name);
     if (lua_type(L, -1) == LUA_TBOOLEAN) v = lua_toboolean(L, -1);
     else if (!lua_isnil(L, -1))
-        luaL_argerror(L, 1, lua_pushfstring(L, "option '%s' must be a boolean (got %s)", name, luaL_typename(L, -1)));
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "option '%s' must be a boolean (got %s)", name, luaL_typename(L, -1)));
     lua_pop(L, 1);
     return v;
 }
@@ -70,7 +70,7 @@ static int grid_size(lua_State *L, int i) {
     int v;
     lua_rawgeti(L, -1, i);
     if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) != floor(lua_tonumber(L, -1)))
-        luaL_argerror(L, 1, "option 'grid' must be {cols, rows}, two integers");
+        sn_lua_argerror(L, 1, "option 'grid' must be {cols, rows}, two integers");
     v = sn_lua_toint(L, -1, 1, "grid");
     lua_pop(L, 1);
     return v;
@@ -79,11 +79,11 @@ static int grid_size(lua_State *L, int i) {
 static void opt_grid(lua_State *L, sn_blendspace_def *def) {
     lua_getfield(L, 1, "grid");
     if (lua_type(L, -1) == LUA_TTABLE) {
-        if (sn_lua_rawlen(L, -1) != 2) luaL_argerror(L, 1, "option 'grid' must be {cols, rows}, two integers");
+        if (sn_lua_rawlen(L, -1) != 2) sn_lua_argerror(L, 1, "option 'grid' must be {cols, rows}, two integers");
         def->grid_cols = grid_size(L, 1);
         def->grid_rows = grid_size(L, 2);
     } else if (!lua_isnil(L, -1)) {
-        luaL_argerror(L, 1, lua_pushfstring(L, "option 'grid' must be {cols, rows} (got %s)", luaL_typename(L, -1)));
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "option 'grid' must be {cols, rows} (got %s)", luaL_typename(L, -1)));
     }
     lua_pop(L, 1);
 }
@@ -92,9 +92,9 @@ static sn_blendspace_mode check_mode(lua_State *L) {
     sn_blendspace_mode mode = SN_BLENDSPACE_1D;
     lua_getfield(L, 1, "mode");
     if (lua_type(L, -1) != LUA_TSTRING)
-        luaL_argerror(L, 1, lua_pushfstring(L, "'mode' must be a string (got %s)", luaL_typename(L, -1)));
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "'mode' must be a string (got %s)", luaL_typename(L, -1)));
     if (sn_blendspace_mode_parse(lua_tostring(L, -1), &mode) != SN_OK)
-        luaL_argerror(L, 1, lua_pushfstring(L, "unknown mode '%s'", lua_tostring(L, -1)));
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "unknown mode '%s'", lua_tostring(L, -1)));
     lua_pop(L, 1);
     return mode;
 }
@@ -104,7 +104,7 @@ static int point_dims(lua_State *L, int i) {
     int t = lua_type(L, -1);
     if (t == LUA_TNUMBER) return 1;
     if (t != LUA_TTABLE)
-        luaL_argerror(L, 1, lua_pushfstring(L, "point %d must be a number or a list of numbers (got %s)", i,
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "point %d must be a number or a list of numbers (got %s)", i,
                                             luaL_typename(L, -1)));
     return (int)sn_lua_rawlen(L, -1);
 }
@@ -116,10 +116,10 @@ static void read_points(lua_State *L, sn_blendspace_def *def) {
     int n, dims, i, k, t;
     double *xs;
     if (sn_lua_field(L, 1, "points") != LUA_TTABLE)
-        luaL_argerror(L, 1, lua_pushfstring(L, "'points' must be a table (got %s)", luaL_typename(L, -1)));
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "'points' must be a table (got %s)", luaL_typename(L, -1)));
     t = lua_gettop(L);
     n = (int)sn_lua_rawlen(L, t);
-    if (n == 0) luaL_argerror(L, 1, "no points");
+    if (n == 0) sn_lua_argerror(L, 1, "no points");
     lua_rawgeti(L, t, 1);
     dims = point_dims(L, 1);
     lua_pop(L, 1);
@@ -128,15 +128,15 @@ static void read_points(lua_State *L, sn_blendspace_def *def) {
         int d;
         lua_rawgeti(L, t, i);
         d = point_dims(L, i);
-        if (d == 0) luaL_argerror(L, 1, lua_pushfstring(L, "point %d has no coordinates", i));
-        if (d != dims) luaL_argerror(L, 1, lua_pushfstring(L, "point %d has %d coordinates, point 1 has %d", i, d, dims));
+        if (d == 0) sn_lua_argerror(L, 1, lua_pushfstring(L, "point %d has no coordinates", i));
+        if (d != dims) sn_lua_argerror(L, 1, lua_pushfstring(L, "point %d has %d coordinates, point 1 has %d", i, d, dims));
         if (lua_type(L, -1) == LUA_TNUMBER) {
             xs[i - 1] = lua_tonumber(L, -1);
         } else {
             for (k = 1; k <= dims; k++) {
                 lua_rawgeti(L, -1, k);
                 if (lua_type(L, -1) != LUA_TNUMBER)
-                    luaL_argerror(L, 1, lua_pushfstring(L, "coordinate %d of point %d is not a number (got %s)", k, i,
+                    sn_lua_argerror(L, 1, lua_pushfstring(L, "coordinate %d of point %d is not a number (got %s)", k, i,
                                                         luaL_typename(L, -1)));
                 xs[(size_t)(i - 1) * dims + k - 1] = lua_tonumber(L, -1);
                 lua_pop(L, 1);
@@ -181,7 +181,7 @@ static int l_new(lua_State *L) {
     size_t size, head = SN_ALIGN16(sizeof(space));
     space *s;
     int inputs;
-    luaL_checktype(L, 1, LUA_TTABLE);
+    sn_lua_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
     sn_lua_checkfields(L, 1, 1, "the blend space definition", option_names);
     sn_blendspace_def_init(&def);
@@ -228,13 +228,13 @@ static int l_weights(lua_State *L) {
     if (top == s->inputs + 2 && lua_type(L, top) != LUA_TNUMBER) {
         if (lua_type(L, top) == LUA_TTABLE) out = top;
         else if (!lua_isnil(L, top))
-            return luaL_argerror(L, top, lua_pushfstring(L, "'out' must be a table (got %s)", luaL_typename(L, top)));
+            return sn_lua_argerror(L, top, lua_pushfstring(L, "'out' must be a table (got %s)", luaL_typename(L, top)));
         ncoords = s->inputs;
     } else if (top >= 2 && lua_type(L, top) == LUA_TTABLE) {
         ncoords = top - 2;
     }
     if (ncoords != s->inputs)
-        return luaL_error(L, "wrong number of coordinates: expected %d, got %d", s->inputs, ncoords);
+        return sn_lua_errorf(L, "wrong number of coordinates: expected %d, got %d", s->inputs, ncoords);
     for (i = 0; i < s->inputs; i++) sn_lua_checkfinite(L, i + 2);
     if (out == 0) { /* made first: making it may run a finaliser that calls weights on this space */
         lua_createtable(L, s->n, 0);

@@ -30,7 +30,7 @@ static void read_vec3(lua_State *L, int idx, int arg, const char *what, double *
     int i;
     idx = sn_lua_absindex(L, idx);
     if (!lua_istable(L, idx) || sn_lua_rawlen(L, idx) != 3)
-        luaL_argerror(L, arg, lua_pushfstring(L, "'%s' must be a table of 3 numbers (got %s)", what, luaL_typename(L, idx)));
+        sn_lua_argerror(L, arg, lua_pushfstring(L, "'%s' must be a table of 3 numbers (got %s)", what, luaL_typename(L, idx)));
     for (i = 0; i < 3; i++) out[i] = sn_lua_finite_at(L, idx, i + 1, arg, what);
 }
 
@@ -46,15 +46,15 @@ static int read_curve(lua_State *L, int idx, int arg, const char *what, double *
         return 1;
     }
     if (!lua_istable(L, idx))
-        luaL_argerror(L, arg, lua_pushfstring(L, "'%s' must be a number or a table of numbers (got %s)", what,
+        sn_lua_argerror(L, arg, lua_pushfstring(L, "'%s' must be a number or a table of numbers (got %s)", what,
                                               luaL_typename(L, idx)));
     n = (int)sn_lua_rawlen(L, idx);
-    if (n < 1) luaL_argerror(L, arg, lua_pushfstring(L, "'%s' is an empty table", what));
-    if (n > room) luaL_argerror(L, arg, lua_pushfstring(L, "'%s' has %d values, more than the chain's depths", what, n));
+    if (n < 1) sn_lua_argerror(L, arg, lua_pushfstring(L, "'%s' is an empty table", what));
+    if (n > room) sn_lua_argerror(L, arg, lua_pushfstring(L, "'%s' has %d values, more than the chain's depths", what, n));
     for (i = 0; i < n; i++) {
         lua_rawgeti(L, idx, i + 1);
         if (lua_type(L, -1) != LUA_TNUMBER)
-            luaL_argerror(L, arg, lua_pushfstring(L, "element %d of '%s' is not a number (got %s)", i + 1, what,
+            sn_lua_argerror(L, arg, lua_pushfstring(L, "element %d of '%s' is not a number (got %s)", i + 1, what,
                                                   luaL_typename(L, -1)));
         vals[i] = lua_tonumber(L, -1);
         lua_pop(L, 1);
@@ -85,15 +85,15 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
     int n = 0, i, room;
     double *vals;
     sn_chain_def_init(def);
-    luaL_checktype(L, 1, LUA_TTABLE);
+    sn_lua_checktype(L, 1, LUA_TTABLE);
     sn_lua_checkfields(L, 1, 1, "the chain definition", def_fields);
     sn_lua_field(L, 1, "skeleton"); /* 2 */
     if (!lua_isnil(L, 2)) {
         sn_skeleton *s = (sn_skeleton *)sn_lua_testobject(L, 2, SN_SKELETON_MT);
-        if (s == NULL) luaL_argerror(L, 1, lua_pushfstring(L, "'skeleton' must be a %s (got %s)", SN_SKELETON_MT, luaL_typename(L, 2)));
+        if (s == NULL) sn_lua_argerror(L, 1, lua_pushfstring(L, "'skeleton' must be a %s (got %s)", SN_SKELETON_MT, luaL_typename(L, 2)));
         def->skeleton = s;
         sn_lua_field(L, 1, "root");
-        if (lua_isnil(L, -1)) luaL_argerror(L, 1, "'root' is needed with 'skeleton'");
+        if (lua_isnil(L, -1)) sn_lua_argerror(L, 1, "'root' is needed with 'skeleton'");
         def->root = sn_lua_tojoint(L, -1, s, 1);
         lua_pop(L, 1);
         n = sn_skeleton_count(s);
@@ -102,13 +102,13 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
     if (!lua_isnil(L, -1)) {
         int np, *parents;
         double *pts;
-        if (def->skeleton != NULL) luaL_argerror(L, 1, "give either 'points' or 'skeleton', not both");
-        if (!lua_istable(L, -1)) luaL_argerror(L, 1, "'points' must be a table of {x, y, z} tables");
+        if (def->skeleton != NULL) sn_lua_argerror(L, 1, "give either 'points' or 'skeleton', not both");
+        if (!lua_istable(L, -1)) sn_lua_argerror(L, 1, "'points' must be a table of {x, y, z} tables");
         np = (int)sn_lua_rawlen(L, -1);
-        if (np < 1) luaL_argerror(L, 1, "'points' is empty");
+        if (np < 1) sn_lua_argerror(L, 1, "'points' is empty");
         lua_getfield(L, 1, "parents");
         if (!lua_istable(L, -1) || (int)sn_lua_rawlen(L, -1) != np)
-            luaL_argerror(L, 1, lua_pushfstring(L, "'parents' must be a table of %d numbers, one per point", np));
+            sn_lua_argerror(L, 1, lua_pushfstring(L, "'parents' must be a table of %d numbers, one per point", np));
         pts = (double *)sn_lua_newtemp(L, (size_t)np * (3 * sizeof(double) + sizeof(int)));
         parents = (int *)(pts + 3 * np);
         lua_insert(L, -3); /* scratch below points and parents */
@@ -130,7 +130,7 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
         n = np;
     } else {
         lua_pop(L, 1);
-        if (def->skeleton == NULL) luaL_argerror(L, 1, "give 'points' (with 'parents') or 'skeleton' (with 'root')");
+        if (def->skeleton == NULL) sn_lua_argerror(L, 1, "give 'points' (with 'parents') or 'skeleton' (with 'root')");
     }
     /* curves: at most one value per depth, depths < particles + 1 */
     room = n + 2;
@@ -165,7 +165,7 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
     lua_getfield(L, 1, "teleport");
     if (!lua_isnil(L, -1)) {
         def->teleport = read_number(L, -1, 1, "teleport");
-        if (def->teleport < 0) luaL_argerror(L, 1, "'teleport' must not be negative");
+        if (def->teleport < 0) sn_lua_argerror(L, 1, "'teleport' must not be negative");
     }
     lua_pop(L, 1);
     def->space = (sn_chain_space)read_choice(L, "space", space_names, (int)def->space);
@@ -240,7 +240,7 @@ static int l_chain(lua_State *L) {
 static int l_step(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
     sn_error err;
-    if (sn_chain_step(c, luaL_checknumber(L, 2), &err) != SN_OK) return sn_lua_raise(L, &err, 1);
+    if (sn_chain_step(c, sn_lua_checknumber(L, 2), &err) != SN_OK) return sn_lua_raise(L, &err, 1);
     return 0;
 }
 
@@ -264,13 +264,13 @@ static int l_step(lua_State *L) {
  */
 static int l_update(lua_State *L) {
     sn_chain *c = check_chain(L, 1);
-    double dt = luaL_checknumber(L, 2), m[16];
+    double dt = sn_lua_checknumber(L, 2), m[16];
     sn_pose *pose = sn_lua_checkpose(L, 3);
     sn_error err;
     int i, has_matrix = !lua_isnoneornil(L, 4);
     if (has_matrix) {
-        luaL_checktype(L, 4, LUA_TTABLE);
-        if (sn_lua_rawlen(L, 4) != 16) return luaL_argerror(L, 4, "'root_matrix' must have 16 numbers");
+        sn_lua_checktype(L, 4, LUA_TTABLE);
+        if (sn_lua_rawlen(L, 4) != 16) return sn_lua_argerror(L, 4, "'root_matrix' must have 16 numbers");
         for (i = 0; i < 16; i++) m[i] = sn_lua_finite_at(L, 4, i + 1, 4, "root_matrix");
     }
     if (sn_chain_update(c, dt, pose, has_matrix ? m : NULL, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
@@ -282,13 +282,13 @@ static int l_update(lua_State *L) {
 static int check_particle(lua_State *L, sn_chain *c, int arg) {
     int n = sn_chain_count(c), i, j;
     if (lua_type(L, arg) == LUA_TSTRING) {
-        if (!sn_chain_has_skeleton(c)) return luaL_argerror(L, arg, "a points chain has no joint names");
+        if (!sn_chain_has_skeleton(c)) return sn_lua_argerror(L, arg, "a points chain has no joint names");
         sn_lua_pushskeleton(L, 1);
         j = sn_lua_checkjoint(L, arg, sn_lua_checkskeleton(L, lua_gettop(L)));
         lua_pop(L, 1);
         for (i = 0; i < n; i++)
             if (sn_chain_joint(c, i) == j) return i;
-        return luaL_argerror(L, arg, lua_pushfstring(L, "joint '%s' is not in the chain", lua_tostring(L, arg)));
+        return sn_lua_argerror(L, arg, lua_pushfstring(L, "joint '%s' is not in the chain", lua_tostring(L, arg)));
     }
     return sn_lua_toindex(L, arg, 1, n, arg, "particle") - 1;
 }
@@ -336,7 +336,7 @@ static void check_placement(lua_State *L, int arg, sn_vec3 *t, sn_quat *q) {
 
 static void points_only(lua_State *L, sn_chain *c, const char *what) {
     if (sn_chain_has_skeleton(c))
-        luaL_error(L, "'%s' is for points chains: a skeleton chain's root follows the pose", what);
+        sn_lua_errorf(L, "'%s' is for points chains: a skeleton chain's root follows the pose", what);
 }
 
 /* places a points chain's root from the arguments at 2.. (move_root, teleport) */
@@ -407,9 +407,9 @@ static int l_teleport(lua_State *L) {
 /* ---- parameters --------------------------------------------------------------------------- */
 
 static int check_param(lua_State *L, int arg) {
-    const char *name = luaL_checkstring(L, arg);
+    const char *name = sn_lua_checklstring(L, arg, NULL);
     int p = sn_chain_param_find(name);
-    if (p < 0) luaL_argerror(L, arg, lua_pushfstring(L, "unknown parameter '%s'", name));
+    if (p < 0) sn_lua_argerror(L, arg, lua_pushfstring(L, "unknown parameter '%s'", name));
     return p;
 }
 
@@ -446,7 +446,7 @@ static int l_set_param(lua_State *L) {
         int n = sn_chain_count(c) + 2;
         double *vals = (double *)sn_lua_scratch(L, 1, (size_t)n * sizeof(double));
         sn_chain_curve cv;
-        if (!lua_isnoneornil(L, 4)) return luaL_argerror(L, 4, "a curve sets every particle: give no particle");
+        if (!lua_isnoneornil(L, 4)) return sn_lua_argerror(L, 4, "a curve sets every particle: give no particle");
         cv.values = vals;
         cv.count = read_curve(L, 3, 3, sn_chain_param_name(p), vals, n);
         if (sn_chain_set_curve(c, p, &cv, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
@@ -456,7 +456,7 @@ static int l_set_param(lua_State *L) {
     }
     if (!lua_isnoneornil(L, 4)) {
         if (p >= SN_CHAIN_PER_PARTICLE)
-            return luaL_argerror(L, 4, lua_pushfstring(L, "'%s' is not per particle", sn_chain_param_name(p)));
+            return sn_lua_argerror(L, 4, lua_pushfstring(L, "'%s' is not per particle", sn_chain_param_name(p)));
         i = check_particle(L, c, 4);
     }
     if (sn_chain_set_param(c, p, i, v, &err) != SN_OK) return sn_lua_raise_args(L, &err, args);
@@ -525,7 +525,7 @@ static void read_collider(lua_State *L, int t, int arg, int fresh, sn_collider_d
     lua_getfield(L, t, "shape");
     i = sn_lua_tooption(L, -1, arg, "", "collider shape", shapes, fresh ? -1 : (int)def->shape);
     if (!fresh && i != (int)def->shape)
-        luaL_argerror(L, arg, lua_pushfstring(L, "collider is a %s, not a %s", shapes[def->shape], shapes[i]));
+        sn_lua_argerror(L, arg, lua_pushfstring(L, "collider is a %s, not a %s", shapes[def->shape], shapes[i]));
     def->shape = (sn_collider_shape)i;
     lua_pop(L, 1);
     lua_getfield(L, t, "inside");
@@ -533,19 +533,19 @@ static void read_collider(lua_State *L, int t, int arg, int fresh, sn_collider_d
     lua_pop(L, 1);
     switch (def->shape) {
     case SN_COLLIDER_SPHERE:
-        if (!opt_vec3_field(L, t, "center", arg, &def->a) && fresh) luaL_argerror(L, arg, "sphere needs 'center'");
-        if (!opt_number_field(L, t, "radius", arg, &def->radius) && fresh) luaL_argerror(L, arg, "sphere needs 'radius'");
+        if (!opt_vec3_field(L, t, "center", arg, &def->a) && fresh) sn_lua_argerror(L, arg, "sphere needs 'center'");
+        if (!opt_number_field(L, t, "radius", arg, &def->radius) && fresh) sn_lua_argerror(L, arg, "sphere needs 'radius'");
         break;
     case SN_COLLIDER_CAPSULE:
         if (!(opt_vec3_field(L, t, "a", arg, &def->a) & opt_vec3_field(L, t, "b", arg, &def->b)) && fresh)
-            luaL_argerror(L, arg, "capsule needs 'a' and 'b'");
+            sn_lua_argerror(L, arg, "capsule needs 'a' and 'b'");
         has_r = opt_number_field(L, t, "radius", arg, &def->radius);
-        if (!has_r && fresh) luaL_argerror(L, arg, "capsule needs 'radius'");
+        if (!has_r && fresh) sn_lua_argerror(L, arg, "capsule needs 'radius'");
         if (!opt_number_field(L, t, "radius_b", arg, &def->radius_b) && fresh) def->radius_b = def->radius;
         break;
     default:
         if (!(opt_vec3_field(L, t, "point", arg, &def->a) & opt_vec3_field(L, t, "normal", arg, &def->b)) && fresh)
-            luaL_argerror(L, arg, "plane needs 'point' and 'normal'");
+            sn_lua_argerror(L, arg, "plane needs 'point' and 'normal'");
         break;
     }
 }
@@ -576,7 +576,7 @@ static int l_add_collider(lua_State *L) {
     sn_error err;
     int k;
     memset(&def, 0, sizeof def);
-    luaL_checktype(L, 2, LUA_TTABLE);
+    sn_lua_checktype(L, 2, LUA_TTABLE);
     read_collider(L, 2, 2, 1, &def);
     if (sn_chain_add_collider(c, &def, &k, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
     lua_pushinteger(L, k + 1);
@@ -600,7 +600,7 @@ static int l_move_collider(lua_State *L) {
     sn_collider_def def;
     sn_error err;
     int k;
-    if (sn_chain_collider_count(c) == 0) return luaL_argerror(L, 2, "the chain has no collider");
+    if (sn_chain_collider_count(c) == 0) return sn_lua_argerror(L, 2, "the chain has no collider");
     k = sn_lua_toindex(L, 2, 1, sn_chain_collider_count(c), 2, "collider") - 1;
     (void)sn_chain_get_collider(c, k, &def, NULL);
     if (lua_istable(L, 3)) {

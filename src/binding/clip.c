@@ -25,8 +25,8 @@ static const char *const track_fields[] = {"joint", "path", "interpolation", "ti
 static sn_clip *check_clip(lua_State *L, int arg) { return (sn_clip *)sn_lua_checkobject(L, arg, SN_CLIP_MT); }
 
 static int def_error(lua_State *L, int track, const char *msg) {
-    if (track > 0) return luaL_argerror(L, 1, lua_pushfstring(L, "track %d: %s", track, msg));
-    return luaL_argerror(L, 1, msg);
+    if (track > 0) return sn_lua_argerror(L, 1, lua_pushfstring(L, "track %d: %s", track, msg));
+    return sn_lua_argerror(L, 1, msg);
 }
 
 /* the joint of track i at stack index idx, 0-based */
@@ -139,7 +139,7 @@ static int l_clip(lua_State *L) {
     size_t total = 0, size;
     int n, i, *nvalues;
     void *mem;
-    luaL_checktype(L, 1, LUA_TTABLE);
+    sn_lua_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
     sn_lua_checkfields(L, 1, 1, "the clip definition", clip_fields);
     sn_clip_def_init(&def);

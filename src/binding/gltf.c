@@ -51,12 +51,12 @@ static size_t size_field(lua_State *L, int t, const char *key, double dflt) {
         lua_pop(L, 1);
         return (size_t)dflt;
     }
-    if (type != LUA_TNUMBER) luaL_error(L, "'%s' must be a number (got %s)", key, luaL_typename(L, -1));
+    if (type != LUA_TNUMBER) sn_lua_errorf(L, "'%s' must be a number (got %s)", key, luaL_typename(L, -1));
     v = lua_tonumber(L, -1);
     lua_pop(L, 1);
     if (!(v >= 0 && v <= MAX_SIZE) || v != floor(v))
-        luaL_error(L, "'%s' %s is not a count or an offset (0 .. 2^53)", key, sn_lua_numstr(L, v));
-    if (v > (double)((size_t)-1)) luaL_error(L, "'%s' %s is too large for this machine", key, sn_lua_numstr(L, v));
+        sn_lua_errorf(L, "'%s' %s is not a count or an offset (0 .. 2^53)", key, sn_lua_numstr(L, v));
+    if (v > (double)((size_t)-1)) sn_lua_errorf(L, "'%s' %s is too large for this machine", key, sn_lua_numstr(L, v));
     return (size_t)v;
 }
 
@@ -68,11 +68,11 @@ static int int_field(lua_State *L, int t, const char *key, int lo, int hi, int d
         lua_pop(L, 1);
         return dflt;
     }
-    if (type != LUA_TNUMBER) luaL_error(L, "'%s' must be a number (got %s)", key, luaL_typename(L, -1));
+    if (type != LUA_TNUMBER) sn_lua_errorf(L, "'%s' must be a number (got %s)", key, luaL_typename(L, -1));
     v = lua_tonumber(L, -1);
     lua_pop(L, 1);
     if (!(v >= lo && v <= hi) || v != floor(v))
-        luaL_error(L, "'%s' %s is out of range (%d .. %d)", key, sn_lua_numstr(L, v), lo, hi);
+        sn_lua_errorf(L, "'%s' %s is out of range (%d .. %d)", key, sn_lua_numstr(L, v), lo, hi);
     return (int)v;
 }
 
@@ -81,9 +81,9 @@ static int int_field(lua_State *L, int t, const char *key, int lo, int hi, int d
 static void read_view(lua_State *L, int t, sn_gltf_view *v) {
     size_t size;
     t = sn_lua_absindex(L, t);
-    if (!lua_istable(L, t)) luaL_error(L, "a buffer view must be a table (got %s)", luaL_typename(L, t));
+    if (!lua_istable(L, t)) sn_lua_errorf(L, "a buffer view must be a table (got %s)", luaL_typename(L, t));
     if (sn_lua_field(L, t, "buffer") != LUA_TSTRING)
-        luaL_error(L, "'buffer' must be a string (got %s)", luaL_typename(L, -1));
+        sn_lua_errorf(L, "'buffer' must be a string (got %s)", luaL_typename(L, -1));
     v->buffer = (const unsigned char *)lua_tolstring(L, -1, &size); /* anchored: left on the stack */
     v->buffer_size = size;
     v->offset = size_field(L, t, "offset", 0);
@@ -96,7 +96,7 @@ static void read_view(lua_State *L, int t, sn_gltf_view *v) {
 static void read_accessor(lua_State *L, int d, sn_gltf_accessor *a, sn_gltf_view *views) {
     d = sn_lua_absindex(L, d);
     luaL_checkstack(L, 12, "accessor description");
-    luaL_checktype(L, d, LUA_TTABLE);
+    sn_lua_checktype(L, d, LUA_TTABLE);
     sn_gltf_accessor_init(a);
     a->component = int_field(L, d, "component", 0, INT_MAX, SN_GLTF_FLOAT);
     sn_lua_field(L, d, "normalized");
@@ -112,7 +112,7 @@ static void read_accessor(lua_State *L, int d, sn_gltf_accessor *a, sn_gltf_view
     }
     if (sn_lua_field(L, d, "sparse") != LUA_TNIL) {
         int s = lua_gettop(L);
-        if (!lua_istable(L, s)) luaL_error(L, "'sparse' must be a table (got %s)", luaL_typename(L, s));
+        if (!lua_istable(L, s)) sn_lua_errorf(L, "'sparse' must be a table (got %s)", luaL_typename(L, s));
         a->sparse_count = size_field(L, s, "count", -1);
         sn_lua_field(L, s, "indices");
         read_view(L, -1, &views[1]);
@@ -147,7 +147,7 @@ static size_t accessor_values(lua_State *L, const sn_gltf_accessor *a) {
  */
 static int l_glb(lua_State *L) {
     size_t size;
-    const unsigned char *data = (const unsigned char *)luaL_checklstring(L, 1, &size);
+    const unsigned char *data = (const unsigned char *)sn_lua_checklstring(L, 1, &size);
     sn_gltf_glb glb;
     sn_error err;
     if (sn_gltf_glb_split(data, size, &glb, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
@@ -167,7 +167,7 @@ static int l_glb(lua_State *L) {
  */
 static int l_base64(lua_State *L) {
     size_t size, written;
-    const char *text = luaL_checklstring(L, 1, &size);
+    const char *text = sn_lua_checklstring(L, 1, &size);
     size_t room = sn_gltf_base64_size(text, size);
     unsigned char *out = (unsigned char *)sn_lua_newtemp(L, room);
     sn_error err;
@@ -248,7 +248,7 @@ static int l_indices(lua_State *L) {
     if (sn_gltf_accessor_read_uint(&a, out, n, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
     for (i = 0; i < n; i++)
         if (out[i] >= vertices)
-            return luaL_error(L, "index %s (entry %s) is out of range (0 .. %s)", sizestr(L, out[i]), sizestr(L, i),
+            return sn_lua_errorf(L, "index %s (entry %s) is out of range (0 .. %s)", sizestr(L, out[i]), sizestr(L, i),
                               sizestr(L, vertices - 1));
     lua_pushlstring(L, (const char *)out, sizeof(uint32_t) * n);
     return 1;
@@ -290,11 +290,11 @@ static int l_vertices(lua_State *L) {
     double uv[8][6];
     float *values, *out;
     lua_settop(L, 2);
-    luaL_checktype(L, 1, LUA_TTABLE);
+    sn_lua_checktype(L, 1, LUA_TTABLE);
     n = (int)(sn_lua_rawlen(L, 1) > 8 ? 9 : sn_lua_rawlen(L, 1));
-    if (n < 1 || n > 8) return luaL_error(L, "%d attributes (1 .. 8)", n);
+    if (n < 1 || n > 8) return sn_lua_errorf(L, "%d attributes (1 .. 8)", n);
     if (!lua_isnil(L, 2)) {
-        luaL_checktype(L, 2, LUA_TTABLE);
+        sn_lua_checktype(L, 2, LUA_TTABLE);
         nmap = (int)(sn_lua_rawlen(L, 2) > 65536 ? 65536 : sn_lua_rawlen(L, 2));
         map = (int *)sn_lua_newtemp(L, sizeof(int) * (size_t)(nmap > 0 ? nmap : 1));
         for (i = 0; i < nmap; i++) {
@@ -309,20 +309,20 @@ static int l_vertices(lua_State *L) {
         luaL_checkstack(L, 8, "too many attributes");
         lua_rawgeti(L, 1, i + 1);
         e = lua_gettop(L);
-        if (!lua_istable(L, e)) return luaL_error(L, "attribute %d must be a table (got %s)", i + 1, luaL_typename(L, e));
+        if (!lua_istable(L, e)) return sn_lua_errorf(L, "attribute %d must be a table (got %s)", i + 1, luaL_typename(L, e));
         sn_lua_field(L, e, "accessor");
         read_accessor(L, -1, &acc[i], views[i]);
         if (i == 0) count = acc[i].count;
         if (acc[i].count != count)
-            return luaL_error(L, "attribute %d has %s vertices, attribute 1 %s", i + 1, sizestr(L, acc[i].count),
+            return sn_lua_errorf(L, "attribute %d has %s vertices, attribute 1 %s", i + 1, sizestr(L, acc[i].count),
                               sizestr(L, count));
         attrs[i].width = acc[i].rows * acc[i].columns;
-        if (attrs[i].width > 4) return luaL_error(L, "attribute %d has %d values per vertex (1 .. 4)", i + 1, attrs[i].width);
+        if (attrs[i].width > 4) return sn_lua_errorf(L, "attribute %d has %d values per vertex (1 .. 4)", i + 1, attrs[i].width);
         attrs[i].slots = int_field(L, e, "slots", attrs[i].width, 4, attrs[i].width);
         if (sn_lua_field(L, e, "fill") != LUA_TNIL) {
             const double fill = sn_lua_tonumber(L, -1, 1, "fill");
             if (!(fabs(fill) <= FLT_MAX))
-                return luaL_error(L, "attribute %d: fill %s is not a finite float", i + 1, sn_lua_numstr(L, fill));
+                return sn_lua_errorf(L, "attribute %d: fill %s is not a finite float", i + 1, sn_lua_numstr(L, fill));
             attrs[i].fill = (float)fill;
         } else {
             attrs[i].fill = 0.0f;
@@ -331,7 +331,7 @@ static int l_vertices(lua_State *L) {
         if (sn_lua_field(L, e, "transform") != LUA_TNIL) {
             int k;
             if (!lua_istable(L, -1) || sn_lua_rawlen(L, -1) != 6 || attrs[i].width != 2)
-                return luaL_error(L, "attribute %d: 'transform' must be 6 numbers, of a 2-wide attribute", i + 1);
+                return sn_lua_errorf(L, "attribute %d: 'transform' must be 6 numbers, of a 2-wide attribute", i + 1);
             for (k = 0; k < 6; k++) {
                 lua_rawgeti(L, -1, k + 1);
                 uv[i][k] = sn_lua_tonumber(L, -1, 1, "transform entry");
@@ -402,13 +402,13 @@ static const char *real_path(lua_State *L, const char *path) {
  * @raise when `path` is not a string or `max` not a count
  */
 static int l_read_file(lua_State *L) {
-    const char *path = luaL_checkstring(L, 1);
-    const char *root = luaL_optstring(L, 2, NULL);
-    const double maxd = luaL_checknumber(L, 3);
+    const char *path = sn_lua_checklstring(L, 1, NULL);
+    const char *root = sn_lua_optstring(L, 2, NULL);
+    const double maxd = sn_lua_checknumber(L, 3);
     size_t max, room, got = 0;
     char *bytes;
     if (!(maxd >= 0 && maxd <= MAX_SIZE) || maxd != floor(maxd))
-        return luaL_argerror(L, 3, "not a count of bytes (0 .. 2^53)");
+        return sn_lua_argerror(L, 3, "not a count of bytes (0 .. 2^53)");
     max = maxd > (double)((size_t)-2) ? (size_t)-2 : (size_t)maxd;
     lua_settop(L, 3);
 #ifdef _WIN32

@@ -75,7 +75,7 @@ static int grown(int cap, int need, int least) {
    before the group's counts are read, since making it may run a finaliser that adds operations. */
 static void reserve(lua_State *L, group *g, int ops, int layers, int params) {
     for (;;) {
-        if (params > (1 << 24) - g->nparams) luaL_error(L, "too many parameters in one group");
+        if (params > (1 << 24) - g->nparams) sn_lua_errorf(L, "too many parameters in one group");
         if (g->n + ops > g->cap) {
             int cap = grown(g->cap, g->n + ops, 16);
             sn_group_op *p = (sn_group_op *)new_block(L, sizeof(sn_group_op) * (size_t)cap);
@@ -226,20 +226,20 @@ static int l_blend(lua_State *L) {
     int n, i, k, anchor, masks = lua_type(L, 4);
     const sn_mask *all = NULL;
     op.pose = sn_lua_checkpose(L, 2);
-    luaL_checktype(L, 3, LUA_TTABLE);
+    sn_lua_checktype(L, 3, LUA_TTABLE);
     if (masks == LUA_TUSERDATA) all = sn_lua_checkmask(L, 4);
     else if (masks != LUA_TNIL && masks != LUA_TNONE && masks != LUA_TTABLE)
-        return luaL_argerror(L, 4, lua_pushfstring(L, "mask or table of masks expected, got %s", luaL_typename(L, 4)));
+        return sn_lua_argerror(L, 4, lua_pushfstring(L, "mask or table of masks expected, got %s", luaL_typename(L, 4)));
     op.threshold = (float)sn_lua_optfinite(L, 5, SN_BLEND_THRESHOLD);
-    op.method = (sn_blend_method)luaL_checkoption(L, 6, "nlerp", methods);
+    op.method = (sn_blend_method)sn_lua_checkoption(L, 6, "nlerp", methods);
     n = (int)sn_lua_rawlen(L, 3);
-    if (n > (1 << 20)) return luaL_argerror(L, 3, "too many layers");
+    if (n > (1 << 20)) return sn_lua_argerror(L, 3, "too many layers");
     anchor = new_anchor(L, 2 * n + 2);
     reserve(L, g, 1, n, n);
     /* from here to the commit nothing collects, so the tables read now are the tables checked
        (a finaliser run by the allocations above may have changed them: what counts is what they
        hold now, and `n` is read again) */
-    if ((int)sn_lua_rawlen(L, 3) != n) return luaL_argerror(L, 3, "the layers changed while the group grew");
+    if ((int)sn_lua_rawlen(L, 3) != n) return sn_lua_argerror(L, 3, "the layers changed while the group grew");
     anchor_value(L, anchor, 1, 2);
     k = 1;
     if (all != NULL) anchor_value(L, anchor, ++k, 4);
@@ -248,7 +248,7 @@ static int l_blend(lua_State *L) {
         lua_rawgeti(L, 3, i + 1);
         l->pose = (const sn_pose *)sn_lua_testobject(L, -1, SN_POSE_MT);
         if (l->pose == NULL)
-            return luaL_argerror(L, 3, lua_pushfstring(L, "layer %d is not a %s (got %s)", i + 1, SN_POSE_MT,
+            return sn_lua_argerror(L, 3, lua_pushfstring(L, "layer %d is not a %s (got %s)", i + 1, SN_POSE_MT,
                                                        luaL_typename(L, -1)));
         lua_rawseti(L, anchor, ++k);
         l->weight = 0.0f;
@@ -258,7 +258,7 @@ static int l_blend(lua_State *L) {
             if (lua_toboolean(L, -1)) {
                 l->mask = (const sn_mask *)sn_lua_testobject(L, -1, SN_MASK_MT);
                 if (l->mask == NULL)
-                    return luaL_argerror(L, 4, lua_pushfstring(L, "mask %d is not a %s (got %s)", i + 1, SN_MASK_MT,
+                    return sn_lua_argerror(L, 4, lua_pushfstring(L, "mask %d is not a %s (got %s)", i + 1, SN_MASK_MT,
                                                                luaL_typename(L, -1)));
                 lua_rawseti(L, anchor, ++k);
             } else {
@@ -329,10 +329,10 @@ static int l_update(lua_State *L) {
     int anchor;
     op.chain = (sn_chain *)sn_lua_checkobject(L, 2, SN_CHAIN_MT);
     op.pose = sn_lua_checkpose(L, 3);
-    if (!sn_chain_has_skeleton(op.chain)) return luaL_argerror(L, 2, "update needs a chain of a skeleton");
+    if (!sn_chain_has_skeleton(op.chain)) return sn_lua_argerror(L, 2, "update needs a chain of a skeleton");
     sn_lua_pushskeleton(L, 2);
     sn_lua_pushskeleton(L, 3);
-    if (!lua_rawequal(L, -1, -2)) return luaL_argerror(L, 3, "pose of another skeleton than the chain's");
+    if (!lua_rawequal(L, -1, -2)) return sn_lua_argerror(L, 3, "pose of another skeleton than the chain's");
     lua_pop(L, 2);
     anchor = new_anchor(L, 2);
     reserve(L, g, 1, 0, 0);
@@ -359,16 +359,16 @@ static int l_update(lua_State *L) {
  */
 static int l_run(lua_State *L) {
     group *g = check_group(L);
-    double dt = luaL_checknumber(L, 2);
+    double dt = sn_lua_checknumber(L, 2);
     int i, n;
     sn_error err;
-    luaL_checktype(L, 3, LUA_TTABLE);
+    sn_lua_checktype(L, 3, LUA_TTABLE);
     n = (int)sn_lua_rawlen(L, 3);
     if (n > g->nparams) n = g->nparams;
     for (i = 0; i < n; i++) {
         lua_rawgeti(L, 3, i + 1);
         if (lua_type(L, -1) != LUA_TNUMBER)
-            return luaL_argerror(L, 3, lua_pushfstring(L, "parameter %d is not a number (got %s)", i + 1,
+            return sn_lua_argerror(L, 3, lua_pushfstring(L, "parameter %d is not a number (got %s)", i + 1,
                                                        luaL_typename(L, -1)));
         g->params[i] = lua_tonumber(L, -1);
         lua_pop(L, 1);

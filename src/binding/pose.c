@@ -71,7 +71,7 @@ static void check_floats(lua_State *L, int arg, float *v, int n) {
     int i;
     for (i = 0; i < n; i++) {
         double x = sn_lua_checkfinite(L, arg + i);
-        if (!sn_isfinite((float)x)) luaL_argerror(L, arg + i, "too large for a float");
+        if (!sn_isfinite((float)x)) sn_lua_argerror(L, arg + i, "too large for a float");
         v[i] = (float)x;
     }
 }
@@ -83,7 +83,7 @@ static void check_rotation(lua_State *L, int arg, float *q) {
     m = fabs(x) > fabs(y) ? fabs(x) : fabs(y);
     m = fabs(z) > m ? fabs(z) : m;
     m = fabs(w) > m ? fabs(w) : m;
-    if (m == 0.0) luaL_argerror(L, arg, "zero quaternion");
+    if (m == 0.0) sn_lua_argerror(L, arg, "zero quaternion");
     x /= m; y /= m; z /= m; w /= m;
     l = sqrt(x * x + y * y + z * z + w * w);
     q[0] = (float)(x / l); q[1] = (float)(y / l); q[2] = (float)(z / l); q[3] = (float)(w / l);
@@ -227,7 +227,7 @@ static int l_pose_set_scale(lua_State *L) { return set_part(L, SN_POSE_SX, 3); }
  */
 static int l_pose_copy(lua_State *L) {
     sn_pose *p = sn_lua_checkpose(L, 1), *o = sn_lua_checkpose(L, 2);
-    if (sn_pose_skeleton(p) != sn_pose_skeleton(o)) return luaL_argerror(L, 2, "pose of another skeleton");
+    if (sn_pose_skeleton(p) != sn_pose_skeleton(o)) return sn_lua_argerror(L, 2, "pose of another skeleton");
     (void)sn_pose_copy(o, p, NULL);
     lua_settop(L, 1);
     return 1;
@@ -371,31 +371,31 @@ static int l_blend(lua_State *L) {
     sn_blend_method method;
     sn_error err;
     if (out == NULL) out = sn_lua_checkpose(L, 1);
-    luaL_checktype(L, 2, LUA_TTABLE);
-    luaL_checktype(L, 3, LUA_TTABLE);
+    sn_lua_checktype(L, 2, LUA_TTABLE);
+    sn_lua_checktype(L, 3, LUA_TTABLE);
     n = (int)sn_lua_rawlen(L, 2);
     if ((int)sn_lua_rawlen(L, 3) != n)
-        return luaL_argerror(L, 3, lua_pushfstring(L, "%d weights for %d layers", (int)sn_lua_rawlen(L, 3), n));
+        return sn_lua_argerror(L, 3, lua_pushfstring(L, "%d weights for %d layers", (int)sn_lua_rawlen(L, 3), n));
     masks_type = lua_type(L, 4);
     if (masks_type == LUA_TUSERDATA) {
         all = (const sn_mask *)fast_udata(L, 4, 3);
         if (all == NULL) all = sn_lua_checkmask(L, 4);
     } else if (masks_type != LUA_TNIL && masks_type != LUA_TNONE && masks_type != LUA_TTABLE) {
-        return luaL_argerror(L, 4, lua_pushfstring(L, "mask or table of masks expected, got %s", luaL_typename(L, 4)));
+        return sn_lua_argerror(L, 4, lua_pushfstring(L, "mask or table of masks expected, got %s", luaL_typename(L, 4)));
     }
     threshold = (float)sn_lua_optfinite(L, 5, SN_BLEND_THRESHOLD);
-    method = (sn_blend_method)luaL_checkoption(L, 6, "nlerp", rotation_methods);
+    method = (sn_blend_method)sn_lua_checkoption(L, 6, "nlerp", rotation_methods);
     layers = (sn_blend_layer *)sn_lua_scratch(L, 1, sizeof(sn_blend_layer) * (size_t)(n > 0 ? n : 1));
     for (i = 0; i < n; i++) {
         sn_blend_layer *l = &layers[i];
         lua_rawgeti(L, 2, i + 1);
         l->pose = (const sn_pose *)fast_udata(L, -1, 2);
         if (l->pose == NULL)
-            return luaL_argerror(L, 2, lua_pushfstring(L, "layer %d is not a %s (got %s)", i + 1, SN_POSE_MT,
+            return sn_lua_argerror(L, 2, lua_pushfstring(L, "layer %d is not a %s (got %s)", i + 1, SN_POSE_MT,
                                                        luaL_typename(L, -1)));
         lua_rawgeti(L, 3, i + 1);
         if (lua_type(L, -1) != LUA_TNUMBER)
-            return luaL_argerror(L, 3, lua_pushfstring(L, "weight %d is not a number (got %s)", i + 1,
+            return sn_lua_argerror(L, 3, lua_pushfstring(L, "weight %d is not a number (got %s)", i + 1,
                                                        luaL_typename(L, -1)));
         l->weight = (float)lua_tonumber(L, -1);
         l->mask = all;
@@ -404,7 +404,7 @@ static int l_blend(lua_State *L) {
             if (lua_toboolean(L, -1)) {
                 l->mask = (const sn_mask *)fast_udata(L, -1, 3);
                 if (l->mask == NULL)
-                    return luaL_argerror(L, 4, lua_pushfstring(L, "mask %d is not a %s (got %s)", i + 1, SN_MASK_MT,
+                    return sn_lua_argerror(L, 4, lua_pushfstring(L, "mask %d is not a %s (got %s)", i + 1, SN_MASK_MT,
                                                                luaL_typename(L, -1)));
             }
             lua_pop(L, 1);
@@ -443,7 +443,7 @@ static int l_delta(lua_State *L) {
    which it refuses) */
 static float check_mask_weight(lua_State *L, int idx, int arg) {
     if (lua_type(L, idx) != LUA_TNUMBER)
-        luaL_argerror(L, arg, lua_pushfstring(L, "mask weight expected, got %s", luaL_typename(L, idx)));
+        sn_lua_argerror(L, arg, lua_pushfstring(L, "mask weight expected, got %s", luaL_typename(L, idx)));
     return (float)lua_tonumber(L, idx);
 }
 
@@ -472,8 +472,8 @@ static int l_mask(lua_State *L) {
     sn_mask_def_init(&def);
     def.skeleton = s;
     def.weight = lua_isnoneornil(L, 3) ? 0.0f : check_mask_weight(L, 3, 3);
-    if (sn_mask_validate(&def, &err) != SN_OK) return luaL_argerror(L, 3, err.msg);
-    if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TTABLE);
+    if (sn_mask_validate(&def, &err) != SN_OK) return sn_lua_argerror(L, 3, err.msg);
+    if (!lua_isnoneornil(L, 2)) sn_lua_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 3);
     /* every entry read once (raw traversal) into a temporary array before the mask exists */
     w = (float *)sn_lua_newtemp(L, sizeof(float) * (size_t)n); /* 4 */
@@ -487,7 +487,7 @@ static int l_mask(lua_State *L) {
         }
     }
     def.weights = w;
-    if (sn_mask_validate(&def, &err) != SN_OK) return luaL_argerror(L, 2, err.msg);
+    if (sn_mask_validate(&def, &err) != SN_OK) return sn_lua_argerror(L, 2, err.msg);
     NEW_OBJECT(L, SN_MASK_MT, def, sn_mask_size, sn_mask_init);
     return 1;
 }
@@ -618,16 +618,16 @@ static int l_mats_skin(lua_State *L) {
     sn_error err;
     int k;
     if (!lua_isnoneornil(L, 3)) {
-        luaL_checktype(L, 3, LUA_TTABLE);
+        sn_lua_checktype(L, 3, LUA_TTABLE);
         for (k = 0; k < 16; k++) {
             double v;
             lua_rawgeti(L, 3, k + 1);
             if (lua_type(L, -1) != LUA_TNUMBER)
-                return luaL_argerror(L, 3, lua_pushfstring(L, "root entry %d must be a number (got %s)", k + 1,
+                return sn_lua_argerror(L, 3, lua_pushfstring(L, "root entry %d must be a number (got %s)", k + 1,
                                                           luaL_typename(L, -1)));
             v = lua_tonumber(L, -1);
             if (!(fabs(v) <= FLT_MAX))
-                return luaL_argerror(L, 3, lua_pushfstring(L, "root entry %d (%s) is not a finite float", k + 1,
+                return sn_lua_argerror(L, 3, lua_pushfstring(L, "root entry %d (%s) is not a finite float", k + 1,
                                                           sn_lua_numstr(L, v)));
             root[k] = (float)v;
             lua_pop(L, 1);

@@ -254,12 +254,12 @@ static int l_to_axis_angle(lua_State *L) {
 static int l_from_euler(lua_State *L) {
     static const char *const orders[] = {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"};
     double x = sn_lua_checkfinite(L, 1), y = sn_lua_checkfinite(L, 2), z = sn_lua_checkfinite(L, 3);
-    const char *o = luaL_optstring(L, 4, "XYZ");
+    const char *o = sn_lua_optstring(L, 4, "XYZ");
     int i;
     sn_quat r;
     for (i = 0; i < 6; i++)
         if (strcmp(o, orders[i]) == 0) break;
-    if (i == 6) return luaL_argerror(L, 4, lua_pushfstring(L, "unknown order '%s'", o));
+    if (i == 6) return sn_lua_argerror(L, 4, lua_pushfstring(L, "unknown order '%s'", o));
     sn_quat_from_euler(x, y, z, (sn_euler_order)i, &r);
     return push_quat(L, &r);
 }
@@ -443,19 +443,19 @@ static int l_blend(lua_State *L) {
     sn_quat *qs, r;
     double *ws;
     sn_error err;
-    luaL_checktype(L, 1, LUA_TTABLE);
-    luaL_checktype(L, 2, LUA_TTABLE);
-    mname = luaL_optstring(L, 3, "nlerp");
+    sn_lua_checktype(L, 1, LUA_TTABLE);
+    sn_lua_checktype(L, 2, LUA_TTABLE);
+    mname = sn_lua_optstring(L, 3, "nlerp");
     for (m = 0; m < 4; m++)
         if (strcmp(mname, methods[m]) == 0) break;
-    if (m == 4) return luaL_argerror(L, 3, lua_pushfstring(L, "unknown method '%s'", mname));
+    if (m == 4) return sn_lua_argerror(L, 3, lua_pushfstring(L, "unknown method '%s'", mname));
     nq = sn_lua_rawlen(L, 1);
     nw = sn_lua_rawlen(L, 2);
-    if (nw == 0) return luaL_argerror(L, 2, "no weights");
+    if (nw == 0) return sn_lua_argerror(L, 2, "no weights");
     if (nq != 4 * nw)
-        return luaL_argerror(L, 1, lua_pushfstring(L, "'qs' has %d numbers, expected 4 per weight (%d)",
+        return sn_lua_argerror(L, 1, lua_pushfstring(L, "'qs' has %d numbers, expected 4 per weight (%d)",
                                                    (int)nq, (int)(4 * nw)));
-    if (nw > ((size_t)-1) / (sizeof(sn_quat) + sizeof(double)) / 2) return luaL_argerror(L, 2, "too many weights");
+    if (nw > ((size_t)-1) / (sizeof(sn_quat) + sizeof(double)) / 2) return sn_lua_argerror(L, 2, "too many weights");
     qs = (sn_quat *)sn_lua_scratch(L, 1, nw * (sizeof(sn_quat) + sizeof(double)));
     ws = (double *)(qs + nw);
     for (i = 0; i < nw; i++) {

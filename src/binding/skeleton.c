@@ -44,10 +44,10 @@ int sn_lua_tojoint(lua_State *L, int idx, const sn_skeleton *s, int arg) {
         size_t len;
         const char *name = lua_tolstring(L, idx, &len);
         int j = strlen(name) == len ? sn_skeleton_find(s, name) : -1;
-        if (j < 0) return luaL_argerror(L, arg, lua_pushfstring(L, "unknown joint '%s'", name));
+        if (j < 0) return sn_lua_argerror(L, arg, lua_pushfstring(L, "unknown joint '%s'", name));
         return j;
     }
-    return luaL_argerror(L, arg, lua_pushfstring(L, "joint index or name expected, got %s", luaL_typename(L, idx)));
+    return sn_lua_argerror(L, arg, lua_pushfstring(L, "joint index or name expected, got %s", luaL_typename(L, idx)));
 }
 
 int sn_lua_checkjoint(lua_State *L, int arg, const sn_skeleton *s) { return sn_lua_tojoint(L, arg, s, arg); }
@@ -61,7 +61,7 @@ static int def_table(lua_State *L, const char *key, int optional) {
     int t = sn_lua_field(L, 1, key);
     if (t == LUA_TNIL && optional) return 0;
     if (t != LUA_TTABLE)
-        return luaL_argerror(L, 1, lua_pushfstring(L, "'%s' must be a table (got %s)", key, luaL_typename(L, -1)));
+        return sn_lua_argerror(L, 1, lua_pushfstring(L, "'%s' must be a table (got %s)", key, luaL_typename(L, -1)));
     return 1;
 }
 
@@ -70,13 +70,13 @@ static float rest_value(lua_State *L, int j, int c) {
     double v;
     lua_rawgeti(L, -1, c + 1);
     if (lua_type(L, -1) != LUA_TNUMBER)
-        luaL_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is not a number (got %s)", c + 1, j + 1,
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is not a number (got %s)", c + 1, j + 1,
                                             luaL_typename(L, -1)));
     v = lua_tonumber(L, -1);
     lua_pop(L, 1);
-    if (!sn_isfinite(v)) luaL_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is not finite", c + 1, j + 1));
+    if (!sn_isfinite(v)) sn_lua_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is not finite", c + 1, j + 1));
     if (v > FLT_MAX || v < -FLT_MAX)
-        luaL_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is too large for a float", c + 1, j + 1));
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is too large for a float", c + 1, j + 1));
     return (float)v;
 }
 
@@ -87,15 +87,15 @@ static void read_skeleton_def(lua_State *L, sn_skeleton_def *def) {
     int n, j, c, has_rest, *parents;
     const char **names;
     float *rest;
-    luaL_checktype(L, 1, LUA_TTABLE);
+    sn_lua_checktype(L, 1, LUA_TTABLE);
     sn_lua_checkfields(L, 1, 1, "the skeleton definition", def_fields);
     def_table(L, "parents", 0);         /* 2 */
     def_table(L, "names", 0);           /* 3 */
     has_rest = def_table(L, "rest", 1); /* 4 */
     n = (int)sn_lua_rawlen(L, 2);
-    if (n < 1) luaL_argerror(L, 1, "'parents' is empty: a skeleton needs at least one joint");
+    if (n < 1) sn_lua_argerror(L, 1, "'parents' is empty: a skeleton needs at least one joint");
     if (n > SN_SKELETON_MAX_JOINTS)
-        luaL_argerror(L, 1, lua_pushfstring(L, "%d joints, more than the %d allowed", n, SN_SKELETON_MAX_JOINTS));
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "%d joints, more than the %d allowed", n, SN_SKELETON_MAX_JOINTS));
     names = (const char **)sn_lua_newtemp(L, (sizeof(char *) + 10 * sizeof(float) + sizeof(int)) * (size_t)n); /* 5 */
     rest = (float *)(names + n);
     parents = (int *)(rest + 10 * n);
@@ -103,34 +103,34 @@ static void read_skeleton_def(lua_State *L, sn_skeleton_def *def) {
     /* each value is read once, raw, into the blocks sized above: whatever a finaliser does to
        the tables during an allocation, nothing is written past them and every name is anchored */
     if ((int)sn_lua_rawlen(L, 3) > n)
-        luaL_argerror(L, 1, lua_pushfstring(L, "'names' has %d entries, 'parents' %d", (int)sn_lua_rawlen(L, 3), n));
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "'names' has %d entries, 'parents' %d", (int)sn_lua_rawlen(L, 3), n));
     if (has_rest && (int)sn_lua_rawlen(L, 4) != n)
-        luaL_argerror(L, 1, lua_pushfstring(L, "'rest' has %d entries, 'parents' %d", (int)sn_lua_rawlen(L, 4), n));
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "'rest' has %d entries, 'parents' %d", (int)sn_lua_rawlen(L, 4), n));
     for (j = 0; j < n; j++) {
         size_t len;
         double p;
         lua_rawgeti(L, 2, j + 1);
         p = lua_tonumber(L, -1);
         if (lua_type(L, -1) != LUA_TNUMBER)
-            luaL_argerror(L, 1, lua_pushfstring(L, "parent of joint %d is not a number (got %s)", j + 1,
+            sn_lua_argerror(L, 1, lua_pushfstring(L, "parent of joint %d is not a number (got %s)", j + 1,
                                                 luaL_typename(L, -1)));
         if (p != floor(p))
-            luaL_argerror(L, 1, lua_pushfstring(L, "parent %s of joint %d is not an integer", sn_lua_numstr(L, p), j + 1));
+            sn_lua_argerror(L, 1, lua_pushfstring(L, "parent %s of joint %d is not an integer", sn_lua_numstr(L, p), j + 1));
         /* 0-based, saturated: the core checks the range */
         parents[j] = p < -1.0 ? -2 : p > (double)n ? n : (int)p - 1;
         lua_pop(L, 1);
         lua_rawgeti(L, 3, j + 1);
         if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TSTRING)
-            luaL_argerror(L, 1, lua_pushfstring(L, "name of joint %d is not a string (got %s)", j + 1,
+            sn_lua_argerror(L, 1, lua_pushfstring(L, "name of joint %d is not a string (got %s)", j + 1,
                                                 luaL_typename(L, -1)));
         names[j] = lua_tolstring(L, -1, &len); /* NULL when missing: the core names the fault */
         if (names[j] != NULL && strlen(names[j]) != len)
-            luaL_argerror(L, 1, lua_pushfstring(L, "name of joint %d has a zero byte", j + 1));
+            sn_lua_argerror(L, 1, lua_pushfstring(L, "name of joint %d has a zero byte", j + 1));
         lua_rawseti(L, 6, j + 1); /* anchored: the pointer stays valid */
         if (has_rest) {
             lua_rawgeti(L, 4, j + 1);
             if (!lua_istable(L, -1) || sn_lua_rawlen(L, -1) != 10)
-                luaL_argerror(L, 1, lua_pushfstring(L, "rest of joint %d must be a table of 10 numbers", j + 1));
+                sn_lua_argerror(L, 1, lua_pushfstring(L, "rest of joint %d must be a table of 10 numbers", j + 1));
             for (c = 0; c < 10; c++) rest[10 * j + c] = rest_value(L, j, c);
             lua_pop(L, 1);
         }
@@ -197,7 +197,7 @@ static int l_skeleton(lua_State *L) {
 static int l_skel_find(lua_State *L) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
     size_t len;
-    const char *name = luaL_checklstring(L, 2, &len);
+    const char *name = sn_lua_checklstring(L, 2, &len);
     int j = strlen(name) == len ? sn_skeleton_find(s, name) : -1;
     if (j < 0) lua_pushnil(L);
     else lua_pushinteger(L, j + 1);

@@ -12,6 +12,7 @@
 -- `M.limits`, checked before anything is made.
 -- @module sinew.animator.definition
 local core = require "sinew.core"
+local Fault = require "sinew.fault"
 local PoseKind = require "sinew.animator.pose_kind"
 
 local M = {}
@@ -21,7 +22,7 @@ local M = {}
 -- or never ended in some runs with the JIT on (a definition whose states were seen as none)
 local each = next
 
-local floor, huge = math.floor, math.huge
+local floor = math.floor
 
 --- The limits of a definition (manual/animator.md, Limits): far above what a character uses
 -- (tens to a few hundred states and clips), low enough that no definition costs more than a
@@ -41,34 +42,9 @@ local floor, huge = math.floor, math.huge
 M.limits = { states = 1024, transitions = 4096, checks = 65536, depth = 64, instances = 4096, value = 1e9 }
 local limits = M.limits
 
--- ---- faults --------------------------------------------------------------------------------------
-
-local Fault = {}
-
---- Raises a definition fault at `path`: caught by the constructor, which re-raises it at the caller.
-local function fail(path, fmt, ...)
-  error(setmetatable({ msg = (path ~= "" and path .. ": " or "") .. fmt:format(...) }, Fault), 0)
-end
-M.fail = fail
-
---- The message of a fault raised by `fail`, or nil for any other error.
-function M.fault_message(e)
-  if getmetatable(e) == Fault then return e.msg end
-  return nil
-end
-
-local function show(v)
-  if type(v) == "string" then return "'" .. v .. "'" end
-  if type(v) == "number" then
-    if v ~= v then return "nan" end -- its sign means nothing
-    return ("%g"):format(v)
-  end
-  return type(v)
-end
-M.show = show
-
-local function finite(v) return type(v) == "number" and v == v and v > -huge and v < huge end
-M.finite = finite
+-- the faults, with their paths in the definition: sinew.fault (also what snapshot.lua and the
+-- animator use)
+local fail, show, finite = Fault.fail, Fault.show, Fault.finite
 
 local function number(v, path, dflt, lo, hi)
   if v == nil and dflt ~= nil then return dflt end
@@ -315,8 +291,7 @@ local function blend_node(src, ctx, path, depth)
     if type(x) == "table" then x = own(x, path .. "." .. k) end
     sdef[k] = x
   end
-  local ok, space = pcall(core.blendspace, sdef)
-  if not ok then fail(path, "%s", (tostring(space):gsub("^bad argument #1 to '[^']*' %((.*)%)$", "%1"))) end
+  local space = Fault.core(path, core.blendspace, sdef)
   local sync = v.sync
   if sync ~= nil and sync ~= true and sync ~= false and sync ~= "leader" then
     fail(path .. ".sync", "must be true, false or \"leader\" (got %s)", show(sync))

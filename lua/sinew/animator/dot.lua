@@ -4,6 +4,7 @@
 -- resources])`; render with `dot -Tsvg`.
 -- @module sinew.animator.dot
 local Definition = require "sinew.animator.definition"
+local Fault = require "sinew.fault"
 
 local M = {}
 
@@ -66,12 +67,7 @@ end
 -- @treturn string
 -- @raise as `sinew.animator` does for a bad definition: "<path>: <why>"
 function M.dot(def, resources)
-  local ok, compiled = pcall(Definition.compile, def, resources)
-  if not ok then
-    local msg = Definition.fault_message(compiled)
-    if msg then error(msg, 2) end
-    error(compiled, 0)
-  end
+  local compiled = Fault.run(2, "", Definition.compile, def, resources)
   local out = { "digraph animator {", "  rankdir=LR;", "  node [shape=box, style=rounded];" }
   for i, L in ipairs(compiled.layers) do
     out[#out + 1] = ("  subgraph cluster_%d {"):format(i)

@@ -8,6 +8,7 @@
 -- @module sinew.animator
 local Definition = require "sinew.animator.definition"
 local Plan = require "sinew.animator.plan"
+local Fault = require "sinew.fault"
 local Layer = require "sinew.animator.layer"
 local Motion = require "sinew.animator.motion"
 local Snapshot = require "sinew.animator.snapshot"
@@ -63,12 +64,7 @@ M.MAX_EVENTS = Layer.MAX_EVENTS
 
 -- the plan of a definition; a fault raises at `level` (counted from here)
 local function compile(def, resources, level)
-  local ok, compiled = pcall(Definition.compile, def, resources)
-  if not ok then
-    local msg = Definition.fault_message(compiled)
-    if msg then error(msg, level) end
-    error(compiled, 0)
-  end
+  local compiled = Fault.run(level, "", Definition.compile, def, resources)
   local P = Plan.build(compiled)
   for i, name in ipairs(P.names) do
     local kind = P.kinds[i]
@@ -164,7 +160,7 @@ end
 -- the index of parameter `name` of plan P
 local function index_of(P, name, level)
   local i = P.index[name]
-  if i == nil then error(("unknown parameter %s"):format(Definition.show(name)), level + 1) end
+  if i == nil then error(("unknown parameter %s"):format(Fault.show(name)), level + 1) end
   return i
 end
 
@@ -184,16 +180,16 @@ function Animator:set(name, value)
   local i = index_of(P, name, 2)
   local kind = P.kinds[i]
   if kind == "float" or kind == "int" then
-    if not Definition.finite(value) then
-      error(("parameter '%s' is a number: got %s"):format(name, Definition.show(value)), 2)
+    if not Fault.finite(value) then
+      error(("parameter '%s' is a number: got %s"):format(name, Fault.show(value)), 2)
     end
     if kind == "int" and value ~= math.floor(value) then
-      error(("parameter '%s' is an int: got %s"):format(name, Definition.show(value)), 2)
+      error(("parameter '%s' is an int: got %s"):format(name, Fault.show(value)), 2)
     end
     local msg = out_of_range(P.limited, name, value)
     if msg then error(msg, 2) end
   elseif type(value) ~= "boolean" then
-    error(("parameter '%s' is a %s: got %s"):format(name, kind, Definition.show(value)), 2)
+    error(("parameter '%s' is a %s: got %s"):format(name, kind, Fault.show(value)), 2)
   end
   if P.smoothed[i] then self.targets[i] = value else self[i] = value end
   return self
@@ -277,7 +273,7 @@ local function layer_index(A, which, level)
   elseif which == nil then
     i = 1
   end
-  if not i then error(("unknown layer %s"):format(Definition.show(which)), level + 1) end
+  if not i then error(("unknown layer %s"):format(Fault.show(which)), level + 1) end
   return i
 end
 
@@ -290,8 +286,8 @@ end
 function Animator:set_layer_weight(which, w)
   if not animators[self] then check_self(self, "set_layer_weight") end
   local i = layer_index(self, which, 2)
-  if not Definition.finite(w) or w < 0 or w > 1 then
-    error(("layer weight must be a number from 0 to 1 (got %s)"):format(Definition.show(w)), 2)
+  if not Fault.finite(w) or w < 0 or w > 1 then
+    error(("layer weight must be a number from 0 to 1 (got %s)"):format(Fault.show(w)), 2)
   end
   if i == 1 then error("the first layer's weight is always 1", 2) end
   Layer.set_weight(self.layers[i], w)
@@ -355,7 +351,7 @@ end
 function Animator:update(dt)
   if not animators[self] then check_self(self, "update") end
   if type(dt) ~= "number" or not (dt >= 0 and dt < huge) then
-    error(("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)"):format(Definition.show(dt)), 2)
+    error(("bad argument #1 to 'update' (dt must be a finite number >= 0, got %s)"):format(Fault.show(dt)), 2)
   end
   if dt > MAX_DT then dt = MAX_DT end
   if self.busy then refuse_busy(self, "update") end

@@ -5,7 +5,7 @@
 -- under way. `restore` reads the table once, raw, checks all of it against the animator, and only
 -- then writes it: a refused restore changes nothing.
 -- @module sinew.animator.snapshot
-local Definition = require "sinew.animator.definition"
+local Fault = require "sinew.fault"
 local Motion = require "sinew.animator.motion"
 local Layer = require "sinew.animator.layer"
 
@@ -13,7 +13,7 @@ local M = {}
 
 local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
 
-local finite = Definition.finite
+local finite = Fault.finite
 local CLIP, BLEND, MACHINE = Motion.CLIP, Motion.BLEND, Motion.MACHINE
 
 -- ---- taking --------------------------------------------------------------------------------------------
@@ -70,7 +70,7 @@ end
 -- and against everything that writing the plan, or the updates after it, could refuse (ranges
 -- the run time keeps, poses within the float range). Writing the plan cannot fail.
 
-local fail, show = Definition.fail, Definition.show
+local fail, show = Fault.fail, Fault.show
 local rawlen = rawget(_G, "rawlen") or function(t) return #t end -- (5.1 and LuaJIT: # is raw on tables)
 local unpack = table.unpack or unpack
 
@@ -340,13 +340,7 @@ end
 --- Reads and checks all of snapshot `snap` for instance I of plan P, changing nothing: the plan
 -- that `put` writes. Raises "bad snapshot: <path>: <why>" for a bad one (at the caller's caller).
 function M.plan(P, I, snap)
-  local ok, plan = pcall(read, P, I, snap)
-  if not ok then
-    local msg = Definition.fault_message(plan)
-    if msg then error("bad snapshot: " .. msg, 3) end
-    error(plan, 0)
-  end
-  return plan
+  return (Fault.run(3, "bad snapshot: ", read, P, I, snap))
 end
 
 --- Writes `plan` into instance I (allocating nothing that a finaliser could run during).

@@ -6,8 +6,9 @@
 -- @module sinew.gltf.clips
 local sinew_core = require "sinew.core"
 local D = require "sinew.gltf.document"
+local Fault = require "sinew.fault"
 
-local fail, index, list, object = D.fail, D.index, D.list, D.object
+local fail, index, list, object = Fault.fail, D.index, D.list, D.object
 local abs, sqrt, sin, cos, ceil, max = math.abs, math.sqrt, math.sin, math.cos, math.ceil, math.max
 local atan2 = math.atan2 or math.atan
 
@@ -251,7 +252,7 @@ function M.clips(doc, nodes, skeleton, joint_of, skipped)
     local clip = made[sig]
     if not clip then
       doc:spend(M.clip_bytes(tracks, #skeleton), apath)
-      clip = D.guard(apath, sinew_core.clip, { skeleton = skeleton, tracks = tracks, duration = duration })
+      clip = Fault.core(apath, sinew_core.clip, { skeleton = skeleton, tracks = tracks, duration = duration })
       made[sig] = clip
     end
     clips[name] = clip

@@ -6,67 +6,29 @@
 -- JSON side: types, indices and counts, with the path of each value.
 -- @module sinew.gltf.document
 local decode = require("sinew.core")._gltf
+local Fault = require "sinew.fault"
 
 local M = {}
 
 local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
 
-local unpack = table.unpack or unpack
-
 -- ---- faults -----------------------------------------------------------------------------------
 
-local Fault = {}
-
--- a number of a file for a message: an integer as one (whatever its size), else %g
-local function numstr(v)
-  if v == math.floor(v) and v > -2 ^ 63 and v < 2 ^ 63 then return ("%d"):format(v) end
-  return ("%.9g"):format(v)
-end
+-- the faults (sinew.fault): `fail(path, ...)` ends the import with the JSON path of the fault
+-- ("animations[2].samplers[0].input"); a `%d` of its message takes any number the file holds
+local fail = Fault.fail
 
 --- A value of the file for a message: numbers as numbers, strings quoted (and cut short),
 -- anything else by its JSON kind.
 function M.show(v)
   local t = type(v)
-  if t == "number" then return numstr(v) end
+  if t == "number" then return Fault.integer_text(v) end
   if t == "string" then return "'" .. (#v > 40 and v:sub(1, 40) .. "..." or v) .. "'" end
   if t == "nil" then return "nothing" end
   if t == "table" then return "an array or object" end
   return tostring(v)
 end
 local show = M.show
-
---- Ends the import: `path` is the JSON path of the fault ("animations[2].samplers[0].input"),
--- the rest a message in string.format's way; a `%d` takes any number the file holds (1e300,
--- 0.5: Lua 5.3's %d refuses those).
-function M.fail(path, fmt, ...)
-  local args, n, i = { ... }, select("#", ...), 0
-  local safe = fmt:gsub("%%([-#0 +]*%d*%.?%d*)(%a)", function(flags, conv)
-    i = i + 1
-    if conv == "d" and type(args[i]) == "number" and flags == "" then
-      args[i] = numstr(args[i])
-      return "%s"
-    end
-  end)
-  error(setmetatable({ path = path, msg = safe:format(unpack(args, 1, n)) }, Fault), 0)
-end
-local fail = M.fail
-
---- The message of a fault raised by M.fail, or nil for any other error.
-function M.fault_message(e)
-  if getmetatable(e) == Fault then
-    return e.path ~= "" and e.path .. ": " .. e.msg or e.msg
-  end
-end
-
---- Calls fn(...) and turns an error it raises (a core refusal) into a fault at `path`.
-function M.guard(path, fn, ...)
-  local ok, a, b = pcall(fn, ...)
-  if not ok then
-    if getmetatable(a) == Fault then error(a, 0) end
-    fail(path, "%s", (tostring(a):gsub("^bad argument #%d+ to '[^']*' %((.*)%)$", "%1")))
-  end
-  return a, b
-end
 
 -- ---- JSON values --------------------------------------------------------------------------------
 
@@ -399,7 +361,7 @@ function Doc:read(i, path, types, comps)
   local done = self.decoded[desc.index]
   if done then return done[1], desc, done[2] end
   self:spend_values(desc, M.NUMBER_BYTES, path)
-  local values, bad = M.guard(desc.path, decode.accessor, desc)
+  local values, bad = Fault.core(desc.path, decode.accessor, desc)
   self.decoded[desc.index] = { values, bad }
   return values, desc, bad
 end

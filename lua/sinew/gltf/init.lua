@@ -6,6 +6,7 @@
 -- @module sinew.gltf
 local sinew_core = require "sinew.core"
 local D = require "sinew.gltf.document"
+local Fault = require "sinew.fault"
 local S = require "sinew.gltf.skeleton"
 local C = require "sinew.gltf.clips"
 local Meshes = require "sinew.gltf.meshes"
@@ -96,7 +97,7 @@ function M.parse(bytes, base_dir, options)
   end
   local ok, res = pcall(build, bytes, base_dir, options)
   if ok then return res end
-  local msg = D.fault_message(res)
+  local msg = Fault.message(res)
   if msg then return nil, tostring(name) .. ": " .. msg end
   if type(res) == "string" and res:find("not enough memory", 1, true) then
     return nil, tostring(name) .. ": not enough memory to import it (options.max_bytes bounds what an import makes)"

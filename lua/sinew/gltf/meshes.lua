@@ -5,9 +5,10 @@
 -- @module sinew.gltf.meshes
 local decode = require("sinew.core")._gltf
 local D = require "sinew.gltf.document"
+local Fault = require "sinew.fault"
 local S = require "sinew.gltf.skeleton"
 
-local fail, index, list, object = D.fail, D.index, D.list, D.object
+local fail, index, list, object = Fault.fail, D.index, D.list, D.object
 
 local M = {}
 
@@ -95,7 +96,7 @@ local function primitive(doc, prim, ppath, skinned, map)
     local first, slots = list_in[1].accessor, 0
     for _, a in ipairs(list_in) do slots = slots + a.slots end
     doc:spend_values(first, 4, ppath .. ".attributes", first.count * slots)
-    done = { D.guard(ppath .. ".attributes", decode.vertices, list_in, map) }
+    done = { Fault.core(ppath .. ".attributes", decode.vertices, list_in, map) }
     doc.vertex_strings[key] = done
   end
   local vertices, count = done[1], done[2]
@@ -107,7 +108,7 @@ local function primitive(doc, prim, ppath, skinned, map)
     local ikey = desc.index .. " " .. count
     if not doc.index_strings[ikey] then
       doc:spend_values(desc, 4, ipath)
-      doc.index_strings[ikey] = D.guard(ipath, decode.indices, desc, count)
+      doc.index_strings[ikey] = Fault.core(ipath, decode.indices, desc, count)
     end
     out.indices = doc.index_strings[ikey]
     out.index_count = desc.count

@@ -4,8 +4,9 @@
 -- @module sinew.gltf.skeleton
 local sinew_core = require "sinew.core"
 local D = require "sinew.gltf.document"
+local Fault = require "sinew.fault"
 
-local fail, index, list, object, numbers = D.fail, D.index, D.list, D.object, D.numbers
+local fail, index, list, object, numbers = Fault.fail, D.index, D.list, D.object, D.numbers
 local sqrt = math.sqrt
 
 local M = {}
@@ -333,7 +334,7 @@ function M.build(nodes, joints, path)
       node.s[3] }
     info[j] = { node = n, name = node.name }
   end
-  local skel = D.guard(path, sinew_core.skeleton, { names = names, parents = parents, rest = rest })
+  local skel = Fault.core(path, sinew_core.skeleton, { names = names, parents = parents, rest = rest })
   return skel, joint_of, info
 end
 
@@ -350,7 +351,7 @@ function M.inverse_bind(doc, skeleton, joints, joint_of)
   end
   for k, n in ipairs(joints.skin) do
     local b = 16 * (k - 1)
-    D.guard(path, mats.set, mats, joint_of[n], values[b + 1], values[b + 2], values[b + 3], values[b + 4], values[b + 5],
+    Fault.core(path, mats.set, mats, joint_of[n], values[b + 1], values[b + 2], values[b + 3], values[b + 4], values[b + 5],
       values[b + 6], values[b + 7], values[b + 8], values[b + 9], values[b + 10], values[b + 11], values[b + 12],
       values[b + 13], values[b + 14], values[b + 15], values[b + 16])
   end
