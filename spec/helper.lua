@@ -9,6 +9,13 @@ if not package.cpath:find(cpath, 1, true) then
   package.cpath = cpath .. ";" .. package.cpath
 end
 
+-- LuaJIT keeps at most 1000 traces in 512 KB of machine code by default; one busted run of a
+-- spec file (all its animators, definitions and checks in one process) needs more, and a full
+-- trace cache is flushed and recorded again, which the garbage checks would count as allocations
+-- of sinew. A game with that much hot code needs the same (manual/performance.md, LuaJIT).
+local jit = rawget(_G, "jit")
+if jit and jit.opt then jit.opt.start("maxtrace=4000", "maxmcode=4096") end
+
 --- The least garbage per call of `step` over up to eight rounds of `n` calls (helper.garbage_per_call
 -- each), stopping at the first round without any: for the specs that check a path makes none
 -- (LuaJIT's trace compiler makes GC objects now and then, in some rounds).

@@ -88,6 +88,8 @@ local function make_objects()
   for i, d in ipairs(space_defs) do O.spaces[i] = sinew.blendspace(d) end
   O.pointer = O.mats:pointer()
   O.anim = sinew.animator(animator_def(O.skel, O.clip, O.mask))
+  O.plan = sinew.animator.compile(animator_def(O.skel, O.clip, O.mask))
+  O.anim2 = O.plan:new()
 end
 make_objects()
 
@@ -123,13 +125,14 @@ local function find_entries()
   add("sinew.animator", getmetatable(sinew.animator).__call and function(...) return sinew.animator(...) end,
     "function")
   -- every object the constructors made, and the metatables behind them
-  local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim }
+  local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim, O.plan }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
     local mt = getmetatable(obj)
     local tname = tostring(rawget(mt, "__name") or type(obj))
     if type(obj) == "userdata" and tname == "sinew.BlendSpace" then tname = tname .. "(" .. obj.mode .. ")" end
     if obj == O.anim then tname = "sinew.Animator" end
+    if obj == O.plan then tname = "sinew.AnimatorPlan" end
     local keys = {}
     for k in pairs(mt) do if type(k) == "string" then keys[#keys + 1] = k end end
     table.sort(keys)
@@ -307,15 +310,19 @@ local function templates(name)
     ["sinew.gltf.parse"] = { { GLB, { name = "probe.glb" } }, { GLTF, { meshes = false } } },
     ["sinew.animator"] = { { animator_def(O.skel, O.clip, O.mask) } },
     ["sinew.animator.dot"] = { { animator_def(O.skel, O.clip, O.mask) } },
+    ["sinew.animator.compile"] = { { animator_def(O.skel, O.clip, O.mask) } },
+    ["sinew.AnimatorPlan:new"] = { { O.plan } }, ["sinew.AnimatorPlan:skeleton"] = { { O.plan } },
+    ["sinew.AnimatorPlan.__tostring"] = { { O.plan } },
     ["sinew.Animator:set"] = { { O.anim, "speed", 0.8 }, { O.anim, "on", true } },
     ["sinew.Animator:get"] = { { O.anim, "speed" } }, ["sinew.Animator:trigger"] = { { O.anim, "go" } },
     ["sinew.Animator:reset_trigger"] = { { O.anim, "go" } },
     ["sinew.Animator:set_layer_weight"] = { { O.anim, "look", 0.5 } },
-    ["sinew.Animator:layer_weight"] = { { O.anim, 2 } }, ["sinew.Animator:update"] = { { O.anim, 0.4 } },
-    ["sinew.Animator:evaluate"] = { { O.anim, O.pose } }, ["sinew.Animator:root_motion"] = { { O.anim } },
+    ["sinew.Animator:layer_weight"] = { { O.anim, 2 } }, ["sinew.Animator:update"] = { { O.anim, 0.4 }, { O.anim2, 0.4 } },
+    ["sinew.Animator:evaluate"] = { { O.anim, O.pose }, { O.anim2, O.pose2 } }, ["sinew.Animator:root_motion"] = { { O.anim } },
     ["sinew.Animator:state"] = { { O.anim, "base" } }, ["sinew.Animator:active"] = { { O.anim } },
     ["sinew.Animator:events"] = { { O.anim } }, ["sinew.Animator:travel"] = { { O.anim, "move", "base" } },
-    ["sinew.Animator:snapshot"] = { { O.anim } }, ["sinew.Animator:restore"] = { { O.anim, O.anim:snapshot() } },
+    ["sinew.Animator:snapshot"] = { { O.anim } },
+    ["sinew.Animator:restore"] = { { O.anim, O.anim:snapshot() }, { O.anim2, O.anim:snapshot() } },
     ["sinew.Animator:debug"] = { { O.anim } }, ["sinew.Animator:on"] = { { O.anim, "step", function() end } },
     ["sinew.Animator:skeleton"] = { { O.anim } }, ["sinew.Animator:__tostring"] = { { O.anim } },
     ["sinew.gltf.load"] = { { "spec/gltf-corpus/BoxAnimated/glTF-Binary/BoxAnimated.glb" } },
@@ -813,7 +820,7 @@ end }
 -- every method of every type, called again on the same object by finalisers while it runs (with
 -- the arguments of its valid template): a clean result or error, and the object still answers
 for _, name in ipairs({ "Group", "Pose", "Mask", "Matrices", "Clip", "ClipCursor", "Chain", "Skeleton",
-  "BlendSpace", "Animator" }) do
+  "BlendSpace", "Animator", "AnimatorPlan" }) do
   local mt_name = "sinew." .. name
   scenarios[#scenarios + 1] = { "finalisers that re-enter each method of " .. name, function()
     local tried = 0
@@ -878,6 +885,54 @@ scenarios[#scenarios + 1] = { "handlers and finalisers that call the animator du
   normal_collector()
   collectgarbage()
   anim:update(0.1):evaluate(pose)
+  return bad == nil or bad
+end }
+
+-- animators of one plan share its scratch: handlers and finalisers that call the plan's other
+-- animators (update, evaluate, restore, snapshot, new) while one updates or evaluates get a result
+-- or a clear error, never an internal one, and every animator still plays as one alone does
+scenarios[#scenarios + 1] = { "handlers and finalisers that call other animators of the same plan", function()
+  local plan = sinew.animator.compile(animator_def(O.skel, O.clip, O.mask))
+  local list, poses = {}, {}
+  for i = 1, 4 do list[i], poses[i] = plan:new(), sinew.pose(O.skel) end
+  local snap = list[1]:snapshot()
+  local bad
+  local function poke(k)
+    local a = list[k % #list + 1]
+    local methods = {
+      function() a:update(0.29) end, function() a:evaluate(poses[k % #list + 1]) end,
+      function() a:restore(snap) end, function() snap = a:snapshot() end, function() a:set("speed", k % 3) end,
+      function() plan:new():update(0.1):evaluate(sinew.pose(O.skel)) end, function() a:trigger("go") end,
+    }
+    local ok, err = pcall(methods[k % #methods + 1])
+    if not ok and is_internal(err) then bad = bad or tostring(err) end
+  end
+  local k = 0
+  for _, a in ipairs(list) do a:on("tick", function() k = k + 1; poke(k) end) end
+  eager_collector()
+  for round = 1, 300 do
+    for _ = 1, 3 do finaliser(function() k = k + 1; poke(k) end) end
+    for i, a in ipairs(list) do
+      a:set("speed", (round + i) % 4 == 0 and 0 or 1.2)
+      local ok, err = pcall(function() a:update(0.05 + ((round + i) % 9) * 0.1):evaluate(poses[i]) end)
+      if not ok and is_internal(err) then bad = bad or tostring(err) end
+    end
+  end
+  normal_collector()
+  collectgarbage()
+  -- each still plays as an animator of its own: the same snapshot and steps, the same pose
+  local alone, pa = sinew.animator(animator_def(O.skel, O.clip, O.mask)), sinew.pose(O.skel)
+  for i, a in ipairs(list) do
+    alone:restore(a:snapshot())
+    a:update(0.2):evaluate(poses[i])
+    alone:update(0.2):evaluate(pa)
+    for j = 1, #pa do
+      local x, y = { pa:get(j) }, { poses[i]:get(j) }
+      for c = 1, 10 do
+        if x[c] ~= y[c] then return ("animator %d differs from one alone at joint %d"):format(i, j) end
+      end
+    end
+  end
   return bad == nil or bad
 end }
 

@@ -105,7 +105,7 @@ end
 -- @raise "bad argument #1 to 'skeleton' (sinew.AnimatorPlan expected, got table)"
 function AnimatorPlan:skeleton()
   if not plans[self] then check_self(self, "skeleton", plans) end
-  return self.skeleton
+  return self.skel
 end
 
 AnimatorPlan.__tostring = function(P)
@@ -395,7 +395,7 @@ function Animator:evaluate(pose)
   if not animators[self] then check_self(self, "evaluate") end
   local P = self.plan
   if pose ~= self.checked then -- (a pose's skeleton never changes: the last pose checked is kept)
-    if getmetatable(pose) ~= P.Pose or pose:skeleton() ~= P.skeleton then
+    if getmetatable(pose) ~= P.Pose or pose:skeleton() ~= P.skel then
       error("bad argument #1 to 'evaluate' (a sinew pose of the animator's skeleton expected)", 2)
     end
     self.checked = pose
@@ -608,7 +608,7 @@ end
 -- @raise never
 function Animator:skeleton()
   if not animators[self] then check_self(self, "skeleton") end
-  return self.plan.skeleton
+  return self.plan.skel
 end
 
 Animator.__tostring = function(A)

@@ -35,13 +35,13 @@ local MAX_EVENTS = M.MAX_EVENTS
 function M.new(P, D)
   local L = { p = D, weight = D.def.weight or 1, elapsed = 0, duration = 0 }
   if D.synced then return L end
-  if D.stills then L.frozen = P.kind.pose(P.skeleton) end
+  if D.stills then L.frozen = P.kind.pose(P.skel) end
   if D.inertial then
     -- the layer's last two poses and the time between them (the source's velocity at a switch),
     -- the velocity found there
-    L.last, L.last2, L.last_h, L.since, L.since_start = P.kind.pose(P.skeleton), P.kind.pose(P.skeleton), 0, 0, 0
+    L.last, L.last2, L.last_h, L.since, L.since_start = P.kind.pose(P.skel), P.kind.pose(P.skel), 0, 0, 0
     L.have_last, L.vel_h, L.vel_decay, L.dead = 0, 0, 0, false
-    L.vel = P.kind.pose(P.skeleton)
+    L.vel = P.kind.pose(P.skel)
   end
   L.cur = D.states[D.def.entry]
   L.entering = true

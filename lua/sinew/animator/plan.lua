@@ -95,7 +95,7 @@ local slot
 -- layer (clip -> pose) or nil
 local function machine(P, def, refs, id)
   id = id or #P.machines + 1
-  local D = { id = id, def = def, name = def.name, states = {}, out = P.kind.pose(P.skeleton),
+  local D = { id = id, def = def, name = def.name, states = {}, out = P.kind.pose(P.skel),
     pair = { false, false }, pair_w = { 0, 0 } }
   P.machines[id] = D
   if def.synced then
@@ -126,10 +126,10 @@ local function machine(P, def, refs, id)
       if t.interruption ~= "none" or t.can_self or t.inertialize then D.stills = true end
     end
     D.inertial = def.inertial
-    if D.inertial then D.extra = P.kind.pose(P.skeleton) end -- the extrapolated source of a switch
+    if D.inertial then D.extra = P.kind.pose(P.skel) end -- the extrapolated source of a switch
   end
   if def.mask then
-    local comp = P.kind.complement(P.skeleton, def.mask)
+    local comp = P.kind.complement(P.skel, def.mask)
     D.masks = { false, comp, def.mask }
     D.three, D.three_w = { false, false, false }, { 0, 0, 0 }
   end
@@ -140,7 +140,7 @@ end
 function slot(P, m, refs)
   local s = P.slots + 1
   P.slots = s
-  P.mdef[s], P.mpose[s], P.mref[s] = m, P.kind.pose(P.skeleton), false
+  P.mdef[s], P.mpose[s], P.mref[s] = m, P.kind.pose(P.skel), false
   if m.kind == "clip" then
     P.mkind[s], P.mclip[s], P.mdur[s] = CLIP, m.clip, m.duration
     P.mrate[s] = m.duration > 0 and Motion.held_rate(1 / m.duration) or 1 -- (loops per second)
@@ -184,7 +184,7 @@ local function references(P, ldef, frames)
     else
       local f = frames[clip]
       if not f then
-        f = P.kind.pose(P.skeleton)
+        f = P.kind.pose(P.skel)
         clip:sample(0, f, false)
         frames[clip] = f
       end
@@ -197,7 +197,7 @@ end
 --- The plan of a compiled definition (sinew.animator.definition's `compile`).
 function M.build(compiled)
   local kind = PoseKind.of(compiled.skeleton)
-  local P = { def = compiled, skeleton = compiled.skeleton, kind = kind, joints = #compiled.skeleton,
+  local P = { def = compiled, skel = compiled.skeleton, kind = kind, joints = #compiled.skeleton,
     blend = kind.blend, delta = kind.delta, add = kind.add, copy = kind.copy,
     slots = 0, mkind = {}, mdef = {}, mkids = {}, mposes = {}, mpose = {}, mref = {}, mclip = {}, mdur = {},
     mparams = {}, mlayer = {}, mrate = {},

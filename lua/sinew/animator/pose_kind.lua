@@ -15,8 +15,8 @@
 --   (snapshots hold them), and `check(q, offset, j)`: nil, or why joint j's numbers
 --   `q[offset + 1 ..]` (finite floats) are no pose that `set` takes;
 -- - `root_motion`: functions for the animator's root motion (`read(clip, t, joint)`: x, z and
---   heading of a joint in a clip at time t; `remove(pose, skeleton, joint)`), or nil when the
---   kind has none.
+--   heading of a joint in a clip at time t, that joint alone sampled; `remove(pose, skeleton,
+--   joint)`), or nil when the kind has none.
 -- @module sinew.animator.pose_kind
 local core = require "sinew.core"
 
@@ -61,14 +61,9 @@ do
   end
 
   -- the joint's x, z and heading (rotation about y: 2 atan2(qy, qw) of its twist about y) in
-  -- `clip` at time t (seconds, within the clip); `scratch` a pose to sample into
-  local function read(clip, t, joint, scratch)
-    if clip.sample_joint then
-      local x, _, z, _, qy, _, qw = clip:sample_joint(t, joint, false)
-      return x, z, 2 * atan2(qy, qw)
-    end
-    clip:sample(t, scratch, false)
-    local x, _, z, _, qy, _, qw = scratch:get(joint)
+  -- `clip` at time t (seconds, within the clip): that joint alone sampled
+  local function read(clip, t, joint)
+    local x, _, z, _, qy, _, qw = clip:sample_joint(t, joint, false)
     return x, z, 2 * atan2(qy, qw)
   end
 

@@ -7,7 +7,8 @@
 -- An instance with root motion keeps, per clip slot, its clip time at the last update (in its
 -- record, sinew.animator.motion) and the joint there (`I.rm_t[s]`, `I.rm_x[s]`, `I.rm_z[s]`, `I.rm_h[s]`: each
 -- update reads the joint once per clip, where it is now), and the delta (`I.rm`). The plan keeps
--- the joint at each clip's ends. The joint is read through the pose kind (one joint of a clip).
+-- the joint at each clip's ends. The joint is read through the pose kind, alone (no pose is
+-- sampled for it).
 -- @module sinew.animator.root_motion
 local M = {}
 
@@ -23,13 +24,12 @@ end
 function M.new(P, I)
   if not P.root_motion then return nil end
   I.rm_t, I.rm_x, I.rm_z, I.rm_h = {}, {}, {}, {}
-  if not P.root_scratch then P.root_scratch = P.kind.pose(P.skeleton) end
   return { dx = 0, dz = 0, dyaw = 0, x = 0, z = 0, yaw = 0 }
 end
 
 -- x, z and heading of the joint in clip `clip` at time t (seconds, within the clip)
 local function at(P, clip, t)
-  return P.kind.root_motion.read(clip, t, P.root_motion, P.root_scratch)
+  return P.kind.root_motion.read(clip, t, P.root_motion)
 end
 
 -- the joint's x, z and heading at the start and the end of a clip, found once per plan
@@ -135,7 +135,7 @@ end
 
 --- Takes the motion out of the pose.
 function M.remove(P, pose)
-  P.kind.root_motion.remove(pose, P.skeleton, P.root_motion)
+  P.kind.root_motion.remove(pose, P.skel, P.root_motion)
 end
 
 --- The delta of the last update: dx, dy (0), dz in the frame of the joint's heading at its
