@@ -1,8 +1,9 @@
 --- Motions of the animator as they play: a clip or a blend node in one place of the plan (a
 -- "slot"), with its normalised time, its children's weights (from their blend space and the
 -- parameters) and its own cursor into its clip. What changes lives in the instance's record
--- list `I.rec`, five entries per slot s from 5 s - 4: the normalised time, (unused), the
--- root-motion time (a clip) or the list of its children's rates (a blend node),
+-- list `I.rec`, five entries per slot s from 5 s - 4: the normalised time, (a blend node) what
+-- its weights were last computed from (a cache, below), the root-motion time (a clip) or the
+-- list of its children's rates (a blend node),
 -- whether it starts fresh (its state just entered), and its cursor (a clip) or the list of its
 -- children's weights (a blend node). Kept together, what one slot's update reads lies in one or
 -- two cache lines, and a crowd's animators touch few;
@@ -108,9 +109,10 @@ function M.init(P, I)
     if kind == CLIP then
       rec[b + 3], rec[b + 5] = 0, P.mclip[s]:cursor()
     elseif kind == BLEND then
-      local u, r = {}, {}
+      local u, r, memo = {}, {}, {}
       for k = 1, P.mnk[s] do u[k], r[k] = 0, 1 end
-      rec[b + 3], rec[b + 5] = r, u
+      for i = 1, P.mnp[s] + 1 do memo[i] = false end
+      rec[b + 2], rec[b + 3], rec[b + 5] = memo, r, u
     end
   end
 end
@@ -123,13 +125,24 @@ local weights_of -- (recursive)
 -- parameter values (`values[i]` of the parameter numbered i: the instance).
 function weights_of(P, I, s, values)
   local rec = I.rec
+  local params = P.mparams[s] -- parameter indices
+  local np = P.mnp[s]
+  -- the weights are a function of the parameters: a node (without nested nodes, whose own
+  -- parameters may have changed) whose parameters are those of the last computation keeps them
+  -- (`memo`: those values, then the node's rate found since, or false)
+  local memo = rec[5 * s - 3]
+  local same = not P.mnested[s]
+  for i = 1, np do
+    local v = values[params[i]]
+    if memo[i] ~= v then same = false; memo[i] = v end
+  end
+  if same then return end
+  memo[np + 1] = false
   local uw, rates = rec[5 * s], rec[5 * s - 2]
   -- a node whose children are all different motions has the space's weights as its children's:
   -- the space fills them in place
   local ident = P.mident[s]
   local w = ident and uw or P.wtmp -- (the plan's scratch: read here only)
-  local params = P.mparams[s] -- parameter indices
-  local np = P.mnp[s]
   local space = P.mspace[s]
   if np == 1 then space:weights(values[params[1]], w)
   elseif np == 2 then space:weights(values[params[1]], values[params[2]], w)
@@ -225,10 +238,17 @@ local function rate(P, I, s)
   if P.mkind[s] == CLIP then return P.mrate[s] end
   local sync = P.msync[s]
   if sync == true then
+    local memo = I.rec[5 * s - 3]
+    local np = P.mnp[s]
+    local r = memo[np + 1] -- (found since the weights were: they alone change it)
+    if r then return r end
     local len = length(P, I, s)
-    if len <= 0 then return 1 end
-    local r = 1 / len -- (held_rate, written out: len is within 0 .. MAX_TIME)
-    if r > MAX_RATE then return MAX_RATE end
+    r = 1
+    if len > 0 then
+      r = 1 / len -- (held_rate, written out: len is within 0 .. MAX_TIME)
+      if r > MAX_RATE then r = MAX_RATE end
+    end
+    if not P.mnested[s] then memo[np + 1] = r end
     return r
   end
   local best = heaviest(P, I, s)
@@ -415,8 +435,9 @@ function M.put(P, I, s, norm, root, uw, rates)
   local kind = P.mkind[s]
   if kind == CLIP then rec[b + 3] = root or false end
   if kind == BLEND then
-    local u, r = rec[b + 5], rec[b + 3]
+    local u, r, memo = rec[b + 5], rec[b + 3], rec[b + 2]
     for k = 1, #u do u[k], r[k] = uw[k], rates[k] end
+    for i = 1, #memo do memo[i] = false end -- (computed again at the next update)
   end
 end
 
