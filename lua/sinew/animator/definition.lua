@@ -34,9 +34,10 @@ local floor = math.floor
 -- each state's own and, in each state, the machine's transitions from "any": 65536
 -- @field depth blend nodes and sub-state machines nested in one another (a state's motion is at
 -- depth 1): 64
--- @field instances motion instances the animator plays, each with its own pose: a clip, a blend
--- node or a sub-state machine counts once in every place it is used (a shared node once per use),
--- a synced layer's motions twice (both sides of a fade): 4096
+-- @field instances places a motion plays in (the plan's slots, each with a scratch pose in the plan
+-- and its time, weights and cursor in every animator): a clip, a blend node or a sub-state machine
+-- counts once in every place it is used (a shared node once per use), a synced layer's motions
+-- twice (both sides of a fade): 4096
 -- @field value the size of a parameter's value in the definition (|value|), so that what it
 -- drives (blend weights, a smoothing spring, a speed) stays finite: 1e9
 M.limits = { states = 1024, transitions = 4096, checks = 65536, depth = 64, instances = 4096, value = 1e9 }
@@ -196,7 +197,7 @@ local node_fields = { blend = true, parameter = true, parameters = true, childre
 local child_fields = { [1] = true, [2] = true, rate = true }
 
 -- a clip of the definition's kind of skeleton
-local function is_clip(v, ctx) return type(v) == "userdata" and getmetatable(v) == ctx.Clip end
+local function is_clip(v, ctx) return PoseKind.is(ctx.kind, v, ctx.Clip) end
 
 -- a looked-up resource: `kind` (clips, masks, poses) named `name`, or nil
 local function resource(ctx, kind, name)
@@ -648,7 +649,7 @@ local function layer(src, index, ctx, first, done)
     mask = m
   end
   if mask ~= nil then
-    if type(mask) ~= "userdata" or getmetatable(mask) ~= ctx.Mask then fail(path .. ".mask", "must be a sinew mask") end
+    if not PoseKind.is(ctx.kind, mask, ctx.Mask) then fail(path .. ".mask", "must be a sinew mask") end
     if mask:skeleton() ~= ctx.skeleton then fail(path .. ".mask", "mask of another skeleton") end
   end
   if first and (mode ~= "override" or mask ~= nil or (def.weight ~= nil and def.weight ~= 1)) then
@@ -662,7 +663,7 @@ local function layer(src, index, ctx, first, done)
       if p == nil then fail(path .. ".reference", "unknown pose '%s'", reference) end
       reference = p
     end
-    if type(reference) ~= "userdata" or getmetatable(reference) ~= ctx.Pose then
+    if not PoseKind.is(ctx.kind, reference, ctx.Pose) then
       fail(path .. ".reference", "must be a sinew pose or a pose name")
     end
     if reference:skeleton() ~= ctx.skeleton then fail(path .. ".reference", "pose of another skeleton") end
@@ -702,11 +703,11 @@ function M.compile(src, resources)
   for _, k in ipairs { "clips", "masks", "poses" } do res[k] = own(given[k], "resources." .. k, nil, true) end
   local clip_names = {}
   for name, clip in each, res.clips or {} do
-    if is_clip(clip, kind) then clip_names[clip] = type(name) == "string" and name or show(name) end
+    if PoseKind.is(kind, clip, kind.Clip) then clip_names[clip] = type(name) == "string" and name or show(name) end
   end
   local ctx = { skeleton = skeleton, resources = res, clips = {}, nodes = {}, checks = 0,
     machines = own(def.machines, "machines", nil, true) or {},
-    Mask = kind.Mask, Pose = kind.Pose, Clip = kind.Clip }
+    kind = kind, Mask = kind.Mask, Pose = kind.Pose, Clip = kind.Clip }
   ctx.params = parameters(def.parameters, "parameters")
   local layers, n = list(def.layers, "layers")
   if n == 0 then fail("layers", "an animator needs a layer") end

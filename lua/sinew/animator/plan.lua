@@ -197,7 +197,7 @@ end
 --- The plan of a compiled definition (sinew.animator.definition's `compile`).
 function M.build(compiled)
   local kind = PoseKind.of(compiled.skeleton)
-  local P = { def = compiled, skel = compiled.skeleton, kind = kind, joints = #compiled.skeleton,
+  local P = { def = compiled, skel = compiled.skeleton, kind = kind, joints = kind.joints(compiled.skeleton),
     blend = kind.blend, delta = kind.delta, add = kind.add, copy = kind.copy,
     slots = 0, mkind = {}, mdef = {}, mkids = {}, mposes = {}, mpose = {}, mref = {}, mclip = {}, mdur = {},
     mparams = {}, mlayer = {}, mrate = {},

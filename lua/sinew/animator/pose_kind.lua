@@ -6,8 +6,9 @@
 --
 -- A kind is a table of:
 --
--- - `name` (for messages), and the types (metatables) of its `Skeleton`, `Pose`, `Mask`, `Clip`;
--- - `pose(skeleton)`: a new pose at rest; `blend(out, poses, weights [, masks, nil, rotation])`,
+-- - `name` (for messages), and the types (metatables) of its `Skeleton`, `Pose`, `Mask`, `Clip`,
+--   whose objects are `object` ("userdata", the default, or "table" for a kind written in Lua);
+-- - `joints(skeleton)`: how many joints a skeleton has; `pose(skeleton)`: a new pose at rest; `blend(out, poses, weights [, masks, nil, rotation])`,
 --   `delta(out, pose, reference)`, `add(pose, delta, weight [, mask])`, `copy(pose, from)`: the
 --   verbs of sinew.blend, sinew.delta, pose:add and pose:copy;
 -- - `complement(skeleton, mask)`: a new mask of 1 - the mask's weight per joint;
@@ -32,8 +33,16 @@ end
 
 --- The kind of `skeleton`, or nil when it is no registered kind's skeleton.
 function M.of(skeleton)
-  if type(skeleton) ~= "userdata" then return nil end
-  return kinds[getmetatable(skeleton)]
+  local t = type(skeleton)
+  if t ~= "userdata" and t ~= "table" then return nil end
+  local kind = kinds[getmetatable(skeleton)]
+  if kind and t == (kind.object or "userdata") then return kind end
+  return nil
+end
+
+--- Whether `v` is an object of type `mt` (one of kind's `Pose`, `Mask`, `Clip`).
+function M.is(kind, v, mt)
+  return type(v) == (kind.object or "userdata") and getmetatable(v) == mt
 end
 
 -- ---- 3-D joints ------------------------------------------------------------------------------------
@@ -85,7 +94,7 @@ do
     name = "3-D joints",
     Skeleton = getmetatable(skel), Pose = Pose, Mask = getmetatable(core.mask(skel, {})),
     Clip = core.clip and getmetatable(core.clip { skeleton = skel, tracks = {} }),
-    pose = core.pose, blend = core.blend, delta = core.delta, add = pose_methods.add, copy = pose_methods.copy,
+    joints = function(s) return #s end, pose = core.pose, blend = core.blend, delta = core.delta, add = pose_methods.add, copy = pose_methods.copy,
     complement = complement,
     numbers = 10, get = pose_methods.get, set = pose_methods.set, check = check,
     root_motion = { read = read, remove = remove },
