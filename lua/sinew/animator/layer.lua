@@ -19,7 +19,8 @@ local floor, min, abs = math.floor, math.min, math.abs
 local advance, msample, set_norm_m, weights_of, mrate, mlength, step =
   Motion.advance, Motion.sample, Motion.set_norm, Motion.weights_of, Motion.rate, Motion.length, Motion.step
 local MAX_SPEED, MAX_TIME = Motion.MAX_SPEED, Motion.MAX_TIME
-local BLEND = Motion.BLEND
+local CLIP, BLEND = Motion.CLIP, Motion.BLEND
+local WRAP, MAX_STEP = Motion.WRAP, Motion.MAX_STEP
 
 --- The most events one update queues, of all layers together (a huge step over a short loop
 -- would otherwise queue without end): past it an event is not queued but counted in
@@ -639,6 +640,14 @@ local function play(P, I, L, state, dt, at, side)
     update(P, I, IL, dt * a)
     new, wrapped = step(old, dt * state_rate(P, I, state) * speed)
     rec[5 * s - 4] = new
+  elseif P.mkind[s] == CLIP then -- (advance of a clip, written out)
+    local d = P.mrate[s] * dt * speed
+    new, wrapped = old + d, 0
+    if not (new < WRAP and new > -WRAP and d >= -MAX_STEP and d <= MAX_STEP) then
+      new, wrapped = advance(P, I, s, dt * speed)
+    else
+      rec[5 * s - 4] = new
+    end
   else
     new, wrapped = advance(P, I, s, dt * speed)
   end

@@ -315,8 +315,19 @@ local function advance(P, I, s, dt)
   end
   if P.msync[s] then -- the node's clock drives its children's
     local old, d = I.rec[5 * s - 4], rate(P, I, s) * dt
-    local norm, wrapped = old + d, 0
-    if not (norm < WRAP and norm > -WRAP and d >= -MAX_STEP and d <= MAX_STEP) then norm, wrapped = step(old, d) end
+    local norm = old + d
+    if norm < WRAP and norm > -WRAP and d >= -MAX_STEP and d <= MAX_STEP then
+      -- (set_norm without a wrap, written out for children that are clips)
+      local rec, kids, kinds = I.rec, P.mkids[s], P.mkind
+      rec[5 * s - 4] = norm
+      for k = 1, P.mnk[s] do
+        local kid = kids[k]
+        if kinds[kid] == CLIP then rec[5 * kid - 4] = norm else set_norm(P, I, kid, norm, 0) end
+      end
+      return norm, 0
+    end
+    local wrapped
+    norm, wrapped = step(old, d)
     set_norm(P, I, s, norm, wrapped)
     return norm, wrapped
   end

@@ -8,7 +8,8 @@
 --
 -- - `name` (for messages), and the types (metatables) of its `Skeleton`, `Pose`, `Mask`, `Clip`,
 --   whose objects are `object` ("userdata", the default, or "table" for a kind written in Lua);
--- - `joints(skeleton)`: how many joints a skeleton has; `pose(skeleton)`: a new pose at rest; `blend(out, poses, weights [, masks, nil, rotation])`,
+-- - `joints(skeleton)`: how many joints a skeleton has; `pose(skeleton)`: a new pose at rest;
+--   `blend(out, poses, weights [, masks, nil, rotation])`,
 --   `delta(out, pose, reference)`, `add(pose, delta, weight [, mask])`, `copy(pose, from)`: the
 --   verbs of sinew.blend, sinew.delta, pose:add and pose:copy;
 -- - `complement(skeleton, mask)`: a new mask of 1 - the mask's weight per joint;
@@ -94,7 +95,8 @@ do
     name = "3-D joints",
     Skeleton = getmetatable(skel), Pose = Pose, Mask = getmetatable(core.mask(skel, {})),
     Clip = core.clip and getmetatable(core.clip { skeleton = skel, tracks = {} }),
-    joints = function(s) return #s end, pose = core.pose, blend = core.blend, delta = core.delta, add = pose_methods.add, copy = pose_methods.copy,
+    joints = function(s) return #s end, pose = core.pose, blend = core.blend, delta = core.delta,
+    add = pose_methods.add, copy = pose_methods.copy,
     complement = complement,
     numbers = 10, get = pose_methods.get, set = pose_methods.set, check = check,
     root_motion = { read = read, remove = remove },
