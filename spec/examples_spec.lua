@@ -80,12 +80,34 @@ describe("examples/", function()
     assert.is_truthy(out:find('"1:idle" -> "1:move"', 1, true))
   end)
 
+  -- crowd.lua with 20 foxes, run once for the two cases below
+  local crowd_out, crowd_status
+  local function crowd()
+    if not crowd_out then crowd_out, crowd_status = run("crowd.lua", "20") end
+    return crowd_out, crowd_status
+  end
+
   it("crowd.lua runs a crowd of Foxes in one group call, as one call per object does", function()
-    local out, status = run("crowd.lua", "20")
+    local out, status = crowd()
     assert.equal(0, status, out)
     assert.matches("20 foxes (24 joints each)", out, 1, true)
     assert.matches("the same matrices both ways: yes", out, 1, true)
-    assert.matches("120 more frames made 0 bytes of garbage", out, 1, true)
+    assert.matches("\n120 more frames made 0 bytes of garbage", out, 1, true)
+  end)
+
+  it("crowd.lua runs the crowd through animators of one plan, small, without garbage", function()
+    local out, status = crowd()
+    assert.equal(0, status, out)
+    assert.matches("animators of one plan: [%d.]+ ms per frame %(update %+ evaluate each, then one group call of 40 "
+      .. "operations%)", out)
+    assert.matches("the same matrices as animators compiled one by one: yes", out, 1, true)
+    assert.matches("animators: 120 more frames made 0 bytes of garbage", out, 1, true)
+    -- the animators of one plan share it: each holds a few KB, one compiled on its own far more
+    local own_plan, per_instance, per_own = out:match("heap: the plan ([%d.]+) KB once, ([%d.]+) KB per animator of "
+      .. "it; ([%d.]+) KB per animator compiled on its own")
+    assert.is_truthy(own_plan, out)
+    assert.is_true(tonumber(per_instance) < 8, out)
+    assert.is_true(tonumber(per_own) > tonumber(per_instance) + tonumber(own_plan) / 2, out)
   end)
 
   it("quat_blend.lua and dynamic_bones.lua run", function()

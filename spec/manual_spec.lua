@@ -1,0 +1,52 @@
+-- The guides' complete examples run as printed: each Lua block of a guide that begins with
+-- `local sinew = require "sinew"`, in a fresh environment, and what it prints is what its
+-- `--> ...` comments say (the text before two spaces, for the first value printed).
+local read = require("helper").read_file
+
+-- the complete examples of guide `path`: {code = ..., line = ...}
+local function examples(path)
+  local text, out = read(path), {}
+  for at, code in text:gmatch("()```lua\n(.-)\n```") do
+    if code:match('^local sinew = require "sinew"\n') then
+      local _, lines = text:sub(1, at):gsub("\n", "")
+      out[#out + 1] = { code = code, line = lines + 2 }
+    end
+  end
+  return out
+end
+
+-- runs `code` (named `name`); returns the lines it printed (the first value of each, as text) and
+-- the `-->` comments of its print calls, in order
+local function run(code, name)
+  local printed = {}
+  local env = setmetatable({ print = function(v) printed[#printed + 1] = tostring(v) end }, { __index = _G })
+  local chunk
+  if setfenv then
+    chunk = assert(loadstring(code, "=" .. name))
+    setfenv(chunk, env)
+  else
+    chunk = assert(load(code, "=" .. name, "t", env))
+  end
+  chunk()
+  local expected = {}
+  for line in code:gmatch("[^\n]+") do
+    local comment = line:match("^%s*print%(.-%-%->%s*(.-)%s*$")
+    if comment then expected[#expected + 1] = comment:match("^(.-)  ") or comment end
+  end
+  return printed, expected
+end
+
+describe("manual/animator.md", function()
+  it("runs the crowd example of Plans and crowds as printed, printing what its comments say", function()
+    local text = read("manual/animator.md")
+    local section = assert(text:find("\n## Plans and crowds\n", 1, true), "no section Plans and crowds")
+    local found
+    for _, ex in ipairs(examples("manual/animator.md")) do
+      if text:find(ex.code, section, true) and not found then found = ex end
+    end
+    assert.is_truthy(found, "no complete example under Plans and crowds")
+    local printed, expected = run(found.code, "manual/animator.md:" .. found.line)
+    assert.is_true(#expected >= 2, "the example's print calls say what they print")
+    assert.same(expected, printed)
+  end)
+end)
