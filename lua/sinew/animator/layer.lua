@@ -311,7 +311,12 @@ end
 --- Writes the first layer's pose into `pose` (the caller's) and keeps it when the layer keeps a
 -- history (for the source velocity of an inertialised switch).
 function M.base(P, I, L, pose)
-  pose_of(P, I, L, pose)
+  local cur = L.cur
+  if not L.trans and not cur.machine then -- (pose_of of a state alone, written out)
+    msample(P, I, cur.slot, cur.def.loop, pose)
+  else
+    pose_of(P, I, L, pose)
+  end
   if L.last then M.remember(P, L, pose) end
 end
 
@@ -386,7 +391,13 @@ function M.apply(P, I, L, pose)
   local w = L.weight
   if not (w > 0 or L.last) then return end
   local D = L.p
-  local lp = pose_of(P, I, L, D.out)
+  local lp
+  local cur = L.cur
+  if not L.trans and not D.synced and not cur.machine then -- (pose_of of a state alone, written out)
+    lp = msample(P, I, cur.slot, cur.def.loop, D.out)
+  else
+    lp = pose_of(P, I, L, D.out)
+  end
   if L.last then M.remember(P, L, lp) end
   if w <= 0 then return end
   if D.def.mode == "additive" then
