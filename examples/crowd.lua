@@ -90,7 +90,7 @@ local function garbage_of(frame)
   for round = 1, 3 do
     collectgarbage("collect")
     collectgarbage("stop")
-    frame(0)
+    for k = 0, 2 do frame(k * dt) end
     local before = collectgarbage("count")
     for k = round * frames + 1, (round + 1) * frames do frame(k * dt) end
     least = math.min(least, (collectgarbage("count") - before) * 1024)

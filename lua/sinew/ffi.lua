@@ -919,7 +919,7 @@ function M.install(core)
         end
       end
     end
-    return raise_as(caller(), pcall(c_sample_joint, ...))
+    return raise_as(caller(), try(c_sample_joint, ...))
   end
 
   -- chains
