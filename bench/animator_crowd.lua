@@ -126,11 +126,11 @@ local function crowd_frame()
   end
 end
 
--- the floor and the animators in turn, four times each, the least of each kept: on a shared
+-- the floor and the animators in turn, six times each, the least of each kept: on a shared
 -- machine the crowd's figure (its working set is megabytes, so it pays for every cache a
 -- neighbour evicts) moved by 2x between runs, the floor's by 1.5x
 local floor_ms, crowd_ms = math.huge, math.huge
-for _ = 1, 4 do
+for _ = 1, 6 do
   floor_ms = math.min(floor_ms, bench.ms_per_frame(floor_frame, 15, 2))
   crowd_ms = math.min(crowd_ms, bench.ms_per_frame(crowd_frame, 15, 2))
 end

@@ -205,21 +205,6 @@ local function crossed(P, I, L, state, old, new, t0, span, fresh, side)
   if new == old then return end
   local evs, loop = state.def.events, state.def.loop
   local n = state.nevents
-  local d = new - old
-  if d > 0 and d < 0.5 and not fresh then
-    -- most steps cross nothing: forwards by less than half a loop, an event at e is crossed
-    -- when old < k + e <= new for an integer k, so only when e or e + 1 lies in (f, f + d],
-    -- f = old % 1; when every event lies clearly outside (by 1e-6 of a loop, far above the
-    -- rounding of times up to WRAP), none is (the exact count below decides the others)
-    local f = old % 1
-    local lo, hi = f - 1e-6, f + d + 1e-6
-    local near = false
-    for i = 1, n do
-      local e = evs[i].at
-      if e ~= "enter" and e ~= "exit" and ((e > lo and e <= hi) or e + 1 <= hi) then near = true; break end
-    end
-    if not near then return end
-  end
   local kmins, kmaxs = P.kmins, P.kmaxs -- of each event of the state (the plan's scratch)
   local total, first, last = 0, nil, nil
   local forwards = new > old
@@ -394,7 +379,19 @@ function M.apply(P, I, L, pose)
   local lp
   local cur = L.cur
   if not L.trans and not D.synced and not cur.machine then -- (pose_of of a state alone, written out)
-    lp = msample(P, I, cur.slot, cur.def.loop, D.out)
+    local s = cur.slot
+    if P.mkind[s] == CLIP then -- (and sample of a clip)
+      local rec, loop = I.rec, cur.def.loop
+      local norm = rec[5 * s - 4]
+      if not loop then
+        if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
+      end
+      lp = rec[5 * s]:sample(norm * P.mdur[s], D.out, loop)
+      local ref = P.mref[s]
+      if ref then P.delta(lp, lp, ref) end
+    else
+      lp = msample(P, I, s, cur.def.loop, D.out)
+    end
   else
     lp = pose_of(P, I, L, D.out)
   end
@@ -662,7 +659,26 @@ local function play(P, I, L, state, dt, at, side)
   else
     new, wrapped = advance(P, I, s, dt * speed)
   end
-  if state.ntimed > 0 then crossed(P, I, L, state, old, new + wrapped, at, dt, rec[5 * s - 1], side) end
+  if state.ntimed > 0 then
+    local to, fresh = new + wrapped, rec[5 * s - 1]
+    local d = to - old
+    local near = true
+    if d > 0 and d < 0.5 and not fresh then
+      -- most steps cross nothing: forwards by less than half a loop, an event at e is crossed
+      -- when old < k + e <= new for an integer k, so only when e or e + 1 lies in (f, f + d],
+      -- f = old % 1; when every event lies clearly outside (by 1e-6 of a loop, far above the
+      -- rounding of times up to WRAP), none is (crossed's exact count decides the others)
+      local f = old % 1
+      local lo, hi = f - 1e-6, f + d + 1e-6
+      local evs = state.def.events
+      near = false
+      for i = 1, state.nevents do
+        local e = evs[i].at
+        if e ~= "enter" and e ~= "exit" and ((e > lo and e <= hi) or e + 1 <= hi) then near = true; break end
+      end
+    end
+    if near then crossed(P, I, L, state, old, to, at, dt, fresh, side) end
+  end
   rec[5 * s - 1] = false
 end
 

@@ -314,11 +314,13 @@ local function advance(P, I, s, dt)
     return norm, wrapped
   end
   if P.msync[s] then -- the node's clock drives its children's
-    local old, d = I.rec[5 * s - 4], rate(P, I, s) * dt
+    local rec = I.rec
+    local r = P.msync[s] == true and rec[5 * s - 3][P.mnp[s] + 1] or rate(P, I, s) -- (rate's cache, read here)
+    local old, d = rec[5 * s - 4], r * dt
     local norm = old + d
     if norm < WRAP and norm > -WRAP and d >= -MAX_STEP and d <= MAX_STEP then
       -- (set_norm without a wrap, written out for children that are clips)
-      local rec, kids, kinds = I.rec, P.mkids[s], P.mkind
+      local kids, kinds = P.mkids[s], P.mkind
       rec[5 * s - 4] = norm
       for k = 1, P.mnk[s] do
         local kid = kids[k]
