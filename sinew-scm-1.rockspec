@@ -73,6 +73,7 @@ build = {
     ["sinew.animator.root_motion"] = "lua/sinew/animator/root_motion.lua",
     ["sinew.animator.plan"] = "lua/sinew/animator/plan.lua",
     ["sinew.animator.pose_kind"] = "lua/sinew/animator/pose_kind.lua",
+    ["sinew.animator.events"] = "lua/sinew/animator/events.lua",
   },
 }
 test = {

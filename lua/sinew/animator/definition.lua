@@ -364,6 +364,19 @@ end
 
 local curves = { linear = true, smoothstep = true }
 
+--- The destination's weight at progress `x` (0 .. 1) of a cross-fade with compiled curve `c`
+-- ("linear", "smoothstep", or a list of values at equal steps, linear between).
+function M.curve_at(c, x)
+  if x <= 0 then return 0 elseif x >= 1 then return 1 end
+  if c == "linear" then return x end
+  if c == "smoothstep" then return x * x * (3 - 2 * x) end
+  local n = #c - 1
+  local f = x * n
+  local i = floor(f)
+  if i >= n then return c[n + 1] end
+  return c[i + 1] + (c[i + 2] - c[i + 1]) * (f - i)
+end
+
 local function curve(c, path)
   if c == nil then return "linear" end
   if type(c) == "string" then

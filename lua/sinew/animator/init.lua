@@ -14,6 +14,7 @@ local Motion = require "sinew.animator.motion"
 local Snapshot = require "sinew.animator.snapshot"
 local Dot = require "sinew.animator.dot"
 local RootMotion = require "sinew.animator.root_motion"
+local Events = require "sinew.animator.events"
 
 local M = {}
 
@@ -58,7 +59,7 @@ local MAX_DT = Motion.MAX_DT
 M.MAX_INPUT = Motion.MAX_INPUT
 local out_of_range = Motion.out_of_range
 --- The most events one update queues (see `anim.dropped_events`).
-M.MAX_EVENTS = Layer.MAX_EVENTS
+M.MAX_EVENTS = Events.MAX_EVENTS
 
 -- ---- plans -----------------------------------------------------------------------------------------
 
@@ -122,8 +123,8 @@ end
 -- machines' tables by number, the top layers' also in `layers`; then its events.
 function new_instance(P)
   local A = { plan = P, rec = {}, layers = {}, machines = {}, busy = false, updates = 0,
-    ev_n = 0, ev_i = 0, dropped_events = 0, ev_name = {}, ev_layer = {}, ev_state = {}, ev_weight = {},
-    ev_time = {}, handlers = {}, act_n = 0, act_i = 0 }
+    handlers = {}, act_n = 0, act_i = 0 }
+  Events.new(A)
   for i = 1, #P.names do A[i] = P.defaults[i] end
   if P.smooth[1] then
     A.targets, A.vels = {}, {}
@@ -305,40 +306,6 @@ end
 
 -- ---- time --------------------------------------------------------------------------------------------
 
--- events in time order: each state's step queues its events in order, so the queue is often
--- sorted already (checked first); otherwise a bottom-up merge sort of the five parallel lists
--- into the plan's spare five and back, stable (ties keep their order), n log n for n <=
--- MAX_EVENTS, no garbage once the lists have grown (the lists that end up holding the events
--- become the animator's, the others the plan's spare ones)
-local function sort_events(P, A)
-  local n, time = A.ev_n, A.ev_time
-  local sorted = true
-  for i = 2, n do
-    if time[i] < time[i - 1] then sorted = false; break end
-  end
-  if sorted then return end
-  local cols, spare = P.ev_cols, P.ev_spare
-  cols[1], cols[2], cols[3], cols[4], cols[5] = A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time
-  local src, dst = cols, spare
-  local width = 1
-  while width < n do
-    local st = src[5]
-    for lo = 1, n, 2 * width do
-      local mid, hi = math.min(lo + width, n + 1), math.min(lo + 2 * width, n + 1)
-      local i, j = lo, mid
-      for o = lo, hi - 1 do
-        local from
-        if i < mid and (j >= hi or st[i] <= st[j]) then from, i = i, i + 1 else from, j = j, j + 1 end
-        for c = 1, 5 do dst[c][o] = src[c][from] end
-      end
-    end
-    src, dst = dst, src
-    width = width * 2
-  end
-  A.ev_name, A.ev_layer, A.ev_state, A.ev_weight, A.ev_time = src[1], src[2], src[3], src[4], src[5]
-  for c = 1, 5 do spare[c], cols[c] = dst[c], false end
-end
-
 --- Advances the animator by `dt` seconds (finite, 0 or more): applies the parameters, starts
 -- the transitions whose conditions hold (and those whose exit time comes within the step, at
 -- that instant), advances every playing motion, and queues the events crossed, in time order
@@ -358,7 +325,7 @@ function Animator:update(dt)
   local P = self.plan
   if P.busy then refuse_plan(P, "update") end
   self.busy, P.busy = "update", "update"
-  self.ev_n, self.ev_i, self.dropped_events = 0, 0, 0
+  Events.clear(self)
   if P.smooth[1] then smooth(P, self, dt) end
   local layers = self.layers
   for i = 1, P.layers do Layer.update(P, self, layers[i], dt) end
@@ -367,21 +334,12 @@ function Animator:update(dt)
     RootMotion.begin(R)
     Layer.each_leaf(P, self, layers[1], RootMotion.leaf, self)
   end
-  if self.ev_n > 1 then sort_events(P, self) end
+  if Events.count(self) > 1 then Events.sort(P, self) end
   self.busy, P.busy = false, false
   -- a handler that updates the animator again ends the calls of this update's events
   local round = self.updates + 1
   self.updates = round
-  local handlers = self.handlers
-  for i = 1, self.ev_n do
-    local list = handlers[self.ev_name[i]]
-    if list then
-      for k = 1, #list do
-        if self.updates ~= round then return self end
-        list[k](self.ev_name[i], self.ev_layer[i], self.ev_state[i], self.ev_weight[i])
-      end
-    end
-  end
+  if Events.count(self) > 0 then Events.dispatch(self, self.handlers, round) end
   return self
 end
 
@@ -474,13 +432,6 @@ function Animator:active()
   return next_active, self, nil
 end
 
-local function next_event(A)
-  local i = A.ev_i + 1
-  if i > A.ev_n then return nil end
-  A.ev_i = i
-  return A.ev_name[i], A.ev_layer[i], A.ev_state[i], A.ev_weight[i]
-end
-
 --- Iterates over the events of the last update in time order: `for name, layer, state, weight
 -- in anim:events()`; `weight` is the state's share of its layer's fade when the event fired (1
 -- outside fades, and for enter and exit events).
@@ -489,8 +440,7 @@ end
 function Animator:events()
   if not animators[self] then check_self(self, "events") end
   if self.busy then refuse_busy(self, "events") end
-  self.ev_i = 0
-  return next_event, self, nil
+  return Events.each(self)
 end
 
 --- Plays the layer (name or index; default the first) to `state` by the shortest path through

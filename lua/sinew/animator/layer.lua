@@ -10,6 +10,9 @@
 -- @module sinew.animator.layer
 local Motion = require "sinew.animator.motion"
 local RootMotion = require "sinew.animator.root_motion"
+local Events = require "sinew.animator.events"
+local Definition = require "sinew.animator.definition"
+local Plan = require "sinew.animator.plan"
 
 local M = {}
 
@@ -22,11 +25,6 @@ local MAX_SPEED, MAX_TIME = Motion.MAX_SPEED, Motion.MAX_TIME
 local CLIP, BLEND = Motion.CLIP, Motion.BLEND
 local WRAP, MAX_STEP = Motion.WRAP, Motion.MAX_STEP
 
---- The most events one update queues, of all layers together (a huge step over a short loop
--- would otherwise queue without end): past it an event is not queued but counted in
--- `anim.dropped_events`; within one state's step the earliest crossings are queued first.
-M.MAX_EVENTS = 1024
-local MAX_EVENTS = M.MAX_EVENTS
 
 -- ---- construction ----------------------------------------------------------------------------------
 
@@ -143,20 +141,9 @@ local function exit_reached(e, norm, loop)
   return norm >= e
 end
 
--- ---- curves ----------------------------------------------------------------------------------------
+-- ---- fades ----------------------------------------------------------------------------------------
 
---- The destination's weight at progress `x` (0 .. 1) of a cross-fade with curve `c`.
-local function curve_at(c, x)
-  if x <= 0 then return 0 elseif x >= 1 then return 1 end
-  if c == "linear" then return x end
-  if c == "smoothstep" then return x * x * (3 - 2 * x) end
-  local n = #c - 1
-  local f = x * n
-  local i = floor(f)
-  if i >= n then return c[n + 1] end
-  return c[i + 1] + (c[i + 2] - c[i + 1]) * (f - i)
-end
-M.curve_at = curve_at
+local curve_at = Definition.curve_at
 
 --- The destination's weight in the transition under way (1 when none).
 local function fade(L)
@@ -165,101 +152,31 @@ local function fade(L)
 end
 M.fade = fade
 
--- ---- events ----------------------------------------------------------------------------------------
+-- ---- events (the queue is sinew.animator.events') --------------------------------------------
 
--- queues an event of layer L at time `at` (seconds into the layer's update: for a sub-state
--- machine, its own seconds from the instant its state started to play in this update, which
--- L.t0 and L.ts turn into the animator's)
-local function push(I, name, L, state, weight, at)
-  local n = I.ev_n + 1
-  if n > MAX_EVENTS then
-    I.dropped_events = I.dropped_events + 1
-    return
-  end
+-- the animator's time of `at` seconds into layer L's update (a sub-state machine's own seconds
+-- from the instant its state started to play in this update: L.t0 and L.ts turn them)
+local function time_of(L, at)
   local t0 = L.t0
-  if t0 then at = t0 + at * L.ts end
-  I.ev_n = n
-  I.ev_name[n], I.ev_layer[n], I.ev_state[n], I.ev_weight[n], I.ev_time[n] = name, L.p.name, state.name, weight, at
+  if t0 then return t0 + at * L.ts end
+  return at
 end
 
 local function push_named(I, L, state, kind, weight, at)
   local evs = state.def.events
   for i = 1, state.nevents do
-    if evs[i].at == kind then push(I, evs[i].name, L, state, weight, at) end
+    if evs[i].at == kind then Events.push(I, evs[i].name, L.p.name, state.name, weight, time_of(L, at)) end
   end
 end
 
--- the weight of the destination at `at` seconds into this update (for events during a fade)
-local function fade_weight(L, at)
-  if L.duration <= 0 then return 1 end
-  return curve_at(L.trans.curve, (L.elapsed_start + at) / L.duration)
-end
-
--- queues the timed events of `state` crossed while its normalised time went from `old` to
--- `new` over [t0, t0 + span] of the update, in time order, as many as the queue takes (the rest
--- counted in dropped_events); `fresh` includes the starting point. The work is the number of
--- events plus the number queued: the loop over k stops when the queue is full, and every k
--- between the first and the last crosses every event that is crossed at all (an event's first k
--- is the same or one more than another's, as e lies in [0, 1]).
-local function crossed(P, I, L, state, old, new, t0, span, fresh, side)
-  if new == old then return end
-  local evs, loop = state.def.events, state.def.loop
-  local n = state.nevents
-  local kmins, kmaxs = P.kmins, P.kmaxs -- of each event of the state (the plan's scratch)
-  local total, first, last = 0, nil, nil
-  local forwards = new > old
-  for i = 1, n do
-    local e = evs[i].at
-    kmins[i] = false
-    if e ~= "enter" and e ~= "exit" then
-      -- the crossings k + e of the event by the time going from old to new (`fresh`: the
-      -- starting point included), k from kmin to kmax (none when kmax < kmin)
-      -- (floor(y) is y - y % 1 and ceil(y) is y + (-y) % 1, exact for the finite times here)
-      local kmin, kmax
-      local a, b = old - e, new - e
-      if forwards then
-        kmin = fresh and a + (-a) % 1 or a - a % 1 + 1
-        kmax = b - b % 1
-      else
-        kmin = b + (-b) % 1
-        kmax = fresh and a - a % 1 or a + (-a) % 1 - 1
-      end
-      if not loop then
-        if kmin < 0 then kmin = 0 end
-        if kmax > 0 then kmax = 0 end
-      end
-      if kmax >= kmin then
-        kmins[i], kmaxs[i] = kmin, kmax
-        total = total + (kmax - kmin + 1)
-        if first == nil or kmin < first then first = kmin end
-        if last == nil or kmax > last then last = kmax end
-      end
-    end
-  end
-  if total == 0 then return end
-  local room = MAX_EVENTS - I.ev_n
-  if room < 0 then room = 0 end
-  local take = total
-  if take > room then
-    I.dropped_events = I.dropped_events + (total - room)
-    take = room
-  end
-  local queued = 0
-  local k, i0, i1, di = first, 1, n, 1
-  if not forwards then k, i0, i1, di = last, n, 1, -1 end
-  while queued < take and k >= first and k <= last do
-    for i = i0, i1, di do
-      local kmin = kmins[i]
-      if kmin and k >= kmin and k <= kmaxs[i] and queued < take then
-        local at = t0 + span * (k + evs[i].at - old) / (new - old)
-        local w = 1
-        if side == 1 then w = 1 - fade_weight(L, at - t0) elseif side == 2 then w = fade_weight(L, at - t0) end
-        push(I, evs[i].name, L, state, w, at)
-        queued = queued + 1
-      end
-    end
-    if forwards then k = k + 1 else k = k - 1 end
-  end
+-- the timed events of `state` crossed while its time went from `old` to `new` over [at, at +
+-- span] of the update; `side` 0 alone, 1 the source of a fade (weighted 1 - the fade), 2 the
+-- destination
+local function crossed(P, I, L, state, old, new, at, span, fresh, side)
+  local e0, dur, curve = 0, 0, nil
+  if side ~= 0 then e0, dur, curve = L.elapsed_start, L.duration, L.trans.curve end
+  Events.crossed(P, I, state.def.events, state.nevents, state.def.loop, old, new, at, span, fresh,
+    side, e0, dur, curve, L.t0, L.ts, L.p.name, state.name)
 end
 
 -- ---- the state machine -----------------------------------------------------------------------------
@@ -491,7 +408,7 @@ function M.travel(P, I, L, names, i)
     error(("state '%s' is not a sub-state machine"):format(state), 0)
   end
   local from = L.trans and L.to.name or L.cur.name
-  local path, froms = M.route(L, from, state)
+  local path, froms = Plan.route(L.p, from, state)
   local found = path ~= nil
   if path == nil then path, froms = { target.def.teleport }, { from } end
   if #path == 0 then L.route = nil else L.route, L.route_from, L.route_i = path, froms, 1 end
@@ -740,38 +657,6 @@ local function interrupt(I, L)
 end
 
 -- ---- travel -----------------------------------------------------------------------------------------
-
---- The transitions that lead from state `from` to state `to` in the fewest steps, conditions
--- ignored (breadth first; the transition written first wins a tie), with the state each is taken
--- from; nil when no path leads there.
-function M.route(L, from, to)
-  local states = L.p.states
-  local prev, via, queue, head = { [from] = false }, {}, { from }, 1
-  while queue[head] and prev[to] == nil do
-    local name = queue[head]
-    head = head + 1
-    local list = states[name].def.transitions
-    for i = 1, #list do
-      local t = list[i]
-      if prev[t.to] == nil and states[t.to] then -- ('exit' of a sub-state machine is no state)
-        prev[t.to], via[t.to] = name, t
-        queue[#queue + 1] = t.to
-      end
-    end
-  end
-  if prev[to] == nil then return nil end
-  local back, at = {}, to
-  while at ~= from do
-    back[#back + 1] = at
-    at = prev[at]
-  end
-  local path, froms = {}, {}
-  for k = #back, 1, -1 do
-    path[#path + 1] = via[back[k]]
-    froms[#froms + 1] = prev[back[k]]
-  end
-  return path, froms
-end
 
 -- the next step of a travel, if the layer travels: starts it now when it has no exit time;
 -- returns the transition whose exit time the state waits for, or nil

@@ -223,4 +223,36 @@ function M.build(compiled)
   return P
 end
 
+--- The transitions of layer machine D that lead from state `from` to state `to` in the fewest
+-- steps (for a travel), conditions ignored (breadth first; the transition written first wins a
+-- tie), with the state each is taken from; nil when no path leads there.
+function M.route(D, from, to)
+  local states = D.states
+  local prev, via, queue, head = { [from] = false }, {}, { from }, 1
+  while queue[head] and prev[to] == nil do
+    local name = queue[head]
+    head = head + 1
+    local list = states[name].def.transitions
+    for i = 1, #list do
+      local t = list[i]
+      if prev[t.to] == nil and states[t.to] then -- ('exit' of a sub-state machine is no state)
+        prev[t.to], via[t.to] = name, t
+        queue[#queue + 1] = t.to
+      end
+    end
+  end
+  if prev[to] == nil then return nil end
+  local back, at = {}, to
+  while at ~= from do
+    back[#back + 1] = at
+    at = prev[at]
+  end
+  local path, froms = {}, {}
+  for k = #back, 1, -1 do
+    path[#path + 1] = via[back[k]]
+    froms[#froms + 1] = prev[back[k]]
+  end
+  return path, froms
+end
+
 return M
