@@ -120,6 +120,7 @@ end
 -- become the animator's, the others the plan's spare ones).
 function M.sort(P, I)
   local n, time = I.ev_n, I.ev_time
+  if n < 2 then return end
   local sorted = true
   for i = 2, n do
     if time[i] < time[i - 1] then sorted = false; break end
@@ -150,7 +151,7 @@ end
 --- Calls the handlers `handlers[name]` of the queued events in order; a handler that makes the
 -- count `I.updates` move from `round` (it updated the animator again) ends the calls.
 function M.dispatch(I, handlers, round)
-  for i = 1, I.ev_n do
+  for i = 1, I.ev_n do -- (none: no work)
     local list = handlers[I.ev_name[i]]
     if list then
       for k = 1, #list do
@@ -174,7 +175,5 @@ function M.each(I)
   return next_event, I, nil
 end
 
---- How many events the queue holds.
-function M.count(I) return I.ev_n end
 
 return M

@@ -334,12 +334,12 @@ function Animator:update(dt)
     RootMotion.begin(R)
     Layer.each_leaf(P, self, layers[1], RootMotion.leaf, self)
   end
-  if Events.count(self) > 1 then Events.sort(P, self) end
+  Events.sort(P, self)
   self.busy, P.busy = false, false
   -- a handler that updates the animator again ends the calls of this update's events
   local round = self.updates + 1
   self.updates = round
-  if Events.count(self) > 0 then Events.dispatch(self, self.handlers, round) end
+  Events.dispatch(self, self.handlers, round)
   return self
 end
 
