@@ -10,26 +10,7 @@ local fox = assert(sinew.gltf.load("assets/fox/glTF-Binary/Fox.glb", { meshes = 
 local skel, clips = fox.skeleton, fox.clips
 local upper = sinew.mask(skel, {}, 0):set("b_Spine02_03", 1, true)
 
-local anim = sinew.animator({
-  skeleton = skel,
-  parameters = { speed = 1.2, jump = "trigger" },
-  layers = {
-    { name = "base", entry = "idle",
-      states = {
-        idle = { motion = "Survey" },
-        move = { motion = { blend = "1d", parameter = "speed", sync = true,
-          children = { { 0.5, "Walk" }, { 2.0, "Run" } } }, events = { { 0.25, "step" }, { 0.75, "step" } } },
-        jump = { motion = "Run", loop = false, speed = 1.5 },
-      },
-      transitions = {
-        { from = "idle", to = "move", when = { { "speed", ">", 0.1 } }, duration = 0.25 },
-        { from = "move", to = "idle", when = { { "speed", "<", 0.1 } }, duration = 0.25 },
-        { from = "any", to = "jump", when = { { "jump" } }, duration = 0.1 },
-        { from = "jump", to = "idle", exit_time = 0.9, duration = 0.2 },
-      } },
-    { name = "look", mode = "additive", mask = upper, weight = 0.6, states = { look = { motion = "Survey" } } },
-  },
-}, { clips = clips })
+local anim = sinew.animator(bench.fox_definition(skel, upper), { clips = clips })
 
 local pose = sinew.pose(skel)
 local dt = 1 / 60

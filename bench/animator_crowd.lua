@@ -19,26 +19,7 @@ local upper = sinew.mask(skel, {}, 0):set("b_Spine02_03", 1, true)
 local function phase_of(i) return (i * 0.618) % 1 end
 local function speed_of(i) return 0.6 + 1.3 * phase_of(i) end
 
-local definition = {
-  skeleton = skel,
-  parameters = { speed = 1.2, jump = "trigger" },
-  layers = {
-    { name = "base", entry = "idle",
-      states = {
-        idle = { motion = "Survey" },
-        move = { motion = { blend = "1d", parameter = "speed", sync = true,
-          children = { { 0.5, "Walk" }, { 2.0, "Run" } } }, events = { { 0.25, "step" }, { 0.75, "step" } } },
-        jump = { motion = "Run", loop = false, speed = 1.5 },
-      },
-      transitions = {
-        { from = "idle", to = "move", when = { { "speed", ">", 0.1 } }, duration = 0.25 },
-        { from = "move", to = "idle", when = { { "speed", "<", 0.1 } }, duration = 0.25 },
-        { from = "any", to = "jump", when = { { "jump" } }, duration = 0.1 },
-        { from = "jump", to = "idle", exit_time = 0.9, duration = 0.2 },
-      } },
-    { name = "look", mode = "additive", mask = upper, weight = 0.6, states = { look = { motion = "Survey" } } },
-  },
-}
+local definition = bench.fox_definition(skel, upper) -- (bench/animator.lua's)
 local resources = { clips = clips }
 
 -- the floor: bench/animator.lua's floor per character, each with its own cursors, poses and times

@@ -44,6 +44,32 @@ function M.c_figure(command, unit)
   return value
 end
 
+--- The Fox animator of bench/animator.lua and bench/animator_crowd.lua: a base layer (idle / a
+-- synced walk-run blend tree with two step events / jump) and an additive look layer at 0.6
+-- under `upper` (a mask of the Fox's skeleton `skel`).
+function M.fox_definition(skel, upper)
+  return {
+  skeleton = skel,
+  parameters = { speed = 1.2, jump = "trigger" },
+  layers = {
+    { name = "base", entry = "idle",
+      states = {
+        idle = { motion = "Survey" },
+        move = { motion = { blend = "1d", parameter = "speed", sync = true,
+          children = { { 0.5, "Walk" }, { 2.0, "Run" } } }, events = { { 0.25, "step" }, { 0.75, "step" } } },
+        jump = { motion = "Run", loop = false, speed = 1.5 },
+      },
+      transitions = {
+        { from = "idle", to = "move", when = { { "speed", ">", 0.1 } }, duration = 0.25 },
+        { from = "move", to = "idle", when = { { "speed", "<", 0.1 } }, duration = 0.25 },
+        { from = "any", to = "jump", when = { { "jump" } }, duration = 0.1 },
+        { from = "jump", to = "idle", exit_time = 0.9, duration = 0.2 },
+      } },
+    { name = "look", mode = "additive", mask = upper, weight = 0.6, states = { look = { motion = "Survey" } } },
+  },
+  }
+end
+
 --- Prints one figure line: "<interpreter>  <what>  <value> <unit>", the value with `digits` decimals (1 unless given).
 function M.report(what, value, unit, digits)
   print(("%-7s %-58s %10." .. (digits or 1) .. "f %s"):format(M.interpreter, what, value, unit))

@@ -548,7 +548,7 @@ local function play(P, I, L, state, dt, at, side)
   local s = state.slot
   local rec = I.rec
   local old = rec[5 * s - 4]
-  local speed = state.def.speed
+  local speed = state.def.speed -- (state_speed, written out: once per layer and frame)
   local p = state.speed_i
   if p then
     speed = speed * I[p]
