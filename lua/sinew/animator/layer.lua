@@ -84,7 +84,7 @@ end
 -- samples what state `st` plays into `out`
 local function state_sample(P, I, st, out)
   if st.machine then return pose_of(P, I, inner(I, st), out) end
-  return msample(P, I, st.slot, st.def.loop, out)
+  return msample(P, I, st.slot, st.loop, out)
 end
 
 -- sets the blend weights of a state's motion from the parameters
@@ -163,7 +163,7 @@ local function time_of(L, at)
 end
 
 local function push_named(I, L, state, kind, weight, at)
-  local evs = state.def.events
+  local evs = state.events
   for i = 1, state.nevents do
     if evs[i].at == kind then Events.push(I, evs[i].name, L.p.name, state.name, weight, time_of(L, at)) end
   end
@@ -175,7 +175,7 @@ end
 local function crossed(P, I, L, state, old, new, at, span, fresh, side)
   local e0, dur, curve = 0, 0, nil
   if side ~= 0 then e0, dur, curve = L.elapsed_start, L.duration, L.trans.curve end
-  Events.crossed(P, I, state.def.events, state.nevents, state.def.loop, old, new, at, span, fresh,
+  Events.crossed(P, I, state.events, state.nevents, state.loop, old, new, at, span, fresh,
     side, e0, dur, curve, L.t0, L.ts, L.p.name, state.name)
 end
 
@@ -183,7 +183,7 @@ end
 
 -- the speed of a state: its own times its parameter's, held within -MAX_SPEED .. MAX_SPEED
 local function state_speed(state, values)
-  local s = state.def.speed
+  local s = state.speed
   local p = state.speed_i
   if p then
     s = s * values[p]
@@ -215,7 +215,7 @@ end
 function M.base(P, I, L, pose)
   local cur = L.cur
   if not L.trans and not cur.machine then -- (pose_of of a state alone, written out)
-    msample(P, I, cur.slot, cur.def.loop, pose)
+    msample(P, I, cur.slot, cur.loop, pose)
   else
     pose_of(P, I, L, pose)
   end
@@ -253,13 +253,13 @@ function pose_of(P, I, L, out)
     local src = I.layers[D.src.id]
     if not src.trans then
       local s = D.side_to[src.cur.name]
-      return msample(P, I, s, src.cur.def.loop, out)
+      return msample(P, I, s, src.cur.loop, out)
     end
     local a = fade(src)
     local pair, pw = D.pair, D.pair_w
     local sf, st = D.side_from[src.from.name], D.side_to[src.to.name]
-    pair[1] = msample(P, I, sf, src.from.def.loop, P.mpose[sf])
-    pair[2] = msample(P, I, st, src.to.def.loop, P.mpose[st])
+    pair[1] = msample(P, I, sf, src.from.loop, P.mpose[sf])
+    pair[2] = msample(P, I, st, src.to.loop, P.mpose[st])
     pw[1], pw[2] = 1 - a, a
     P.blend(out, pair, pw)
     return out
@@ -267,7 +267,7 @@ function pose_of(P, I, L, out)
   if not L.trans then
     local cur = L.cur
     if cur.machine then return pose_of(P, I, inner(I, cur), out) end
-    return msample(P, I, cur.slot, cur.def.loop, out)
+    return msample(P, I, cur.slot, cur.loop, out)
   end
   local from
   if L.dead then
@@ -298,7 +298,7 @@ function M.apply(P, I, L, pose)
   if not L.trans and not D.synced and not cur.machine then -- (pose_of of a state alone, written out)
     local s = cur.slot
     if P.mkind[s] == CLIP then -- (and sample of a clip)
-      local rec, loop = I.rec, cur.def.loop
+      local rec, loop = I.rec, cur.loop
       local norm = rec[5 * s - 4]
       if not loop then
         if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
@@ -307,15 +307,15 @@ function M.apply(P, I, L, pose)
       local ref = P.mref[s]
       if ref then P.delta(lp, lp, ref) end
     else
-      lp = msample(P, I, s, cur.def.loop, D.out)
+      lp = msample(P, I, s, cur.loop, D.out)
     end
   else
     lp = pose_of(P, I, L, D.out)
   end
   if L.last then M.remember(P, L, lp) end
   if w <= 0 then return end
-  if D.def.mode == "additive" then
-    P.add(pose, lp, w, D.def.mask)
+  if D.additive then
+    P.add(pose, lp, w, D.mask)
   elseif D.masks then -- out = (1 - w m) out + w m layer, m the mask
     local three, tw = D.three, D.three_w
     three[1], three[2], three[3] = pose, pose, lp
@@ -355,7 +355,7 @@ local each_of
 -- machine's own states within it)
 local function walk_state(P, I, st, scale, walk, fn, ctx)
   if st.machine then return each_of(P, I, inner(I, st), scale, walk, fn, ctx) end
-  walk(P, I, st.slot, scale, st.def.loop, fn, ctx)
+  walk(P, I, st.slot, scale, st.loop, fn, ctx)
 end
 
 --- Calls `walk(P, I, slot, weight, loop, fn, ctx)` for what plays in the layer: the state, or
@@ -366,10 +366,10 @@ function each_of(P, I, L, scale, walk, fn, ctx)
     local src = I.layers[D.src.id]
     if src.trans then
       local a = fade(src)
-      if a < 1 then walk(P, I, D.side_from[src.from.name], scale * (1 - a), src.from.def.loop, fn, ctx) end
-      walk(P, I, D.side_to[src.to.name], scale * a, src.to.def.loop, fn, ctx)
+      if a < 1 then walk(P, I, D.side_from[src.from.name], scale * (1 - a), src.from.loop, fn, ctx) end
+      walk(P, I, D.side_to[src.to.name], scale * a, src.to.loop, fn, ctx)
     else
-      walk(P, I, D.side_to[src.cur.name], scale, src.cur.def.loop, fn, ctx)
+      walk(P, I, D.side_to[src.cur.name], scale, src.cur.loop, fn, ctx)
     end
     return
   end
@@ -441,7 +441,7 @@ end
 -- the transition of `list` that fires now (conditions hold, exit time passed), or nil; the
 -- state the list belongs to is `owner` (its normalised time for exit times; nil when frozen)
 local function pick(I, st, owner, values, skip_to, any_exit)
-  local list = st.def.transitions
+  local list = st.transitions
   for i = 1, st.ntrans do
     local t = list[i]
     local holds = t.to ~= skip_to
@@ -466,7 +466,7 @@ local function pick(I, st, owner, values, skip_to, any_exit)
     end
     if holds then
       local e = t.exit_time
-      if e == nil or any_exit or (owner and exit_reached(e, I.rec[5 * owner.slot - 4], owner.def.loop)) then return t end
+      if e == nil or any_exit or (owner and exit_reached(e, I.rec[5 * owner.slot - 4], owner.loop)) then return t end
     end
   end
   return nil
@@ -548,7 +548,7 @@ local function play(P, I, L, state, dt, at, side)
   local s = state.slot
   local rec = I.rec
   local old = rec[5 * s - 4]
-  local speed = state.def.speed -- (state_speed, written out: once per layer and frame)
+  local speed = state.speed -- (state_speed, written out: once per layer and frame)
   local p = state.speed_i
   if p then
     speed = speed * I[p]
@@ -587,7 +587,7 @@ local function play(P, I, L, state, dt, at, side)
       -- rounding of times up to WRAP), none is (crossed's exact count decides the others)
       local f = old % 1
       local lo, hi = f - 1e-6, f + d + 1e-6
-      local evs = state.def.events
+      local evs = state.events
       near = false
       for i = 1, state.nevents do
         local e = evs[i].at
@@ -602,7 +602,7 @@ end
 -- the first exit-time transition of the playing state crossed within the next `dt` seconds,
 -- with its time from now, or nil
 local function next_exit(P, I, state, dt, values, only)
-  if not (state.def.exit_times or only) then return nil end
+  if not (state.exit_times or only) then return nil end
   local speed = state_speed(state, values)
   if speed <= 0 then return nil end
   local r = state_rate(P, I, state) * speed
@@ -610,13 +610,13 @@ local function next_exit(P, I, state, dt, values, only)
   local fresh = I.rec[5 * state.slot - 1]
   local new = old + r * dt
   local best, best_at = nil, nil
-  local list = state.def.transitions
+  local list = state.transitions
   for i = 1, state.ntrans do
     local t = list[i]
     local e = t.exit_time
     if e ~= nil and (only == t or (only == nil and conditions_hold(t, values))) then
       local cross
-      if state.def.loop and e < 1 then
+      if state.loop and e < 1 then
         cross = floor(old - e) + 1 + e -- the next k + e above old
         if fresh and old - floor(old) == e then cross = old end
       elseif old < e or (fresh and old == e) then
@@ -724,7 +724,7 @@ function update(P, I, L, dt)
     local t, t_at
     if L.route then
       if waiting then t, t_at = next_exit(P, I, L.cur, dt, values, waiting) end
-    elseif L.cur.def.exit_times then
+    elseif L.cur.exit_times then
       t, t_at = next_exit(P, I, L.cur, dt, values)
     end
     if t then

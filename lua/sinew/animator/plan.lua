@@ -110,7 +110,9 @@ local function machine(P, def, refs, id)
     conditions(P, def.transitions)
     for name, s in each, def.states do
       local st = { def = s, name = name, speed_i = s.speed_parameter and P.index[s.speed_parameter],
-        ntrans = #s.transitions, nevents = #s.events, ntimed = 0 }
+        ntrans = #s.transitions, nevents = #s.events, ntimed = 0,
+        -- (the definition's fields the run time reads every frame, one table nearer)
+        speed = s.speed, loop = s.loop, events = s.events, transitions = s.transitions, exit_times = s.exit_times }
       for _, e in ipairs(s.events) do
         if type(e.at) == "number" then st.ntimed = st.ntimed + 1 end
       end
@@ -128,6 +130,7 @@ local function machine(P, def, refs, id)
     D.inertial = def.inertial
     if D.inertial then D.extra = P.kind.pose(P.skel) end -- the extrapolated source of a switch
   end
+  D.additive, D.mask = def.mode == "additive", def.mask
   if def.mask then
     local comp = P.kind.complement(P.skel, def.mask)
     D.masks = { false, comp, def.mask }
