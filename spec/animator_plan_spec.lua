@@ -109,8 +109,11 @@ describe("sinew.animator.compile", function()
       a:evaluate(pa)
       b:evaluate(pb)
       other:evaluate(po)
-      assert.is_true(same_pose(pa, pb))
-      assert.is_true(same_pose(pa, po))
+      -- the two restored ones bit for bit; the original to float rounding (a restore puts the
+      -- poses an inertialised layer keeps back through pose:set, which normalises rotations)
+      assert.is_true(same_pose(pb, po))
+      local x, y = numbers(pa), numbers(pb)
+      for i = 1, #x do assert.is_true(math.abs(x[i] - y[i]) <= 1e-5, ("%.17g and %.17g"):format(x[i], y[i])) end
     end
   end)
 
