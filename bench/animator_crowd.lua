@@ -107,13 +107,13 @@ local function crowd_frame()
   end
 end
 
--- the floor and the animators in turn, six times each, the least of each kept: on a shared
--- machine the crowd's figure (its working set is megabytes, so it pays for every cache a
--- neighbour evicts) moved by 2x between runs, the floor's by 1.5x
+-- the floor and the animators in turn, ten times each (rounds of 10 frames), the least of each
+-- kept: on a shared machine the crowd's figure (its working set is megabytes, so it pays for
+-- every cache a neighbour evicts) moved by 2x between runs, the floor's by 1.5x
 local floor_ms, crowd_ms = math.huge, math.huge
-for _ = 1, 6 do
-  floor_ms = math.min(floor_ms, bench.ms_per_frame(floor_frame, 15, 2))
-  crowd_ms = math.min(crowd_ms, bench.ms_per_frame(crowd_frame, 15, 2))
+for _ = 1, 10 do
+  floor_ms = math.min(floor_ms, bench.ms_per_frame(floor_frame, 10, 2))
+  crowd_ms = math.min(crowd_ms, bench.ms_per_frame(crowd_frame, 10, 2))
 end
 
 -- the same with every character's speed changing every frame (the floor computes its weights
