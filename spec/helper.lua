@@ -101,6 +101,16 @@ function M.garbage_per_call(fn, n)
   return least
 end
 
+--- Lua source `code` as a function named `name` whose globals are `env` (on every Lua version).
+function M.load_in(code, name, env)
+  if rawget(_G, "setfenv") then
+    local chunk = assert(loadstring(code, "=" .. name))
+    setfenv(chunk, env)
+    return chunk
+  end
+  return assert(load(code, "=" .. name, "t", env))
+end
+
 --- The bytes of a file (raises when it cannot be read).
 function M.read_file(path)
   local f = assert(io.open(path, "rb"))

@@ -1,7 +1,8 @@
 -- The guides' complete examples run as printed: each Lua block of a guide that begins with
 -- `local sinew = require "sinew"`, in a fresh environment, and what it prints is what its
 -- `--> ...` comments say (the text before two spaces, for the first value printed).
-local read = require("helper").read_file
+local helper = require "helper"
+local read = helper.read_file
 
 -- the complete examples of guide `path`: {code = ..., line = ...}
 local function examples(path)
@@ -20,14 +21,7 @@ end
 local function run(code, name)
   local printed = {}
   local env = setmetatable({ print = function(v) printed[#printed + 1] = tostring(v) end }, { __index = _G })
-  local chunk
-  if setfenv then
-    chunk = assert(loadstring(code, "=" .. name))
-    setfenv(chunk, env)
-  else
-    chunk = assert(load(code, "=" .. name, "t", env))
-  end
-  chunk()
+  helper.load_in(code, name, env)()
   local expected = {}
   for line in code:gmatch("[^\n]+") do
     local comment = line:match("^%s*print%(.-%-%->%s*(.-)%s*$")

@@ -1,5 +1,6 @@
 -- The Lua code of the README runs as printed: the short example and the API tour.
-local read = require("helper").read_file
+local helper = require "helper"
+local read = helper.read_file
 
 local readme = read("README.md")
 
@@ -13,14 +14,7 @@ describe("README.md", function()
     local printed = {}
     local env = setmetatable({ print = function(...) printed[#printed + 1] = { ... } end }, { __index = _G })
     local code = block_after(heading)
-    local chunk
-    if setfenv then
-      chunk = assert(loadstring(code, "=README " .. heading))
-      setfenv(chunk, env)
-    else
-      chunk = assert(load(code, "=README " .. heading, "t", env))
-    end
-    assert.has_no.errors(chunk)
+    assert.has_no.errors(helper.load_in(code, "README " .. heading, env))
     return printed
   end
 
