@@ -174,6 +174,38 @@ describe("sinew.animator.compile", function()
     assert.is_true(each < whole / 4, ("an animator of a plan takes %.0f bytes, one made alone %.0f"):format(each, whole))
   end)
 
+  it("checks a state's transitions again as soon as a parameter they read changes", function()
+    -- (a check that found none is not repeated while its parameters keep their values)
+    local plan = sinew.animator.compile({ skeleton = skel, parameters = { x = 0, go = "trigger", on = false },
+      layers = { { entry = "a", states = { a = { motion = "a" }, b = { motion = "b" }, c = { motion = "a" } },
+        transitions = { { from = "a", to = "b", when = { { "x", ">", 1 } } },
+                        { from = "b", to = "c", when = { { "go" }, { "on", "==", true } } },
+                        { from = "c", to = "a", exit_time = 0.5 } } } } }, { clips = Fixture.clips })
+    local anim = plan:new()
+    for _ = 1, 50 do anim:update(0.01) end
+    assert.equal("a", (anim:state()))
+    anim:set("x", 1)
+    anim:update(0.01)
+    assert.equal("a", (anim:state()))
+    anim:set("x", 1.5)
+    anim:update(0.01)
+    assert.equal("b", (anim:state()))
+    anim:trigger("go")
+    for _ = 1, 20 do anim:update(0.01) end
+    assert.equal("b", (anim:state())) -- (`on` is false: the trigger waits)
+    anim:set("on", true)
+    anim:update(0.01)
+    assert.equal("c", (anim:state()))
+    anim:set("x", 0)
+    for _ = 1, 60 do anim:update(0.01) end -- the exit time is checked every update
+    assert.equal("a", (anim:state()))
+    anim:update(0.01)
+    assert.equal("a", (anim:state()))
+    anim:set("x", 1.5) -- the value a's last check but one saw: checked again all the same
+    anim:update(0.01)
+    assert.equal("b", (anim:state()))
+  end)
+
   it("makes no garbage per frame for a crowd of one plan", function()
     local plan = sinew.animator.compile(Fixture.definition(), { clips = Fixture.clips })
     local list, poses = {}, {}

@@ -51,6 +51,21 @@ M.push = push
 -- all (an event's first k is the same or one more than another's, as e lies in [0, 1]).
 function M.crossed(P, I, evs, n, loop, old, new, t0, span, fresh, side, e0, duration, curve, lt0, lts, layer, state)
   if new == old then return end
+  local d = new - old
+  if d > 0 and d < 0.5 and not fresh then
+    -- most steps cross nothing: forwards by less than half a loop, an event at e is crossed when
+    -- old < k + e <= new for an integer k, so only when e or e + 1 lies in (f, f + d], f = old %
+    -- 1; when every event lies clearly outside (by 1e-6 of a loop, far above the rounding of
+    -- times up to WRAP), none is (the exact count below decides the others)
+    local f = old % 1
+    local lo, hi = f - 1e-6, f + d + 1e-6
+    local near = false
+    for i = 1, n do
+      local e = evs[i].at
+      if e ~= "enter" and e ~= "exit" and ((e > lo and e <= hi) or e + 1 <= hi) then near = true; break end
+    end
+    if not near then return end
+  end
   local kmins, kmaxs = P.kmins, P.kmaxs -- of each event of the state (the plan's scratch)
   local total, first, last = 0, nil, nil
   local forwards = new > old

@@ -123,7 +123,7 @@ end
 -- machines' tables by number, the top layers' also in `layers`; then its events.
 function new_instance(P)
   local A = { plan = P, rec = {}, layers = {}, machines = {}, busy = false, updates = 0,
-    handlers = {}, act_n = 0, act_i = 0 }
+    handlers = {}, handled = false, act_n = 0, act_i = 0 }
   Events.new(A)
   for i = 1, #P.names do A[i] = P.defaults[i] end
   if P.smooth[1] then
@@ -339,7 +339,7 @@ function Animator:update(dt)
   -- a handler that updates the animator again ends the calls of this update's events
   local round = self.updates + 1
   self.updates = round
-  Events.dispatch(self, self.handlers, round)
+  if self.handled then Events.dispatch(self, self.handlers, round) end
   return self
 end
 
@@ -550,6 +550,7 @@ function Animator:on(name, fn)
   local list = self.handlers[name] or {}
   list[#list + 1] = fn
   self.handlers[name] = list
+  self.handled = true -- (an update without handlers calls none)
   return self
 end
 

@@ -22,8 +22,7 @@ local floor, min, abs = math.floor, math.min, math.abs
 local advance, msample, set_norm_m, weights_of, mrate, mlength, step =
   Motion.advance, Motion.sample, Motion.set_norm, Motion.weights_of, Motion.rate, Motion.length, Motion.step
 local MAX_SPEED, MAX_TIME = Motion.MAX_SPEED, Motion.MAX_TIME
-local CLIP, BLEND = Motion.CLIP, Motion.BLEND
-local WRAP, MAX_STEP = Motion.WRAP, Motion.MAX_STEP
+local BLEND = Motion.BLEND
 
 
 -- ---- construction ----------------------------------------------------------------------------------
@@ -44,6 +43,10 @@ function M.new(P, D)
   end
   L.cur = D.states[D.def.entry]
   L.entering = true
+  -- the state whose last check of its transitions found none (`quiet`), and the values of the
+  -- parameters that check read (`memo`, see the plan's `held`)
+  L.quiet, L.memo = false, {}
+  for k = 1, D.most_held do L.memo[k] = false end
   return L
 end
 
@@ -169,15 +172,6 @@ local function push_named(I, L, state, kind, weight, at)
   end
 end
 
--- the timed events of `state` crossed while its time went from `old` to `new` over [at, at +
--- span] of the update; `side` 0 alone, 1 the source of a fade (weighted 1 - the fade), 2 the
--- destination
-local function crossed(P, I, L, state, old, new, at, span, fresh, side)
-  local e0, dur, curve = 0, 0, nil
-  if side ~= 0 then e0, dur, curve = L.elapsed_start, L.duration, L.trans.curve end
-  Events.crossed(P, I, state.events, state.nevents, state.loop, old, new, at, span, fresh,
-    side, e0, dur, curve, L.t0, L.ts, L.p.name, state.name)
-end
 
 -- ---- the state machine -----------------------------------------------------------------------------
 
@@ -214,7 +208,7 @@ end
 -- history (for the source velocity of an inertialised switch).
 function M.base(P, I, L, pose)
   local cur = L.cur
-  if not L.trans and not cur.machine then -- (pose_of of a state alone, written out)
+  if not L.trans and not cur.machine then -- (a state alone: pose_of's first case)
     msample(P, I, cur.slot, cur.loop, pose)
   else
     pose_of(P, I, L, pose)
@@ -295,20 +289,8 @@ function M.apply(P, I, L, pose)
   local D = L.p
   local lp
   local cur = L.cur
-  if not L.trans and not D.synced and not cur.machine then -- (pose_of of a state alone, written out)
-    local s = cur.slot
-    if P.mkind[s] == CLIP then -- (and sample of a clip)
-      local rec, loop = I.rec, cur.loop
-      local norm = rec[5 * s - 4]
-      if not loop then
-        if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
-      end
-      lp = rec[5 * s]:sample(norm * P.mdur[s], D.out, loop)
-      local ref = P.mref[s]
-      if ref then P.delta(lp, lp, ref) end
-    else
-      lp = msample(P, I, s, cur.loop, D.out)
-    end
+  if not L.trans and not D.synced and not cur.machine then -- (a state alone: pose_of's first case)
+    lp = msample(P, I, cur.slot, cur.loop, D.out)
   else
     lp = pose_of(P, I, L, D.out)
   end
@@ -444,27 +426,7 @@ local function pick(I, st, owner, values, skip_to, any_exit)
   local list = st.transitions
   for i = 1, st.ntrans do
     local t = list[i]
-    local holds = t.to ~= skip_to
-    if holds then -- (conditions_hold, written out: this is the per-frame check)
-      local conds = t.conditions
-      for j = 1, t.nconds do
-        local c = conds[j]
-        local v, op = values[c.param], c.op
-        if op == 0 then holds = v == true
-        else
-          local x = c.value
-          if op == 1 then holds = v > x
-          elseif op == 2 then holds = v < x
-          elseif op == 3 then holds = v >= x
-          elseif op == 4 then holds = v <= x
-          elseif op == 5 then holds = v == x
-          else holds = v ~= x
-          end
-        end
-        if not holds then break end
-      end
-    end
-    if holds then
+    if t.to ~= skip_to and (t.nconds == 0 or conditions_hold(t, values)) then
       local e = t.exit_time
       if e == nil or any_exit or (owner and exit_reached(e, I.rec[5 * owner.slot - 4], owner.loop)) then return t end
     end
@@ -548,12 +510,7 @@ local function play(P, I, L, state, dt, at, side)
   local s = state.slot
   local rec = I.rec
   local old = rec[5 * s - 4]
-  local speed = state.speed -- (state_speed, written out: once per layer and frame)
-  local p = state.speed_i
-  if p then
-    speed = speed * I[p]
-    if speed > MAX_SPEED then speed = MAX_SPEED elseif speed < -MAX_SPEED then speed = -MAX_SPEED end
-  end
+  local speed = state.speed_i and state_speed(state, I) or state.speed -- (a parameter's: held)
   local new, wrapped
   if state.machine then
     local IL, a = inner(I, state), abs(speed)
@@ -565,36 +522,14 @@ local function play(P, I, L, state, dt, at, side)
     update(P, I, IL, dt * a)
     new, wrapped = step(old, dt * state_rate(P, I, state) * speed)
     rec[5 * s - 4] = new
-  elseif P.mkind[s] == CLIP then -- (advance of a clip, written out)
-    local d = P.mrate[s] * dt * speed
-    new, wrapped = old + d, 0
-    if not (new < WRAP and new > -WRAP and d >= -MAX_STEP and d <= MAX_STEP) then
-      new, wrapped = advance(P, I, s, dt * speed)
-    else
-      rec[5 * s - 4] = new
-    end
   else
     new, wrapped = advance(P, I, s, dt * speed)
   end
-  if state.ntimed > 0 then
-    local to, fresh = new + wrapped, rec[5 * s - 1]
-    local d = to - old
-    local near = true
-    if d > 0 and d < 0.5 and not fresh then
-      -- most steps cross nothing: forwards by less than half a loop, an event at e is crossed
-      -- when old < k + e <= new for an integer k, so only when e or e + 1 lies in (f, f + d],
-      -- f = old % 1; when every event lies clearly outside (by 1e-6 of a loop, far above the
-      -- rounding of times up to WRAP), none is (crossed's exact count decides the others)
-      local f = old % 1
-      local lo, hi = f - 1e-6, f + d + 1e-6
-      local evs = state.events
-      near = false
-      for i = 1, state.nevents do
-        local e = evs[i].at
-        if e ~= "enter" and e ~= "exit" and ((e > lo and e <= hi) or e + 1 <= hi) then near = true; break end
-      end
-    end
-    if near then crossed(P, I, L, state, old, to, at, dt, fresh, side) end
+  if state.ntimed > 0 then -- the events crossed: weighed by the fade on its sides (0 alone, 1, 2)
+    local e0, dur, curve = 0, 0, nil
+    if side ~= 0 then e0, dur, curve = L.elapsed_start, L.duration, L.trans.curve end
+    Events.crossed(P, I, state.events, state.nevents, state.loop, old, new + wrapped, at, dt, rec[5 * s - 1],
+      side, e0, dur, curve, L.t0, L.ts, L.p.name, state.name)
   end
   rec[5 * s - 1] = false
 end
@@ -712,7 +647,24 @@ function update(P, I, L, dt)
     if L.route then
       waiting = travel_step(P, I, L)
     else
-      local t = cur.ntrans > 0 and pick(I, cur, cur, values, nil) or nil
+      local t = nil
+      if cur.ntrans > 0 then
+        local held = cur.held
+        if L.quiet == cur then -- none fired at the last check: none does while its inputs hold
+          local memo = L.memo
+          for k = 1, cur.nheld do
+            if memo[k] ~= values[held[k]] then L.quiet = false; break end
+          end
+        end
+        if L.quiet ~= cur then
+          t = pick(I, cur, cur, values, nil)
+          if not t and held then
+            local memo = L.memo
+            for k = 1, cur.nheld do memo[k] = values[held[k]] end
+            L.quiet = cur
+          end
+        end
+      end
       if not t and cur.machine and inner(I, cur).exited then -- its sub-state machine is done: exit times no longer wait
         t = pick(I, cur, nil, values, nil, true)
       end
@@ -860,6 +812,7 @@ function M.put(I, L, p, put_pose, ctx)
   end
   L.pending = (p.pending and #p.pending > 0) and p.pending or nil
   L.pending_i = 1
+  L.quiet = false
 end
 
 return M

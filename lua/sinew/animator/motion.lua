@@ -221,10 +221,7 @@ local function length(P, I, s)
         total = total + u
       end
     end
-    if total > 0 then -- (held_length, written out)
-      local l = sum / total
-      if l > MAX_TIME then return MAX_TIME elseif l >= 0 then return l end
-    end
+    if total > 0 then return held_length(sum / total) end
     return 0
   end
   local best = heaviest(P, I, s)
@@ -243,11 +240,7 @@ local function rate(P, I, s)
     local r = memo[np + 1] -- (found since the weights were: they alone change it)
     if r then return r end
     local len = length(P, I, s)
-    r = 1
-    if len > 0 then
-      r = 1 / len -- (held_rate, written out: len is within 0 .. MAX_TIME)
-      if r > MAX_RATE then r = MAX_RATE end
-    end
+    r = len > 0 and held_rate(1 / len) or 1
     if not P.mnested[s] then memo[np + 1] = r end
     return r
   end
@@ -363,33 +356,14 @@ M.clip_time = clip_time
 -- plan) and returns it. Children of weight 0 are not sampled.
 local function sample(P, I, s, loop, out)
   if P.mkind[s] == CLIP then
-    local rec = I.rec
-    local norm = rec[5 * s - 4]
-    if not loop then
-      if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
-    end
-    rec[5 * s]:sample(norm * P.mdur[s], out, loop)
+    I.rec[5 * s]:sample(clip_time(P, I, s, loop), out, loop)
     local ref = P.mref[s]
     if ref then P.delta(out, out, ref) end
     return out
   end
-  local rec, kinds = I.rec, P.mkind
-  local kids, uw, poses = P.mkids[s], rec[5 * s], P.mposes[s]
+  local kids, uw, poses = P.mkids[s], I.rec[5 * s], P.mposes[s]
   for k = 1, P.mnk[s] do
-    if uw[k] > 0 then
-      local kid = kids[k]
-      if kinds[kid] == CLIP then -- (as above, written out: most children are clips)
-        local norm = rec[5 * kid - 4]
-        if not loop then
-          if norm > 1 then norm = 1 elseif norm < 0 then norm = 0 end
-        end
-        rec[5 * kid]:sample(norm * P.mdur[kid], poses[k], loop)
-        local ref = P.mref[kid]
-        if ref then P.delta(poses[k], poses[k], ref) end
-      else
-        sample(P, I, kid, loop, poses[k])
-      end
-    end
+    if uw[k] > 0 then sample(P, I, kids[k], loop, poses[k]) end
   end
   P.blend(out, poses, uw, nil, nil, P.mrot[s])
   return out

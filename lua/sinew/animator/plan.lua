@@ -122,6 +122,22 @@ local function machine(P, def, refs, id)
       D.states[name] = st
     end
     for _, st in each, D.states do conditions(P, st.def.transitions) end
+    -- what checking a state's transitions reads: the parameters of their conditions (the check
+    -- gives the same answer while they keep their values), or false where one waits for an
+    -- exit time or the state plays a sub-state machine (the answer then moves with time)
+    local most = 0
+    for _, st in each, D.states do
+      local held, seen = {}, {}
+      for _, t in ipairs(st.transitions) do
+        if t.exit_time or st.machine then held = false; break end
+        for _, c in ipairs(t.conditions) do
+          if not seen[c.param] then seen[c.param], held[#held + 1] = true, c.param end
+        end
+      end
+      st.held, st.nheld = held, held and #held or 0
+      if st.nheld > most then most = st.nheld end
+    end
+    D.most_held = most
     -- what a layer of this machine must keep: a still to fade from (interruptions, a transition
     -- into the playing state, inertialisation) and the history of an inertialised switch
     for _, t in ipairs(def.transitions) do
