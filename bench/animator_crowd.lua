@@ -110,11 +110,7 @@ end
 -- the floor and the animators in turn, ten times each (rounds of 10 frames), the least of each
 -- kept: on a shared machine the crowd's figure (its working set is megabytes, so it pays for
 -- every cache a neighbour evicts) moved by 2x between runs, the floor's by 1.5x
-local floor_ms, crowd_ms = math.huge, math.huge
-for _ = 1, 10 do
-  floor_ms = math.min(floor_ms, bench.ms_per_frame(floor_frame, 10, 2))
-  crowd_ms = math.min(crowd_ms, bench.ms_per_frame(crowd_frame, 10, 2))
-end
+local floor_ms, crowd_ms = bench.alternate(floor_frame, crowd_frame, 10, 10)
 
 -- the same with every character's speed changing every frame (the floor computes its weights
 -- every frame anyway; the animator keeps a blend node's weights while its parameters stay)
@@ -130,11 +126,7 @@ local function crowd_varying()
   for i = 1, CHARS do anims[i]:set("speed", speed_of(i) + 0.1 * sin(frame_no * 0.05 + i)) end
   crowd_frame()
 end
-local floor_v, crowd_v = math.huge, math.huge
-for _ = 1, 3 do
-  floor_v = math.min(floor_v, bench.ms_per_frame(floor_varying, 15, 2))
-  crowd_v = math.min(crowd_v, bench.ms_per_frame(crowd_varying, 15, 2))
-end
+local floor_v, crowd_v = bench.alternate(floor_varying, crowd_varying, 10, 10)
 local target = bench.interpreter == "luajit" and "1.5x" or "2x"
 local how = plan and "plan:new()" or "sinew.animator(def)"
 bench.report("animator crowd: 1000 Fox, C-core calls made directly (the floor)", floor_ms, "ms/frame", 2)

@@ -16,15 +16,30 @@ function M.ns_per_call(fn, n)
 end
 
 --- Milliseconds per call of `frame` (CPU time): the least of `rounds` rounds (3 unless given) of
--- `frames` calls each, after one round of warm-up. For figures of a whole crowd per frame.
+-- `frames` calls each, after one round of warm-up. For figures of a whole crowd per frame; each
+-- call gets the count of the frames played so far in this measure (1, 2, ...).
 function M.ms_per_frame(frame, frames, rounds)
-  local best = math.huge
+  local best, f = math.huge, 0
   for round = 0, rounds or 3 do
     local t0 = os.clock()
-    for _ = 1, frames do frame() end
+    for _ = 1, frames do
+      f = f + 1
+      frame(f)
+    end
     if round > 0 then best = math.min(best, (os.clock() - t0) / frames * 1e3) end
   end
   return best
+end
+
+--- Milliseconds per frame of `a` and of `b`, measured in turn `times` times in rounds of `frames`
+-- frames (M.ms_per_frame), the least of each: the two see the same moments of a shared machine.
+function M.alternate(a, b, times, frames)
+  local ma, mb = math.huge, math.huge
+  for _ = 1, times do
+    ma = math.min(ma, M.ms_per_frame(a, frames, 2))
+    mb = math.min(mb, M.ms_per_frame(b, frames, 2))
+  end
+  return ma, mb
 end
 
 --- Bytes of garbage per call: the same measure the specs use (spec/helper.lua).

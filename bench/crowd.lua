@@ -93,18 +93,9 @@ local function frame_by_group(t)
   group:run(1 / 60, params)
 end
 
--- ms per frame: the best of 3 rounds of 60 frames after a round of warm-up
+-- ms per frame: the best of 3 rounds of 60 frames (at 60 frames a second) after a round of warm-up
 local function ms_per_frame(frame)
-  local best, f = math.huge, 0
-  for round = 0, 3 do
-    local t0 = os.clock()
-    for _ = 1, 60 do
-      f = f + 1
-      frame(f / 60)
-    end
-    if round > 0 then best = math.min(best, (os.clock() - t0) / 60 * 1e3) end
-  end
-  return best
+  return bench.ms_per_frame(function(f) frame(f / 60) end, 60, 3)
 end
 
 -- The floor runs in its own process (build/lua5.4/bench/bench_crowd), so the two are measured in
