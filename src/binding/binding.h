@@ -175,5 +175,6 @@ void sn_open_chain(lua_State *L, int module);
 void sn_open_gltf(lua_State *L, int module);
 void sn_open_group(lua_State *L, int module);
 void sn_open_ffi(lua_State *L, int module);
+void sn_open_rig2d(lua_State *L, int module);
 
 #endif

@@ -1,0 +1,171 @@
+--- A DragonBones rig: one instance of an imported armature, playing its animations as the
+-- DragonBones runtime (5.6) does. Made by `sinew.dragonbones.rig(data, name)`.
+-- @classmod sinew.dragonbones.Rig
+local Compile = require "sinew.dragonbones.compile"
+local Playhead = require "sinew.dragonbones.playhead"
+
+local Rig = {}
+Rig.__index = Rig
+
+local fmod = math.fmod
+
+local EVENT_KIND = { sound = "soundEvent", event = "frameEvent" }
+
+--- A new rig of armature `name` (default the first) of imported `data`; nil, message when there
+-- is no such armature.
+function Rig.new(data, name)
+  if type(data) ~= "table" or type(data.armatures) ~= "table" then
+    error(("bad argument #1 to 'rig' (DragonBones data expected, got %s)"):format(type(data)), 3)
+  end
+  local arm
+  if name == nil then
+    arm = data.armatures[1]
+  elseif type(name) == "string" then
+    arm = data.armatures[name]
+  else
+    error(("bad argument #2 to 'rig' (string expected, got %s)"):format(type(name)), 3)
+  end
+  if arm == nil then return nil, ("%s: no armature '%s'"):format(data.file or "data", tostring(name)) end
+  local compiled = Compile.armature(arm)
+  local self = setmetatable({
+    compiled = compiled, model = arm, core = compiled.core:rig(),
+    head = {}, events_n = 0, events_list = {},
+  }, Rig)
+  self.emit = function(kind, item) self:_push(kind, item) end
+  return self
+end
+
+function Rig:_push(kind, item)
+  local n = self.events_n + 1
+  local e = self.events_list[n]
+  if not e then
+    e = {}
+    self.events_list[n] = e
+  end
+  local arm, anim = self.model, self.head.anim
+  if item == nil then
+    e[1], e[2], e[3] = kind, anim.name, nil
+  elseif item.kind == "play" then
+    return
+  else
+    e[1], e[2] = EVENT_KIND[item.kind] or item.kind, item.name
+    e[3] = item.bone and arm.bones[item.bone].name or item.slot and arm.slots[item.slot].name or nil
+  end
+  self.events_n = n
+end
+
+local function animation(self, name)
+  local anim = self.compiled.animations[name]
+  if anim == nil then
+    error(("bad argument #1 to 'play' (no animation '%s' in armature '%s')"):format(tostring(name), self.model.name), 3)
+  end
+  return anim
+end
+
+--- Plays animation `name` from its start, `times` times (0 forever; default the file's).
+function Rig:play(name, times)
+  local anim = animation(self, name)
+  if times ~= nil and (type(times) ~= "number" or times < 0 or times ~= math.floor(times)) then
+    error("bad argument #2 to 'play' (times must be an integer >= 0)", 2)
+  end
+  if times == nil or times < 0 then times = anim.play_times end
+  if anim.frames <= 1 then times = 1 end -- as the runtime: a one-frame animation plays once
+  -- as the runtime: one update at once, whose events the next update reports
+  Playhead.start(self.head, anim, times, 0.0, true)
+  self.events_n = 0
+  self:_evaluate(0)
+  self.keep_events = true
+end
+
+--- Stops at `t` seconds into animation `name` (DragonBones' gotoAndStopByTime): the next
+-- update(0) shows the pose at t.
+function Rig:seek(name, t)
+  local anim = animation(self, name)
+  if type(t) ~= "number" or t ~= t or t == math.huge or t == -math.huge then
+    error("bad argument #2 to 'seek' (a finite number expected)", 2)
+  end
+  local d = anim.duration
+  if anim.frames <= 1 then
+    t = 0
+  elseif t < 0 then
+    t = d - fmod(t, d)
+  elseif t == d then
+    t = t - 0.000001
+  elseif t > d then
+    t = fmod(t, d)
+  end
+  -- as the runtime: play from t, one update at once (whose events the next update reports),
+  -- then stop
+  Playhead.start(self.head, anim, 1, t, true)
+  self.events_n = 0
+  self:_evaluate(0)
+  self.head.playing = false
+  self.keep_events = true
+end
+
+function Rig:_evaluate(dt)
+  local head = self.head
+  if Playhead.advance(head, dt, self.emit) then
+    self.core:update(head.anim.core, head.current, Playhead.tween_last(head))
+  end
+end
+
+--- Advances by `dt` seconds: timelines, IK, world matrices, deform; the events it fires are
+-- then in `events()`.
+function Rig:update(dt)
+  if type(dt) ~= "number" or dt ~= dt or dt < 0 or dt == math.huge then
+    error("bad argument #1 to 'update' (a finite number >= 0 expected)", 2)
+  end
+  if self.keep_events then
+    self.keep_events = false
+  else
+    self.events_n = 0
+  end
+  self:_evaluate(dt)
+end
+
+--- The events of the last update, in order: `for kind, name, owner in rig:events() do`.
+function Rig:events()
+  local i, list, n = 0, self.events_list, self.events_n
+  return function()
+    i = i + 1
+    if i > n then return nil end
+    local e = list[i]
+    return e[1], e[2], e[3]
+  end
+end
+
+local function names(list)
+  local out = {}
+  for i = 1, #list do out[i] = list[i].name end
+  return out
+end
+
+--- The bones' names in the file's order.
+function Rig:bones() return names(self.model.bones) end
+--- The slots' names in the file's order.
+function Rig:slots() return names(self.model.slots) end
+
+local function index_of(self, map, name, what)
+  local i = map[name]
+  if i == nil then error(("bad argument #1 to '%s' (no %s '%s')"):format(what, what, tostring(name)), 3) end
+  return i
+end
+
+--- The world matrix of bone `name`: a, b, c, d, tx, ty (armature space, y down).
+function Rig:bone(name)
+  return self.core:bone(index_of(self, self.model.bone, name, "bone"))
+end
+
+--- Slot `name`: display index (0-based, -1 none), draw position (1 = drawn first), r, g, b, a.
+function Rig:slot(name)
+  return self.core:slot(index_of(self, self.model.slot, name, "slot"))
+end
+
+--- The vertices of the mesh slot `name` shows, in armature space, into out[1 .. 2n]; n (0 when
+-- it shows no mesh).
+function Rig:vertices(name, out)
+  return self.core:vertices(index_of(self, self.model.slot, name, "slot"), out)
+end
+
+return Rig
