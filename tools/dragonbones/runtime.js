@@ -151,21 +151,16 @@ class StubSlot extends db.Slot {
 }
 
 // The bench's slot: _updateMesh skins like an engine's slot does, into a Float32Array made the
-// first time a mesh is shown (sized for the largest mesh of the slot's displays), so that steady
-// state allocates nothing. The runtime calls _updateMesh when the mesh or one of its bones
+// first time a mesh is shown (made again only for a larger mesh), so that steady state allocates
+// nothing. The runtime calls _updateMesh when the mesh or one of its bones
 // changed; skinned counts the calls.
 class SkinningSlot extends StubSlot {
     static toString() { return "[class sinew.SkinningSlot]"; }
     _onClear() { super._onClear(); this.skinned = 0; this.buffer = null; }
     _updateMesh() {
         const md = this._meshData;
-        if (this.buffer === null || this.buffer.length < 2 * md.parent.parent.parent.intArray[md.offset]) {
-            let most = 0;
-            for (const d of this._displayDatas) {
-                if (d !== null && d.type === db.DisplayType.Mesh) most = Math.max(most, d.parent.parent.parent.intArray[d.offset]);
-            }
-            this.buffer = new Float32Array(2 * Math.max(most, md.parent.parent.parent.intArray[md.offset]));
-        }
+        const need = 2 * md.parent.parent.parent.intArray[md.offset + MESH_VERTEX_COUNT];
+        if (this.buffer === null || this.buffer.length < need) this.buffer = new Float32Array(need);
         if (md.weight !== null) {
             vertices(this, this.buffer);
         } else {
