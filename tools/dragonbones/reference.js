@@ -38,14 +38,18 @@
 // <pose>: {"step": 12, "time": 0.2, "plays": 0, "completed": false,
 //          "bones": [[a, b, c, d, tx, ty], ...], "slots": [[display, draw, r, g, b, a], ...],
 //          "vertices": {"slot name": [x1, y1, x2, y2, ...], ...}}
-//   time, plays, completed: the animation state's currentTime, currentPlayTimes, isCompleted.
+//   time, plays, completed: the animation state's currentTime, currentPlayTimes, isCompleted (not
+//     in "setup"); "animation": the name of the playing animation when another one took over
+//     (an action key's gotoAndPlay).
 //   bones: each bone's world matrix (armature space, y down: x' = a x + c y + tx, y' = b x + d y + ty);
 //     a..d with 8 significant digits, tx, ty with 6 decimals.
 //   slots: displayIndex (0-based, -1 = none), draw position (the runtime's zOrder + 1), colour
 //     multipliers r, g, b, a (6 decimals), then the offsets r, g, b, a only when one is not 0.
 //   vertices: mesh vertices in armature space (6 decimals) for the slots showing a mesh; present on
 //     fewer poses than bones and slots (the size budget), absent when no slot shows a mesh.
-// A number the runtime left non-finite would be written as null (none is, at this writing).
+// A number the runtime left non-finite would be written as null (none is, at this writing). A
+// scenario in which the runtime threw would carry "error": its message (none does), and the run
+// then ends with status 1.
 "use strict";
 const fs = require("fs");
 const path = require("path");
