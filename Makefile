@@ -40,7 +40,7 @@ PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON)
 PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted $(PKGS_JSON) love xvfb xauth
 
 .PHONY: all build ctests test test-all test-love sanitize valgrind lint bench bench-ozz demo demo-love docs rock fuzz \
-	clean deps-test deps-build
+	clean deps-test deps-build dragonbones-reference
 
 all: build
 # the compiler and the headers of $(LUA) first (installed when missing, or the line to run printed)
@@ -178,6 +178,14 @@ $(OZZ_BUILD)/obj/%.o: $(OZZ_SRC)/src/%.cc
 $(OZZ_BUILD)/bench_ozz: bench/ozz/bench_ozz.cc $(OZZ_OBJ) $(CORE_OBJ) $(HEADERS)
 	$(OZZ_CXX) -I$(OZZ_SRC)/include -Isrc/core -DOZZ_VERSION_STR='"$(OZZ_VERSION)"' \
 	    -DBENCH_FLAGS='"$(OPT) $(CFLAGS)"' -o $@ $< $(OZZ_OBJ) $(CORE_OBJ) -lm
+
+# Dev only: the DragonBones reference data of spec/dragonbones/reference (poses and events by the
+# DragonBonesJS runtime, see its README.md). Needs node 20 and npm; installs the pinned runtime
+# (npm dragonbones-runtime@5.6.200) and typescript@2.9.2 into build/dbref, compiles it, and
+# rewrites every reference file. The JS side of the 2-D bench: node bench/dragonbones_js.js
+dragonbones-reference:
+	@sh tools/dragonbones/install.sh
+	@node tools/dragonbones/reference.js
 
 demo: deps-test
 	@$(MAKE) -s build
