@@ -60,7 +60,7 @@ local function tween(raw, count, key, path, state)
     if n < 4 or (n - 4) % 6 ~= 0 then
       fail(path .. ".curve", "has %d numbers, not 4 + 6k (two control points, then a point and two per segment)", n)
     end
-    V.spend(state, "values", count + 1, path .. ".curve")
+    V.spend(state, "samples", count + 1, path .. ".curve")
     key.tween, key.samples = "curve", M.sample_curve(c, count + 1)
     return key
   end
@@ -122,22 +122,32 @@ end
 -- the action frames of an animation (_mergeActionFrame): { frame = start, items = { ... } }, a
 -- first one at frame 0 always; a new frame goes after the first one that starts later (the
 -- parser's order, kept: it decides where each frame's actions fire)
-local function merge(ctx, start, items)
+local function merge(ctx, start, items, path)
   local frames = ctx.action_frames
   if #frames == 0 then frames[1] = { frame = 0, items = {} } end
-  local found, index = nil, 0
-  for i = 1, #frames do
-    local f = frames[i]
-    if f.frame == start then
-      found = f
-      break
-    elseif f.frame > start then
-      break
+  local found, index, later = nil, 0, false
+  local last = frames[#frames]
+  if ctx.sorted and last.frame <= start then -- the usual case, without the walk: at or after the last
+    if last.frame == start then found = last else index = #frames end
+  else
+    for i = 1, #frames do
+      local f = frames[i]
+      if f.frame == start then
+        found = f
+        break
+      elseif f.frame > start then
+        later = true
+        break
+      end
+      index = i
     end
-    index = i
   end
   if not found then
+    if #frames >= V.LIMITS.action_frames then
+      fail(path, "the animation has more frames with actions than the limit of %d", V.LIMITS.action_frames)
+    end
     found = { frame = start, items = {} }
+    if later then ctx.sorted = false end -- placed after a frame that starts later: out of order
     table.insert(frames, math.min(index + 2, #frames + 1), found)
   end
   for _, item in ipairs(items) do found.items[#found.items + 1] = item end
@@ -154,7 +164,7 @@ local function key_actions(ctx, raw, path, start, bone, slot)
   for _, source in ipairs(sources) do
     local key = source[1]
     if raw[key] ~= nil then
-      merge(ctx, start, A.actions(raw[key], path .. "." .. key, source[2], bone, slot, ctx.arm, {}))
+      merge(ctx, start, A.actions(raw[key], path .. "." .. key, source[2], bone, slot, ctx.arm, {}), path .. "." .. key)
     end
   end
 end
@@ -416,7 +426,7 @@ function M.animation(raw, path, arm, state)
   if number(raw, "scale", path, 1) ~= 1 then fail(path .. ".scale", "animation scale is not supported") end
   if not absent(raw.surface) then fail(path .. ".surface", "surface timelines (DragonBones 5.6) are not supported") end
   if not absent(raw.animation) then fail(path .. ".animation", "animation timelines (DragonBones 5.6) are not supported") end
-  local ctx = { arm = arm, state = state, frames = math.max(anim.duration, 1), action_frames = {},
+  local ctx = { arm = arm, state = state, frames = math.max(anim.duration, 1), action_frames = {}, sorted = true,
     prev_rotation = 0, prev_clockwise = 0 }
   -- the animation's own frames: their actions at the sum of the durations before them
   local list, n = array(raw, "frame", path)
@@ -436,6 +446,7 @@ function M.animation(raw, path, arm, state)
     if zn > 0 then
       anim.zorder = keys(zlist, zn, zpath .. ".frame", ctx.frames, state, function(k, key, kpath)
         local moves, nm = V.numbers(k, "zOrder", kpath)
+        if moves and nm > 0 then V.spend(state, "values", #arm.slots, kpath .. ".zOrder") end
         if moves and nm > 0 then key.order = zorder_key(moves, nm, kpath, #arm.slots) end
       end)
     end

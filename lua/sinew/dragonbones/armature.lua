@@ -193,16 +193,16 @@ local function check_order(arm, path)
         else
           top[2] = top[2] + 1
           local to, via = edge[1], edge[2]
-          if state[to] == 1 then
-            local ik = via
-            for k = #stack, 1, -1 do
-              if ik then break end
+          if state[to] == 1 then -- a cycle: the stack from `to` up, then this edge; an IK edge is on it
+            local ik, k = via, #stack
+            while not ik and stack[k][1] ~= to do
               ik = stack[k][3]
-              if stack[k][1] == to then break end
+              k = k - 1
             end
             ik = ik or 1
-            fail(at(path .. ".ik", ik), "the bones cannot be ordered: IK %s waits for target %s, which waits for %s",
-              show(arm.ik[ik].name), show(arm.bones[arm.ik[ik].target].name), show(arm.bones[arm.ik[ik].root].name))
+            local c = arm.ik[ik]
+            fail(at(path .. ".ik", ik), "the bones cannot be ordered: root %s must follow target %s, which follows it",
+              show(arm.bones[c.root].name), show(arm.bones[c.target].name))
           elseif not state[to] then
             state[to] = 1
             stack[#stack + 1] = { to, 1, via }
