@@ -48,6 +48,9 @@ end
 --- glTF 2.0 import (see `sinew.gltf`).
 M.gltf = require "sinew.gltf"
 
+--- DragonBones 5.0 to 5.5 import (see `sinew.dragonbones`).
+M.dragonbones = require "sinew.dragonbones"
+
 --- The animator: state machines, blend trees, layers and events (see `sinew.animator`).
 M.animator = require "sinew.animator"
 

@@ -7,6 +7,7 @@
 -- @module sinew.gltf.document
 local decode = require("sinew.core")._gltf
 local Fault = require "sinew.fault"
+local Json = require "sinew.json"
 
 local M = {}
 
@@ -89,43 +90,11 @@ end
 
 -- ---- JSON ---------------------------------------------------------------------------------------
 
--- the default decoder of JSON text into Lua tables: lua-cjson when installed (C, fast), else
--- dkjson (pure Lua: a single file a LÖVE game can ship beside sinew); found once
-local default_decoder
-local function default_json()
-  if default_decoder ~= nil then return default_decoder end
-  local ok, cjson = pcall(require, "cjson.safe")
-  if ok and type(cjson) == "table" and cjson.new then
-    local c = cjson.new()
-    c.decode_max_depth(128) -- glTF nests a few levels; hostile text nests thousands
-    c.decode_invalid_numbers(false) -- strict JSON: no NaN, Infinity or hex
-    default_decoder = function(text) return c.decode(text) end
-    return default_decoder
-  end
-  local ok2, dkjson = pcall(require, "dkjson")
-  if ok2 and type(dkjson) == "table" and dkjson.decode then
-    default_decoder = function(text)
-      local doc, _, err = dkjson.decode(text, 1, nil)
-      if err then return nil, err end
-      return doc
-    end
-    return default_decoder
-  end
-  return nil
-end
-
---- Decodes the JSON text of a glTF file with `decoder` (options.json) or the default one.
+--- Decodes the JSON text of a glTF file with `decoder` (options.json) or the default one
+-- (sinew.json: lua-cjson when installed, else dkjson).
 function M.json(text, decoder)
-  decoder = decoder or default_json()
-  if decoder == nil then
-    fail("", "no JSON decoder: install dkjson (Debian: apt-get install lua-dkjson; LuaRocks: luarocks install " ..
-      "dkjson; LÖVE: put dkjson.lua beside main.lua), or lua-cjson, or pass options.json")
-  end
-  local ok, doc, err = pcall(decoder, text)
-  if not ok then -- an error raised inside the decoder (dkjson: "stack overflow" for deep nesting)
-    fail("", "the JSON does not parse: %s", (tostring(doc):gsub("^[^:\n]*:%d+: ", "")))
-  end
-  if type(doc) ~= "table" then fail("", "the JSON does not parse: %s", tostring(err or "not an object")) end
+  local doc, why = Json.decode(text, decoder)
+  if doc == nil then fail("", "%s", why) end
   return doc
 end
 
