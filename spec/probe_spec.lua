@@ -28,7 +28,9 @@ describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
       "sinew.Mask.__tostring", "sinew.Matrices:pointer", "sinew.Chain:set_param", "sinew.Clip:sample",
       "sinew.BlendSpace(grid):weights", "sinew.Skeleton.__len", "sinew.gltf.parse", "sinew._gltf.vertices",
       "sinew.Matrices:set", "sinew.Clip:sample_joint", "sinew.animator.compile", "sinew.AnimatorPlan:new",
-      "sinew.AnimatorPlan:skeleton", "sinew.Animator:update" }) do
+      "sinew.AnimatorPlan:skeleton", "sinew.Animator:update", "sinew.dragonbones.load", "sinew.dragonbones.rig",
+      "sinew.dragonbones.Rig:update", "sinew.Rig2D:update", "sinew.Rig2D:vertices", "sinew.Rig2DData:animation",
+      "sinew._rig2d_data", "sinew.Anim2D:duration" }) do
       assert.is_truthy(found[name], name .. " was not found:\n" .. out)
     end
     assert.is_nil(out:match("template %d+ of [^\n]*"))

@@ -90,6 +90,14 @@ local function make_objects()
   O.anim = sinew.animator(animator_def(O.skel, O.clip, O.mask))
   O.plan = sinew.animator.compile(animator_def(O.skel, O.clip, O.mask))
   O.anim2 = O.plan:new()
+  -- a DragonBones rig, and the C core's 2-D objects behind it
+  O.db = assert(sinew.dragonbones.load("spec/dragonbones/extra/ik_ske.json"))
+  O.rig = sinew.dragonbones.rig(O.db)
+  O.rig:play(O.db.armatures[1].animations[1].name)
+  O.rig:update(0.1)
+  O.rig2d = O.rig.core
+  O.rig2d_data = O.rig.compiled.core
+  O.anim2d = O.rig.compiled.animations[1].core
 end
 make_objects()
 
@@ -125,7 +133,8 @@ local function find_entries()
   add("sinew.animator", getmetatable(sinew.animator).__call and function(...) return sinew.animator(...) end,
     "function")
   -- every object the constructors made, and the metatables behind them
-  local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim, O.plan }
+  local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim, O.plan,
+    O.rig, O.rig2d, O.rig2d_data, O.anim2d }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
     local mt = getmetatable(obj)
@@ -133,6 +142,7 @@ local function find_entries()
     if type(obj) == "userdata" and tname == "sinew.BlendSpace" then tname = tname .. "(" .. obj.mode .. ")" end
     if obj == O.anim then tname = "sinew.Animator" end
     if obj == O.plan then tname = "sinew.AnimatorPlan" end
+    if obj == O.rig then tname = "sinew.dragonbones.Rig" end
     local keys = {}
     for k in pairs(mt) do if type(k) == "string" then keys[#keys + 1] = k end end
     table.sort(keys)
@@ -199,7 +209,7 @@ local function pool()
   add(raising(), collecting({ 0, 0, 0 }), flipping({ 1, 2, 3 }, big_list(5000, 0)))
   add(function() end, print, coroutine.create(function() end), io.stdout)
   add(O.skel, O.other, O.pose, O.pose2, O.other_pose, O.mask, O.other_mask, O.mats, O.other_mats, O.clip,
-    O.cursor, O.group, O.chain, O.tail, O.pointer)
+    O.cursor, O.group, O.chain, O.tail, O.pointer, O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.db)
   for _, s in ipairs(O.spaces) do add(s) end
   if newproxy then add(newproxy(true)) end
   return p, n

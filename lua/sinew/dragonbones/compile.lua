@@ -51,13 +51,11 @@ local function armature_layout(arm)
     first = first + #list
   end
   w[5] = #displays
-  local mesh_of = {}
   for _, d in ipairs(displays) do
     local mesh = -1
     if d.type == "mesh" then
       meshes[#meshes + 1] = d
       mesh = #meshes - 1
-      mesh_of[d] = mesh
     end
     push(w, DISPLAY[d.type] or 0, mesh, d.x or 0, d.y or 0, d.rotation or 0, d.skew or 0, d.scale_x or 1,
       d.scale_y or 1)

@@ -242,4 +242,14 @@ function M.load(path, options)
   return import(bytes, path, name, options)
 end
 
+--- A rig: one instance of armature `name` (default the first) of imported `data`, which plays
+-- its animations as the DragonBones runtime does (see `sinew.dragonbones.Rig`). Many rigs may
+-- share one `data`; its armature is compiled for the C core once, on the first rig.
+-- @tparam table data what `load` or `parse` returned
+-- @tparam[opt] string name an armature's name
+-- @return the rig, or nil and a message when the data has no such armature
+function M.rig(data, name)
+  return require("sinew.dragonbones.rig").new(data, name)
+end
+
 return M

@@ -11,31 +11,16 @@ local fmod = math.fmod
 
 local EVENT_KIND = { sound = "soundEvent", event = "frameEvent" }
 
---- A new rig of armature `name` (default the first) of imported `data`; nil, message when there
--- is no such armature.
-function Rig.new(data, name)
-  if type(data) ~= "table" or type(data.armatures) ~= "table" then
-    error(("bad argument #1 to 'rig' (DragonBones data expected, got %s)"):format(type(data)), 3)
+-- the rig at argument 1 of method `method`, checked
+local function check(self, method)
+  if getmetatable(self) ~= Rig or rawget(self, "core") == nil then
+    error(("bad argument #1 to '%s' (a sinew.dragonbones rig expected, got %s)"):format(method, type(self)), 3)
   end
-  local arm
-  if name == nil then
-    arm = data.armatures[1]
-  elseif type(name) == "string" then
-    arm = data.armatures[name]
-  else
-    error(("bad argument #2 to 'rig' (string expected, got %s)"):format(type(name)), 3)
-  end
-  if arm == nil then return nil, ("%s: no armature '%s'"):format(data.file or "data", tostring(name)) end
-  local compiled = Compile.armature(arm)
-  local self = setmetatable({
-    compiled = compiled, model = arm, core = compiled.core:rig(),
-    head = {}, events_n = 0, events_list = {},
-  }, Rig)
-  self.emit = function(kind, item) self:_push(kind, item) end
   return self
 end
 
-function Rig:_push(kind, item)
+-- records an event of the update running (kind, and the action item for frame and sound events)
+local function push(self, kind, item)
   local n = self.events_n + 1
   local e = self.events_list[n]
   if not e then
@@ -54,6 +39,42 @@ function Rig:_push(kind, item)
   self.events_n = n
 end
 
+-- advances the playhead by dt and, while the animation plays, samples it into the rig
+local function evaluate(self, dt)
+  local head = self.head
+  if Playhead.advance(head, dt, self.emit) then
+    self.core:update(head.anim.core, head.current, Playhead.tween_last(head))
+  end
+end
+
+--- A new rig of armature `name` (default the first) of imported `data`; nil, message when there
+-- is no such armature.
+function Rig.new(data, name)
+  if type(data) ~= "table" or type(data.armatures) ~= "table" then
+    error(("bad argument #1 to 'rig' (DragonBones data expected, got %s)"):format(type(data)), 3)
+  end
+  local arm
+  if name == nil then
+    arm = data.armatures[1]
+  elseif type(name) == "string" then
+    arm = data.armatures[name]
+  else
+    error(("bad argument #2 to 'rig' (string expected, got %s)"):format(type(name)), 3)
+  end
+  if type(arm) ~= "table" then return nil, ("%s: no armature '%s'"):format(tostring(data.file or "data"), tostring(name)) end
+  local ok, compiled = pcall(Compile.armature, arm)
+  if not ok then
+    return nil, ("%s: armature '%s' does not compile (was the data changed after loading?): %s"):format(
+      tostring(data.file or "data"), tostring(arm.name), tostring(compiled))
+  end
+  local self = setmetatable({
+    compiled = compiled, model = arm, core = compiled.core:rig(),
+    head = {}, events_n = 0, events_list = {},
+  }, Rig)
+  self.emit = function(kind, item) push(self, kind, item) end
+  return self
+end
+
 local function animation(self, name)
   local anim = self.compiled.animations[name]
   if anim == nil then
@@ -64,6 +85,7 @@ end
 
 --- Plays animation `name` from its start, `times` times (0 forever; default the file's).
 function Rig:play(name, times)
+  check(self, "play")
   local anim = animation(self, name)
   if times ~= nil and (type(times) ~= "number" or times < 0 or times ~= math.floor(times)) then
     error("bad argument #2 to 'play' (times must be an integer >= 0)", 2)
@@ -73,13 +95,14 @@ function Rig:play(name, times)
   -- as the runtime: one update at once, whose events the next update reports
   Playhead.start(self.head, anim, times, 0.0, true)
   self.events_n = 0
-  self:_evaluate(0)
+  evaluate(self, 0)
   self.keep_events = true
 end
 
 --- Stops at `t` seconds into animation `name` (DragonBones' gotoAndStopByTime): the next
 -- update(0) shows the pose at t.
 function Rig:seek(name, t)
+  check(self, "seek")
   local anim = animation(self, name)
   if type(t) ~= "number" or t ~= t or t == math.huge or t == -math.huge then
     error("bad argument #2 to 'seek' (a finite number expected)", 2)
@@ -98,21 +121,15 @@ function Rig:seek(name, t)
   -- then stop
   Playhead.start(self.head, anim, 1, t, true)
   self.events_n = 0
-  self:_evaluate(0)
+  evaluate(self, 0)
   self.head.playing = false
   self.keep_events = true
-end
-
-function Rig:_evaluate(dt)
-  local head = self.head
-  if Playhead.advance(head, dt, self.emit) then
-    self.core:update(head.anim.core, head.current, Playhead.tween_last(head))
-  end
 end
 
 --- Advances by `dt` seconds: timelines, IK, world matrices, deform; the events it fires are
 -- then in `events()`.
 function Rig:update(dt)
+  check(self, "update")
   if type(dt) ~= "number" or dt ~= dt or dt < 0 or dt == math.huge then
     error("bad argument #1 to 'update' (a finite number >= 0 expected)", 2)
   end
@@ -121,11 +138,12 @@ function Rig:update(dt)
   else
     self.events_n = 0
   end
-  self:_evaluate(dt)
+  evaluate(self, dt)
 end
 
 --- The events of the last update, in order: `for kind, name, owner in rig:events() do`.
 function Rig:events()
+  check(self, "events")
   local i, list, n = 0, self.events_list, self.events_n
   return function()
     i = i + 1
@@ -142,11 +160,11 @@ local function names(list)
 end
 
 --- The bones' names in the file's order.
-function Rig:bones() return names(self.model.bones) end
+function Rig:bones() return names(check(self, "bones").model.bones) end
 --- The slots' names in the file's order.
-function Rig:slots() return names(self.model.slots) end
+function Rig:slots() return names(check(self, "slots").model.slots) end
 
-local function index_of(self, map, name, what)
+local function index_of(map, name, what)
   local i = map[name]
   if i == nil then error(("bad argument #1 to '%s' (no %s '%s')"):format(what, what, tostring(name)), 3) end
   return i
@@ -154,18 +172,22 @@ end
 
 --- The world matrix of bone `name`: a, b, c, d, tx, ty (armature space, y down).
 function Rig:bone(name)
-  return self.core:bone(index_of(self, self.model.bone, name, "bone"))
+  check(self, "bone")
+  return self.core:bone(index_of(self.model.bone, name, "bone"))
 end
 
 --- Slot `name`: display index (0-based, -1 none), draw position (1 = drawn first), r, g, b, a.
 function Rig:slot(name)
-  return self.core:slot(index_of(self, self.model.slot, name, "slot"))
+  check(self, "slot")
+  return self.core:slot(index_of(self.model.slot, name, "slot"))
 end
 
 --- The vertices of the mesh slot `name` shows, in armature space, into out[1 .. 2n]; n (0 when
 -- it shows no mesh).
 function Rig:vertices(name, out)
-  return self.core:vertices(index_of(self, self.model.slot, name, "slot"), out)
+  check(self, "vertices")
+  if type(out) ~= "table" then error(("bad argument #2 to 'vertices' (table expected, got %s)"):format(type(out)), 2) end
+  return self.core:vertices(index_of(self.model.slot, name, "slot"), out)
 end
 
 return Rig
