@@ -15,9 +15,14 @@ M.BLEND_MODES = BLEND
 local DISPLAY = { image = 0, mesh = 1, armature = 2, bounding_box = 3 }
 local TWEEN = { none = 0, linear = 1, quad_in = 2, quad_out = 3, quad_in_out = 4, curve = 5 }
 
+-- appends numbers to a layout; a missing number would leave a hole that `#` reads as it likes
 local function push(out, ...)
   local n = #out
-  for i = 1, select("#", ...) do out[n + i] = select(i, ...) end
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    if type(v) ~= "number" then error(("layout number %d is %s, not a number"):format(n + i, tostring(v)), 2) end
+    out[n + i] = v
+  end
 end
 
 local function flag(v) return v and 1 or 0 end
@@ -104,9 +109,9 @@ local function starts_of(keys, frames)
 end
 
 local VALUES = {
-  [1] = function(key) return key.x, key.y end,
-  [2] = function(key) return key.rotation, key.skew end,
-  [3] = function(key) return key.x, key.y end,
+  [1] = function(key) return key.x or 0, key.y or 0 end,
+  [2] = function(key) return key.rotation or 0, key.skew or 0 end,
+  [3] = function(key) return key.x or 1, key.y or 1 end,
 }
 
 local function push_timeline(w, kind, target, extra, keys, frames, count, values)
@@ -119,7 +124,7 @@ local function push_timeline(w, kind, target, extra, keys, frames, count, values
     if length <= 0 and tween ~= 0 then tween = 0 end
     if tween == 5 then amount = #key.samples end
     push(w, starts[j], tween, amount)
-    if tween == 5 then for i = 1, #key.samples do w[#w + 1] = key.samples[i] end end
+    if tween == 5 then for i = 1, #key.samples do push(w, key.samples[i]) end end
     values(w, key)
   end
 end
@@ -141,7 +146,7 @@ local function animation_layout(arm, anim, lists)
   for _, t in ipairs(anim.slots or {}) do
     if t.display and #t.display > 0 then
       push_timeline(w, 4, t.slot - 1, 0, t.display, frames, 1, function(out, key)
-        out[#out + 1] = key.value
+        push(out, key.value or 0)
       end)
       count = count + 1
     end
