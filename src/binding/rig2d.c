@@ -238,6 +238,21 @@ static int l_vertices(lua_State *L) {
     return 1;
 }
 
+/// Rig2D:mesh(i) -> pointer, bytes, n: the vertex buffer of the mesh slot i shows, filled
+/// (SN_RIG2D_VERTEX_BYTES a vertex: x, y, u, v floats, r, g, b, a bytes), as a light userdata
+/// that stays valid while the rig lives; nil, 0, 0 when the slot shows no mesh
+static int l_mesh(lua_State *L) {
+    sn_rig2d *r = check_rig(L, 1);
+    int s = index_arg(L, 2, sn_rig2d_data_slots(sn_rig2d_rig_data(r)), "slot");
+    int n;
+    const unsigned char *p = sn_rig2d_mesh(r, s, &n);
+    if (p == NULL) lua_pushnil(L);
+    else lua_pushlightuserdata(L, (void *)p);
+    lua_pushinteger(L, (lua_Integer)n * SN_RIG2D_VERTEX_BYTES);
+    lua_pushinteger(L, n);
+    return 3;
+}
+
 /// Rig2D:pose(i) -> x, y, rotation, skew, scale x, scale y: bone i's animation pose
 static int l_pose(lua_State *L) {
     sn_rig2d *r = check_rig(L, 1);
@@ -255,7 +270,7 @@ void sn_open_rig2d(lua_State *L, int module) {
                                             { "world", l_world },         { "bone", l_bone },
                                             { "slot_matrix", l_slot_matrix }, { "slot", l_slot },
                                             { "slot_offsets", l_slot_offsets }, { "draw_order", l_draw_order },
-                                            { "set_display", l_set_display }, { "pose", l_pose },
+                                            { "set_display", l_set_display }, { "pose", l_pose }, { "mesh", l_mesh },
                                             { NULL, NULL } };
     static const luaL_Reg none[] = { { NULL, NULL } };
     sn_lua_newclass(L, SN_RIG2D_DATA_MT, data_methods, none);

@@ -145,4 +145,12 @@ void sn_rig2d_constraint(const sn_rig2d *r, int k, double *weight, int *bend_pos
 /// `cap` numbers); returns V, 0 when the slot shows no mesh. The deform is applied.
 int sn_rig2d_vertices(const sn_rig2d *r, int s, double *out, int cap);
 
+/// Bytes of one vertex of sn_rig2d_mesh: x, y, u, v as floats, then r, g, b, a as bytes (the
+/// layout of love.graphics.newMesh's default format: VertexPosition, VertexTexCoord, VertexColor).
+#define SN_RIG2D_VERTEX_BYTES 20
+/// Fills the rig's vertex buffer for the mesh slot `s` shows (armature-space positions as
+/// sn_rig2d_vertices, the mesh's uvs, the slot's colour multipliers as bytes) and returns it;
+/// *count gets its vertex count. NULL (count 0) when the slot shows no mesh.
+const unsigned char *sn_rig2d_mesh(sn_rig2d *r, int s, int *count);
+
 #endif

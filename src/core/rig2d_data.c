@@ -272,7 +272,7 @@ static size_t layout_size(const counts *c) {
     s += SN_ALIGN16(sizeof(r2_slot) * (size_t)c->slots);
     s += SN_ALIGN16(sizeof(r2_display) * (size_t)c->displays);
     s += SN_ALIGN16(sizeof(r2_mesh) * (size_t)c->meshes);
-    s += SN_ALIGN16(sizeof(int) * (size_t)c->meshes);
+    s += 2 * SN_ALIGN16(sizeof(int) * (size_t)c->meshes);
     s += SN_ALIGN16(sizeof(float) * (size_t)c->floats);
     s += SN_ALIGN16(sizeof(int) * (size_t)c->ints);
     return s;
@@ -313,8 +313,9 @@ sn_status sn_rig2d_data_init(void *mem, size_t size, const double *w, size_t n, 
     TAKE(d->slot, r2_slot, c.slots);
     TAKE(d->display, r2_display, c.displays);
     TAKE(d->mesh, r2_mesh, c.meshes);
-    int *deform_offset;
+    int *deform_offset, *vertex_offset;
     TAKE(deform_offset, int, c.meshes);
+    TAKE(vertex_offset, int, c.meshes);
     pools p;
     TAKE(p.f, float, c.floats);
     TAKE(p.i, int, c.ints);
@@ -332,12 +333,16 @@ sn_status sn_rig2d_data_init(void *mem, size_t size, const double *w, size_t n, 
     sort_bones(&c, w, d->order, placed, err);
     sn_scratch_free(a, placed, (size_t)c.bones);
     /* each mesh's room in a rig's deform area */
-    int total = 0;
+    int total = 0, vertices = 0;
     for (int m = 0; m < c.meshes; m++) {
         deform_offset[m] = total;
         total += d->mesh[m].deform_count;
+        vertex_offset[m] = vertices;
+        vertices += d->mesh[m].vertices;
     }
     d->mesh_deform = deform_offset;
+    d->mesh_vertex = vertex_offset;
+    d->vertex_total = vertices;
     return SN_OK;
 }
 

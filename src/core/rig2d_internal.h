@@ -59,6 +59,8 @@ struct sn_rig2d_data {
     r2_display *display;
     r2_mesh *mesh;
     int *mesh_deform;  ///< each mesh's offset in a rig's deform area (deform_total numbers)
+    int *mesh_vertex;  ///< each mesh's first vertex in a rig's vertex buffer (vertex_total vertices)
+    int vertex_total;
 };
 
 typedef struct r2_key {
@@ -94,6 +96,7 @@ struct sn_rig2d {
     double *color;       ///< 8 per slot: multipliers a r g b, offsets a r g b
     double *slot_world;  ///< 6 per slot
     double *deform;      ///< deform_total numbers
+    unsigned char *buffer;  ///< vertex_total vertices of SN_RIG2D_VERTEX_BYTES (sn_rig2d_mesh)
 };
 
 /// v wrapped into [-pi, pi) as DragonBones' normalizeRadian (JavaScript's % is C's fmod).

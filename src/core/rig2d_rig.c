@@ -11,7 +11,8 @@ size_t sn_rig2d_size(const sn_rig2d_data *d) {
     return SN_ALIGN16(sizeof(sn_rig2d)) + 2 * SN_ALIGN16(sizeof(double) * 6 * b) + SN_ALIGN16(sizeof(r2_transform) * b) +
            SN_ALIGN16(b) + SN_ALIGN16(sizeof(double) * k) + SN_ALIGN16(sizeof(int) * k) + 3 * SN_ALIGN16(sizeof(int) * s) +
            SN_ALIGN16(sizeof(double) * 8 * s) + SN_ALIGN16(sizeof(double) * 6 * s) +
-           SN_ALIGN16(sizeof(double) * (size_t)d->deform_total);
+           SN_ALIGN16(sizeof(double) * (size_t)d->deform_total) +
+           SN_ALIGN16((size_t)SN_RIG2D_VERTEX_BYTES * (size_t)d->vertex_total);
 }
 
 void sn_rig2d_init(void *mem, const sn_rig2d_data *d) {
@@ -32,6 +33,7 @@ void sn_rig2d_init(void *mem, const sn_rig2d_data *d) {
     TAKE(r->color, double, 8 * d->slots);
     TAKE(r->slot_world, double, 6 * d->slots);
     TAKE(r->deform, double, d->deform_total);
+    TAKE(r->buffer, unsigned char, (size_t)SN_RIG2D_VERTEX_BYTES * (size_t)d->vertex_total);
 #undef TAKE
     r->data = d;
     sn_rig2d_setup(r);
@@ -93,34 +95,70 @@ sn_status sn_rig2d_set_display(sn_rig2d *r, int s, int display, sn_error *err) {
     return SN_OK;
 }
 
-int sn_rig2d_vertices(const sn_rig2d *r, int s, double *out, int cap) {
-    const sn_rig2d_data *d = r->data;
-    if (s < 0 || s >= d->slots || r->display[s] < 0) return 0;
-    const r2_display *q = &d->display[d->slot[s].first_display + r->display[s]];
-    if (q->mesh < 0) return 0;
-    const r2_mesh *m = &d->mesh[q->mesh];
-    if (cap < 2 * m->vertices) return 0;
-    const double *deform = r->deform + d->mesh_deform[q->mesh];
+/// Vertex i of mesh m shown by slot s, in armature space, into xy; *e walks the weight entries
+/// (start at 0, vertices in order).
+static void mesh_point(const sn_rig2d *r, int s, const r2_mesh *m, const double *deform, int i, int *e, double *xy) {
     if (!m->weighted) {
         const double *w = r->slot_world + 6 * s;
-        for (int i = 0; i < 2 * m->vertices; i += 2) {
-            double x = m->points[i] + deform[i], y = m->points[i + 1] + deform[i + 1];
-            out[i] = w[0] * x + w[2] * y + w[4];
-            out[i + 1] = w[1] * x + w[3] * y + w[5];
-        }
-        return m->vertices;
+        double x = m->points[2 * i] + deform[2 * i], y = m->points[2 * i + 1] + deform[2 * i + 1];
+        xy[0] = w[0] * x + w[2] * y + w[4];
+        xy[1] = w[1] * x + w[3] * y + w[5];
+        return;
     }
-    for (int i = 0, e = 0; i < m->vertices; i++) {
-        double x = 0.0, y = 0.0;
-        for (int k = 0; k < m->counts[i]; k++, e++) {
-            const double *w = r->world + 6 * m->bones[e];
-            double weight = m->points[3 * e];
-            double xl = m->points[3 * e + 1] + deform[2 * e], yl = m->points[3 * e + 2] + deform[2 * e + 1];
-            x += (w[0] * xl + w[2] * yl + w[4]) * weight;
-            y += (w[1] * xl + w[3] * yl + w[5]) * weight;
-        }
-        out[2 * i] = x;
-        out[2 * i + 1] = y;
+    double x = 0.0, y = 0.0;
+    for (int k = 0; k < m->counts[i]; k++, (*e)++) {
+        const double *w = r->world + 6 * m->bones[*e];
+        double weight = m->points[3 * *e];
+        double xl = m->points[3 * *e + 1] + deform[2 * *e], yl = m->points[3 * *e + 2] + deform[2 * *e + 1];
+        x += (w[0] * xl + w[2] * yl + w[4]) * weight;
+        y += (w[1] * xl + w[3] * yl + w[5]) * weight;
     }
+    xy[0] = x;
+    xy[1] = y;
+}
+
+/// The mesh slot s shows, NULL for none.
+static const r2_mesh *shown_mesh(const sn_rig2d *r, int s, const double **deform, int *first_vertex) {
+    const sn_rig2d_data *d = r->data;
+    if (s < 0 || s >= d->slots || r->display[s] < 0) return NULL;
+    const r2_display *q = &d->display[d->slot[s].first_display + r->display[s]];
+    if (q->mesh < 0) return NULL;
+    *deform = r->deform + d->mesh_deform[q->mesh];
+    *first_vertex = d->mesh_vertex[q->mesh];
+    return &d->mesh[q->mesh];
+}
+
+int sn_rig2d_vertices(const sn_rig2d *r, int s, double *out, int cap) {
+    const double *deform;
+    int first, e = 0;
+    const r2_mesh *m = shown_mesh(r, s, &deform, &first);
+    if (m == NULL || cap < 2 * m->vertices) return 0;
+    for (int i = 0; i < m->vertices; i++) mesh_point(r, s, m, deform, i, &e, out + 2 * i);
     return m->vertices;
+}
+
+static unsigned char colour_byte(double m) {
+    double v = m * 255.0 + 0.5;
+    return (unsigned char)(v >= 255.0 ? 255 : v > 0.0 ? v : 0); /* NaN: 0 */
+}
+
+const unsigned char *sn_rig2d_mesh(sn_rig2d *r, int s, int *count) {
+    const double *deform;
+    int first, e = 0;
+    *count = 0;
+    const r2_mesh *m = shown_mesh(r, s, &deform, &first);
+    if (m == NULL) return NULL;
+    unsigned char *out = r->buffer + (size_t)SN_RIG2D_VERTEX_BYTES * (size_t)first;
+    const double *c = r->color + 8 * s;
+    unsigned char rgba[4] = { colour_byte(c[1]), colour_byte(c[2]), colour_byte(c[3]), colour_byte(c[0]) };
+    for (int i = 0; i < m->vertices; i++) {
+        double xy[2];
+        mesh_point(r, s, m, deform, i, &e, xy);
+        float f[4] = { (float)xy[0], (float)xy[1], m->uvs[2 * i], m->uvs[2 * i + 1] };
+        unsigned char *v = out + (size_t)SN_RIG2D_VERTEX_BYTES * (size_t)i;
+        memcpy(v, f, sizeof f);
+        memcpy(v + 16, rgba, 4);
+    }
+    *count = m->vertices;
+    return out;
 }

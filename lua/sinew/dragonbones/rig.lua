@@ -165,6 +165,7 @@ function Rig:bones() return names(check(self, "bones").model.bones) end
 function Rig:slots() return names(check(self, "slots").model.slots) end
 
 local function index_of(map, name, what)
+  if type(name) == "number" then return name end -- an index: the core checks its range
   local i = map[name]
   if i == nil then error(("bad argument #1 to '%s' (no %s '%s')"):format(what, what, tostring(name)), 3) end
   return i
@@ -188,6 +189,53 @@ function Rig:vertices(name, out)
   check(self, "vertices")
   if type(out) ~= "table" then error(("bad argument #2 to 'vertices' (table expected, got %s)"):format(type(out)), 2) end
   return self.core:vertices(index_of(self.model.slot, name, "slot"), out)
+end
+
+--- The world matrix of slot `name` (or index): its display's transform in its bone's world
+-- matrix, a, b, c, d, tx, ty.
+function Rig:slot_matrix(name)
+  check(self, "slot_matrix")
+  return self.core:slot_matrix(index_of(self.model.slot, name, "slot_matrix"))
+end
+
+--- Slot `name`'s colour offsets r, g, b, a (-255 .. 255; the multipliers come from `slot`).
+function Rig:slot_offsets(name)
+  check(self, "slot_offsets")
+  return self.core:slot_offsets(index_of(self.model.slot, name, "slot_offsets"))
+end
+
+--- The slot drawn `k`-th (1 .. the slot count): its index in `slots()`.
+function Rig:draw_order(k)
+  check(self, "draw_order")
+  return self.core:draw_order(k)
+end
+
+--- The display slot `name` shows: the display's table from the data (type, name, path, ...), or
+-- nil when it shows none.
+function Rig:display(name)
+  check(self, "display")
+  local s = index_of(self.model.slot, name, "display")
+  local k = self.core:slot(s)
+  local list = self.compiled.displays[s]
+  return k >= 0 and list and list[k + 1] or nil
+end
+
+--- Slot `name` shows display `k` (0-based as in the file, -1 none) until an animation's key
+-- changes it.
+function Rig:set_display(name, k)
+  check(self, "set_display")
+  self.core:set_display(index_of(self.model.slot, name, "set_display"), k)
+end
+
+--- The vertex buffer of the mesh slot `name` shows, filled for drawing: a light userdata
+-- pointer, its size in bytes and its vertex count (nil, 0, 0 when the slot shows no mesh). Each
+-- vertex takes 20 bytes: x, y (armature space), u, v as floats, then r, g, b, a as bytes (the
+-- slot's colour multipliers): the layout of `love.graphics.newMesh`'s default vertex format. The
+-- pointer stays valid while the rig lives; copy it (`ffi.copy` into a ByteData) before the next
+-- update.
+function Rig:mesh(name)
+  check(self, "mesh")
+  return self.core:mesh(index_of(self.model.slot, name, "mesh"))
 end
 
 return Rig
