@@ -23,6 +23,7 @@ build = {
     ["sinew.core"] = {
       sources = {
         "src/core/common.c",
+        "src/core/pose2d.c",
         "src/core/quat.c",
         "src/core/rig2d_anim.c",
         "src/core/rig2d_data.c",
@@ -70,6 +71,7 @@ build = {
     ["sinew.dragonbones.armature"] = "lua/sinew/dragonbones/armature.lua",
     ["sinew.dragonbones.animation"] = "lua/sinew/dragonbones/animation.lua",
     ["sinew.dragonbones.compile"] = "lua/sinew/dragonbones/compile.lua",
+    ["sinew.dragonbones.kind"] = "lua/sinew/dragonbones/kind.lua",
     ["sinew.dragonbones.playhead"] = "lua/sinew/dragonbones/playhead.lua",
     ["sinew.dragonbones.rig"] = "lua/sinew/dragonbones/rig.lua",
     ["sinew.gltf"] = "lua/sinew/gltf/init.lua",

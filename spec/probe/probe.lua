@@ -98,6 +98,7 @@ local function make_objects()
   O.rig2d = O.rig.core
   O.rig2d_data = O.rig.compiled.core
   O.anim2d = O.rig.compiled.animations[1].core
+  O.pose2d, O.mask2d = O.rig:pose(), O.rig:mask({}, 0.5)
 end
 make_objects()
 
@@ -134,7 +135,7 @@ local function find_entries()
     "function")
   -- every object the constructors made, and the metatables behind them
   local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim, O.plan,
-    O.rig, O.rig2d, O.rig2d_data, O.anim2d }
+    O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
     local mt = getmetatable(obj)
@@ -209,7 +210,7 @@ local function pool()
   add(raising(), collecting({ 0, 0, 0 }), flipping({ 1, 2, 3 }, big_list(5000, 0)))
   add(function() end, print, coroutine.create(function() end), io.stdout)
   add(O.skel, O.other, O.pose, O.pose2, O.other_pose, O.mask, O.other_mask, O.mats, O.other_mats, O.clip,
-    O.cursor, O.group, O.chain, O.tail, O.pointer, O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.db)
+    O.cursor, O.group, O.chain, O.tail, O.pointer, O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.db, O.pose2d, O.mask2d)
   for _, s in ipairs(O.spaces) do add(s) end
   if newproxy then add(newproxy(true)) end
   return p, n

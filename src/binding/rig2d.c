@@ -7,12 +7,23 @@
  * Indices are 1-based. Per-frame methods return plain numbers or fill a table the caller gives.
  * @module sinew.core.rig2d
  */
+#include <math.h>
+#include <string.h>
+
 #include "../core/rig2d.h"
 #include "binding.h"
 
 #define SN_RIG2D_DATA_MT "sinew.Rig2DData"
 #define SN_ANIM2D_MT "sinew.Anim2D"
 #define SN_RIG2D_MT "sinew.Rig2D"
+#define SN_POSE2D_MT "sinew.Pose2D"
+#define SN_MASK2D_MT "sinew.Mask2D"
+
+/// A 2-D pose or mask: its bone count, then 6 (a pose) or 1 (a mask) numbers a bone.
+typedef struct values2d {
+    int bones;
+    double v[1];
+} values2d;
 
 /// The layout at argument `arg` (a list of numbers) as a temporary C array; *n its length.
 static const double *check_layout(lua_State *L, int arg, size_t *n) {
@@ -262,20 +273,258 @@ static int l_pose(lua_State *L) {
     return 6;
 }
 
+/* ---- 2-D poses and masks (the animator's pose kind for rigs) ---------------------------- */
+
+static values2d *new_values(lua_State *L, int data_arg, int per_bone, const char *mt) {
+    const sn_rig2d_data *d = check_data(L, data_arg);
+    int bones = sn_rig2d_data_bones(d);
+    values2d *p = (values2d *)sn_lua_newuserdata(L, sizeof(values2d) + sizeof(double) * ((size_t)per_bone * bones));
+    p->bones = bones;
+    sn_lua_setmetatable(L, mt);
+    keep_data(L, -1, data_arg);
+    return p;
+}
+
+static values2d *check_pose2d(lua_State *L, int arg) { return (values2d *)sn_lua_checkobject(L, arg, SN_POSE2D_MT); }
+static values2d *check_mask2d(lua_State *L, int arg) { return (values2d *)sn_lua_checkobject(L, arg, SN_MASK2D_MT); }
+
+/// Pushes the armature (Rig2DData) the userdata at `arg` belongs to.
+static int push_data_of(lua_State *L, int arg) {
+    sn_lua_getuservalue(L, arg);
+    if (lua_istable(L, -1)) lua_rawgeti(L, -1, 1);
+    else lua_pushnil(L);
+    lua_remove(L, -2);
+    return 1;
+}
+
+static int same_data(lua_State *L, int a, int b) {
+    push_data_of(L, a);
+    push_data_of(L, b);
+    int same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return same;
+}
+
+/// Rig2DData:pose() -> a new 2-D pose at rest (6 numbers a bone)
+static int l_new_pose(lua_State *L) {
+    values2d *p = new_values(L, 1, 6, SN_POSE2D_MT);
+    sn_pose2d_rest(p->v, p->bones);
+    return 1;
+}
+
+/// Rig2DData:mask(weights [, default]) -> a 2-D mask: weights[i] for bone i (0 .. 1), else default
+static int l_new_mask(lua_State *L) {
+    check_data(L, 1);
+    sn_lua_checktype(L, 2, LUA_TTABLE);
+    double dflt = sn_lua_optfinite(L, 3, 0.0);
+    if (dflt < 0.0 || dflt > 1.0) return sn_lua_argerror(L, 3, "the default weight must be in 0 .. 1");
+    values2d *m = new_values(L, 1, 1, SN_MASK2D_MT);
+    for (int b = 0; b < m->bones; b++) {
+        lua_rawgeti(L, 2, b + 1);
+        double w = lua_isnil(L, -1) ? dflt : sn_lua_tonumber(L, -1, 2, "weight");
+        lua_pop(L, 1);
+        if (!(w >= 0.0 && w <= 1.0))
+            return sn_lua_argerror(L, 2, lua_pushfstring(L, "weight of bone %d is not in 0 .. 1", b + 1));
+        m->v[b] = w;
+    }
+    return 1;
+}
+
+static int l_values_skeleton(lua_State *L) {
+    sn_lua_checkself(L);
+    return push_data_of(L, 1);
+}
+
+static int l_values_len(lua_State *L) {
+    values2d *p = (values2d *)sn_lua_checkself(L);
+    lua_pushinteger(L, p->bones);
+    return 1;
+}
+
+/// Pose2D:get(j) -> x, y, rotation, skew, scale x, scale y of bone j
+static int l_pose_get(lua_State *L) {
+    values2d *p = check_pose2d(L, 1);
+    int b = index_arg(L, 2, p->bones, "bone");
+    for (int i = 0; i < 6; i++) lua_pushnumber(L, p->v[6 * b + i]);
+    return 6;
+}
+
+/// Pose2D:set(j, x, y, rotation, skew, scale x, scale y)
+static int l_pose_set(lua_State *L) {
+    values2d *p = check_pose2d(L, 1);
+    int b = index_arg(L, 2, p->bones, "bone");
+    double v[6];
+    for (int i = 0; i < 6; i++) v[i] = sn_lua_checkfinite(L, 3 + i);
+    memcpy(p->v + 6 * b, v, sizeof v);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/// Pose2D:copy(from) -> self
+static int l_pose_copy(lua_State *L) {
+    values2d *p = check_pose2d(L, 1), *f = check_pose2d(L, 2);
+    if (!same_data(L, 1, 2)) return sn_lua_argerror(L, 2, "a pose of another armature");
+    memmove(p->v, f->v, sizeof(double) * 6 * (size_t)p->bones);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/// Pose2D:add(delta, weight [, mask]) -> self
+static int l_pose_add(lua_State *L) {
+    values2d *p = check_pose2d(L, 1), *dl = check_pose2d(L, 2);
+    double w = sn_lua_checkfinite(L, 3);
+    values2d *m = lua_isnoneornil(L, 4) ? NULL : check_mask2d(L, 4);
+    if (!same_data(L, 1, 2)) return sn_lua_argerror(L, 2, "a pose of another armature");
+    if (m && !same_data(L, 1, 4)) return sn_lua_argerror(L, 4, "a mask of another armature");
+    sn_pose2d_add(p->v, dl->v, w, m ? m->v : NULL, p->bones);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/// Mask2D:get(j) -> weight; Mask2D:set(j, w)
+static int l_mask_get(lua_State *L) {
+    values2d *m = check_mask2d(L, 1);
+    lua_pushnumber(L, m->v[index_arg(L, 2, m->bones, "bone")]);
+    return 1;
+}
+
+static int l_mask_set(lua_State *L) {
+    values2d *m = check_mask2d(L, 1);
+    int b = index_arg(L, 2, m->bones, "bone");
+    double w = sn_lua_checkfinite(L, 3);
+    if (w < 0.0 || w > 1.0) return sn_lua_argerror(L, 3, "the weight must be in 0 .. 1");
+    m->v[b] = w;
+    lua_settop(L, 1);
+    return 1;
+}
+
+/// _pose2d_blend(out, poses, weights [, masks]) -> out (the rest pose fills in below a total weight
+/// of 0.1, as the 3-D blend's default)
+static int l_blend(lua_State *L) {
+    values2d *out = check_pose2d(L, 1);
+    sn_lua_checktype(L, 2, LUA_TTABLE);
+    sn_lua_checktype(L, 3, LUA_TTABLE);
+    int n = (int)sn_lua_rawlen(L, 2);
+    if ((int)sn_lua_rawlen(L, 3) < n) return sn_lua_argerror(L, 3, "fewer weights than poses");
+    if (n > 64) return sn_lua_argerror(L, 2, "more than 64 poses");
+    int has_masks = !lua_isnoneornil(L, 4);
+    if (has_masks) sn_lua_checktype(L, 4, LUA_TTABLE);
+    double threshold = 0.1;
+    const double *poses[64], *masks[64];
+    double weights[64];
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, 2, i + 1);
+        values2d *p = (values2d *)sn_lua_testobject(L, -1, SN_POSE2D_MT);
+        if (p == NULL || !same_data(L, 1, lua_gettop(L)))
+            return sn_lua_argerror(L, 2, lua_pushfstring(L, "element %d is not a pose of this armature", i + 1));
+        poses[i] = p->v;
+        lua_pop(L, 1);
+        weights[i] = sn_lua_finite_at(L, 3, i + 1, 3, "weights");
+        masks[i] = NULL;
+        if (has_masks) {
+            lua_rawgeti(L, 4, i + 1);
+            if (lua_toboolean(L, -1)) {
+                values2d *m = (values2d *)sn_lua_testobject(L, -1, SN_MASK2D_MT);
+                if (m == NULL || !same_data(L, 1, lua_gettop(L)))
+                    return sn_lua_argerror(L, 4, lua_pushfstring(L, "element %d is not a mask of this armature", i + 1));
+                masks[i] = m->v;
+            }
+            lua_pop(L, 1);
+        }
+    }
+    sn_error err = { SN_OK, 0, "" };
+    if (sn_pose2d_blend(out->v, out->bones, poses, weights, masks, n, threshold, &err) != SN_OK)
+        return sn_lua_raise(L, &err, 0);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/// _pose2d_delta(out, pose, reference) -> out
+static int l_delta(lua_State *L) {
+    values2d *out = check_pose2d(L, 1), *p = check_pose2d(L, 2), *ref = check_pose2d(L, 3);
+    if (!same_data(L, 1, 2)) return sn_lua_argerror(L, 2, "a pose of another armature");
+    if (!same_data(L, 1, 3)) return sn_lua_argerror(L, 3, "a pose of another armature");
+    sn_pose2d_delta(out->v, p->v, ref->v, out->bones);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/// Anim2D:local_time(t, loop) -> the time the animation samples at t
+static double local_time(const sn_anim2d *an, double t, int loop) {
+    double d = sn_anim2d_duration(an);
+    if (loop) {
+        t = fmod(t, d);
+        return t < 0.0 ? t + d : t;
+    }
+    return t < 0.0 ? 0.0 : t > d ? d : t;
+}
+
+static int l_local_time(lua_State *L) {
+    const sn_anim2d *an = check_anim(L, 1);
+    lua_pushnumber(L, local_time(an, sn_lua_checkfinite(L, 2), lua_toboolean(L, 3)));
+    return 1;
+}
+
+/// Anim2D:sample(t, out, loop) -> out: the bone timelines at t into a 2-D pose
+static int l_anim_sample(lua_State *L) {
+    const sn_anim2d *an = check_anim(L, 1);
+    double t = sn_lua_checkfinite(L, 2);
+    values2d *out = check_pose2d(L, 3);
+    if (!same_data(L, 1, 3)) return sn_lua_argerror(L, 3, "a pose of another armature");
+    int loop = lua_toboolean(L, 4);
+    sn_anim2d_sample_pose(an, local_time(an, t, loop), loop, out->v);
+    lua_settop(L, 3);
+    return 1;
+}
+
+static int l_anim_cursor(lua_State *L) {
+    check_anim(L, 1);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/// Rig2D:apply(pose [, anim, time, tween_last]): the rig's bones from a 2-D pose (an animator's),
+/// its slots from `anim`'s slot timelines at `time` when given (else as they are), then the world
+/// matrices
+static int l_apply(lua_State *L) {
+    sn_rig2d *r = check_rig(L, 1);
+    values2d *p = check_pose2d(L, 2);
+    if (!same_data(L, 1, 2)) return sn_lua_argerror(L, 2, "a pose of another armature");
+    if (!lua_isnoneornil(L, 3)) {
+        const sn_anim2d *an = check_anim(L, 3);
+        double t = sn_lua_checkfinite(L, 4);
+        if (sn_anim2d_data(an) != sn_rig2d_rig_data(r)) return sn_lua_argerror(L, 3, "an animation of another armature");
+        sn_rig2d_sample(r, an, t, lua_toboolean(L, 5));
+    }
+    sn_rig2d_set_pose(r, p->v);
+    sn_rig2d_world(r);
+    return 0;
+}
+
 void sn_open_rig2d(lua_State *L, int module) {
     static const luaL_Reg data_methods[] = { { "animation", l_anim }, { "rig", l_rig }, { "counts", l_data_counts },
+                                             { "pose", l_new_pose }, { "mask", l_new_mask }, { NULL, NULL } };
+    static const luaL_Reg anim_methods[] = { { "duration", l_anim_duration }, { "skeleton", l_values_skeleton },
+                                             { "local_time", l_local_time }, { "sample", l_anim_sample },
+                                             { "cursor", l_anim_cursor }, { NULL, NULL } };
+    static const luaL_Reg pose_methods[] = { { "skeleton", l_values_skeleton }, { "get", l_pose_get }, { "set", l_pose_set },
+                                             { "copy", l_pose_copy }, { "add", l_pose_add }, { NULL, NULL } };
+    static const luaL_Reg mask_methods[] = { { "skeleton", l_values_skeleton }, { "get", l_mask_get }, { "set", l_mask_set },
                                              { NULL, NULL } };
-    static const luaL_Reg anim_methods[] = { { "duration", l_anim_duration }, { NULL, NULL } };
+    static const luaL_Reg values_meta[] = { { "__len", l_values_len }, { NULL, NULL } };
     static const luaL_Reg rig_methods[] = { { "update", l_update },       { "setup", l_setup },
                                             { "world", l_world },         { "bone", l_bone },
                                             { "slot_matrix", l_slot_matrix }, { "slot", l_slot },
                                             { "slot_offsets", l_slot_offsets }, { "draw_order", l_draw_order },
                                             { "set_display", l_set_display }, { "pose", l_pose }, { "mesh", l_mesh },
+                                            { "apply", l_apply },
                                             { NULL, NULL } };
     static const luaL_Reg none[] = { { NULL, NULL } };
     sn_lua_newclass(L, SN_RIG2D_DATA_MT, data_methods, none);
     sn_lua_newclass(L, SN_ANIM2D_MT, anim_methods, none);
     sn_lua_newclass(L, SN_RIG2D_MT, rig_methods, none);
+    sn_lua_newclass(L, SN_POSE2D_MT, pose_methods, values_meta);
+    sn_lua_newclass(L, SN_MASK2D_MT, mask_methods, values_meta);
     /* vertices keeps a scratch block as upvalue 2 */
     luaL_getmetatable(L, SN_RIG2D_MT);
     lua_getfield(L, -1, "__index");
@@ -286,4 +535,8 @@ void sn_open_rig2d(lua_State *L, int module) {
     lua_pop(L, 2);
     lua_pushcfunction(L, l_data);
     lua_setfield(L, module, "_rig2d_data");
+    lua_pushcfunction(L, l_blend);
+    lua_setfield(L, module, "_pose2d_blend");
+    lua_pushcfunction(L, l_delta);
+    lua_setfield(L, module, "_pose2d_delta");
 }

@@ -106,6 +106,25 @@ double sn_anim2d_frame_rate(const sn_anim2d *an);
 double sn_anim2d_duration(const sn_anim2d *an);
 const sn_rig2d_data *sn_anim2d_data(const sn_anim2d *an);
 
+/// Samples the bone timelines of `an` at `time` into `pose` (6 numbers a bone, the rest pose for
+/// bones it does not key), as sn_rig2d_sample does for a rig.
+void sn_anim2d_sample_pose(const sn_anim2d *an, double time, int tween_last, double *pose);
+
+/* ---- 2-D poses: 6 numbers a bone (x, y, rotation, skew, scale x, scale y) ------------------- */
+
+/// The rest pose (0, 0, 0, 0, 1, 1 a bone).
+void sn_pose2d_rest(double *p, int bones);
+/// out = the blend of n poses with weights and (NULL or per-bone) masks; where a bone's total
+/// weight is below `threshold` the rest pose fills in; `out` may be one of the poses.
+sn_status sn_pose2d_blend(double *out, int bones, const double *const *poses, const double *weights,
+                          const double *const *masks, int n, double threshold, sn_error *err);
+/// out = pose - reference (translations and angles: differences; scales: ratios).
+void sn_pose2d_delta(double *out, const double *pose, const double *reference, int bones);
+/// pose += weight x mask x delta (scales: x 1 + w (ratio - 1)).
+void sn_pose2d_add(double *pose, const double *delta, double weight, const double *mask, int bones);
+/// Copies `pose` (6 a bone) into the rig's animation pose.
+void sn_rig2d_set_pose(sn_rig2d *r, const double *pose);
+
 /* ---- rigs ----------------------------------------------------------------------------------- */
 
 size_t sn_rig2d_size(const sn_rig2d_data *d);

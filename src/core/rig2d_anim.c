@@ -302,6 +302,27 @@ static const r2_key *key_at(const sn_anim2d *an, const r2_timeline *t, double ti
     return k;
 }
 
+/// The value of a tweening timeline's key k with progress p toward `next`.
+static void tween_values(const sn_anim2d *an, const r2_key *k, const r2_key *next, double p, int count, double *out) {
+    const float *v = an->value + k->values, *nv = next ? an->value + next->values : NULL;
+    for (int c = 0; c < count; c++) {
+        double cur = v[c], delta = nv ? (double)nv[c] - cur : 0.0;
+        out[c] = cur + delta * p;
+    }
+}
+
+void sn_anim2d_sample_pose(const sn_anim2d *an, double time, int tween_last, double *pose) {
+    sn_pose2d_rest(pose, an->data->bones);
+    for (int i = 0; i < an->timelines; i++) {
+        const r2_timeline *t = &an->timeline[i];
+        if (t->type > T_SCALE) continue;
+        double p;
+        const r2_key *next;
+        const r2_key *k = key_at(an, t, time, tween_last, &p, &next);
+        tween_values(an, k, next, p, 2, pose + 6 * t->target + 2 * (t->type - T_TRANSLATE));
+    }
+}
+
 void sn_rig2d_sample(sn_rig2d *r, const sn_anim2d *an, double time, int tween_last) {
     const sn_rig2d_data *d = r->data;
     sn_rig2d_setup(r);
@@ -312,35 +333,22 @@ void sn_rig2d_sample(sn_rig2d *r, const sn_anim2d *an, double time, int tween_la
             double p;
             const r2_key *next;
             const r2_key *k = key_at(an, t, time, tween_last, &p, &next);
-            const float *v = an->value + k->values, *nv = next ? an->value + next->values : NULL;
+            const float *v = an->value + k->values;
             switch (t->type) {
             case T_TRANSLATE:
             case T_ROTATE:
-            case T_SCALE: {
-                double *out = r->pose + 6 * t->target + 2 * (t->type - T_TRANSLATE);
-                for (int c = 0; c < 2; c++) {
-                    double cur = v[c], delta = nv ? (double)nv[c] - cur : 0.0;
-                    out[c] = cur + delta * p;
-                }
-                break;
-            }
+            case T_SCALE: tween_values(an, k, next, p, 2, r->pose + 6 * t->target + 2 * (t->type - T_TRANSLATE)); break;
             case T_DISPLAY: r->display[t->target] = (int)v[0]; break;
             case T_COLOR: {
                 double *out = r->color + 8 * t->target;
-                for (int c = 0; c < 8; c++) {
-                    double cur = v[c], delta = nv ? (double)nv[c] - cur : 0.0;
-                    out[c] = c < 4 ? (cur + delta * p) * 0.01 : cur + delta * p;
-                }
+                tween_values(an, k, next, p, 8, out);
+                for (int c = 0; c < 4; c++) out[c] *= 0.01;
                 break;
             }
             case T_DEFORM: {
                 if (r->display[t->target] != t->extra) break;
                 const r2_display *q = &d->display[d->slot[t->target].first_display + t->extra];
-                double *out = r->deform + d->mesh_deform[q->mesh];
-                for (int c = 0; c < t->count; c++) {
-                    double cur = v[c], delta = nv ? (double)nv[c] - cur : 0.0;
-                    out[c] = cur + delta * p;
-                }
+                tween_values(an, k, next, p, t->count, r->deform + d->mesh_deform[q->mesh]);
                 break;
             }
             case T_ORDER: {
@@ -352,8 +360,9 @@ void sn_rig2d_sample(sn_rig2d *r, const sn_anim2d *an, double time, int tween_la
                 break;
             }
             case T_IK: {
-                double cur = v[0], delta = nv ? (double)nv[0] - cur : 0.0;
-                r->ik_weight[t->target] = cur + delta * p;
+                double weight;
+                tween_values(an, k, next, p, 1, &weight);
+                r->ik_weight[t->target] = weight;
                 r->ik_bend[t->target] = v[1] != 0.0;
                 break;
             }

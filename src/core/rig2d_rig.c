@@ -44,11 +44,7 @@ const sn_rig2d_data *sn_rig2d_rig_data(const sn_rig2d *r) { return r->data; }
 
 void sn_rig2d_setup(sn_rig2d *r) {
     const sn_rig2d_data *d = r->data;
-    for (int b = 0; b < d->bones; b++) {
-        double *p = r->pose + 6 * b;
-        p[0] = p[1] = p[2] = p[3] = 0.0;
-        p[4] = p[5] = 1.0;
-    }
+    sn_pose2d_rest(r->pose, d->bones);
     for (int k = 0; k < d->constraints; k++) {
         r->ik_weight[k] = d->ik[k].weight;
         r->ik_bend[k] = d->ik[k].bend_positive;
@@ -66,6 +62,7 @@ void sn_rig2d_setup(sn_rig2d *r) {
 }
 
 double *sn_rig2d_pose(sn_rig2d *r) { return r->pose; }
+void sn_rig2d_set_pose(sn_rig2d *r, const double *pose) { memcpy(r->pose, pose, sizeof(double) * 6 * (size_t)r->data->bones); }
 const double *sn_rig2d_bone_matrix(const sn_rig2d *r, int b) { return r->world + 6 * b; }
 const double *sn_rig2d_slot_matrix(const sn_rig2d *r, int s) { return r->slot_world + 6 * s; }
 int sn_rig2d_slot_display(const sn_rig2d *r, int s) { return r->display[s]; }

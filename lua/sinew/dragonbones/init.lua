@@ -11,6 +11,7 @@ local Fault = require "sinew.fault"
 local V = require "sinew.dragonbones.values"
 local A = require "sinew.dragonbones.armature"
 local Anim = require "sinew.dragonbones.animation"
+require "sinew.dragonbones.kind" -- rigs in the animator
 
 local M = {}
 

@@ -3,6 +3,7 @@
 -- @classmod sinew.dragonbones.Rig
 local Compile = require "sinew.dragonbones.compile"
 local Playhead = require "sinew.dragonbones.playhead"
+local Kind = require "sinew.dragonbones.kind"
 
 local Rig = {}
 Rig.__index = Rig
@@ -164,8 +165,14 @@ function Rig:bones() return names(check(self, "bones").model.bones) end
 --- The slots' names in the file's order.
 function Rig:slots() return names(check(self, "slots").model.slots) end
 
-local function index_of(map, name, what)
-  if type(name) == "number" then return name end -- an index: the core checks its range
+-- the index of bone or slot `name` (a name of `map`, or an index 1 .. #list), for method `what`
+local function index_of(map, list, name, what)
+  if type(name) == "number" then
+    if name ~= math.floor(name) or name < 1 or name > #list then
+      error(("bad argument #1 to '%s' (index %s is out of range (1 .. %d))"):format(what, tostring(name), #list), 3)
+    end
+    return name
+  end
   local i = map[name]
   if i == nil then error(("bad argument #1 to '%s' (no %s '%s')"):format(what, what, tostring(name)), 3) end
   return i
@@ -174,47 +181,49 @@ end
 --- The world matrix of bone `name`: a, b, c, d, tx, ty (armature space, y down).
 function Rig:bone(name)
   check(self, "bone")
-  return self.core:bone(index_of(self.model.bone, name, "bone"))
+  return self.core:bone(index_of(self.model.bone, self.model.bones, name, "bone"))
 end
 
 --- Slot `name`: display index (0-based, -1 none), draw position (1 = drawn first), r, g, b, a.
 function Rig:slot(name)
   check(self, "slot")
-  return self.core:slot(index_of(self.model.slot, name, "slot"))
+  return self.core:slot(index_of(self.model.slot, self.model.slots, name, "slot"))
 end
 
 --- The vertices of the mesh slot `name` shows, in armature space, into out[1 .. 2n]; n (0 when
 -- it shows no mesh).
 function Rig:vertices(name, out)
   check(self, "vertices")
-  if type(out) ~= "table" then error(("bad argument #2 to 'vertices' (table expected, got %s)"):format(type(out)), 2) end
-  return self.core:vertices(index_of(self.model.slot, name, "slot"), out)
+  if type(out) ~= "table" or getmetatable(out) ~= nil then
+    error(("bad argument #2 to 'vertices' (a plain table expected, got %s)"):format(type(out)), 2)
+  end
+  return self.core:vertices(index_of(self.model.slot, self.model.slots, name, "slot"), out)
 end
 
 --- The world matrix of slot `name` (or index): its display's transform in its bone's world
 -- matrix, a, b, c, d, tx, ty.
 function Rig:slot_matrix(name)
   check(self, "slot_matrix")
-  return self.core:slot_matrix(index_of(self.model.slot, name, "slot_matrix"))
+  return self.core:slot_matrix(index_of(self.model.slot, self.model.slots, name, "slot_matrix"))
 end
 
 --- Slot `name`'s colour offsets r, g, b, a (-255 .. 255; the multipliers come from `slot`).
 function Rig:slot_offsets(name)
   check(self, "slot_offsets")
-  return self.core:slot_offsets(index_of(self.model.slot, name, "slot_offsets"))
+  return self.core:slot_offsets(index_of(self.model.slot, self.model.slots, name, "slot_offsets"))
 end
 
 --- The slot drawn `k`-th (1 .. the slot count): its index in `slots()`.
 function Rig:draw_order(k)
   check(self, "draw_order")
-  return self.core:draw_order(k)
+  return self.core:draw_order(index_of({}, self.model.slots, k, "draw_order"))
 end
 
 --- The display slot `name` shows: the display's table from the data (type, name, path, ...), or
 -- nil when it shows none.
 function Rig:display(name)
   check(self, "display")
-  local s = index_of(self.model.slot, name, "display")
+  local s = index_of(self.model.slot, self.model.slots, name, "display")
   local k = self.core:slot(s)
   local list = self.compiled.displays[s]
   return k >= 0 and list and list[k + 1] or nil
@@ -224,7 +233,12 @@ end
 -- changes it.
 function Rig:set_display(name, k)
   check(self, "set_display")
-  self.core:set_display(index_of(self.model.slot, name, "set_display"), k)
+  local s = index_of(self.model.slot, self.model.slots, name, "set_display")
+  local list = self.compiled.displays[s] or {}
+  if type(k) ~= "number" or k ~= math.floor(k) or k < -1 or k >= #list then
+    error(("bad argument #2 to 'set_display' (display index %s is out of range (-1 .. %d))"):format(tostring(k), #list - 1), 2)
+  end
+  self.core:set_display(s, k)
 end
 
 --- The vertex buffer of the mesh slot `name` shows, filled for drawing: a light userdata
@@ -235,7 +249,68 @@ end
 -- update.
 function Rig:mesh(name)
   check(self, "mesh")
-  return self.core:mesh(index_of(self.model.slot, name, "mesh"))
+  return self.core:mesh(index_of(self.model.slot, self.model.slots, name, "mesh"))
+end
+
+-- ---- rigs in the animator -------------------------------------------------------------------
+
+--- The rig's armature as the animator's skeleton (`skeleton = rig:skeleton()` in a definition).
+function Rig:skeleton()
+  return check(self, "skeleton").compiled.core
+end
+
+--- The rig's animations as clips for the animator: `{ [name] = clip }` (the `clips` resource).
+function Rig:clips()
+  check(self, "clips")
+  local out = {}
+  for _, a in ipairs(self.compiled.animations) do out[a.name] = a.core end
+  return out
+end
+
+--- A new 2-D pose of the rig's armature, at rest: what `animator:evaluate(pose)` fills.
+function Rig:pose()
+  return check(self, "pose").compiled.core:pose()
+end
+
+--- A mask of the rig's armature: `weights` maps bone names to 0 .. 1; other bones get `default`
+-- (0 by default). For a layer's `mask` in an animator definition.
+function Rig:mask(weights, default)
+  check(self, "mask")
+  if type(weights) ~= "table" then
+    error(("bad argument #1 to 'mask' (table expected, got %s)"):format(type(weights)), 2)
+  end
+  local list, bones = {}, self.model.bone
+  for name, w in pairs(weights) do
+    local b = bones[name]
+    if b == nil then error(("bad argument #1 to 'mask' (no bone '%s')"):format(tostring(name)), 2) end
+    if type(w) ~= "number" or not (w >= 0 and w <= 1) then
+      error(("bad argument #1 to 'mask' (the weight of '%s' must be a number in 0 .. 1)"):format(tostring(name)), 2)
+    end
+    list[b] = w
+  end
+  if default ~= nil and (type(default) ~= "number" or not (default >= 0 and default <= 1)) then
+    error("bad argument #2 to 'mask' (the default weight must be a number in 0 .. 1)", 2)
+  end
+  return self.compiled.core:mask(list, default)
+end
+
+--- Applies an animator's 2-D pose to the rig: the bones from `pose`, then IK and the world
+-- matrices. With `name` and `t`, the slots (display, colour, draw order, deform) come from that
+-- animation's slot timelines at `t` seconds (looping when `loop`); without, they stay as they are.
+function Rig:apply(pose, name, t, loop)
+  check(self, "apply")
+  if getmetatable(pose) ~= Kind.kind.Pose or pose:skeleton() ~= self.compiled.core then
+    error(("bad argument #1 to 'apply' (a 2-D pose of this rig's armature expected, got %s)"):format(type(pose)), 2)
+  end
+  if name ~= nil and (type(t) ~= "number" or t ~= t or t == math.huge or t == -math.huge) then
+    error("bad argument #3 to 'apply' (a finite time expected)", 2)
+  end
+  if name == nil then
+    self.core:apply(pose)
+  else
+    local anim = animation(self, name)
+    self.core:apply(pose, anim.core, t, loop)
+  end
 end
 
 return Rig
