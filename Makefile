@@ -139,6 +139,9 @@ bench: deps-test
 	@sh tools/deps.sh $(PKGS_luajit)
 	@$(MAKE) -s build $(CBENCHES)
 	@$(MAKE) -s LUA=luajit build
+	@# the DragonBones runtime (npm, into build/dbref) that bench/dragonbones.lua compares with
+	@if command -v npm >/dev/null 2>&1 || sh tools/deps.sh nodejs npm; then sh tools/dragonbones/install.sh || \
+	    echo "bench: the DragonBones runtime could not be installed; its comparison is skipped"; fi
 	@sh tools/bench.sh
 
 # sinew against ozz-animation in one process (bench/ozz/bench_ozz.cc): blending and model-space

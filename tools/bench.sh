@@ -12,10 +12,5 @@ for lua in lua5.4 luajit; do
         LUA_CPATH="build/$lua/?.so;;" LUA_PATH="bench/?.lua;spec/?.lua;lua/?.lua;lua/?/init.lua;;" "$lua" "$f"
     done
 done
-# The DragonBonesJS reference runtime's figures (bench/dragonbones_js.js), when node is there and
-# the runtime is installed (sh tools/dragonbones/install.sh, or make dragonbones-reference)
-if command -v node >/dev/null 2>&1 && [ -f build/dbref/dragonBones.js ]; then
-    node bench/dragonbones_js.js
-else
-    echo "dragonbones js: skipped (needs node and build/dbref: sh tools/dragonbones/install.sh)"
-fi
+# (bench/dragonbones.lua runs the DragonBonesJS side, bench/dragonbones_js.js, itself when node and
+# build/dbref are there: `make bench` installs the runtime from the npm registry first)
