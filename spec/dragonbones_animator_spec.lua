@@ -127,3 +127,27 @@ describe("DragonBones rigs in the animator", function()
     assert.are.equal(0, helper.least_garbage(frame, 200))
   end)
 end)
+
+describe("a rig's frame events in the animator", function()
+  it("fires a DragonBones animation's frame and sound events in a state that plays it", function()
+    local d = assert(db.load("assets/dragonbones/mecha_1004d/mecha_1004d_ske.json"))
+    local rig = db.rig(d)
+    local anim = sinew.animator({ skeleton = rig:skeleton(),
+      layers = { { entry = "walk", states = { walk = { motion = "walk" } } } } }, { clips = rig:clips() })
+    -- the rig's own playback: the names and the steps they fire at
+    local direct, want, got = db.rig(d), {}, {}
+    direct:play("walk", 0)
+    -- (steps of 1/64 s: none lands exactly on an event's frame, where the animator's time, kept as
+    -- a fraction of the clip, and the rig's sum could fall on either side of it)
+    for step = 1, 240 do
+      direct:update(1 / 64)
+      for kind, name in direct:events() do
+        if kind == "soundEvent" or kind == "frameEvent" then want[#want + 1] = step .. " " .. name end
+      end
+      anim:update(1 / 64)
+      for name in anim:events() do got[#got + 1] = step .. " " .. name end
+    end
+    assert.is_true(#want > 0)
+    assert.are.same(want, got)
+  end)
+end)

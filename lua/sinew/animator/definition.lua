@@ -362,6 +362,22 @@ local function events(v, path)
   return out
 end
 
+-- a state playing one clip also fires the events its kind says the clip holds (the frame events of
+-- a DragonBones animation: kind.clip_events(clip) -> { { at = 0 .. 1, name = ... }, ... }), after
+-- the state's own at the same time
+local function clip_events(ctx, m, out)
+  local of = ctx.kind.clip_events
+  if m.kind ~= "clip" or of == nil then return out end
+  local n = #out
+  for i, e in ipairs(of(m.clip)) do out[n + i] = { at = e.at, name = e.name, index = n + i } end
+  table.sort(out, function(a, b)
+    local ta, tb = type(a.at) == "number" and a.at or -1, type(b.at) == "number" and b.at or -1
+    if ta ~= tb then return ta < tb end
+    return a.index < b.index
+  end)
+  return out
+end
+
 local curves = { linear = true, smoothstep = true }
 
 --- The destination's weight at progress `x` (0 .. 1) of a cross-fade with compiled curve `c`
@@ -478,7 +494,7 @@ function machine_body(def, path, ctx, nested, depth)
     local m = state_motion(s.motion, ctx, spath .. ".motion", depth)
     states[sname] = { name = sname, motion = m,
       speed = number(s.speed, spath .. ".speed", 1, -1e6, 1e6), speed_parameter = sp, loop = s.loop ~= false,
-      events = events(s.events, spath .. ".events"), transitions = {} }
+      events = clip_events(ctx, m, events(s.events, spath .. ".events")), transitions = {} }
     if m.height > height then height = m.height end
     count = count + m.count
     if count > limits.instances then

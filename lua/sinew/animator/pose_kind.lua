@@ -16,6 +16,8 @@
 -- - `numbers`: how many numbers `get(pose, j)` gives and `set(pose, j, ...)` takes per joint
 --   (snapshots hold them), and `check(q, offset, j)`: nil, or why joint j's numbers
 --   `q[offset + 1 ..]` (finite floats) are no pose that `set` takes;
+-- - `clip_events(clip)` (optional): the events a clip holds, `{ { at = 0 .. 1, name = ... }, ... }`
+--   in time order; a state that plays the clip alone fires them (DragonBones' frame events);
 -- - `root_motion`: functions for the animator's root motion (`read(clip, t, joint)`: x, z and
 --   heading of a joint in a clip at time t, that joint alone sampled; `remove(pose, skeleton,
 --   joint)`), or nil when the kind has none.

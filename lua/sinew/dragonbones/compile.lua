@@ -216,6 +216,13 @@ local function action_keys(anim, frames)
 end
 
 local compiled = setmetatable({}, { __mode = "k" })
+local events_of = setmetatable({}, { __mode = "k" }) -- Anim2D -> its frame and sound events
+
+--- The frame and sound events of a compiled animation (its Anim2D), for the animator:
+-- `{ { at = frame / frames, name = ... }, ... }` in time order.
+function M.events(anim_core)
+  return events_of[anim_core] or {}
+end
 
 --- The compiled armature of model `arm` (made once per model): `{ core = Rig2DData, animations
 -- = { name = { core = Anim2D, model, duration, frames, frame_rate, play_times, actions, index } } }`.
@@ -233,6 +240,15 @@ function M.armature(arm)
       play_times = anim.play_times or 1, actions = keys, index = index }
     c.animations[i] = entry
     c.animations[anim.name] = entry
+    -- a key on the last frame fires at the seam, not at the start as 1 = 0 would in the animator
+    local evs = {}
+    for _, key in ipairs(keys) do
+      local at = key.start < frames and key.start / frames or 1 - 2 ^ -30
+      for _, item in ipairs(key.items) do
+        if item.kind == "event" or item.kind == "sound" then evs[#evs + 1] = { at = at, name = item.name } end
+      end
+    end
+    events_of[an] = evs
   end
   compiled[arm] = c
   return c

@@ -44,6 +44,7 @@ M.kind = {
   add = Pose.__index.add, copy = Pose.__index.copy,
   complement = complement,
   numbers = 6, get = Pose.__index.get, set = Pose.__index.set, check = check,
+  clip_events = function(clip) return require("sinew.dragonbones.compile").events(clip) end,
   root_motion = nil,
 }
 PoseKind.register(M.kind)
