@@ -237,7 +237,7 @@ function M.armature(arm)
     local duration, frames, rate = an:duration()
     local keys, index = action_keys(anim, frames)
     local entry = { core = an, model = anim, name = anim.name, duration = duration, frames = frames, frame_rate = rate,
-      play_times = anim.play_times or 1, actions = keys, index = index }
+      play_times = anim.play_times or 1, fade_in_time = anim.fade_in_time or 0, actions = keys, index = index }
     c.animations[i] = entry
     c.animations[anim.name] = entry
     -- a key on the last frame fires at the seam, not at the start as 1 = 0 would in the animator

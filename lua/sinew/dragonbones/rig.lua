@@ -12,6 +12,8 @@ local fmod = math.fmod
 
 local EVENT_KIND = { sound = "soundEvent", event = "frameEvent" }
 
+local show_children, inherit -- (below)
+
 -- the rig at argument 1 of method `method`, checked
 local function check(self, method)
   if getmetatable(self) ~= Rig or rawget(self, "core") == nil then
@@ -32,12 +34,85 @@ local function push(self, kind, item)
   if item == nil then
     e[1], e[2], e[3] = kind, anim.name, nil
   elseif item.kind == "play" then
+    -- a key's action: a slot's child armature plays an animation, after this update (the
+    -- armature's own plays are not taken yet: see manual/2d.md)
+    if item.slot then
+      local q = self.actions_n + 1
+      self.actions_n = q
+      self.actions[q] = item
+    elseif not item.bone and self.compiled.animations[item.animation] then
+      self.pending = item.animation -- this armature's own: started at the end of this update
+    end
     return
   else
     e[1], e[2] = EVENT_KIND[item.kind] or item.kind, item.name
     e[3] = item.bone and arm.bones[item.bone].name or item.slot and arm.slots[item.slot].name or nil
   end
   self.events_n = n
+end
+
+-- the child rig of slot s's display k (0-based), made when first asked for
+local function child_of(self, s, k)
+  local list = self.nested[s]
+  if list == nil then
+    list = {}
+    self.nested[s] = list
+  end
+  local child = list[k]
+  if child == nil then
+    local d = self.compiled.displays[s][k + 1]
+    child = Rig.new(self.data, d.armature) or false
+    list[k] = child
+  end
+  return child or nil
+end
+
+-- the child armatures the slots show after an update: one newly shown starts its default
+-- animation (its events count: `keep` false drops them, as for the runtime's build); then the
+-- slots' buffered actions play animations on the children
+-- a child armature shown that has animation `name` plays it too when this rig starts it (the
+-- runtime's inheritAnimation), unless it plays it already
+inherit = function(self, name)
+  local nesting, shown = self.nesting, self.shown
+  for i = 1, #nesting do
+    local child = shown[nesting[i]]
+    if child and child.compiled.animations[name] and child.head.anim ~= child.compiled.animations[name] then
+      child:play(name)
+    end
+  end
+end
+
+show_children = function(self, keep)
+  -- a key's action reaches the child its slot showed before this update's display changes (the
+  -- runtime's timelines run before its slots update)
+  for q = 1, self.actions_n do
+    local item = self.actions[q]
+    local child = self.shown[item.slot]
+    -- the child starts it at the end of its next update, so it plays from its update after
+    -- (the runtime buffers the action on the child armature)
+    if child and child.compiled.animations[item.animation] then child.pending = item.animation end
+    -- (the child takes it at the end of its next update)
+  end
+  self.actions_n = 0
+  local nesting = self.nesting
+  for i = 1, #nesting do
+    local s = nesting[i]
+    local k = self.core:slot(s)
+    local d = k >= 0 and self.compiled.displays[s][k + 1]
+    local child = d and d.type == "armature" and child_of(self, s, k) or nil
+    if child ~= self.shown[s] then
+      self.shown[s] = child
+      -- one shown by an update joins the clock after it (one shown as the rig is made is on it)
+      self.fresh[s] = keep and child ~= nil
+      if child then
+        local name = child.model.default_animation
+        if name then child:play(name) end
+        -- what its start fired is reported now (with this rig's update), or dropped (the build)
+        child.keep_events = false
+        if not keep then child.events_n = 0 end
+      end
+    end
+  end
 end
 
 -- advances the playhead by dt and, while the animation plays, samples it into the rig
@@ -69,10 +144,23 @@ function Rig.new(data, name)
       tostring(data.file or "data"), tostring(arm.name), tostring(compiled))
   end
   local self = setmetatable({
-    compiled = compiled, model = arm, core = compiled.core:rig(),
-    head = {}, events_n = 0, events_list = {},
+    compiled = compiled, model = arm, core = compiled.core:rig(), data = data,
+    head = {}, events_n = 0, events_list = {}, actions = {}, actions_n = 0,
+    nested = {}, shown = {}, fresh = {}, -- per slot: its child rigs by display index; the one shown
   }, Rig)
   self.emit = function(kind, item) push(self, kind, item) end
+  -- the slots with an armature display: their child armatures play while shown, on this rig's
+  -- clock (made when first shown; the first ones now, as the runtime builds them)
+  self.nesting = {}
+  for s = 1, #arm.slots do
+    for _, d in ipairs(compiled.displays[s] or {}) do
+      if d.type == "armature" then
+        self.nesting[#self.nesting + 1] = s
+        break
+      end
+    end
+  end
+  show_children(self, false)
   return self
 end
 
@@ -93,10 +181,12 @@ function Rig:play(name, times)
   end
   if times == nil or times < 0 then times = anim.play_times end
   if anim.frames <= 1 then times = 1 end -- as the runtime: a one-frame animation plays once
+  inherit(self, name)
   -- as the runtime: one update at once, whose events the next update reports
   Playhead.start(self.head, anim, times, 0.0, true)
   self.events_n = 0
   evaluate(self, 0)
+  show_children(self, true)
   self.keep_events = true
 end
 
@@ -121,8 +211,10 @@ function Rig:seek(name, t)
   -- as the runtime: play from t, one update at once (whose events the next update reports),
   -- then stop
   Playhead.start(self.head, anim, 1, t, true)
+  inherit(self, name)
   self.events_n = 0
   evaluate(self, 0)
+  show_children(self, true)
   self.head.playing = false
   self.keep_events = true
 end
@@ -139,8 +231,41 @@ function Rig:update(dt)
   else
     self.events_n = 0
   end
+  local fading = self.fading
+  if fading then
+    -- an animation a key's action started fades in over its fadeInTime, its playhead paused:
+    -- the one before plays on until then, and the new one starts in the update that ends the fade
+    self.fade_time = self.fade_time + dt
+    if self.fade_time >= fading.fade_in_time then
+      self.fading = nil
+      inherit(self, fading.name)
+      Playhead.start(self.head, fading, fading.frames <= 1 and 1 or fading.play_times, 0.0, true)
+    end
+  end
   evaluate(self, dt)
+  show_children(self, true)
+  -- the child armatures shown advance after this one, on its clock
+  local nesting, shown, fresh = self.nesting, self.shown, self.fresh
+  for i = 1, #nesting do
+    local s = nesting[i]
+    local child = shown[s]
+    if child and not fresh[s] then child:update(dt) end
+    fresh[s] = false
+  end
+  local pending = self.pending
+  if pending then
+    self.pending = nil
+    local anim = self.compiled.animations[pending]
+    if anim.fade_in_time > 0 then
+      self.fading, self.fade_time = anim, 0
+    else
+      self.fading = nil
+      inherit(self, pending)
+      Playhead.start(self.head, anim, anim.frames <= 1 and 1 or anim.play_times, 0.0, true)
+    end
+  end
 end
+
 
 --- The events of the last update, in order: `for kind, name, owner in rig:events() do`.
 function Rig:events()
@@ -250,6 +375,13 @@ end
 function Rig:mesh(name)
   check(self, "mesh")
   return self.core:mesh(index_of(self.model.slot, self.model.slots, name, "mesh"))
+end
+
+--- The child rig that slot `name` (or index) shows (an armature display), or nil: it plays on
+-- this rig's clock, and reports its own events.
+function Rig:child(name)
+  check(self, "child")
+  return self.shown[index_of(self.model.slot, self.model.slots, name, "child")] or nil
 end
 
 -- ---- rigs in the animator -------------------------------------------------------------------
