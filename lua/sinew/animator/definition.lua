@@ -729,7 +729,11 @@ function M.compile(src, resources)
   -- the resources: the three tables of names, copied like the definition
   local res = {}
   local given = own(resources, "resources", nil, true) or {}
-  for _, k in ipairs { "clips", "masks", "poses" } do res[k] = own(given[k], "resources." .. k, nil, true) end
+  -- (the three written out: LuaJIT 2.1.0-beta3's JIT can miscompile `ipairs` over a table
+  -- constructor in a hot loop; see lua/sinew/dragonbones/compile.lua)
+  res.clips = own(given.clips, "resources.clips", nil, true)
+  res.masks = own(given.masks, "resources.masks", nil, true)
+  res.poses = own(given.poses, "resources.poses", nil, true)
   local clip_names = {}
   for name, clip in each, res.clips or {} do
     if PoseKind.is(kind, clip, kind.Clip) then clip_names[clip] = type(name) == "string" and name or show(name) end

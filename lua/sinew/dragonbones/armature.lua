@@ -7,6 +7,8 @@ local V = require "sinew.dragonbones.values"
 
 local M = {}
 
+local PAYLOADS = { "ints", "floats", "strings" } -- an event's data lists
+
 local fail, show, at = V.fail, V.show, V.at
 local number, integer, boolean, string_, array = V.number, V.integer, V.boolean, V.string, V.array
 local normalize, DEG_RAD = V.normalize, V.DEG_RAD
@@ -89,7 +91,8 @@ function M.actions(raw, path, kind, bone, slot, arm, out)
       item.slot = arm.slot[name]
       if not item.slot then fail(apath .. ".slot", "unknown slot %s", show(name)) end
     end
-    for _, key in ipairs { "ints", "floats", "strings" } do
+    for k = 1, 3 do -- (not ipairs over a table constructor: see compile.lua's note on LuaJIT)
+      local key = PAYLOADS[k]
       local list, n = array(a, key, apath)
       local copy = {}
       for j = 1, n do

@@ -108,6 +108,8 @@ local function starts_of(keys, frames)
   return starts, k
 end
 
+local BONE_TIMELINES = { "translate", "rotate", "scale" }
+
 local VALUES = {
   [1] = function(key) return key.x or 0, key.y or 0 end,
   [2] = function(key) return key.rotation or 0, key.skew or 0 end,
@@ -134,8 +136,10 @@ local function animation_layout(arm, anim, lists)
   local w = { 1, frames, anim.frame_rate or arm.frame_rate, 0 }
   local count = 0
   for _, t in ipairs(anim.bones or {}) do
-    for kind, name in ipairs { "translate", "rotate", "scale" } do
-      local keys = t[name]
+    -- (a numeric loop over a list made once: LuaJIT 2.1.0-beta3's JIT miscompiled `for _, name in
+    -- ipairs { "translate", "rotate", "scale" }` here, dropping timelines in some runs)
+    for kind = 1, 3 do
+      local keys = t[BONE_TIMELINES[kind]]
       if keys and #keys > 0 then
         local get = VALUES[kind]
         push_timeline(w, kind, t.bone - 1, 0, keys, frames, 2, function(out, key) push(out, get(key)) end)

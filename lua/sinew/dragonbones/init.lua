@@ -15,6 +15,8 @@ require "sinew.dragonbones.kind" -- rigs in the animator
 
 local M = {}
 
+local FUNCTION_OPTIONS = { "json", "read" } -- the options that are functions
+
 local fail, show, at = V.fail, V.show, V.at
 local number, string_, array = V.number, V.string, V.array
 local each = next
@@ -33,7 +35,8 @@ local function check_options(options, fname)
   for k in each, options do
     if not option_names[k] then error(("unknown option '%s'"):format(tostring(k)), 3) end
   end
-  for _, f in ipairs { "json", "read" } do
+  for i = 1, 2 do -- (not ipairs over a constructor: see lua/sinew/dragonbones/compile.lua on LuaJIT)
+    local f = FUNCTION_OPTIONS[i]
     if options[f] ~= nil and type(options[f]) ~= "function" then
       error(("option '%s' must be a function (got %s)"):format(f, type(options[f])), 3)
     end
@@ -184,7 +187,7 @@ local function atlas(file, read)
 end
 
 -- the model of skeleton JSON `text`; `file` the path it came from (or nil), `name` for messages
-local function import_jit(text, file, name, options)
+local function import(text, file, name, options)
   local doc, why = Json.decode(text, options.json)
   if doc == nil then return nil, name .. ": " .. why end
   local ok, res = pcall(build, doc, file or name)
@@ -202,19 +205,6 @@ local function import_jit(text, file, name, options)
     res.atlas = a
   end
   return res
-end
-
--- LuaJIT 2.1.0-beta3 with the JIT on sometimes imports a file differently from run to run (seen
--- on you_xin_body: some bone timelines missing); the import runs once per file, so it runs with
--- the JIT off (and the JIT is put back as it was)
-local function import(text, file, name, options)
-  local jit = rawget(_G, "jit")
-  if not (jit and jit.status and jit.status()) then return import_jit(text, file, name, options) end
-  jit.off()
-  local ok, data, why = pcall(import_jit, text, file, name, options)
-  jit.on()
-  if not ok then error(data, 0) end
-  return data, why
 end
 
 --- Imports DragonBones JSON text already in memory (the `*_ske.json` of an export); no atlas is

@@ -13,6 +13,8 @@ local Meshes = require "sinew.gltf.meshes"
 
 local M = {}
 
+local FUNCTION_OPTIONS = { "json", "read" } -- the options that are functions
+
 local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
 
 local option_names = { skin = true, meshes = true, name = true, json = true, read = true, max_bytes = true }
@@ -30,7 +32,8 @@ local function check_options(options, level)
   if mb ~= nil and (type(mb) ~= "number" or not (mb >= 0 and mb <= 2 ^ 53) or mb ~= math.floor(mb)) then
     error(("option 'max_bytes' must be a count of bytes (0 .. 2^53) (got %s)"):format(D.show(mb)), level)
   end
-  for _, f in ipairs { "json", "read" } do
+  for i = 1, 2 do -- (not ipairs over a constructor: see lua/sinew/dragonbones/compile.lua on LuaJIT)
+    local f = FUNCTION_OPTIONS[i]
     if options[f] ~= nil and type(options[f]) ~= "function" then
       error(("option '%s' must be a function (got %s)"):format(f, type(options[f])), level)
     end
