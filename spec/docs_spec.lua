@@ -15,7 +15,7 @@ local internal = { gltf = true }
 
 -- the public API: every function with a `---` comment here documents each parameter and @raise
 local public_lua = { "lua/sinew/init.lua", "lua/sinew/native.lua", "lua/sinew/gltf/init.lua",
-  "lua/sinew/animator/init.lua", "lua/sinew/animator/dot.lua" }
+  "lua/sinew/animator/init.lua", "lua/sinew/animator/dot.lua", "lua/sinew/dragonbones/init.lua" }
 
 -- The doc blocks of a binding file, each with the C function that follows it: name (from
 -- @function), fn (the C name), block (the comment's text) and body (the function's text).
@@ -210,10 +210,10 @@ describe("the reference", function()
 
   it("comments every public function of the Lua modules", function()
     local faults = {}
-    local modules = { "lua/sinew/init.lua", "lua/sinew/native.lua" }
-    for _, dir in ipairs { "gltf", "animator" } do
+    local modules = { "lua/sinew/init.lua", "lua/sinew/native.lua", "lua/sinew/json.lua" }
+    for _, dir in ipairs { "gltf", "animator", "dragonbones" } do
       for _, name in ipairs { "init", "document", "skeleton", "clips", "meshes", "definition", "motion", "layer",
-        "root_motion", "snapshot", "dot" } do
+        "root_motion", "snapshot", "dot", "values", "armature", "animation" } do
         local path = ("lua/sinew/%s/%s.lua"):format(dir, name)
         local f = io.open(path, "rb")
         if f then

@@ -467,12 +467,13 @@ function M.animation(raw, path, arm, state)
   for i = 1, n do
     anim.ik[#anim.ik + 1] = ik_timeline(ctx, list[i], at(path .. ".ik", i))
   end
-  -- the action timeline: its frames placed as the parser places them (each lasts until the next)
+  -- the action timeline: its frames placed as the parser places them (a frame that the merge put
+  -- after a later one moves to the frame after that one); each lasts until the next
   local af = ctx.action_frames
   if #af > 0 then
     local out = {}
-    local pstart, pcount = 0, 0
     local frames = ctx.frames
+    local pstart, pcount = 0, 0
     for k = 1, #af do
       local f = af[k]
       local place = 0
@@ -483,14 +484,12 @@ function M.animation(raw, path, arm, state)
           fail(path, "an action or event at frame %d, after the end of the animation (%d frames)", f.frame, frames)
         end
       end
-      if #af == 1 then
-        pcount = 0
-      else
-        pcount = k == #af and frames - place or af[k + 1].frame - place
-      end
-      out[k] = { frame = place, duration = pcount, items = f.items }
+      pcount = k < #af and af[k + 1].frame - place or 0
+      out[k] = { frame = place, items = f.items }
+      if k > 1 then out[k - 1].duration = place - out[k - 1].frame end
       pstart = place
     end
+    out[#af].duration = frames - out[#af].frame
     anim.actions = out
   end
   return anim
