@@ -648,6 +648,57 @@ describe("sinew.dragonbones bad input", function()
   end)
 end)
 
+describe("sinew.dragonbones limits", function()
+  -- each limit lowered for the case (db.LIMITS is the importer's own table), then put back
+  local function with_limit(name, value, fn)
+    local old = db.LIMITS[name]
+    db.LIMITS[name] = value
+    local ok, err = pcall(fn)
+    db.LIMITS[name] = old
+    assert(ok, err)
+  end
+  local CASES = {
+    { "keys", 2, A .. "animation[0].slot[0].displayFrame: the file holds more keys than the limit of 2" },
+    { "vertices", 2, D .. "vertices: the file holds more vertices than the limit of 2" },
+    { "weights", 3, D .. "weights: the file holds more weights than the limit of 3" },
+    { "values", 3, A .. "animation[0].ffd[0].frame[0]: the file holds more values than the limit of 3" },
+    { "slots", 0, A .. "slot: has 1 slots, more than the limit of 0" },
+    { "armatures", 0, "t_ske.json: armature: has 1 armatures, more than the limit of 0" },
+  }
+  for _, case in ipairs(CASES) do
+    it("refuses a file past the limit of " .. case[1], function()
+      with_limit(case[1], case[2], function()
+        assert.same({ nil, case[3] }, { db.parse(text(base()), { name = "t_ske.json" }) })
+      end)
+    end)
+  end
+
+  it("refuses curve samples past their limit, and action frames past theirs", function()
+    local doc = base()
+    doc.armature[1].animation[1].bone[1].translateFrame[1].curve = { 0, 0, 1, 1 }
+    with_limit("samples", 5, function()
+      assert.same({ nil, A .. "animation[0].bone[0].translateFrame[0].curve: the file holds more samples than the " ..
+        "limit of 5" }, { db.parse(text(doc), { name = "t_ske.json" }) })
+    end)
+    doc = base()
+    doc.armature[1].animation[1].frame = { { duration = 2, event = "a" }, { duration = 2, event = "b" }, { event = "c" } }
+    with_limit("action_frames", 2, function()
+      assert.same({ nil, A .. "animation[0].frame[2].event: the animation has more frames with actions than the limit of 2" },
+        { db.parse(text(doc), { name = "t_ske.json" }) })
+    end)
+  end)
+
+  it("refuses a key longer than 32767 frames and a file past the byte limit", function()
+    local doc = base()
+    doc.armature[1].animation[1].bone[1].translateFrame[1].duration = 32768
+    assert.same({ nil, A .. "animation[0].bone[0].translateFrame[0].duration: 32768 is out of range (0 .. 32767)" },
+      { db.parse(text(doc), { name = "t_ske.json" }) })
+    local big = ("x"):rep(db.MAX_BYTES + 1)
+    assert.same({ nil, "big_ske.json: cannot read the file: it is larger than 67108864 bytes" },
+      { db.load("big_ske.json", { read = function() return big end }) })
+  end)
+end)
+
 -- ---- mutations, in a child process ---------------------------------------------------------------
 
 local POSIX = package.config:sub(1, 1) == "/"

@@ -47,18 +47,19 @@ local function check_options(options, fname)
   return options
 end
 
--- reads `path` with `read` (options.read) or the default reader: the bytes, or nil and why
-local function read_bytes(read, path, max)
+-- reads `path` with `read` (options.read) or the default reader: the bytes (at most `max`), or
+-- nil and why; a longer file is refused unless `part` (then its first bytes are enough)
+local function read_bytes(read, path, max, part)
   if read then
     local ok, bytes, why = pcall(read, path, max + 1)
     if not ok then return nil, tostring(bytes) end
     if type(bytes) ~= "string" then return nil, tostring(why or "no bytes") end
-    if #bytes > max then return nil, ("it is larger than %d bytes"):format(max) end
+    if #bytes > max and not part then return nil, ("it is larger than %d bytes"):format(max) end
     return bytes
   end
   local bytes, why = require("sinew.core")._gltf.read_file(path, nil, max)
   if bytes == nil then return nil, tostring(why) end
-  if why == true then return nil, ("it is larger than %d bytes"):format(max) end
+  if why == true and not part then return nil, ("it is larger than %d bytes"):format(max) end
   return bytes
 end
 
@@ -155,7 +156,7 @@ local function atlas(file, read)
       if part == ".." then fail("imagePath", "%s leaves the folder of the atlas", show(image_path)) end
     end
     local image = dir .. image_path
-    local probe, err = read_bytes(read, image, M.MAX_BYTES)
+    local probe, err = read_bytes(read, image, 1, true) -- it exists: a byte of it is enough
     if probe == nil then fail("imagePath", "cannot read %s: %s", show(image), err) end
     local out = { file = tex, image = image, name = string_(doc, "name", "", ""),
       width = number(doc, "width", "", nil), height = number(doc, "height", "", nil), textures = {} }

@@ -21,9 +21,9 @@ M.LIMITS = {
   vertices = 1000000,       -- mesh and polygon vertices of a file
   weights = 4000000,        -- weight entries (vertex x bone) of a file
   keys = 1000000,           -- keys of a file (all timelines of all animations)
-  values = 16000000,        -- numbers made for the keys of a file (deform vertices, z-orders)
-  samples = 2000000,        -- curve samples of a file (n + 1 for a curved key of n frames)
-  action_frames = 10000,    -- frames with actions or events in an animation
+  values = 4000000,         -- numbers made for the keys of a file (deform vertices, z-orders)
+  samples = 500000,         -- curve samples of a file (n + 1 for a curved key of n frames)
+  action_frames = 5000,     -- frames with actions or events in an animation
   duration = 32767,         -- frames of an animation (the runtime keeps key positions in 16 bits)
   textures = 100000,        -- textures of an atlas
 }
