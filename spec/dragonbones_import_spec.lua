@@ -135,6 +135,7 @@ describe("sinew.dragonbones.load", function()
     assert.equal(0, arm.animations.idle.play_times)
     local jump = arm.animations.jump_1
     assert.equal(0, jump.duration)
+    assert.equal(1, jump.frame_count) -- the parser's frameCount: a 0-frame animation lasts one frame
     assert.equal(24, jump.frame_rate)
     for _, t in ipairs(jump.bones) do
       for _, keys in ipairs { t.translate or {}, t.rotate or {}, t.scale or {} } do

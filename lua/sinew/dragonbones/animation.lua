@@ -80,8 +80,6 @@ end
 
 -- ---- timelines ----------------------------------------------------------------------------------
 
-local MAX_FRAMES = V.LIMITS.duration
-
 -- the keys of the timeline `list` (n raw keys) at `path`, placed as _parseTimeline places them:
 -- key 1 at frame 0; key k at the later of (the previous key's frame + 1) and (its frame + its
 -- duration); the last key's tween runs to the end of the animation (`frames`, at least 1).
@@ -93,7 +91,7 @@ local function keys(list, n, path, frames, state, parse)
   if n == 1 then
     local kpath = at(path, 1)
     local raw = V.object(list[1], kpath)
-    local key = { frame = 0, duration = integer(raw, "duration", kpath, 1, 0, MAX_FRAMES) }
+    local key = { frame = 0, duration = integer(raw, "duration", kpath, 1, 0, V.LIMITS.duration) }
     parse(raw, key, kpath, 0, 0)
     out[1] = key
     return out
@@ -102,7 +100,7 @@ local function keys(list, n, path, frames, state, parse)
   for k = 1, n do
     local kpath = at(path, k)
     local raw = V.object(list[k], kpath)
-    local duration = integer(raw, "duration", kpath, 1, 0, MAX_FRAMES)
+    local duration = integer(raw, "duration", kpath, 1, 0, V.LIMITS.duration)
     if k > 1 then
       local place = start + count
       if place < start + 1 then place = start + 1 end
@@ -316,7 +314,7 @@ local function ffd_timeline(ctx, raw, path)
   if not k then fail(path .. ".name", "slot %s has no display %s in skin %s", show(slot_name), show(name), show(skin_name)) end
   if mesh.type ~= "mesh" then fail(path .. ".name", "display %s is not a mesh", show(name)) end
   plain(raw, path)
-  local count = #mesh.vertices / 2
+  local count = floor(#mesh.vertices / 2)
   local weights = mesh.weights
   local size = weights and mesh.weight_count * 2 or count * 2
   local list, n = array(raw, "frame", path)
@@ -419,14 +417,17 @@ function M.animation(raw, path, arm, state)
   V.object(raw, path)
   local name = string_(raw, "name", path, "default")
   if name == "" then name = "default" end
-  local anim = { name = name, duration = integer(raw, "duration", path, 1, 0, MAX_FRAMES),
+  local anim = { name = name, duration = integer(raw, "duration", path, 1, 0, V.LIMITS.duration),
     play_times = integer(raw, "playTimes", path, 1, 0, 2 ^ 31 - 1),
     fade_in_time = number(raw, "fadeInTime", path, 0),
     frame_rate = arm.frame_rate, bones = {}, slots = {}, ffd = {}, ik = {} }
   if number(raw, "scale", path, 1) ~= 1 then fail(path .. ".scale", "animation scale is not supported") end
   if not absent(raw.surface) then fail(path .. ".surface", "surface timelines (DragonBones 5.6) are not supported") end
   if not absent(raw.animation) then fail(path .. ".animation", "animation timelines (DragonBones 5.6) are not supported") end
-  local ctx = { arm = arm, state = state, frames = math.max(anim.duration, 1), action_frames = {}, sorted = true,
+  -- the parser's frameCount: the runtime's length of the animation (AnimationData.duration is
+  -- frame_count / frame_rate), so an animation of 0 frames lasts one
+  anim.frame_count = math.max(anim.duration, 1)
+  local ctx = { arm = arm, state = state, frames = anim.frame_count, action_frames = {}, sorted = true,
     prev_rotation = 0, prev_clockwise = 0 }
   -- the animation's own frames: their actions at the sum of the durations before them
   local list, n = array(raw, "frame", path)
@@ -435,7 +436,7 @@ function M.animation(raw, path, arm, state)
     local fpath = at(path .. ".frame", i)
     local f = V.object(list[i], fpath)
     key_actions(ctx, f, fpath, start, nil, nil)
-    start = start + integer(f, "duration", fpath, 1, 0, MAX_FRAMES)
+    start = start + integer(f, "duration", fpath, 1, 0, V.LIMITS.duration)
   end
   V.spend(state, "keys", n, path .. ".frame")
   if not absent(raw.zOrder) then
