@@ -725,3 +725,247 @@ describe("sinew.dragonbones fed mutated files (child process, capped)", function
     assert.is_true(tonumber(bad) > 0 and tonumber(good) > 0, out)
   end)
 end)
+
+-- ---- against the DragonBones 5.6.2 parser itself ------------------------------------------------
+
+-- SINEW_DB_JS names the runtime compiled from dragonbones-runtime@5.6.200 (see
+-- spec/support/dragonbones_dump.js); node runs its parser on each file and dumps what it stores.
+-- Every number must match: exactly for integers, after rounding to float32 for what the runtime
+-- keeps in Float32Arrays (Lua 5.1 has no float32: within half a float32 step there).
+local f32
+if string.pack then
+  f32 = function(x) return (string.unpack("f", string.pack("f", x))) end
+elseif rawget(_G, "jit") then
+  local ffi = require "ffi"
+  local box = ffi.new("float[1]")
+  f32 = function(x)
+    box[0] = x
+    return tonumber(box[0])
+  end
+end
+
+local function conformance(path, ref)
+  local data = assert(db.load(path, { atlas = false }))
+  local null = dkjson.null
+  local faults, checked = {}, 0
+  local function eq(a, b, what, float)
+    checked = checked + 1
+    local ok
+    if float and f32 then
+      ok = f32(a) == b
+    elseif float then
+      ok = math.abs(a - b) <= math.abs(b) * 2 ^ -24 + 1e-45
+    else
+      ok = a == b
+    end
+    if not ok and #faults < 20 then faults[#faults + 1] = ("%s: %s vs %s"):format(what, tostring(a), tostring(b)) end
+  end
+  local tcode = { none = 0, linear = 1, curve = 2, quad_in = 3, quad_out = 4, quad_in_out = 5 }
+  local function tween(k, r, what)
+    eq(k.frame, r.frame, what .. " frame")
+    eq(tcode[k.tween], r.tween, what .. " tween")
+    if r.samples then
+      eq(#k.samples, #r.samples, what .. " sample count")
+      for i = 1, #r.samples do eq(k.samples[i], r.samples[i], what .. " sample " .. i) end
+    elseif r.amount then
+      eq(k.amount, r.amount, what .. " amount")
+    end
+  end
+  for _, arm in ipairs(data.armatures) do
+    local R = ref[arm.name]
+    for _, b in ipairs(arm.bones) do
+      local r = R.bones[b.name]
+      local mine = { b.x, b.y, b.rotation, b.skew, b.scale_x, b.scale_y, b.length }
+      for i = 1, 7 do eq(mine[i], r[i], arm.name .. " bone " .. b.name .. " " .. i) end
+      eq(b.parent and arm.bones[b.parent].name or null, r[8], arm.name .. " bone " .. b.name .. " parent")
+      eq(b.inherit_translation, r[9], "inherit") eq(b.inherit_rotation, r[10], "inherit")
+      eq(b.inherit_scale, r[11], "inherit") eq(b.inherit_reflection, r[12], "inherit")
+    end
+    for _, s in ipairs(arm.slots) do
+      local r = R.slots[s.name]
+      eq(s.display_index, r[1], "display index")
+      eq(arm.bones[s.bone].name, r[2], "slot bone")
+      for i = 1, 4 do eq(s.color[i] * 0.01, r[2 + i], "slot multiplier") end
+      for i = 5, 8 do eq(s.color[i], r[2 + i], "slot offset") end
+    end
+    for _, ik in ipairs(arm.ik) do
+      local r = R.ik[ik.name]
+      eq(arm.bones[ik.root].name, r[1], "ik root")
+      eq(ik.child and arm.bones[ik.child].name or null, r[2], "ik bone")
+      eq(arm.bones[ik.target].name, r[3], "ik target")
+      eq(ik.bend_positive, r[4], "ik bend")
+      eq(ik.weight, r[5], "ik weight")
+    end
+    local types = { image = 0, armature = 1, mesh = 2, bounding_box = 3 }
+    for _, skin in ipairs(arm.skins) do
+      for s, shown in pairs(skin.slots) do
+        for k, d in ipairs(shown) do
+          if d then
+            local where = skin.name .. "/" .. arm.slots[s].name .. "/" .. (k - 1)
+            local r = R.displays[where]
+            local mine = { types[d.type], d.name, d.path, d.x, d.y, d.rotation, d.skew, d.scale_x, d.scale_y,
+              d.pivot_x or null, d.pivot_y or null }
+            for i = 1, 11 do eq(mine[i], r[i], arm.name .. " display " .. where .. " " .. i) end
+            if d.type == "mesh" then
+              local m = R.meshes[where]
+              eq(#d.vertices, #m.vertices, where .. " vertex count")
+              for i = 1, #m.vertices do eq(d.vertices[i], m.vertices[i], where .. " vertex", true) end
+              if m.weights ~= null then
+                local w, i, j = d.weights, 1, 1
+                while i <= #m.weights do
+                  local n = m.weights[i]
+                  eq(w[j], n, where .. " bones of a vertex")
+                  i, j = i + 1, j + 1
+                  for _ = 1, n do
+                    eq(arm.bones[w[j]].name, m.weights[i], where .. " weight bone")
+                    for q = 1, 3 do eq(w[j + q], m.weights[i + q], where .. " weight, bind x, y", true) end
+                    i, j = i + 4, j + 4
+                  end
+                end
+                eq(j - 1, #w, where .. " weight list length")
+              end
+            end
+          end
+        end
+      end
+    end
+    for _, anim in ipairs(arm.animations) do
+      local RA = R.animations[anim.name]
+      local where_a = arm.name .. "." .. anim.name
+      eq(anim.frame_count, RA.frameCount, where_a .. " frameCount")
+      eq(anim.play_times, RA.playTimes, where_a .. " playTimes")
+      local seen = 0
+      for _, bt in ipairs(anim.bones) do
+        local name = arm.bones[bt.bone].name
+        local n = 0
+        for _, tl in ipairs(RA.bones[name] or {}) do
+          local what = where_a .. " bone " .. name .. " timeline " .. tl.type
+          if tl.type == 10 then
+            n = n + 3
+            eq(#bt.translate, #tl.keys, what .. " key count")
+            for i, r in ipairs(tl.keys) do
+              local v = r.values
+              tween(bt.translate[i], r, what)
+              local mine = { bt.translate[i].x, bt.translate[i].y, bt.rotate[i].rotation, bt.rotate[i].skew, bt.scale[i].x,
+                bt.scale[i].y }
+              for q = 1, 6 do eq(mine[q], v[q], what .. " value " .. q, true) end
+            end
+          else
+            n = n + 1
+            local keys = tl.type == 11 and bt.translate or tl.type == 12 and bt.rotate or bt.scale
+            eq(#keys, #tl.keys, what .. " key count")
+            for i, r in ipairs(tl.keys) do
+              tween(keys[i], r, what)
+              local a, b = keys[i].x, keys[i].y
+              if tl.type == 12 then a, b = keys[i].rotation, keys[i].skew end
+              eq(a, r.values[1], what .. " value 1", true)
+              eq(b, r.values[2], what .. " value 2", true)
+            end
+          end
+        end
+        eq((bt.translate and 1 or 0) + (bt.rotate and 1 or 0) + (bt.scale and 1 or 0), n, where_a .. " timelines of " .. name)
+        seen = seen + n
+      end
+      local total = 0
+      for _, tls in pairs(RA.bones) do for _, tl in ipairs(tls) do total = total + (tl.type == 10 and 3 or 1) end end
+      eq(seen, total, where_a .. " bone timelines")
+      for _, st in ipairs(anim.slots) do
+        local name = arm.slots[st.slot].name
+        for _, tl in ipairs(RA.slots[name] or {}) do
+          local what = where_a .. " slot " .. name .. " timeline " .. tl.type
+          if tl.type == 20 then
+            eq(#st.display, #tl.keys, what .. " key count")
+            for i, r in ipairs(tl.keys) do
+              eq(st.display[i].frame, r.frame, what .. " frame")
+              eq(st.display[i].value, r.value, what .. " value")
+            end
+          elseif tl.type == 21 then
+            eq(#st.color, #tl.keys, what .. " key count")
+            for i, r in ipairs(tl.keys) do
+              tween(st.color[i], r, what)
+              for c = 1, 8 do eq(st.color[i].color[c], r.color[c], what .. " colour " .. c) end
+            end
+          end
+        end
+      end
+      local ffd = 0
+      for _, tls in pairs(RA.slots) do for _, tl in ipairs(tls) do if tl.type == 22 then ffd = ffd + 1 end end end
+      eq(#anim.ffd, ffd, where_a .. " deform timelines")
+      for _, ft in ipairs(anim.ffd) do
+        local name = arm.slots[ft.slot].name
+        local r
+        for _, tl in ipairs(RA.slots[name] or {}) do if tl.type == 22 then r = tl end end
+        eq(#ft.keys, #r.keys, where_a .. " deform key count")
+        for i, rk in ipairs(r.keys) do
+          tween(ft.keys[i], rk, where_a .. " deform " .. name)
+          eq(#ft.keys[i].vertices, #rk.vertices, where_a .. " deform size")
+          for j = 1, #rk.vertices do eq(ft.keys[i].vertices[j], rk.vertices[j], where_a .. " deform vertex", true) end
+        end
+      end
+      for _, it in ipairs(anim.ik) do
+        local rks = RA.ik[arm.ik[it.constraint].name][1]
+        eq(#it.keys, #rks, where_a .. " ik key count")
+        for i, rk in ipairs(rks) do
+          tween(it.keys[i], rk, where_a .. " ik")
+          eq(it.keys[i].bend_positive and 1 or 0, rk.bend, where_a .. " ik bend")
+          eq(it.keys[i].weight_percent, rk.weight, where_a .. " ik weight")
+        end
+      end
+      if RA.zorder ~= null then
+        eq(#anim.zorder, #RA.zorder, where_a .. " z-order key count")
+        for i, r in ipairs(RA.zorder) do
+          eq(anim.zorder[i].frame, r.frame, where_a .. " z-order frame")
+          if r.order == null then
+            eq(anim.zorder[i].order, nil, where_a .. " z-order setup")
+          else
+            for j = 1, #r.order do eq(anim.zorder[i].order[j] - 1, r.order[j], where_a .. " z-order") end
+          end
+        end
+      else
+        eq(anim.zorder, nil, where_a .. " no z-order")
+      end
+      local kinds = { [0] = "play", [10] = "event", [11] = "sound" }
+      if RA.actions ~= null then
+        eq(#anim.actions, #RA.actions, where_a .. " action key count")
+        for i, r in ipairs(RA.actions) do
+          local k = anim.actions[i]
+          eq(k.frame, r.frame, where_a .. " action frame")
+          eq(#k.items, #r.items, where_a .. " action count")
+          for j, item in ipairs(r.items) do
+            local m = k.items[j]
+            eq(m.kind, kinds[item.type], where_a .. " action kind")
+            eq(m.name, item.name, where_a .. " action name")
+            eq(m.bone and arm.bones[m.bone].name or null, item.bone, where_a .. " action bone")
+            eq(m.slot and arm.slots[m.slot].name or null, item.slot, where_a .. " action slot")
+            eq(#m.ints + #m.floats + #m.strings, #item.ints + #item.floats + #item.strings, where_a .. " action data")
+          end
+        end
+      else
+        eq(anim.actions, nil, where_a .. " no actions")
+      end
+    end
+  end
+  return checked, faults
+end
+
+describe("sinew.dragonbones against the DragonBones 5.6.2 parser (node, SINEW_DB_JS)", function()
+  local js = os.getenv("SINEW_DB_JS")
+  local node = js and io.popen("command -v node 2>/dev/null"):read("*l")
+  if not (js and node) then
+    pending("set SINEW_DB_JS to the compiled 5.6.2 runtime, with node installed")
+    return
+  end
+  local files = { "spec/support/dragonbones_edge_ske.json" }
+  for _, path in ipairs(SAMPLES) do files[#files + 1] = path end
+  for _, path in ipairs(files) do
+    it("stores every number of " .. path .. " as the parser does", function()
+      local p = assert(io.popen(("node spec/support/dragonbones_dump.js '%s'"):format(path)))
+      local out = p:read("*a")
+      p:close()
+      local ref = assert(dkjson.decode(out, 1, dkjson.null))
+      local checked, faults = conformance(path, ref)
+      assert.same({}, faults)
+      assert.is_true(checked > 50)
+    end)
+  end
+end)
