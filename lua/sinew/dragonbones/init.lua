@@ -26,7 +26,7 @@ M.LIMITS = V.LIMITS
 
 local option_names = { read = true, atlas = true, json = true, name = true }
 
-local function check_options(options, fname)
+local function check_options(options)
   if options == nil then return {} end
   if type(options) ~= "table" then error(("options must be a table (got %s)"):format(type(options)), 3) end
   for k in each, options do
@@ -43,7 +43,6 @@ local function check_options(options, fname)
   if options.name ~= nil and type(options.name) ~= "string" then
     error(("option 'name' must be a string (got %s)"):format(type(options.name)), 3)
   end
-  local _ = fname
   return options
 end
 
@@ -180,6 +179,9 @@ local function atlas(file, read)
   if ok then return res end
   local msg = Fault.message(res)
   if msg then return nil, tex_base .. ": " .. msg end
+  if type(res) == "string" and res:find("not enough memory", 1, true) then
+    return nil, tex_base .. ": not enough memory to import it"
+  end
   error(res, 0)
 end
 
@@ -219,7 +221,7 @@ function M.parse(text, options)
   if type(text) ~= "string" then
     error(("bad argument #1 to 'parse' (string expected, got %s)"):format(type(text)), 2)
   end
-  options = check_options(options, "parse")
+  options = check_options(options)
   return import(text, nil, options.name or "DragonBones", options)
 end
 
@@ -236,7 +238,7 @@ end
 -- @raise for bad arguments only, as `parse`: "bad argument #1 to 'load' (string expected, got nil)".
 function M.load(path, options)
   if type(path) ~= "string" then error(("bad argument #1 to 'load' (string expected, got %s)"):format(type(path)), 2) end
-  options = check_options(options, "load")
+  options = check_options(options)
   local name = options.name or path:match("[^/\\]*$")
   local bytes, why = read_bytes(options.read, path, M.MAX_BYTES)
   if bytes == nil then return nil, ("%s: cannot read the file: %s"):format(name, why) end
