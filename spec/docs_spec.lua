@@ -15,7 +15,7 @@ local internal = { gltf = true }
 
 -- the public API: every function with a `---` comment here documents each parameter and @raise
 local public_lua = { "lua/sinew/init.lua", "lua/sinew/native.lua", "lua/sinew/gltf/init.lua",
-  "lua/sinew/animator/init.lua", "lua/sinew/animator/dot.lua", "lua/sinew/dragonbones/init.lua" }
+  "lua/sinew/animator/init.lua", "lua/sinew/animator/dot.lua" }
 
 -- The doc blocks of a binding file, each with the C function that follows it: name (from
 -- @function), fn (the C name), block (the comment's text) and body (the function's text).
