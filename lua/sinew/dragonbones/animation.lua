@@ -61,7 +61,21 @@ local function tween(raw, count, key, path, state)
       fail(path .. ".curve", "has %d numbers, not 4 + 6k (two control points, then a point and two per segment)", n)
     end
     V.spend(state, "samples", count + 1, path .. ".curve")
-    key.tween, key.samples = "curve", M.sample_curve(c, count + 1)
+    -- keys share few curves (you_xin body: 988 curved keys, 73 curves and lengths): each is
+    -- sampled once per import, by its exact numbers, and copied
+    local id = { count + 1 }
+    for i = 1, n do id[i + 1] = ("%.17g"):format(c[i]) end
+    id = table.concat(id, " ")
+    local cache = state.curves or {}
+    state.curves = cache
+    local samples = cache[id]
+    if not samples then
+      samples = M.sample_curve(c, count + 1)
+      cache[id] = samples
+    end
+    local copy = {}
+    for i = 1, count + 1 do copy[i] = samples[i] end
+    key.tween, key.samples = "curve", copy
     return key
   end
   local e = number(raw, "tweenEasing", path, -2)
