@@ -210,10 +210,10 @@ describe("the reference", function()
 
   it("comments every public function of the Lua modules", function()
     local faults = {}
-    local modules = { "lua/sinew/init.lua", "lua/sinew/native.lua" }
-    for _, dir in ipairs { "gltf", "animator" } do
+    local modules = { "lua/sinew/init.lua", "lua/sinew/native.lua", "lua/sinew/json.lua" }
+    for _, dir in ipairs { "gltf", "animator", "dragonbones" } do
       for _, name in ipairs { "init", "document", "skeleton", "clips", "meshes", "definition", "motion", "layer",
-        "root_motion", "snapshot", "dot" } do
+        "root_motion", "snapshot", "dot", "values", "armature", "animation" } do
         local path = ("lua/sinew/%s/%s.lua"):format(dir, name)
         local f = io.open(path, "rb")
         if f then

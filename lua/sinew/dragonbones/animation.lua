@@ -61,7 +61,21 @@ local function tween(raw, count, key, path, state)
       fail(path .. ".curve", "has %d numbers, not 4 + 6k (two control points, then a point and two per segment)", n)
     end
     V.spend(state, "samples", count + 1, path .. ".curve")
-    key.tween, key.samples = "curve", M.sample_curve(c, count + 1)
+    -- keys share few curves (you_xin body: 988 curved keys, 73 curves and lengths): each is
+    -- sampled once per import, by its exact numbers, and copied
+    local id = { count + 1 }
+    for i = 1, n do id[i + 1] = ("%.17g"):format(c[i]) end
+    id = table.concat(id, " ")
+    local cache = state.curves or {}
+    state.curves = cache
+    local samples = cache[id]
+    if not samples then
+      samples = M.sample_curve(c, count + 1)
+      cache[id] = samples
+    end
+    local copy = {}
+    for i = 1, count + 1 do copy[i] = samples[i] end
+    key.tween, key.samples = "curve", copy
     return key
   end
   local e = number(raw, "tweenEasing", path, -2)
@@ -80,8 +94,6 @@ end
 
 -- ---- timelines ----------------------------------------------------------------------------------
 
-local MAX_FRAMES = V.LIMITS.duration
-
 -- the keys of the timeline `list` (n raw keys) at `path`, placed as _parseTimeline places them:
 -- key 1 at frame 0; key k at the later of (the previous key's frame + 1) and (its frame + its
 -- duration); the last key's tween runs to the end of the animation (`frames`, at least 1).
@@ -93,7 +105,7 @@ local function keys(list, n, path, frames, state, parse)
   if n == 1 then
     local kpath = at(path, 1)
     local raw = V.object(list[1], kpath)
-    local key = { frame = 0, duration = integer(raw, "duration", kpath, 1, 0, MAX_FRAMES) }
+    local key = { frame = 0, duration = integer(raw, "duration", kpath, 1, 0, V.LIMITS.duration) }
     parse(raw, key, kpath, 0, 0)
     out[1] = key
     return out
@@ -102,7 +114,7 @@ local function keys(list, n, path, frames, state, parse)
   for k = 1, n do
     local kpath = at(path, k)
     local raw = V.object(list[k], kpath)
-    local duration = integer(raw, "duration", kpath, 1, 0, MAX_FRAMES)
+    local duration = integer(raw, "duration", kpath, 1, 0, V.LIMITS.duration)
     if k > 1 then
       local place = start + count
       if place < start + 1 then place = start + 1 end
@@ -316,7 +328,7 @@ local function ffd_timeline(ctx, raw, path)
   if not k then fail(path .. ".name", "slot %s has no display %s in skin %s", show(slot_name), show(name), show(skin_name)) end
   if mesh.type ~= "mesh" then fail(path .. ".name", "display %s is not a mesh", show(name)) end
   plain(raw, path)
-  local count = #mesh.vertices / 2
+  local count = floor(#mesh.vertices / 2)
   local weights = mesh.weights
   local size = weights and mesh.weight_count * 2 or count * 2
   local list, n = array(raw, "frame", path)
@@ -419,14 +431,17 @@ function M.animation(raw, path, arm, state)
   V.object(raw, path)
   local name = string_(raw, "name", path, "default")
   if name == "" then name = "default" end
-  local anim = { name = name, duration = integer(raw, "duration", path, 1, 0, MAX_FRAMES),
+  local anim = { name = name, duration = integer(raw, "duration", path, 1, 0, V.LIMITS.duration),
     play_times = integer(raw, "playTimes", path, 1, 0, 2 ^ 31 - 1),
     fade_in_time = number(raw, "fadeInTime", path, 0),
     frame_rate = arm.frame_rate, bones = {}, slots = {}, ffd = {}, ik = {} }
   if number(raw, "scale", path, 1) ~= 1 then fail(path .. ".scale", "animation scale is not supported") end
   if not absent(raw.surface) then fail(path .. ".surface", "surface timelines (DragonBones 5.6) are not supported") end
   if not absent(raw.animation) then fail(path .. ".animation", "animation timelines (DragonBones 5.6) are not supported") end
-  local ctx = { arm = arm, state = state, frames = math.max(anim.duration, 1), action_frames = {}, sorted = true,
+  -- the parser's frameCount: the runtime's length of the animation (AnimationData.duration is
+  -- frame_count / frame_rate), so an animation of 0 frames lasts one
+  anim.frame_count = math.max(anim.duration, 1)
+  local ctx = { arm = arm, state = state, frames = anim.frame_count, action_frames = {}, sorted = true,
     prev_rotation = 0, prev_clockwise = 0 }
   -- the animation's own frames: their actions at the sum of the durations before them
   local list, n = array(raw, "frame", path)
@@ -435,7 +450,7 @@ function M.animation(raw, path, arm, state)
     local fpath = at(path .. ".frame", i)
     local f = V.object(list[i], fpath)
     key_actions(ctx, f, fpath, start, nil, nil)
-    start = start + integer(f, "duration", fpath, 1, 0, MAX_FRAMES)
+    start = start + integer(f, "duration", fpath, 1, 0, V.LIMITS.duration)
   end
   V.spend(state, "keys", n, path .. ".frame")
   if not absent(raw.zOrder) then
@@ -467,12 +482,13 @@ function M.animation(raw, path, arm, state)
   for i = 1, n do
     anim.ik[#anim.ik + 1] = ik_timeline(ctx, list[i], at(path .. ".ik", i))
   end
-  -- the action timeline: its frames placed as the parser places them (each lasts until the next)
+  -- the action timeline: its frames placed as the parser places them (a frame that the merge put
+  -- after a later one moves to the frame after that one); each lasts until the next
   local af = ctx.action_frames
   if #af > 0 then
     local out = {}
-    local pstart, pcount = 0, 0
     local frames = ctx.frames
+    local pstart, pcount = 0, 0
     for k = 1, #af do
       local f = af[k]
       local place = 0
@@ -483,14 +499,12 @@ function M.animation(raw, path, arm, state)
           fail(path, "an action or event at frame %d, after the end of the animation (%d frames)", f.frame, frames)
         end
       end
-      if #af == 1 then
-        pcount = 0
-      else
-        pcount = k == #af and frames - place or af[k + 1].frame - place
-      end
-      out[k] = { frame = place, duration = pcount, items = f.items }
+      pcount = k < #af and af[k + 1].frame - place or 0
+      out[k] = { frame = place, items = f.items }
+      if k > 1 then out[k - 1].duration = place - out[k - 1].frame end
       pstart = place
     end
+    out[#af].duration = frames - out[#af].frame
     anim.actions = out
   end
   return anim

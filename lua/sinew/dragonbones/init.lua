@@ -29,7 +29,7 @@ M.LIMITS = V.LIMITS
 
 local option_names = { read = true, atlas = true, json = true, name = true }
 
-local function check_options(options, fname)
+local function check_options(options)
   if options == nil then return {} end
   if type(options) ~= "table" then error(("options must be a table (got %s)"):format(type(options)), 3) end
   for k in each, options do
@@ -47,22 +47,22 @@ local function check_options(options, fname)
   if options.name ~= nil and type(options.name) ~= "string" then
     error(("option 'name' must be a string (got %s)"):format(type(options.name)), 3)
   end
-  local _ = fname
   return options
 end
 
--- reads `path` with `read` (options.read) or the default reader: the bytes, or nil and why
-local function read_bytes(read, path, max)
+-- reads `path` with `read` (options.read) or the default reader: the bytes (at most `max`), or
+-- nil and why; a longer file is refused unless `part` (then its first bytes are enough)
+local function read_bytes(read, path, max, part)
   if read then
     local ok, bytes, why = pcall(read, path, max + 1)
     if not ok then return nil, tostring(bytes) end
     if type(bytes) ~= "string" then return nil, tostring(why or "no bytes") end
-    if #bytes > max then return nil, ("it is larger than %d bytes"):format(max) end
+    if #bytes > max and not part then return nil, ("it is larger than %d bytes"):format(max) end
     return bytes
   end
   local bytes, why = require("sinew.core")._gltf.read_file(path, nil, max)
   if bytes == nil then return nil, tostring(why) end
-  if why == true then return nil, ("it is larger than %d bytes"):format(max) end
+  if why == true and not part then return nil, ("it is larger than %d bytes"):format(max) end
   return bytes
 end
 
@@ -159,7 +159,7 @@ local function atlas(file, read)
       if part == ".." then fail("imagePath", "%s leaves the folder of the atlas", show(image_path)) end
     end
     local image = dir .. image_path
-    local probe, err = read_bytes(read, image, M.MAX_BYTES)
+    local probe, err = read_bytes(read, image, 1, true) -- it exists: a byte of it is enough
     if probe == nil then fail("imagePath", "cannot read %s: %s", show(image), err) end
     local out = { file = tex, image = image, name = string_(doc, "name", "", ""),
       width = number(doc, "width", "", nil), height = number(doc, "height", "", nil), textures = {} }
@@ -183,6 +183,9 @@ local function atlas(file, read)
   if ok then return res end
   local msg = Fault.message(res)
   if msg then return nil, tex_base .. ": " .. msg end
+  if type(res) == "string" and res:find("not enough memory", 1, true) then
+    return nil, tex_base .. ": not enough memory to import it"
+  end
   error(res, 0)
 end
 
@@ -222,7 +225,7 @@ function M.parse(text, options)
   if type(text) ~= "string" then
     error(("bad argument #1 to 'parse' (string expected, got %s)"):format(type(text)), 2)
   end
-  options = check_options(options, "parse")
+  options = check_options(options)
   return import(text, nil, options.name or "DragonBones", options)
 end
 
@@ -239,7 +242,7 @@ end
 -- @raise for bad arguments only, as `parse`: "bad argument #1 to 'load' (string expected, got nil)".
 function M.load(path, options)
   if type(path) ~= "string" then error(("bad argument #1 to 'load' (string expected, got %s)"):format(type(path)), 2) end
-  options = check_options(options, "load")
+  options = check_options(options)
   local name = options.name or path:match("[^/\\]*$")
   local bytes, why = read_bytes(options.read, path, M.MAX_BYTES)
   if bytes == nil then return nil, ("%s: cannot read the file: %s"):format(name, why) end

@@ -21,14 +21,21 @@ M.LIMITS = {
   vertices = 1000000,       -- mesh and polygon vertices of a file
   weights = 4000000,        -- weight entries (vertex x bone) of a file
   keys = 1000000,           -- keys of a file (all timelines of all animations)
-  values = 16000000,        -- numbers made for the keys of a file (deform vertices, z-orders)
-  samples = 2000000,        -- curve samples of a file (n + 1 for a curved key of n frames)
-  action_frames = 10000,    -- frames with actions or events in an animation
+  values = 4000000,         -- numbers made for the keys of a file (deform vertices, z-orders)
+  samples = 500000,         -- curve samples of a file (n + 1 for a curved key of n frames)
+  action_frames = 5000,     -- frames with actions or events in an animation
   duration = 32767,         -- frames of an animation (the runtime keeps key positions in 16 bits)
   textures = 100000,        -- textures of an atlas
 }
 
 local FLT_MAX = 3.4028234663852886e38
+
+-- the path of `key` of the object at `path` ("" is the document)
+local function join(path, key)
+  if path == "" then return key end
+  return path .. "." .. key
+end
+M.join = join
 
 -- JSON null: cjson's null is a light userdata; dkjson gives nil
 local function absent(v) return v == nil or type(v) == "userdata" end
@@ -70,7 +77,7 @@ local finite = M.finite
 function M.number(t, key, path, dflt)
   local v = t[key]
   if absent(v) then return dflt end
-  if type(v) ~= "number" or v ~= v or v > FLT_MAX or v < -FLT_MAX then finite(v, path .. "." .. key) end
+  if type(v) ~= "number" or v ~= v or v > FLT_MAX or v < -FLT_MAX then finite(v, join(path, key)) end
   return v
 end
 
@@ -80,9 +87,9 @@ function M.integer(t, key, path, dflt, lo, hi)
   if absent(v) then return dflt end
   if type(v) ~= "number" or v ~= floor(v) or v < lo or v > hi then
     if type(v) == "number" and v == floor(v) then
-      fail(path .. "." .. key, "%s is out of range (%s .. %s)", show(v), show(lo), show(hi))
+      fail(join(path, key), "%s is out of range (%s .. %s)", show(v), show(lo), show(hi))
     end
-    fail(path .. "." .. key, "must be an integer (got %s)", type(v) == "number" and show(v) or kind(v))
+    fail(join(path, key), "must be an integer (got %s)", type(v) == "number" and show(v) or kind(v))
   end
   return tointeger(v)
 end
@@ -100,14 +107,14 @@ function M.boolean(t, key, path, dflt)
   if type(v) == "boolean" then return v end
   if type(v) == "number" and v == v then return v ~= 0 end
   if type(v) == "string" then return not false_strings[v] end
-  fail(path .. "." .. key, "must be a boolean (got %s)", kind(v))
+  fail(join(path, key), "must be a boolean (got %s)", kind(v))
 end
 
 --- `t[key]` as a string, `dflt` when absent or null.
 function M.string(t, key, path, dflt)
   local v = t[key]
   if absent(v) then return dflt end
-  if type(v) ~= "string" then fail(path .. "." .. key, "must be a string (got %s)", kind(v)) end
+  if type(v) ~= "string" then fail(join(path, key), "must be a string (got %s)", kind(v)) end
   return v
 end
 
@@ -123,11 +130,11 @@ function M.array(t, key, path, max, what)
   local v = t[key]
   if absent(v) then return nil, 0 end
   if type(v) ~= "table" or (rawget(v, 1) == nil and next(v) ~= nil) then
-    fail(path .. "." .. key, "must be an array (got %s)", kind(v))
+    fail(join(path, key), "must be an array (got %s)", kind(v))
   end
   local n = #v
   if max and n > max then
-    fail(path .. "." .. key, "has %d %s, more than the limit of %d", n, what, max)
+    fail(join(path, key), "has %d %s, more than the limit of %d", n, what, max)
   end
   return v, n
 end
@@ -139,7 +146,7 @@ function M.numbers(t, key, path, max, what)
   for i = 1, n do
     local x = v[i]
     if type(x) ~= "number" or x ~= x or x > FLT_MAX or x < -FLT_MAX then
-      finite(x, ("%s.%s[%d]"):format(path, key, i - 1))
+      finite(x, ("%s[%d]"):format(join(path, key), i - 1))
     end
   end
   return v, n
