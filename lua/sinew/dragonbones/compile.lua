@@ -203,11 +203,11 @@ local function action_keys(anim, frames)
     start = key.frame or start
     if key.items and #key.items > 0 and start <= frames then
       local last = keys[#keys]
-      if last.start == start then
-        for _, item in ipairs(key.items) do last.items[#last.items + 1] = item end
-      else
-        keys[#keys + 1] = { start = start, items = key.items }
+      if last.start ~= start then
+        last = { start = start, items = {} }
+        keys[#keys + 1] = last
       end
+      for _, item in ipairs(key.items) do last.items[#last.items + 1] = item end -- (a copy: the data stays)
     end
   end
   -- the key in force at each frame (0 .. frames)
