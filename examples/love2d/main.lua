@@ -195,7 +195,11 @@ function love.update(dt)
     local ch = characters[selected]
     ch.walk = (love.keyboard.isDown("right") and 1 or 0) - (love.keyboard.isDown("left") and 1 or 0)
     if ch.kind.walk_speed > 0 then -- the arrows walk, and stop walking
-      if ch.walk ~= 0 and ch.want == "idle" then ch.want = "walk" elseif ch.walk == 0 and ch.want == "walk" then ch.want = "idle" end
+      if ch.walk ~= 0 and ch.want == "idle" then
+        ch.want = "walk"
+      elseif ch.walk == 0 and ch.want == "walk" then
+        ch.want = "idle"
+      end
     end
     if ch.playing == "aim" then aim_at(ch, love.mouse.getPosition()) end
   end

@@ -80,7 +80,9 @@ local function atlas_image(data, options)
   local imagedata = source
   if type(source) ~= "userdata" then
     local path = source or (data.atlas and data.atlas.image)
-    if type(path) ~= "string" then return fail("%s: no atlas image (no _tex.json was loaded; pass options.image)", tostring(data.file)) end
+    if type(path) ~= "string" then
+      return fail("%s: no atlas image (no _tex.json was loaded; pass options.image)", tostring(data.file))
+    end
     local bytes, why = read(path)
     if not bytes then return fail("%s: cannot read the atlas image: %s", path, tostring(why)) end
     local ok, decoded = pcall(love.image.newImageData, love.filesystem.newFileData(bytes, path))
@@ -89,7 +91,9 @@ local function atlas_image(data, options)
   elseif not (source.typeOf and source:typeOf("ImageData")) then
     return fail("options.image must be an Image, an ImageData or a path")
   end
-  if imagedata:getFormat() ~= "rgba8" then return fail("%s: the atlas image is %s, not rgba8", tostring(data.file), imagedata:getFormat()) end
+  if imagedata:getFormat() ~= "rgba8" then
+    return fail("%s: the atlas image is %s, not rgba8", tostring(data.file), imagedata:getFormat())
+  end
   premultiply(imagedata)
   return lg.newImage(imagedata), true
 end
@@ -166,7 +170,9 @@ function M.prepare(data, options)
   end
   options = options or {}
   for k in pairs(options) do
-    if k ~= "image" and k ~= "premultiplied" then error(("bad argument #2 to 'prepare' (unknown option '%s')"):format(tostring(k)), 2) end
+    if k ~= "image" and k ~= "premultiplied" then
+      error(("bad argument #2 to 'prepare' (unknown option '%s')"):format(tostring(k)), 2)
+    end
   end
   if type(love) ~= "table" or not love.graphics then error("sinew.love2d needs LÖVE's love.graphics", 2) end
   lg = love.graphics

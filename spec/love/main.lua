@@ -273,7 +273,8 @@ checks[#checks + 1] = function()
     end
   end
   assert(drawn > 2000 and differ < 0.02 * drawn, ("%d of %d drawn pixels differ"):format(differ, drawn))
-  return ("sinew.love2d: rotated atlas regions draw as the plain ones (%d of %d pixels differ by > 0.1, at edges)"):format(differ, drawn)
+  return ("sinew.love2d: rotated atlas regions draw as the plain ones (%d of %d pixels differ by > 0.1)"):format(
+    differ, drawn)
 end
 
 checks[#checks + 1] = function()
