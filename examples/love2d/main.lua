@@ -79,7 +79,7 @@ local function control(ch, dt, main)
     ch.x = ch.x + ch.walk * kind.walk_speed * ch.scale / kind.scale * dt
     if ch.x > W + 60 then ch.x = -60 elseif ch.x < -60 then ch.x = W + 60 end
   end
-  if main then
+  if main and ch.playing ~= "aim" then -- (each seek of the aim starts it again: no events to show)
     for what, name in rig:events() do
       events_seen[#events_seen + 1] = what == "start" and name or what
       if what == "complete" and (ch.playing == "jump" or ch.playing == "hit" or ch.playing == "attack_01") then
@@ -169,8 +169,8 @@ function love.load(args)
     kind.data = assert(sinew.dragonbones.load(path))
     kind.art = assert(love2d.prepare(kind.data))
   end
-  characters[1] = new_character(KINDS[1], 300)
-  characters[2] = new_character(KINDS[2], 660)
+  characters[1] = new_character(KINDS[1], 250)
+  characters[2] = new_character(KINDS[2], 720)
   characters[2].facing = -1
 end
 
@@ -218,7 +218,7 @@ end
 local function panel()
   local ch = characters[selected]
   lg.setColor(0, 0, 0, 0.55)
-  lg.rectangle("fill", 10, 10, 330, 196, 6)
+  lg.rectangle("fill", 10, 10, 350, 196, 6)
   lg.setColor(1, 1, 1)
   local n = math.max(1, timing.frames)
   local rigs = #characters + #crowd

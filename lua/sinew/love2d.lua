@@ -262,9 +262,12 @@ end
 -- mode (normal, add, multiply, screen, lighten, darken, subtract; the others draw as normal) and
 -- colour (multipliers; offsets through `M.SHADER`). Armature displays (nested armatures) are not
 -- drawn. Restores LÖVE's colour, blend mode and shader; makes no garbage after the first draw.
--- @param rig a rig of data passed to `prepare`
--- @tparam number x @tparam number y @tparam[opt=0] number angle @tparam[opt=1] number sx
--- @tparam[opt=sx] number sy
+-- @param rig a rig (`sinew.dragonbones.rig`) of data passed to `prepare`
+-- @tparam number x where the armature's origin goes
+-- @tparam number y
+-- @tparam[opt=0] number angle radians, clockwise on screen
+-- @tparam[opt=1] number sx horizontal scale (negative: mirrored)
+-- @tparam[opt=sx] number sy vertical scale
 function M.draw(rig, x, y, angle, sx, sy)
   local d = drawer_of(rig, "draw")
   angle, sx, sy = check_place("draw", x, y, angle, sx, sy)
@@ -344,6 +347,13 @@ local polygon = {} -- reused by debug
 -- a line from its origin along its x axis for its length (a dot for bones of length 0), each IK
 -- constraint's target a ring and its bone a thicker line, each bounding-box display its outline.
 -- Lines keep their width whatever the scale. Uses LÖVE's current line width; restores the colour.
+-- Makes no garbage either.
+-- @param rig a rig of data passed to `prepare`
+-- @tparam number x placed as `draw` places it
+-- @tparam number y
+-- @tparam[opt=0] number angle
+-- @tparam[opt=1] number sx
+-- @tparam[opt=sx] number sy
 function M.debug(rig, x, y, angle, sx, sy)
   local d = drawer_of(rig, "debug")
   angle, sx, sy = check_place("debug", x, y, angle, sx, sy)

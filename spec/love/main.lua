@@ -350,7 +350,7 @@ checks[#checks + 1] = function()
 end
 
 checks[#checks + 1] = function()
-  -- no garbage: update and draw (images, meshes, the debug view's lines aside) once the rig's
+  -- no garbage: update, draw (images, meshes) and the debug view, once the rig's
   -- meshes exist; the least of several rounds, as spec/helper.lua takes (LuaJIT's trace
   -- compiler makes GC objects in some rounds)
   local sinew, love2d = require "sinew", require "sinew.love2d"
@@ -368,6 +368,7 @@ checks[#checks + 1] = function()
     for i = 1, #rigs do
       rigs[i]:update(1 / 60)
       love2d.draw(rigs[i], 64, 120, 0.1, 0.2)
+      love2d.debug(rigs[i], 64, 120, 0.1, 0.2)
     end
     love.graphics.setCanvas()
   end
@@ -384,7 +385,7 @@ checks[#checks + 1] = function()
     if least <= 0 then break end
   end
   assert(least <= 0, ("%.1f bytes of garbage a frame"):format(least))
-  return "sinew.love2d: updating and drawing mecha_1406 and you_xin_body makes no garbage"
+  return "sinew.love2d: updating, drawing and debug-drawing mecha_1406 and you_xin_body make no garbage"
 end
 
 checks[#checks + 1] = function()
