@@ -233,7 +233,8 @@ end
 
 checks[#checks + 1] = function()
   -- the same rig drawn from an atlas whose every region is stored turned a quarter clockwise
-  -- (rotated = true in the _tex.json) looks the same
+  -- (rotated = true in the _tex.json) and declared trimmed (frameX/Y/Width/Height: the region
+  -- 3 and 5 px into a larger frame, the displays' pivots moved to keep the picture) looks the same
   local sinew, love2d = require "sinew", require "sinew.love2d"
   local plain, turned = dragonbones("mecha_1406/mecha_1406_ske.json"), dragonbones("mecha_1406/mecha_1406_ske.json")
   local source = image_data(plain.atlas.image)
@@ -254,7 +255,20 @@ checks[#checks + 1] = function()
     end
     local r = turned.atlas.textures[name]
     r.x, r.y, r.width, r.height, r.rotated = 0, y, t.height, t.width, true
+    r.frame_x, r.frame_y, r.frame_width, r.frame_height = -3, -5, t.width + 7, t.height + 9
     y = y + t.width + 2
+  end
+  -- DragonBones' pivot in a trimmed region: pivot x frame size + frame offset
+  for _, skin in ipairs(turned.armatures[1].skins) do
+    for _, list in pairs(skin.slots) do
+      for _, d in ipairs(list) do
+        local t = plain.atlas.textures[d.path]
+        if d.type == "image" and t then
+          d.pivot_x = (d.pivot_x * t.width + 3) / (t.width + 7)
+          d.pivot_y = (d.pivot_y * t.height + 5) / (t.height + 9)
+        end
+      end
+    end
   end
   turned.atlas.width, turned.atlas.height = atlas:getDimensions()
   assert(love2d.prepare(plain))
@@ -273,7 +287,7 @@ checks[#checks + 1] = function()
     end
   end
   assert(drawn > 2000 and differ < 0.02 * drawn, ("%d of %d drawn pixels differ"):format(differ, drawn))
-  return ("sinew.love2d: rotated atlas regions draw as the plain ones (%d of %d pixels differ by > 0.1)"):format(
+  return ("sinew.love2d: rotated, trimmed atlas regions draw as plain ones (%d of %d pixels differ by > 0.1)"):format(
     differ, drawn)
 end
 
