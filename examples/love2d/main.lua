@@ -121,7 +121,8 @@ end
 
 local debug_view, script = false, nil
 -- garbage made by updating and drawing the rigs, per frame, with the collector stopped: real
--- garbage shows in every frame, LuaJIT's trace compiler (GC objects now and then) in some only
+-- garbage shows in every frame; LuaJIT's trace compiler (GC objects now and then) and the
+-- first events of a new rig (its event records, made once) in some only
 local garbage = { measuring = false, kb = 0, frame = 0, least = math.huge, clean = 0, frames = 0 }
 
 -- the mouse as an aim for the mecha: 0 (up) .. 1 (down), facing the mouse
@@ -278,7 +279,7 @@ local function check_screenshots(s)
       kind.art.missing[1] or "none missing"))
   end
   check(garbage.frames > 0 and garbage.least <= 0, ("no garbage per frame updating and drawing %d rigs (%d of %d frames"
-    .. " made none; %.0f bytes a frame on average, LuaJIT's trace compiler)"):format(#characters + #crowd,
+    .. " made none; %.0f bytes a frame on average: traces compiled, new rigs' first events)"):format(#characters + #crowd,
     garbage.clean, garbage.frames, 1024 * garbage.kb / math.max(1, garbage.frames)))
   print(("demo-love2d: %d rigs (%d of them mecha_1406): update %.2f ms, draw %.2f ms a frame (%d frames)"):format(
     #characters + #crowd, 1 + #crowd - math.floor(#crowd / 3), 1e3 * timing.update / math.max(1, timing.frames),

@@ -213,13 +213,15 @@ function M.prepare(data, options)
   return art
 end
 
+local function armature_of(rig) return rig:armature() end
+
 -- the drawer of `rig` (made on its first draw): the prepared data, the armature's blend modes,
 -- the rig's meshes by display, a transform reused for every image
 local function drawer_of(rig, fname)
   local d = drawers[rig]
   if d then return d end
-  local ok, arm = pcall(rig.armature, rig)
-  if not ok then error(("bad argument #1 to '%s' (a sinew.dragonbones rig expected, got %s)"):format(fname, type(rig)), 3) end
+  local ok, arm = pcall(armature_of, rig)
+  if not ok or type(arm) ~= "table" then error(("bad argument #1 to '%s' (a sinew.dragonbones rig expected, got %s)"):format(fname, type(rig)), 3) end
   local art = prepared[arm]
   if not art then
     error(("bad argument #1 to '%s' (the rig's data is not prepared: call sinew.love2d.prepare(data) first)"):format(fname), 3)

@@ -416,8 +416,12 @@ checks[#checks + 1] = function()
   assert(love2d.prepare(data))
   ok, err = pcall(love2d.draw, rig, "x", 0)
   assert(not ok and err:find("bad argument #2 to 'draw'"), err)
-  ok, err = pcall(love2d.draw, {}, 0, 0)
-  assert(not ok and err:find("bad argument #1 to 'draw' %(a sinew.dragonbones rig expected"), err)
+  for _, bad in ipairs { {}, 7, "rig", setmetatable({}, { __index = function() error("boom") end }) } do
+    ok, err = pcall(love2d.draw, bad, 0, 0)
+    assert(not ok and err:find("bad argument #1 to 'draw' %(a sinew.dragonbones rig expected"), err)
+    ok, err = pcall(love2d.debug, bad, 0, 0)
+    assert(not ok and err:find("bad argument #1 to 'debug' %(a sinew.dragonbones rig expected"), err)
+  end
   return "sinew.love2d: misuse raises clear errors; a missing atlas image gives nil, message"
 end
 
