@@ -403,6 +403,52 @@ checks[#checks + 1] = function()
 end
 
 checks[#checks + 1] = function()
+  -- every armature of every sample: prepared (no display without its texture), played a little
+  -- and drawn at four moments (nested armatures skipped) with pixels to show; the debug view too
+  local sinew, love2d = require "sinew", require "sinew.love2d"
+  local files = { "dragon_boy/dragon_boy_ske.json", "effect/effect_ske.json", "floor_board/floor_board_ske.json",
+    "mecha_1004d/mecha_1004d_ske.json", "mecha_1406/mecha_1406_ske.json", "mecha_1502b/mecha_1502b_ske.json",
+    "progress_bar/progress_bar_ske.json", "replace_slot_display/main_ske.json",
+    "you_xin_20703016/20703016_ske.json", "you_xin_body/body_ske.json" }
+  local armatures, blank, hidden = 0, {}, 0
+  for _, file in ipairs(files) do
+    local data = dragonbones(file)
+    local art = assert(love2d.prepare(data))
+    assert(#art.missing == 0, file .. ": " .. tostring(art.missing[1]))
+    for _, arm in ipairs(data.armatures) do
+      local rig = assert(sinew.dragonbones.rig(data, arm.name))
+      if arm.animations[1] then rig:play(arm.animations[1].name) end
+      local canvas = love.graphics.newCanvas(128, 128)
+      love.graphics.setCanvas(canvas)
+      local shown = false -- whether a slot shows an image or a mesh, not fully transparent
+      for _ = 1, 4 do -- four moments into the same canvas (effects fade in and out)
+        rig:update(0.1)
+        love2d.draw(rig, 64, 64, 0, 0.1)
+        for s = 1, #arm.slots do
+          local d = rig:display(s)
+          local _, _, _, _, _, alpha = rig:slot(s)
+          if d and (d.type == "image" or d.type == "mesh") and alpha > 0.05 then shown = true end
+        end
+      end
+      love.graphics.setCanvas()
+      local img, drawn = canvas:newImageData(), false
+      love.graphics.setCanvas(canvas)
+      love2d.debug(rig, 64, 64, 0, 0.1)
+      love.graphics.setCanvas()
+      for i = 0, 128 * 128 - 1, 3 do
+        local r, g, b, a = img:getPixel(i % 128, math.floor(i / 128))
+        if r + g + b + a > 0 then drawn = true break end -- (the add mode leaves alpha as it was)
+      end
+      if shown and not drawn then blank[#blank + 1] = file .. " " .. arm.name end
+      armatures, hidden = armatures + 1, hidden + (shown and 0 or 1)
+    end
+  end
+  assert(#blank == 0, "nothing drawn for " .. table.concat(blank, ", "))
+  return ("sinew.love2d: the %d armatures of the ten samples prepared, drawn and debug-drawn (%d showing nothing"
+    .. " then, as their animations hide them)"):format(armatures, hidden)
+end
+
+checks[#checks + 1] = function()
   -- misuse: clear errors
   local sinew, love2d = require "sinew", require "sinew.love2d"
   local ok, err = pcall(love2d.prepare, 42)
