@@ -150,6 +150,23 @@ local function mesh_drawable(d, t, aw, ah)
   return { kind = MESH, coords = coords, map = map, count = n }
 end
 
+-- whether any slot of armature `arm` has colour offsets, in its setup or in a colour key (when
+-- none has, drawing does not ask the rig for them)
+local function has_offsets(arm)
+  local function nonzero(c) return c and (c[5] ~= 0 or c[6] ~= 0 or c[7] ~= 0 or c[8] ~= 0) end
+  for _, slot in ipairs(arm.slots) do
+    if nonzero(slot.color) then return true end
+  end
+  for _, anim in ipairs(arm.animations) do
+    for _, t in ipairs(anim.slots or {}) do
+      for _, key in ipairs(t.color or {}) do
+        if nonzero(key.color) then return true end
+      end
+    end
+  end
+  return false
+end
+
 --- Prepares imported DragonBones `data` for drawing in LÖVE, once (before or after its rigs are
 -- made): loads the atlas image, makes a quad for each image display (trimmed and rotated
 -- regions handled) and the atlas-space texture coordinates of each mesh display. Displays whose
@@ -184,12 +201,13 @@ function M.prepare(data, options)
   local iw, ih = image:getDimensions()
   local aw = (atlas.width and atlas.width > 0) and atlas.width or iw
   local ah = (atlas.height and atlas.height > 0) and atlas.height or ih
-  local art = { image = image, premultiplied = premultiplied, missing = {}, drawables = {}, blend = {} }
+  local art = { image = image, premultiplied = premultiplied, missing = {}, drawables = {}, blend = {}, offsets = {} }
   local textures = atlas.textures or {}
   for _, arm in ipairs(data.armatures) do
     local blend = {}
     for s, slot in ipairs(arm.slots) do blend[s] = BLEND[slot.blend_mode] or NORMAL end
     art.blend[arm] = blend
+    art.offsets[arm] = has_offsets(arm)
     for _, skin in ipairs(arm.skins) do
       for s, list in pairs(skin.slots) do
         for k, d in ipairs(list) do
@@ -226,7 +244,8 @@ local function drawer_of(rig, fname)
   if not art then
     error(("bad argument #1 to '%s' (the rig's data is not prepared: call sinew.love2d.prepare(data) first)"):format(fname), 3)
   end
-  d = { art = art, blend = art.blend[arm], arm = arm, slots = #arm.slots, meshes = {},
+  d = { art = art, blend = art.blend[arm], offsets = art.offsets[arm], arm = arm, slots = #arm.slots,
+    meshes = {},
     transform = love.math.newTransform() }
   drawers[rig] = d
   return d
@@ -275,7 +294,7 @@ function M.draw(rig, x, y, angle, sx, sy)
   angle, sx, sy = check_place("draw", x, y, angle, sx, sy)
   local art, blend, T = d.art, d.blend, d.transform
   local image, premultiplied = art.image, art.premultiplied
-  local drawables = art.drawables
+  local drawables, offsets = art.drawables, d.offsets
   local r0, g0, b0, a0 = lg.getColor()
   local mode0, alpha0 = lg.getBlendMode()
   local shader0 = lg.getShader()
@@ -290,7 +309,8 @@ function M.draw(rig, x, y, angle, sx, sy)
     local e = disp and drawables[disp]
     if e then
       local _, _, r, g, b, a = rig:slot(s)
-      local ro, go, bo, ao = rig:slot_offsets(s)
+      local ro, go, bo, ao = 0, 0, 0, 0
+      if offsets then ro, go, bo, ao = rig:slot_offsets(s) end
       local want = blend[s]
       local shade = ro ~= 0 or go ~= 0 or bo ~= 0 or ao ~= 0 or LIFT[want] or (want == LIGHTEN and not premultiplied)
       if a > 0 or ao > 0 then

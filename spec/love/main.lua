@@ -364,6 +364,52 @@ checks[#checks + 1] = function()
 end
 
 checks[#checks + 1] = function()
+  -- colour offsets from an animation's colour keys: spec/dragonbones/extra/tweens (no atlas of
+  -- its own) given a grey 16 x 16 atlas; its slot 'body' alone, in keys with and without offsets
+  local sinew, love2d = require "sinew", require "sinew.love2d"
+  local data = assert(sinew.dragonbones.load(root .. "/spec/dragonbones/extra/tweens_ske.json"))
+  local grey = love.image.newImageData(16, 16)
+  grey:mapPixel(function() return 0.5, 0.5, 0.5, 1 end)
+  local region = { x = 0, y = 0, width = 16, height = 16, rotated = false }
+  data.atlas = { width = 16, height = 16, textures = { body = region, arm = region, hand = region, hand_open = region,
+    quad = region } }
+  assert(love2d.prepare(data, { image = grey }))
+  local rig = sinew.dragonbones.rig(data)
+  local function colour_at(t)
+    rig:seek("color", t)
+    rig:update(0)
+    for s = 1, #rig:slots() do
+      if rig:slots()[s] ~= "body" then rig:set_display(s, -1) end
+    end
+    local img = render(rig, 64, 64, 32, 32)
+    local sum, n = { 0, 0, 0, 0 }, 0
+    for py = 0, 63 do
+      for px = 0, 63 do
+        local r, g, b, a = img:getPixel(px, py)
+        if a > 0.1 then
+          sum[1], sum[2], sum[3], sum[4], n = sum[1] + r / a, sum[2] + g / a, sum[3] + b / a, sum[4] + a, n + 1
+        end
+      end
+    end
+    assert(n > 100, n .. " pixels drawn")
+    return sum[1] / n, sum[2] / n, sum[3] / n, sum[4] / n
+  end
+  -- frames 0 .. 14: aM 40, no offsets; frame 15: gM 60, gO 255 (green 0.5 x 0.6 + 1, clamped),
+  -- tweening towards rO -255, gO 0 at frame 30
+  local rate = data.armatures[1].animations.color.frame_rate
+  local r, g, b, a = colour_at(5 / rate)
+  assert(math.abs(r - 0.5) < 0.02 and math.abs(g - 0.5) < 0.02 and math.abs(b - 0.5) < 0.02 and math.abs(a - 0.4) < 0.02,
+    ("frame 5: %.3f %.3f %.3f %.3f"):format(r, g, b, a))
+  r, g, b, a = colour_at(15 / rate)
+  assert(math.abs(r - 0.5) < 0.02 and g > 0.98 and math.abs(b - 0.5) < 0.02 and a > 0.98,
+    ("frame 15: %.3f %.3f %.3f %.3f"):format(r, g, b, a))
+  r, g, b, a = colour_at(25 / rate) -- two thirds: rO -170, gM 86.7, gO 85: red 0.5 - 0.667, green 0.433 + 0.333
+  assert(r < 0.02 and math.abs(g - 0.767) < 0.02 and math.abs(b - 0.5) < 0.02 and a > 0.98,
+    ("frame 25: %.3f %.3f %.3f %.3f"):format(r, g, b, a))
+  return "sinew.love2d: colour offsets of an animation's colour keys reach the pixels (tweens: green 0.5 -> 1)"
+end
+
+checks[#checks + 1] = function()
   -- no garbage: update, draw (images, meshes) and the debug view, once the rig's
   -- meshes exist; the least of several rounds, as spec/helper.lua takes (LuaJIT's trace
   -- compiler makes GC objects in some rounds)
