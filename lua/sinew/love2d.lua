@@ -239,7 +239,9 @@ local function drawer_of(rig, fname)
   local d = drawers[rig]
   if d then return d end
   local ok, arm = pcall(armature_of, rig)
-  if not ok or type(arm) ~= "table" then error(("bad argument #1 to '%s' (a sinew.dragonbones rig expected, got %s)"):format(fname, type(rig)), 3) end
+  if not ok or type(arm) ~= "table" then
+    error(("bad argument #1 to '%s' (a sinew.dragonbones rig expected, got %s)"):format(fname, type(rig)), 3)
+  end
   local art = prepared[arm]
   if not art then
     error(("bad argument #1 to '%s' (the rig's data is not prepared: call sinew.love2d.prepare(data) first)"):format(fname), 3)
