@@ -39,7 +39,7 @@ PKGS_JSON  := lua-dkjson lua-cjson
 PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON)
 PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted $(PKGS_JSON) love xvfb xauth
 
-.PHONY: all build ctests test test-all test-love sanitize valgrind lint bench bench-ozz demo demo-love docs rock fuzz \
+.PHONY: all build ctests test test-all test-love sanitize valgrind lint bench bench-ozz demo demo-love demo-love2d docs rock fuzz \
 	clean deps-test deps-build dragonbones-reference
 
 all: build
@@ -86,7 +86,7 @@ test-all:
 	@sh tools/deps.sh $(PKGS_ALL)
 	@for l in $(LUAS); do $(MAKE) -s LUA=$$l build || exit 1; done
 	@$(MAKE) -s ctests
-	@sh tools/test.sh c $(LUAS) luajit-c love love-zip demo-love
+	@sh tools/test.sh c $(LUAS) luajit-c love love-zip demo-love demo-love2d
 
 # LÖVE 11 under xvfb: spec/love, then a zipped .love with the native library inside, beside, and
 # nowhere (tools/love_zip.sh; the zip is written by tools/zip.lua under Lua 5.4)
@@ -203,6 +203,14 @@ demo-love:
 	@$(MAKE) -s LUA=luajit build
 	@if [ -n "$${DISPLAY:-}" ]; then love examples/love; \
 	else sh tools/demo_love.sh; fi
+
+# The DragonBones demo (examples/love2d: two samples drawn with sinew.love2d): in a window when
+# there is a display, else its scripted run under xvfb (tools/demo_love2d.sh), screenshots checked.
+demo-love2d:
+	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_luajit) $(PKGS_JSON) love xvfb xauth
+	@$(MAKE) -s LUA=luajit build
+	@if [ -n "$${DISPLAY:-}" ]; then love examples/love2d; \
+	else sh tools/demo_love2d.sh; fi
 
 docs:
 	@sh tools/deps.sh lua5.1 lua-ldoc lua-discount

@@ -2,7 +2,7 @@
 # Runs test steps and adds up their "name: N passed, M failed" lines into the closing line
 # "N passed, M failed". A step that exits non-zero without reporting a failure counts as one.
 #   tools/test.sh [--build DIR] STEP...     STEP: c | lua5.4 | lua5.3 | lua5.1 | luajit | luajit-c | love |
-#   love-zip | demo-love
+#   love-zip | demo-love | demo-love2d
 # luajit runs the specs on LuaJIT's FFI path (sinew.ffi), luajit-c on its C API path (SINEW_FFI=0).
 # c runs DIR/c/test_* (DIR defaults to build/lua5.4); a Lua step runs every busted spec under that
 # interpreter against build/<interpreter>/sinew/core.so, or against $SINEW_BUILD when it is set
@@ -67,6 +67,7 @@ for step in "$@"; do
     love) run_step love xvfb-run -a -s "-screen 0 320x240x24" love spec/love ;;
     love-zip) run_step love-zip sh tools/love_zip.sh ;;
     demo-love) run_step demo-love sh tools/demo_love.sh ;;
+    demo-love2d) run_step demo-love2d sh tools/demo_love2d.sh ;;
     luajit) run_step luajit lua_step luajit 1 ;;
     luajit-c) run_step luajit-c lua_step luajit 0 ;;
     *) run_step "$step" lua_step "$step" ;;

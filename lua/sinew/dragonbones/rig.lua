@@ -160,6 +160,14 @@ function Rig.new(data, name)
       end
     end
   end
+  self.events_i = 0
+  self.events_next = function()
+    local i = self.events_i + 1
+    if i > self.events_n then return nil end
+    self.events_i = i
+    local e = self.events_list[i]
+    return e[1], e[2], e[3]
+  end
   show_children(self, false)
   return self
 end
@@ -267,16 +275,13 @@ function Rig:update(dt)
 end
 
 
---- The events of the last update, in order: `for kind, name, owner in rig:events() do`.
+--- The events of the last update, in order: `for kind, name, owner in rig:events() do`. The
+-- iterator is the rig's own, made once (no garbage per call): a second `events()` on the same
+-- rig restarts it.
 function Rig:events()
   check(self, "events")
-  local i, list, n = 0, self.events_list, self.events_n
-  return function()
-    i = i + 1
-    if i > n then return nil end
-    local e = list[i]
-    return e[1], e[2], e[3]
-  end
+  self.events_i = 0
+  return self.events_next
 end
 
 local function names(list)
@@ -284,6 +289,11 @@ local function names(list)
   for i = 1, #list do out[i] = list[i].name end
   return out
 end
+
+--- The armature this rig plays: its table in the data model of `sinew.dragonbones.load` (name,
+-- bones with their lengths, slots with their blend modes, IK constraints, skins, animations).
+-- Read it, do not change it: the rig was compiled from it.
+function Rig:armature() return check(self, "armature").model end
 
 --- The bones' names in the file's order.
 function Rig:bones() return names(check(self, "bones").model.bones) end
