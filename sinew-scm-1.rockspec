@@ -74,6 +74,7 @@ build = {
     ["sinew.dragonbones.kind"] = "lua/sinew/dragonbones/kind.lua",
     ["sinew.dragonbones.playhead"] = "lua/sinew/dragonbones/playhead.lua",
     ["sinew.dragonbones.rig"] = "lua/sinew/dragonbones/rig.lua",
+    ["sinew.dragonbones.chain"] = "lua/sinew/dragonbones/chain.lua",
     ["sinew.gltf"] = "lua/sinew/gltf/init.lua",
     ["sinew.gltf.document"] = "lua/sinew/gltf/document.lua",
     ["sinew.gltf.skeleton"] = "lua/sinew/gltf/skeleton.lua",
