@@ -21,11 +21,16 @@
 local core = require "sinew.core"
 local Kind = require "sinew.dragonbones.kind"
 
-local Chain = {}
+local M = {}
+
+local Chain = {} -- the methods and metatable of chains
 Chain.__index = Chain
 
 local atan2 = math.atan2 or math.atan
 local sqrt, cos, sin, huge, floor = math.sqrt, math.cos, math.sin, math.huge, math.floor
+
+-- the largest coordinate a chain takes (SN_CHAIN_MAX_COORD), in armature units
+local MAX_COORD = 1e9
 
 local PASSED = { "damping", "elasticity", "stiffness", "inert", "radius", "rate", "max_steps",
   "max_colliders", "teleport", "solver" }
@@ -51,13 +56,21 @@ local function bad(level, fmt, ...)
 end
 
 -- a {x, y} field of the definition as 3 numbers in the plane, or nil when absent
+-- x, y of v when it is a table of 2 finite numbers (each read once), else nil
+local function xy(v)
+  if type(v) ~= "table" then return nil end
+  local x, y, n = v[1], v[2], #v
+  if n ~= 2 or not finite(x) or not finite(y) then return nil end
+  return x, y
+end
+
+-- a {x, y} field of the definition as 3 numbers in the plane, or nil when absent
 local function vec2(def, name, level)
   local v = def[name]
   if v == nil then return nil end
-  if type(v) ~= "table" or not finite(v[1]) or not finite(v[2]) or #v ~= 2 then
-    bad(level + 1, "'%s' must be a table of 2 finite numbers {x, y}", name)
-  end
-  return { v[1], v[2], 0 }
+  local x, y = xy(v)
+  if x == nil then bad(level + 1, "'%s' must be a table of 2 finite numbers {x, y}", name) end
+  return { x, y, 0 }
 end
 
 -- the angle that turns (ux, uy) onto (vx, vy) (0 when either is zero)
@@ -79,26 +92,24 @@ end
 -- the chain's bones from the definition: a list of bone indices, parent to child
 local function chain_bones(arm, def, level)
   local list = {}
-  if def.bones ~= nil and def.root ~= nil then bad(level + 1, "give either 'bones' or 'root', not both") end
-  if def.bones ~= nil then
-    if type(def.bones) ~= "table" or #def.bones == 0 then
-      bad(level + 1, "'bones' must be a non-empty list of bone names")
-    end
-    for i = 1, #def.bones do
-      local b = bone_of(arm, def.bones[i])
-      if b == nil then bad(level + 1, "'bones' element %d: no bone '%s'", i, tostring(def.bones[i])) end
+  local bones, root = def.bones, def.root
+  if bones ~= nil and root ~= nil then bad(level + 1, "give either 'bones' or 'root', not both") end
+  if bones ~= nil then
+    local nb = type(bones) == "table" and #bones or 0
+    if nb == 0 then bad(level + 1, "'bones' must be a non-empty list of bone names") end
+    for i = 1, nb do
+      local v = bones[i]
+      local b = bone_of(arm, v)
+      if b == nil then bad(level + 1, "'bones' element %d: no bone '%s'", i, tostring(v)) end
       if i > 1 and arm.bones[b].parent ~= list[i - 1] then
         bad(level + 1, "'bones' element %d: bone '%s' is not a child of '%s'", i, arm.bones[b].name,
           arm.bones[list[i - 1]].name)
       end
       list[i] = b
     end
-    if #list ~= #def.bones or next(def.bones, #def.bones > 0 and #def.bones or nil) ~= nil then
-      bad(level + 1, "'bones' must be a list (keys 1 .. n)")
-    end
-  elseif def.root ~= nil then
-    local b = bone_of(arm, def.root)
-    if b == nil then bad(level + 1, "'root': no bone '%s'", tostring(def.root)) end
+  elseif root ~= nil then
+    local b = bone_of(arm, root)
+    if b == nil then bad(level + 1, "'root': no bone '%s'", tostring(root)) end
     local children = {}
     for j, bone in ipairs(arm.bones) do
       if bone.parent then
@@ -146,11 +157,9 @@ local COLLIDER_FIELDS = { shape = true, center = true, radius = true, a = true, 
   point = true, normal = true, inside = true }
 
 local function point2(c, name, what)
-  local v = c[name]
-  if type(v) ~= "table" or not finite(v[1]) or not finite(v[2]) or #v ~= 2 then
-    error(("%s '%s' must be a table of 2 finite numbers {x, y}"):format(what, name), 0)
-  end
-  return { v[1], v[2], 0 }
+  local x, y = xy(c[name])
+  if x == nil then error(("%s '%s' must be a table of 2 finite numbers {x, y}"):format(what, name), 0) end
+  return { x, y, 0 }
 end
 
 -- the 3-D definition of 2-D collider `c` (raises a message without position); its shape
@@ -159,9 +168,10 @@ local function collider3(c)
   for k in pairs(c) do
     if not COLLIDER_FIELDS[k] then error(("unknown collider field '%s'"):format(tostring(k)), 0) end
   end
-  local shape = SHAPES[c.shape]
+  local name = c.shape
+  local shape = SHAPES[name]
   if shape == nil then
-    error(("unknown collider shape '%s' ('circle', 'capsule' or 'line')"):format(tostring(c.shape)), 0)
+    error(("unknown collider shape '%s' ('circle', 'capsule' or 'line')"):format(tostring(name)), 0)
   end
   local out = { shape = shape, inside = c.inside, radius = c.radius, radius_b = c.radius_b }
   if shape == "sphere" then
@@ -202,6 +212,20 @@ local function read(self)
   local root = self.root
   root[1], root[2], root[5], root[6] = c, s, -s, c
   root[13], root[14] = p[1], p[2]
+  -- every origin within the chain's range (a non-finite matrix fails here too)
+  for i = 1, 2 * self.count do
+    local v = p[i]
+    if not (v >= -MAX_COORD and v <= MAX_COORD) then return floor((i + 1) / 2) end
+  end
+  return nil
+end
+
+-- the message for a read that found particle i out of range
+local function out_of_range(self, i)
+  local arm = self.rig.model
+  local what = i <= self.n and ("bone '%s'"):format(arm.bones[self.list[i]].name)
+    or ("the tip of bone '%s'"):format(arm.bones[self.list[self.n]].name)
+  return ("%s is placed out of range (-%g .. %g) or not finite"):format(what, MAX_COORD, MAX_COORD)
 end
 
 -- ---- construction ------------------------------------------------------------------------
@@ -209,12 +233,18 @@ end
 -- a rest transform for the proxy skeleton: translation (x, y, 0), identity rotation, unit scale
 local function rest(x, y) return { x, y, 0, 0, 0, 0, 1, 1, 1, 1 } end
 
---- A new chain of `rig`'s bones (see `Rig:chain`).
-function Chain.new(rig, def, level)
+--- A new chain of `rig`'s bones (see `Rig:chain`); `level` is the error level of the caller
+-- of the function that calls it, less one.
+function M.new(rig, def, level)
   level = (level or 1) + 1
   if type(def) ~= "table" then bad(level, "a table expected, got %s", type(def)) end
   for k in pairs(def) do
     if not FIELDS[k] then bad(level, "unknown field '%s' in the chain definition", tostring(k)) end
+  end
+  do -- each field read once (a table whose reads change cannot change it midway)
+    local d = {}
+    for k in pairs(FIELDS) do d[k] = def[k] end
+    def = d
   end
   local arm = rig.model
   local list = chain_bones(arm, def, level)
@@ -222,12 +252,12 @@ function Chain.new(rig, def, level)
   local last = arm.bones[list[n]]
   local end_length = def.end_length
   if end_length == nil then end_length = last.length or 0 end
-  if not finite(end_length) or end_length < 0 then
-    bad(level, "'end_length' must be a finite number >= 0 (got %s)", tostring(end_length))
+  if not finite(end_length) or end_length < 0 or end_length > MAX_COORD then
+    bad(level, "'end_length' must be a number in [0, %g] (got %s)", MAX_COORD, tostring(end_length))
   end
   local tip = end_length > 0 and 1 or 0
   if n + tip < 2 then
-    bad(level, "a chain needs 2 bones, or 1 and an 'end_length' above 0 (bone '%s' has length 0)", last.name)
+    bad(level, "a chain needs 2 bones, or 1 bone and an 'end_length' above 0 (bone '%s' has 'length' 0)", last.name)
   end
   local gravity = vec2(def, "gravity", level) or { 0, 0, 0 }
   local force = vec2(def, "force", level)
@@ -250,7 +280,8 @@ function Chain.new(rig, def, level)
   local parent = arm.bones[list[1]].parent
   self.parent = parent
   local names, parents, rests = {}, {}, {}
-  read(self)
+  local far = read(self)
+  if far then bad(level, "%s", out_of_range(self, far)) end
   local p, c, s = self.p, self.root[1], self.root[2]
   for i = 1, self.count do
     names[i] = i <= n and arm.bones[list[i]].name or last.name .. " tip"
@@ -262,7 +293,12 @@ function Chain.new(rig, def, level)
       rests[i] = rest(c * dx + s * dy, -s * dx + c * dy)
     end
   end
-  self.skeleton = core.skeleton { names = names, parents = parents, rest = rests }
+  local made, skeleton = pcall(core.skeleton, { names = names, parents = parents, rest = rests })
+  if not made then -- (a segment too long for a float; the names come from the file)
+    local why = tostring(skeleton):gsub("^bad argument #%d+ to '[^']*' %((.*)%)$", "%1")
+    bad(level, "the chain's bones cannot be simulated: %s", why)
+  end
+  self.skeleton = skeleton
   self.pose3 = core.pose(self.skeleton)
   local cdef = { skeleton = self.skeleton, root = 1, gravity = gravity, force = force }
   for _, k in ipairs(PASSED) do cdef[k] = def[k] end
@@ -366,7 +402,8 @@ function Chain:step(dt, pose)
     error(("bad argument #2 to 'step' (a 2-D pose of the chain's armature '%s' expected, got %s)"):format(
       rig.model.name, getmetatable(pose) == Kind.kind.Pose and "a pose of another armature" or type(pose)), 2)
   end
-  read(self)
+  local far = read(self)
+  if far then error(out_of_range(self, far), 2) end
   local p, t, q, root, count = self.p, self.t, self.q, self.root, self.count
   local c, s = root[1], root[2]
   local pose3, chain = self.pose3, self.chain
@@ -434,10 +471,11 @@ local VECTOR = { gravity = true, force = true }
 function Chain:set_param(name, value, i)
   check(self, "set_param")
   if VECTOR[name] then
-    if type(value) ~= "table" or not finite(value[1]) or not finite(value[2]) or #value ~= 2 then
+    local x, y = xy(value)
+    if x == nil then
       error(("bad argument #2 to 'set_param' ('%s' must be a table of 2 finite numbers {x, y})"):format(name), 2)
     end
-    value = { value[1], value[2], 0 }
+    value = { x, y, 0 }
   end
   local ok, why = pcall(self.chain.set_param, self.chain, name, value, i)
   if not ok then error(tostring(why), 2) end
@@ -488,10 +526,13 @@ function Chain:move_collider(k, a, b, c, d, e, f)
 end
 
 --- The number of particles: the bones, and the tip when there is one.
-function Chain:__len() return self.count end
+function Chain:__len() return check(self, "__len").count end
 
 function Chain:__tostring()
+  check(self, "__tostring")
   return ("sinew.dragonbones.Chain (%d bones%s)"):format(self.n, self.tip == 1 and " and a tip" or "")
 end
 
-return Chain
+M.Chain = Chain
+
+return M
