@@ -299,7 +299,7 @@ function M.new(rig, def, level)
     bad(level, "the chain's bones cannot be simulated: %s", why)
   end
   self.skeleton = skeleton
-  self.pose3 = core.pose(self.skeleton)
+  self.pose3, self.rest3 = core.pose(self.skeleton), core.pose(self.skeleton)
   local cdef = { skeleton = self.skeleton, root = 1, gravity = gravity, force = force }
   for _, k in ipairs(PASSED) do cdef[k] = def[k] end
   local ok, chain = pcall(core.chain, cdef)
@@ -410,14 +410,14 @@ function Chain:step(dt, pose)
   -- the animated origins as the chain sees them: translations in the first bone's frame, rounded
   -- to the pose's precision, summed and placed as the core does (so that, at rest, the simulated
   -- segments are the animated ones to the last bit)
+  -- (the rest pose first: identity rotations, which the chain's last update replaced)
   local mx, my = 0, 0
   local tx, ty = root[13], root[14]
+  pose3:copy(self.rest3)
   for i = 1, count do
-    if i == 1 then
-      pose3:set(1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1)
-    else
+    if i > 1 then
       local dx, dy = p[2 * i - 1] - p[2 * i - 3], p[2 * i] - p[2 * i - 2]
-      pose3:set(i, c * dx + s * dy, -s * dx + c * dy, 0, 0, 0, 0, 1, 1, 1, 1)
+      pose3:set_translation(i, c * dx + s * dy, -s * dx + c * dy, 0)
       local lx, ly = pose3:get_translation(i)
       mx, my = mx + lx, my + ly
     end
