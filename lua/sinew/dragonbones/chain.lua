@@ -213,7 +213,7 @@ local function read(self)
   root[1], root[2], root[5], root[6] = c, s, -s, c
   root[13], root[14] = p[1], p[2]
   -- every origin within the chain's range (a non-finite matrix fails here too)
-  for i = 1, 2 * self.count do
+  for i = 1, 2 * self.particles do
     local v = p[i]
     if not (v >= -MAX_COORD and v <= MAX_COORD) then return floor((i + 1) / 2) end
   end
@@ -273,7 +273,7 @@ function M.new(rig, def, level)
 
   -- the proxy skeleton, at the rig's current pose: joint i at bone i's origin, the tip last
   local self = setmetatable({
-    rig = rig, list = list, n = n, tip = tip, count = n + tip, end_length = end_length,
+    rig = rig, list = list, n = n, tip = tip, particles = n + tip, end_length = end_length,
     w = {}, parent_w = {}, p = {}, t = {}, q = {}, shapes = shapes, fresh = true,
     root = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 },
   }, Chain)
@@ -283,7 +283,7 @@ function M.new(rig, def, level)
   local far = read(self)
   if far then bad(level, "%s", out_of_range(self, far)) end
   local p, c, s = self.p, self.root[1], self.root[2]
-  for i = 1, self.count do
+  for i = 1, self.particles do
     names[i] = i <= n and arm.bones[list[i]].name or last.name .. " tip"
     parents[i] = i - 1
     if i == 1 then
@@ -404,7 +404,7 @@ function Chain:step(dt, pose)
   end
   local far = read(self)
   if far then error(out_of_range(self, far), 2) end
-  local p, t, q, root, count = self.p, self.t, self.q, self.root, self.count
+  local p, t, q, root, count = self.p, self.t, self.q, self.root, self.particles
   local c, s = root[1], root[2]
   local pose3, chain = self.pose3, self.chain
   -- the animated origins as the chain sees them: translations in the first bone's frame, rounded
@@ -448,9 +448,9 @@ end
 -- armature space (the render position, interpolated between steps).
 function Chain:position(i)
   check(self, "position")
-  if type(i) ~= "number" or i ~= floor(i) or i < 1 or i > self.count then
+  if type(i) ~= "number" or i ~= floor(i) or i < 1 or i > self.particles then
     error(("bad argument #1 to 'position' (particle must be an integer in 1 .. %d, got %s)"):format(
-      self.count, tostring(i)), 2)
+      self.particles, tostring(i)), 2)
   end
   local x, y = self.chain:position(i)
   return x, y
@@ -526,7 +526,10 @@ function Chain:move_collider(k, a, b, c, d, e, f)
 end
 
 --- The number of particles: the bones, and the tip when there is one.
-function Chain:__len() return check(self, "__len").count end
+function Chain:count() return check(self, "count").particles end
+
+--- `#chain`, as `chain:count()` (Lua 5.2 and later: Lua 5.1 and LuaJIT read a table's own length).
+function Chain:__len() return check(self, "__len").particles end
 
 function Chain:__tostring()
   check(self, "__tostring")
