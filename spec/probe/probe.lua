@@ -339,7 +339,7 @@ local function templates(name)
       stiffness = { 0.2, 0.1 }, gravity = { 0, 980 }, force = { 10, 0 }, solver = "sweep",
       colliders = { { shape = "capsule", a = { 0, 0 }, b = { 0, 10 }, radius = 1 },
         { shape = "line", point = { 0, 300 }, normal = { 0, -1 } } } } } },
-    ["sinew.dragonbones.Chain:step"] = { { O.chain2d, 1 / 60, O.tailpose } },
+    ["sinew.dragonbones.Chain:step"] = { { O.chain2d, 1 / 60, O.tailpose }, { O.chain2d, 1 / 60 } },
     ["sinew.dragonbones.Chain:position"] = { { O.chain2d, 2 } },
     ["sinew.dragonbones.Chain:bones"] = { { O.chain2d } }, ["sinew.dragonbones.Chain:reset"] = { { O.chain2d } },
     ["sinew.dragonbones.Chain:set_param"] = { { O.chain2d, "gravity", { 0, 500 } }, { O.chain2d, "damping", 0.3, 2 } },

@@ -274,7 +274,7 @@ function M.new(rig, def, level)
   -- the proxy skeleton, at the rig's current pose: joint i at bone i's origin, the tip last
   local self = setmetatable({
     rig = rig, list = list, n = n, tip = tip, particles = n + tip, end_length = end_length,
-    w = {}, parent_w = {}, p = {}, t = {}, q = {}, shapes = shapes, fresh = true,
+    w = {}, parent_w = {}, p = {}, t = {}, q = {}, shapes = shapes, fresh = true, vec = { 0, 0, 0 },
     root = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 },
   }, Chain)
   local parent = arm.bones[list[1]].parent
@@ -385,20 +385,52 @@ local function write(self, pose)
   end
 end
 
+-- direct playback (rig:update): the rig's own pose copied into the chain's scratch pose, without
+-- what the last step added when the rig has not sampled its animation since (stopped, update(0))
+local function direct_pose(self)
+  local rig_core, scratch, list, n = self.rig.core, self.scratch, self.list, self.n
+  for b = 1, self.bone_count do scratch:set(b, rig_core:pose(b)) end
+  if self.written then
+    local written, same = self.written, true
+    for i = 1, n do
+      local _, _, r = scratch:get(list[i])
+      if r ~= written[i] then same = false; break end
+    end
+    if same then
+      local animated = self.animated
+      for i = 1, n do
+        local b = list[i]
+        local x, y, _, k, sx, sy = scratch:get(b)
+        scratch:set(b, x, y, animated[i], k, sx, sy)
+      end
+      rig_core:apply(scratch)
+    end
+  end
+  return scratch
+end
+
 --- Steps the chain by `dt` seconds and writes it into `pose`, then applies `pose` to the rig.
 -- Call it after the rig shows the freshly animated `pose` (`anim:evaluate(pose)`,
 -- `rig:apply(pose)`): it reads the chain's bones from the rig, advances the simulation, adds to
 -- each simulated bone's rotation in `pose` the angle that puts it where the simulation has it, and
--- applies `pose` to the rig again. The chain's first bone follows the animation. No garbage.
+-- applies `pose` to the rig again. The chain's first bone follows the animation. Without `pose`
+-- (direct playback: after `rig:update(dt)`), the rig's own pose is copied into one of the chain's
+-- (every bone: costlier) and used the same way. No garbage.
 -- @tparam number dt seconds (finite, >= 0)
--- @param pose a 2-D pose of the chain's rig (`rig:pose()`)
+-- @param[opt] pose a 2-D pose of the chain's rig (`rig:pose()`)
 function Chain:step(dt, pose)
   check(self, "step")
   if not finite(dt) or dt < 0 then
     error(("bad argument #1 to 'step' (a finite number >= 0 expected, got %s)"):format(tostring(dt)), 2)
   end
   local rig = self.rig
-  if getmetatable(pose) ~= Kind.kind.Pose or pose:skeleton() ~= rig.compiled.core then
+  local direct = pose == nil
+  if direct then
+    if not self.scratch then
+      self.scratch, self.bone_count, self.animated = rig:pose(), #rig.model.bones, {}
+    end
+    pose = direct_pose(self)
+  elseif getmetatable(pose) ~= Kind.kind.Pose or pose:skeleton() ~= rig.compiled.core then
     error(("bad argument #2 to 'step' (a 2-D pose of the chain's armature '%s' expected, got %s)"):format(
       rig.model.name, getmetatable(pose) == Kind.kind.Pose and "a pose of another armature" or type(pose)), 2)
   end
@@ -434,7 +466,22 @@ function Chain:step(dt, pose)
     local x, y = chain:position(i)
     q[2 * i - 1], q[2 * i] = x, y
   end
+  if direct then
+    local animated, list = self.animated, self.list
+    for i = 1, self.n do
+      local _, _, r = pose:get(list[i])
+      animated[i] = r
+    end
+  end
   write(self, pose)
+  if direct then
+    local written, list = self.written or {}, self.list
+    for i = 1, self.n do
+      local _, _, r = pose:get(list[i])
+      written[i] = r
+    end
+    self.written = written
+  end
   rig.core:apply(pose)
 end
 
@@ -475,7 +522,9 @@ function Chain:set_param(name, value, i)
     if x == nil then
       error(("bad argument #2 to 'set_param' ('%s' must be a table of 2 finite numbers {x, y})"):format(name), 2)
     end
-    value = { x, y, 0 }
+    local v = self.vec -- (reused: no garbage)
+    v[1], v[2] = x, y
+    value = v
   end
   local ok, why = pcall(self.chain.set_param, self.chain, name, value, i)
   if not ok then error(tostring(why), 2) end
