@@ -433,6 +433,8 @@ function Chain:step(dt, pose)
   elseif getmetatable(pose) ~= Kind.kind.Pose or pose:skeleton() ~= rig.compiled.core then
     error(("bad argument #2 to 'step' (a 2-D pose of the chain's armature '%s' expected, got %s)"):format(
       rig.model.name, getmetatable(pose) == Kind.kind.Pose and "a pose of another armature" or type(pose)), 2)
+  else
+    self.written = nil -- (the direct path's record of its last write)
   end
   local far = read(self)
   if far then error(out_of_range(self, far), 2) end
