@@ -138,6 +138,29 @@ describe("dynamic chains on 2-D rigs", function()
     end
   end)
 
+  it("carries the chain with its first bone's motion, turning included, by inert", function()
+    local worst = {}
+    for _, inert in ipairs { 0, 1 } do
+      local rig, ref = db.rig(data), db.rig(data)
+      local chain = rig:chain { bones = { "f1", "f2", "f3", "f4" }, inert = inert, stiffness = 0.1, elasticity = 0 }
+      local pose, rp, clip, t = rig:pose(), ref:pose(), rig:clips().wag, 0
+      worst[inert] = 0
+      for _ = 1, 120 do
+        t = t + 1 / 60
+        clip:sample(t, pose, true)
+        rig:apply(pose)
+        chain:step(1 / 60, pose)
+        clip:sample(t, rp, true)
+        ref:apply(rp)
+        local x1, y1 = origin(rig, "f4", 30)
+        local x2, y2 = origin(ref, "f4", 30)
+        worst[inert] = math.max(worst[inert], math.sqrt((x1 - x2) ^ 2 + (y1 - y2) ^ 2))
+      end
+    end
+    assert.is_true(worst[0] > 10, "without inert the tip lags the turning parent: " .. worst[0])
+    assert.is_true(worst[1] < 1e-6, "with inert = 1 it follows it rigidly: " .. worst[1])
+  end)
+
   it("settles to the same pose at 60 and 120 frames per second", function()
     local tips = {}
     for k, dt in ipairs { 1 / 60, 1 / 120 } do
