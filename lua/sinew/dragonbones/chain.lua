@@ -233,8 +233,8 @@ end
 -- a rest transform for the proxy skeleton: translation (x, y, 0), identity rotation, unit scale
 local function rest(x, y) return { x, y, 0, 0, 0, 0, 1, 1, 1, 1 } end
 
---- A new chain of `rig`'s bones (see `Rig:chain`); `level` is the error level of the caller
--- of the function that calls it, less one.
+-- A new chain of `rig`'s bones (`Rig:chain` is how users make one); `level` is the error level
+-- of the caller of the function that calls it, less one.
 function M.new(rig, def, level)
   level = (level or 1) + 1
   if type(def) ~= "table" then bad(level, "a table expected, got %s", type(def)) end
