@@ -75,6 +75,7 @@ build = {
     ["sinew.dragonbones.playhead"] = "lua/sinew/dragonbones/playhead.lua",
     ["sinew.dragonbones.rig"] = "lua/sinew/dragonbones/rig.lua",
     ["sinew.love2d"] = "lua/sinew/love2d.lua",
+    ["sinew.dragonbones.chain"] = "lua/sinew/dragonbones/chain.lua",
     ["sinew.gltf"] = "lua/sinew/gltf/init.lua",
     ["sinew.gltf.document"] = "lua/sinew/gltf/document.lua",
     ["sinew.gltf.skeleton"] = "lua/sinew/gltf/skeleton.lua",

@@ -99,6 +99,12 @@ local function make_objects()
   O.rig2d_data = O.rig.compiled.core
   O.anim2d = O.rig.compiled.animations[1].core
   O.pose2d, O.mask2d = O.rig:pose(), O.rig:mask({}, 0.5)
+  -- a dynamic chain of a 2-D rig (a tail of four bones), with a pose of its armature
+  O.tailrig = sinew.dragonbones.rig(assert(sinew.dragonbones.load("spec/support/chain2d_ske.json")))
+  O.tailpose = O.tailrig:pose()
+  O.tailrig:apply(O.tailpose)
+  O.chain2d = O.tailrig:chain { root = "tail1", gravity = { 0, 980 },
+    colliders = { { shape = "circle", center = { 180, 140 }, radius = 20 } } }
 end
 make_objects()
 
@@ -135,7 +141,7 @@ local function find_entries()
     "function")
   -- every object the constructors made, and the metatables behind them
   local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim, O.plan,
-    O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d }
+    O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d, O.chain2d }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
     local mt = getmetatable(obj)
@@ -144,6 +150,7 @@ local function find_entries()
     if obj == O.anim then tname = "sinew.Animator" end
     if obj == O.plan then tname = "sinew.AnimatorPlan" end
     if obj == O.rig then tname = "sinew.dragonbones.Rig" end
+    if obj == O.chain2d then tname = "sinew.dragonbones.Chain" end
     local keys = {}
     for k in pairs(mt) do if type(k) == "string" then keys[#keys + 1] = k end end
     table.sort(keys)
@@ -211,6 +218,7 @@ local function pool()
   add(function() end, print, coroutine.create(function() end), io.stdout)
   add(O.skel, O.other, O.pose, O.pose2, O.other_pose, O.mask, O.other_mask, O.mats, O.other_mats, O.clip,
     O.cursor, O.group, O.chain, O.tail, O.pointer, O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.db, O.pose2d, O.mask2d)
+  add(O.tailrig, O.tailpose, O.chain2d, "tail1", "circle", "line", { 0, 980 }, { 180, 140 })
   for _, s in ipairs(O.spaces) do add(s) end
   if newproxy then add(newproxy(true)) end
   return p, n
@@ -327,6 +335,19 @@ local function templates(name)
     ["sinew.Animator:set"] = { { O.anim, "speed", 0.8 }, { O.anim, "on", true } },
     ["sinew.Animator:get"] = { { O.anim, "speed" } }, ["sinew.Animator:trigger"] = { { O.anim, "go" } },
     ["sinew.Animator:reset_trigger"] = { { O.anim, "go" } },
+    ["sinew.dragonbones.Rig:chain"] = { { O.tailrig, { bones = { "tail1", "tail2", "tail3" }, end_length = 10,
+      stiffness = { 0.2, 0.1 }, gravity = { 0, 980 }, force = { 10, 0 }, solver = "sweep",
+      colliders = { { shape = "capsule", a = { 0, 0 }, b = { 0, 10 }, radius = 1 },
+        { shape = "line", point = { 0, 300 }, normal = { 0, -1 } } } } } },
+    ["sinew.dragonbones.Chain:step"] = { { O.chain2d, 1 / 60, O.tailpose }, { O.chain2d, 1 / 60 } },
+    ["sinew.dragonbones.Chain:position"] = { { O.chain2d, 2 } },
+    ["sinew.dragonbones.Chain:bones"] = { { O.chain2d } }, ["sinew.dragonbones.Chain:reset"] = { { O.chain2d } },
+    ["sinew.dragonbones.Chain:set_param"] = { { O.chain2d, "gravity", { 0, 500 } }, { O.chain2d, "damping", 0.3, 2 } },
+    ["sinew.dragonbones.Chain:get_param"] = { { O.chain2d, "force" }, { O.chain2d, "radius", 3 } },
+    ["sinew.dragonbones.Chain:add_collider"] = { { O.chain2d, { shape = "circle", center = { 0, 0 }, radius = 5 } } },
+    ["sinew.dragonbones.Chain:move_collider"] = { { O.chain2d, 1, 170, 150, 10 } },
+    ["sinew.dragonbones.Chain:__len"] = { { O.chain2d } },
+    ["sinew.dragonbones.Chain:count"] = { { O.chain2d } }, ["sinew.dragonbones.Chain:__tostring"] = { { O.chain2d } },
     ["sinew.Animator:set_layer_weight"] = { { O.anim, "look", 0.5 } },
     ["sinew.Animator:layer_weight"] = { { O.anim, 2 } }, ["sinew.Animator:update"] = { { O.anim, 0.4 }, { O.anim2, 0.4 } },
     ["sinew.Animator:evaluate"] = { { O.anim, O.pose }, { O.anim2, O.pose2 } }, ["sinew.Animator:root_motion"] = { { O.anim } },

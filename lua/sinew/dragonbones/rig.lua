@@ -455,4 +455,19 @@ function Rig:apply(pose, name, t, loop)
   end
 end
 
+-- ---- dynamic chains -------------------------------------------------------------------------
+
+--- A dynamic chain of the rig's bones (hair, tails, capes): `def.bones` (a parent-to-child list of
+-- bone names) or `def.root` (the run of single children from it down), `end_length` (the tip beyond
+-- the last bone, in its length units; default its `length`), `gravity` and `force` as {x, y} in
+-- armature space (y down: gravity is +y; default none), `colliders` (circles, capsules, lines) and
+-- `sinew.chain`'s parameters. Each frame, after the rig shows the animated pose,
+-- `chain:step(dt, pose)` swings the bones and writes them into the pose. See
+-- `sinew.dragonbones.Chain` and manual/2d.md, "Dynamic chains on 2-D rigs".
+function Rig:chain(def)
+  check(self, "chain")
+  local chain = require("sinew.dragonbones.chain").new(self, def, 2) -- (not a tail call: errors name the caller)
+  return chain
+end
+
 return Rig
