@@ -24,6 +24,13 @@ describe("README.md", function()
     assert.equal("idle", printed[1][1])
   end)
 
+  it("runs the 2-D example: a DragonBones rig through an animator, then as the file plays it", function()
+    local printed = run("2-D: DragonBones rigs")
+    assert.equal(1, #printed)
+    assert.equal(6, #printed[1])
+    for k = 1, 6 do assert.equal("number", type(printed[1][k])) end
+  end)
+
   it("runs the API tour", function()
     local printed = run("API tour")
     for _, line in ipairs(printed) do assert.equal("step", line[1]) end -- only the Fox's step events

@@ -7,5 +7,5 @@ set -u
 [ -f build/luajit/sinew/core.so ] || { echo "demo-love2d: 0 passed, 1 failed (no build/luajit: make LUA=luajit)"; exit 1; }
 rm -rf build/screenshots/love2d
 mkdir -p build/screenshots/love2d
-xvfb-run -a -s "-screen 0 1024x768x24" love examples/love2d --script "$PWD/build/screenshots/love2d" 2>&1 | grep '^demo-love2d' ||
+timeout 180 xvfb-run -a -s "-screen 0 1024x768x24" love examples/love2d --script "$PWD/build/screenshots/love2d" 2>&1 | grep '^demo-love2d' ||
     { echo "demo-love2d: 0 passed, 1 failed (love printed nothing)"; exit 1; }
