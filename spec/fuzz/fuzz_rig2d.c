@@ -1,5 +1,6 @@
-/* Fuzzes 2-D armatures and animations (src/core/rig2d_*.c): any layout is either refused with a
-   message or builds; a built armature's rigs sample any animation at any finite time, and update
+/* Fuzzes 2-D armatures and animations (src/core/rig2d_*.c) and the 2-D pose verbs (pose2d.c): any
+   layout is either refused with a message or builds; a built armature's rigs sample any animation
+   at any finite time, blend, subtract and add its poses with any weights and masks, and update
    their world matrices, slots and mesh vertices without reading or writing out of bounds. Most
    inputs are layouts of the right shape with fuzzed numbers, so that the deep checks are reached. */
 #include <math.h>
@@ -95,6 +96,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (an_need > 0) {
         sn_anim2d *an = (sn_anim2d *)malloc(an_need);
         FUZZ_CHECK(an != NULL && sn_anim2d_init(an, an_need, d, w, n, &err) == SN_OK);
+        /* the 2-D pose verbs on what the animation samples: any weights, masks, threshold */
+        {
+            double a[6 * 5], b[6 * 5], out[6 * 5], m[5];
+            sn_anim2d_sample_pose(an, read_number(&r), read_int(&r, 0, 1), a);
+            sn_anim2d_sample_pose(an, read_number(&r), read_int(&r, 0, 1), b);
+            for (int k = 0; k < bones; k++) m[k] = read_int(&r, 0, 4) * 0.25;
+            const double *poses[2] = { a, b }, *masks[2] = { m, NULL };
+            double weights[2] = { read_number(&r), read_number(&r) };
+            sn_status st = sn_pose2d_blend(out, bones, poses, weights, read_int(&r, 0, 1) ? masks : NULL, 2,
+                                           read_number(&r), &err);
+            FUZZ_CHECK(st == SN_OK || err.msg[0] != '\0');
+            sn_pose2d_delta(out, a, b, bones);
+            sn_pose2d_add(a, out, read_number(&r), read_int(&r, 0, 1) ? m : NULL, bones);
+            sn_rig2d_set_pose(rig, a);
+            sn_rig2d_world(rig);
+        }
         for (int i = 0; i < 4; i++) {
             double t = read_int(&r, 0, 3) == 0 ? read_number(&r) : sn_anim2d_duration(an) * read_int(&r, 0, 40) / 32.0;
             sn_rig2d_sample(rig, an, t, read_int(&r, 0, 1));
