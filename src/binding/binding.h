@@ -128,6 +128,11 @@ void *sn_lua_checkself(lua_State *L);
 #define SN_CHAIN_MT "sinew.Chain"
 #define SN_GROUP_MT "sinew.Group"
 #define SN_BLENDSPACE_MT "sinew.BlendSpace"
+#define SN_RIG2D_DATA_MT "sinew.Rig2DData"
+#define SN_ANIM2D_MT "sinew.Anim2D"
+#define SN_RIG2D_MT "sinew.Rig2D"
+#define SN_POSE2D_MT "sinew.Pose2D"
+#define SN_MASK2D_MT "sinew.Mask2D"
 /// Registry key of the list of the blend spaces' metatables, one per mode (for ffi.c)
 #define SN_BLENDSPACE_METATABLES "sinew.BlendSpace metatables"
 

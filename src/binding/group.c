@@ -343,6 +343,35 @@ static int l_update(lua_State *L) {
 }
 
 /***
+ * Adds "pose the 2-D rig at the time in parameter i of the animation", as the rig's own update at
+ * that time does (its timelines, IK, world matrices, slots; no events: for rigs a game times
+ * itself, crowds that loop). Returns i. From Lua, `rig:group(group, name [, loop])` adds one.
+ * @function Group:rig2d
+ * @tparam Rig2D rig a rig's core object
+ * @tparam Anim2D anim an animation of its armature
+ * @tparam[opt=true] boolean loop the last key tweens toward the first (a looping play)
+ * @treturn integer i, the index of its time (seconds within the animation) in `params`
+ * @raise "sinew.Rig2D expected, got nil", "sinew.Anim2D expected, got nil"; "an animation of
+ * another armature than the rig's"; "too many parameters in one group" past 2^24
+ */
+static int l_rig2d(lua_State *L) {
+    group *g = check_group(L);
+    sn_group_op op = blank(SN_GROUP_RIG2D);
+    int anchor;
+    op.rig = (sn_rig2d *)sn_lua_checkobject(L, 2, SN_RIG2D_MT);
+    op.anim = (const sn_anim2d *)sn_lua_checkobject(L, 3, SN_ANIM2D_MT);
+    op.n = lua_isnoneornil(L, 4) ? 1 : lua_toboolean(L, 4);
+    anchor = new_anchor(L, 2);
+    reserve(L, g, 1, 0, 1);
+    anchor_value(L, anchor, 1, 2);
+    anchor_value(L, anchor, 2, 3);
+    op.slot = g->nparams;
+    commit(L, g, &op, anchor, 1);
+    lua_pushinteger(L, op.slot + 1);
+    return 1;
+}
+
+/***
  * Runs every operation in order, in one call: `dt` for the chains, and `params` for the sample
  * times and blend weights. Everything is checked before anything moves; a chain refusing its pose
  * part way (a joint placed out of range) stops the run there, the operations before it having
@@ -401,7 +430,7 @@ static int l_tostring(lua_State *L) {
 
 void sn_open_group(lua_State *L, int module) {
     static const luaL_Reg methods[] = {{"sample", l_sample}, {"blend", l_blend},   {"to_model", l_to_model},
-                                       {"step", l_step},     {"update", l_update}, {"run", l_run},
+                                       {"step", l_step},     {"update", l_update}, {"rig2d", l_rig2d}, {"run", l_run},
                                        {"params", l_params}, {NULL, NULL}};
     static const luaL_Reg meta[] = {{"__len", l_len}, {"__tostring", l_tostring}, {NULL, NULL}};
     sn_lua_newclass(L, TNAME, methods, meta);

@@ -13,11 +13,6 @@
 #include "../core/rig2d.h"
 #include "binding.h"
 
-#define SN_RIG2D_DATA_MT "sinew.Rig2DData"
-#define SN_ANIM2D_MT "sinew.Anim2D"
-#define SN_RIG2D_MT "sinew.Rig2D"
-#define SN_POSE2D_MT "sinew.Pose2D"
-#define SN_MASK2D_MT "sinew.Mask2D"
 
 /// A 2-D pose or mask: its bone count, then 6 (a pose) or 1 (a mask) numbers a bone.
 typedef struct values2d {

@@ -4,7 +4,7 @@
  */
 #include "group.h"
 
-static const char *const kind_names[] = {"sample", "blend", "to_model", "step", "update"};
+static const char *const kind_names[] = {"sample", "blend", "to_model", "step", "update", "rig2d"};
 
 sn_status sn_group_check_op(const sn_group_op *op, const sn_blend_layer *layers, sn_error *err) {
     int i;
@@ -44,6 +44,11 @@ sn_status sn_group_check_op(const sn_group_op *op, const sn_blend_layer *layers,
         if (op->chain == NULL || op->pose == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "update needs a chain and a pose");
         if (!sn_chain_has_skeleton(op->chain)) return sn_fail_arg(err, 1, SN_EINVAL, "update needs a chain of a skeleton");
         return SN_OK;
+    case SN_GROUP_RIG2D:
+        if (op->rig == NULL || op->anim == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "rig2d needs a rig and an animation");
+        if (sn_anim2d_data(op->anim) != sn_rig2d_rig_data(op->rig))
+            return sn_fail_arg(err, 1, SN_EINVAL, "an animation of another armature than the rig's");
+        return SN_OK;
     }
     return sn_fail_arg(err, 1, SN_EINVAL, "unknown operation");
 }
@@ -54,7 +59,7 @@ sn_status sn_group_validate_run(const sn_group_op *ops, int n, double dt, const 
     if (!(dt >= 0.0 && dt <= 1e300)) return sn_fail_arg(err, 1, SN_EINVAL, "dt must be finite and >= 0");
     for (i = 0; i < n; i++) {
         const sn_group_op *op = &ops[i];
-        int count = op->kind == SN_GROUP_SAMPLE ? 1 : op->kind == SN_GROUP_BLEND ? op->n : 0;
+        int count = op->kind == SN_GROUP_SAMPLE || op->kind == SN_GROUP_RIG2D ? 1 : op->kind == SN_GROUP_BLEND ? op->n : 0;
         if (count > 0 && (op->slot > nparams - count))
             return sn_fail_arg(err, 2, SN_EINVAL, "operation %d (%s) reads parameter %d of %d", i + 1,
                                kind_names[op->kind], op->slot + count, nparams);
@@ -93,6 +98,10 @@ sn_status sn_group_run(const sn_group_op *ops, int n, sn_blend_layer *layers, do
             break;
         case SN_GROUP_UPDATE:
             st = sn_chain_update(op->chain, dt, op->pose, NULL, &inner);
+            break;
+        case SN_GROUP_RIG2D:
+            sn_rig2d_sample(op->rig, op->anim, params[op->slot], op->n);
+            sn_rig2d_world(op->rig);
             break;
         }
         if (st != SN_OK) return sn_fail(err, st, "operation %d (%s): %s", i + 1, kind_names[op->kind], inner.msg);

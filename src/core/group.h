@@ -2,7 +2,8 @@
  * sinew core: groups, many characters' per-frame work in one call.
  *
  * CONVENTIONS: a group is a list of operations on core objects (sample a clip through a cursor,
- * blend poses, build model-space matrices, step or update a dynamic chain), run in order by one
+ * blend poses, build model-space matrices, step or update a dynamic chain, pose a 2-D rig at an
+ * animation's time), run in order by one
  * call, with the numbers that change every frame (sample times, blend weights) read from one
  * array of parameters, each operation naming its slots in it. It runs the same core functions
  * as one call per object, so the results are the same, bit for bit. The arrays belong to the
@@ -17,6 +18,7 @@
 #include "clip.h"
 #include "common.h"
 #include "pose.h"
+#include "rig2d.h"
 
 /// What an operation does.
 typedef enum sn_group_kind {
@@ -24,7 +26,8 @@ typedef enum sn_group_kind {
     SN_GROUP_BLEND,     ///< sn_pose_blend_method(pose, n layers from `layer`, weights params[slot ..])
     SN_GROUP_TO_MODEL,  ///< sn_pose_to_matrices(pose, mats)
     SN_GROUP_STEP,      ///< sn_chain_step(chain, dt)
-    SN_GROUP_UPDATE     ///< sn_chain_update(chain, dt, pose, NULL)
+    SN_GROUP_UPDATE,    ///< sn_chain_update(chain, dt, pose, NULL)
+    SN_GROUP_RIG2D      ///< sn_rig2d_sample(rig, anim, params[slot], n) then sn_rig2d_world(rig)
 } sn_group_kind;
 
 /// One operation of a group.
@@ -39,6 +42,8 @@ typedef struct sn_group_op {
     sn_pose *pose;           ///< sample, blend (the output), to_model, update
     sn_matrices *mats;       ///< to_model
     sn_chain *chain;         ///< step, update
+    sn_rig2d *rig;           ///< rig2d: a 2-D rig (n: 1 when the last key tweens toward the first)
+    const sn_anim2d *anim;   ///< rig2d: an animation of the rig's armature
 } sn_group_op;
 
 /// Checks one operation as it is added: objects present and of one skeleton (the blend's layers

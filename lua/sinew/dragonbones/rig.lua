@@ -394,6 +394,18 @@ function Rig:child(name)
   return self.shown[index_of(self.model.slot, self.model.slots, name, "child")] or nil
 end
 
+--- Adds this rig to `group` (`sinew.group()`): each `group:run(dt, params)` poses it at the time
+-- `params[i]` (seconds within animation `name`; the returned i) as its own update at that time
+-- does, with the other rigs of the group in one call. For crowds that a game times itself (no
+-- playhead, no events); `loop` (default true): the last key tweens toward the first.
+-- @treturn integer i, the index of its time in the group's parameters
+function Rig:group(group, name, loop)
+  check(self, "group")
+  local anim = animation(self, name)
+  if loop == nil then loop = true end
+  return group:rig2d(self.core, anim.core, loop)
+end
+
 -- ---- rigs in the animator -------------------------------------------------------------------
 
 --- The rig's armature as the animator's skeleton (`skeleton = rig:skeleton()` in a definition).
