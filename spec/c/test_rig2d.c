@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ensure.h"
+#include "group.h"
 #include "rig2d.h"
 
 static sn_rig2d_data *build_data(const double *w, size_t n) {
@@ -148,11 +149,46 @@ static void test_refuses_bad_layouts(void) {
     free(d);
 }
 
+static void test_group_poses_rigs(void) {
+    sn_rig2d_data *d = build_data(ARM, sizeof ARM / sizeof ARM[0]);
+    if (!d) return;
+    static const double AN[] = {
+        1, 10, 10, 1,
+        2, 1, 0, 2, 2, 0, 1, 0, 0, 0, 5, 1, 0, 1, 0.5,
+    };
+    sn_error err;
+    size_t size = sn_anim2d_size(d, AN, sizeof AN / sizeof AN[0], &err);
+    sn_anim2d *an = (sn_anim2d *)malloc(size);
+    ENSURE(sn_anim2d_init(an, size, d, AN, sizeof AN / sizeof AN[0], &err) == SN_OK);
+    sn_rig2d *a = build_rig(d), *b = build_rig(d);
+    sn_group_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = SN_GROUP_RIG2D;
+    op.rig = a;
+    op.anim = an;
+    op.n = 1;
+    ENSURE(sn_group_check_op(&op, NULL, &err) == SN_OK);
+    double params[1] = { 0.3 };
+    ENSURE(sn_group_run(&op, 1, NULL, 0.0, params, 1, &err) == SN_OK);
+    sn_rig2d_sample(b, an, 0.3, 1);
+    sn_rig2d_world(b);
+    ENSURE(memcmp(sn_rig2d_bone_matrix(a, 1), sn_rig2d_bone_matrix(b, 1), 6 * sizeof(double)) == 0);
+    params[0] = NAN;
+    ENSURE(sn_group_run(&op, 1, NULL, 0.0, params, 1, &err) == SN_EINVAL && strstr(err.msg, "not finite") != NULL);
+    op.anim = NULL;
+    ENSURE(sn_group_check_op(&op, NULL, &err) == SN_EINVAL);
+    free(a);
+    free(b);
+    free(an);
+    free(d);
+}
+
 int main(void) {
     (void)ensure_random;
     RUN(test_world_matrices);
     RUN(test_animation_tweens);
     RUN(test_two_bone_ik_reaches);
     RUN(test_refuses_bad_layouts);
+    RUN(test_group_poses_rigs);
     return END("test_rig2d");
 }
