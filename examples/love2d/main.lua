@@ -48,30 +48,38 @@ local events_seen = {}
 -- ---- what the characters play: sinew's animator --------------------------------------------------------
 --
 -- mecha_1406: a base layer (idle, walk and run as one 1-D blend by `speed`, run being the walk
--- played faster through the state's `rate`; a jump with events of the animator's own), and an
--- aim: after the animator's pose, the chest and the weapon turn so that the weapon points at the
--- mouse (a small two-joint aim written here, weighted by how far the aim has faded in).
+-- played faster through the state's `rate`; a jump with events of the animator's own; an attack),
+-- and an aim layer on the upper body (the `aim` animation's first pose, faded in and out by the
+-- layer's weight), after which the chest and the weapon turn onto the mouse (a small two-joint
+-- aim written here, weighted the same; sinew's IK, issue 25, will take its place).
 -- you_xin_body: her moods as states that fade in and back to idle, and her hair a dynamic chain.
 
 local MOODS = { "happy", "angry", "sad", "cry", "shock", "shy" }
 
 local function mecha_plan(rig)
+  -- the upper body: what the aim layer plays on (the legs keep walking)
+  local upper = rig:mask({ chest = 1, shouder_l = 1, shouder_r = 1, weapon = 1, weapon_1 = 1 })
   return sinew.animator.compile({
     skeleton = rig:skeleton(),
     parameters = { speed = 0, rate = 1, jump = "trigger", attack = "trigger" },
-    layers = { { name = "base", entry = "move",
-      states = {
-        move = { motion = { blend = "1d", parameter = "speed", children = { { 0, "idle" }, { 1, "walk" } } },
-                 speed_parameter = "rate" },
-        jump = { motion = "jump", loop = false, events = { { 0.1, "takeoff" }, { 0.9, "land" } } },
-        attack = { motion = "attack_01", loop = false },
-      },
-      transitions = {
-        { from = "any", to = "jump", when = { { "jump" } }, duration = 0.08 },
-        { from = "jump", to = "move", exit_time = 0.95, duration = 0.12 },
-        { from = "move", to = "attack", when = { { "attack" } }, duration = 0.1 },
-        { from = "attack", to = "move", exit_time = 0.9, duration = 0.2, mode = "inertialize" },
-      } } } }, { clips = rig:clips() })
+    layers = {
+      { name = "base", entry = "move",
+        states = {
+          move = { motion = { blend = "1d", parameter = "speed", children = { { 0, "idle" }, { 1, "walk" } } },
+                   speed_parameter = "rate" },
+          jump = { motion = "jump", loop = false, events = { { 0.1, "takeoff" }, { 0.9, "land" } } },
+          attack = { motion = "attack_01", loop = false },
+        },
+        transitions = {
+          { from = "any", to = "jump", when = { { "jump" } }, duration = 0.08 },
+          { from = "jump", to = "move", exit_time = 0.95, duration = 0.12 },
+          { from = "move", to = "attack", when = { { "attack" } }, duration = 0.1 },
+          { from = "attack", to = "move", exit_time = 0.9, duration = 0.2, mode = "inertialize" },
+        } },
+      -- the aim layer: the `aim` animation's pose on the upper body, its weight fading in and out
+      -- (anim:set_layer_weight); aim() then turns chest and weapon onto the mouse
+      { name = "aim", mask = upper, weight = 0, entry = "aim", states = { aim = { motion = "aim", speed = 0 } } },
+    } }, { clips = rig:clips() })
 end
 
 local function girl_plan(rig)
@@ -153,10 +161,13 @@ local function control(ch, dt, main)
   if ch.kind.walk_speed > 0 then
     local v = math.abs(ch.speed)
     anim:set("speed", math.min(v, 1)):set("rate", math.max(v, 1))
+    if ch.kind.name == "mecha_1406" then
+      ch.aim = math.max(0, math.min(1, ch.aim + (ch.aiming and dt or -dt) * 4))
+      anim:set_layer_weight("aim", ch.aim)
+    end
     anim:update(dt):evaluate(pose)
     rig:apply(pose)
     if ch.tail then ch.tail:step(dt, pose) end
-    ch.aim = math.max(0, math.min(1, ch.aim + (ch.aiming and dt or -dt) * 4))
     if ch.aim > 0 then aim(ch) end
     if ch.speed ~= 0 then
       ch.facing = ch.speed > 0 and 1 or -1
