@@ -27,6 +27,7 @@ build = {
         "src/core/quat.c",
         "src/core/rig2d_anim.c",
         "src/core/rig2d_data.c",
+        "src/core/rig2d_reader.c",
         "src/core/rig2d_rig.c",
         "src/core/rig2d_world.c",
         "src/core/chain.c",

@@ -15,38 +15,17 @@
 enum { T_TRANSLATE = 1, T_ROTATE, T_SCALE, T_DISPLAY, T_COLOR, T_DEFORM, T_ORDER, T_IK };
 enum { TW_NONE = 0, TW_LINE, TW_QUAD_IN, TW_QUAD_OUT, TW_QUAD_IN_OUT, TW_CURVE };
 
-typedef struct reader {
-    const double *w;
-    size_t n, at;
-    sn_error *err;
-    int failed;
-} reader;
+typedef r2_reader reader;
 
-static double num(reader *r, const char *what, int timeline) {
-    if (r->failed) return 0.0;
-    if (r->at >= r->n) {
-        sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: the layout ends early (at %s)", timeline, what);
-        r->failed = 1;
-        return 0.0;
-    }
-    double v = r->w[r->at++];
-    if (!sn_isfinite(v)) {
-        sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: %s is not a finite number", timeline, what);
-        r->failed = 1;
-        return 0.0;
-    }
-    return v;
+/* the next number (integer in [lo, hi]) of timeline tl (0: the header) */
+static double num(reader *r, const char *what, int tl) {
+    r->timeline = tl;
+    return r2_number(r, what);
 }
 
-static int integer(reader *r, const char *what, int lo, int hi, int timeline) {
-    double v = num(r, what, timeline);
-    if (r->failed) return lo;
-    if (v != floor(v) || v < lo || v > hi) {
-        sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: %s %g is out of range (%d .. %d)", timeline, what, v, lo, hi);
-        r->failed = 1;
-        return lo;
-    }
-    return (int)v;
+static int integer(reader *r, const char *what, int lo, int hi, int tl) {
+    r->timeline = tl;
+    return r2_integer(r, what, lo, hi);
 }
 
 typedef struct counts {
@@ -89,7 +68,7 @@ static sn_status walk(reader *r, const sn_rig2d_data *d, counts *c, sn_anim2d *a
     c->timelines = integer(r, "the timeline count", 0, SN_RIG2D_MAX_TIMELINES, 0);
     if (r->failed) return SN_EINVAL;
     if (!(c->frame_rate > 0.0 && c->frame_rate <= 10000.0)) {
-        sn_fail_arg(r->err, 1, SN_EINVAL, "the frame rate %g is out of range (above 0 .. 10000)", c->frame_rate);
+        r2_fault(r, "the frame rate %g is out of range (above 0 .. 10000)", c->frame_rate);
         return SN_EINVAL;
     }
     for (int i = 0; i < c->timelines && !r->failed; i++) {
@@ -101,7 +80,7 @@ static sn_status walk(reader *r, const sn_rig2d_data *d, counts *c, sn_anim2d *a
         t.extra = integer(r, "the display", 0, t.type == T_DEFORM ? SN_RIG2D_MAX_DISPLAYS : 0, tl);
         if (r->failed) break;
         if (t.type == T_DEFORM && sn_rig2d_data_deform_count(d, t.target, t.extra) == 0) {
-            sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: display %d of slot %d is not a mesh", tl, t.extra + 1,
+            r2_fault(r, "display %d of slot %d is not a mesh", t.extra + 1,
                         t.target + 1);
             return SN_EINVAL;
         }
@@ -109,21 +88,19 @@ static sn_status walk(reader *r, const sn_rig2d_data *d, counts *c, sn_anim2d *a
         t.count = integer(r, "the value count", 0, SN_RIG2D_MAX_VALUES, tl);
         if (r->failed) break;
         if (t.count != value_count(d, t.type, t.target, t.extra)) {
-            sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: %d values per key, not %d", tl, t.count,
+            r2_fault(r, "%d values per key, not %d", t.count,
                         value_count(d, t.type, t.target, t.extra));
             return SN_EINVAL;
         }
         if (c->keys + t.keys > SN_RIG2D_MAX_KEYS || c->values + (long)t.keys * t.count > SN_RIG2D_MAX_VALUES) {
-            sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: more than %d keys or %d values in all", tl,
-                        SN_RIG2D_MAX_KEYS, SN_RIG2D_MAX_VALUES);
+            r2_fault(r, "more than %d keys or %d values in all", SN_RIG2D_MAX_KEYS, SN_RIG2D_MAX_VALUES);
             return SN_EINVAL;
         }
         t.first = (int)c->keys;
         t.index = -1;
         if (t.keys > 1) {
             if (c->index + c->frames + 1 > SN_RIG2D_MAX_INDEX) {
-                sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: the frame tables need more than %d entries", tl,
-                            SN_RIG2D_MAX_INDEX);
+                r2_fault(r, "the frame tables need more than %d entries", SN_RIG2D_MAX_INDEX);
                 return SN_EINVAL;
             }
             t.index = (int)c->index;
@@ -134,7 +111,7 @@ static sn_status walk(reader *r, const sn_rig2d_data *d, counts *c, sn_anim2d *a
             r2_key k;
             k.start = integer(r, "a key's start", 0, c->frames, tl);
             if (!r->failed && (j == 0 ? k.start != 0 : k.start <= previous)) {
-                sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: key %d starts at frame %d (%s)", tl, j + 1, k.start,
+                r2_fault(r, "key %d starts at frame %d (%s)", j + 1, k.start,
                             j == 0 ? "the first must start at 0" : "not after the previous key");
                 return SN_EINVAL;
             }
@@ -145,14 +122,12 @@ static sn_status walk(reader *r, const sn_rig2d_data *d, counts *c, sn_anim2d *a
             k.amount = 0.0;
             if (k.tween == TW_CURVE) {
                 if (amount != floor(amount) || amount < 1 || amount > SN_RIG2D_MAX_FRAMES + 1) {
-                    sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: key %d's curve sample count %g is out of range", tl,
-                                j + 1, amount);
+                    r2_fault(r, "key %d's curve sample count %g is out of range", j + 1, amount);
                     return SN_EINVAL;
                 }
                 int n = (int)amount;
                 if (c->samples + n > SN_RIG2D_MAX_VALUES) {
-                    sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: more than %d curve samples in all", tl,
-                                SN_RIG2D_MAX_VALUES);
+                    r2_fault(r, "more than %d curve samples in all", SN_RIG2D_MAX_VALUES);
                     return SN_EINVAL;
                 }
                 for (int s = 0; s < n; s++) {
@@ -169,19 +144,19 @@ static sn_status walk(reader *r, const sn_rig2d_data *d, counts *c, sn_anim2d *a
                 double x = num(r, "a key's value", tl);
                 if (r->failed) break;
                 if (t.type == T_DISPLAY && (x != floor(x) || x < -1 || x >= d->slot[t.target].display_count)) {
-                    sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: display index %g is out of range (-1 .. %d)", tl, x,
+                    r2_fault(r, "display index %g is out of range (-1 .. %d)", x,
                                 d->slot[t.target].display_count - 1);
                     return SN_EINVAL;
                 }
                 if (t.type == T_ORDER && (x != floor(x) || x < -1 || x >= d->slots)) {
-                    sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: slot %g is out of range", tl, x);
+                    r2_fault(r, "slot %g is out of range", x);
                     return SN_EINVAL;
                 }
                 if (an) an->value[c->values + v] = (float)x;
             }
             c->values += t.count;
             if (t.type == T_ORDER && t.count > 0 && !r->failed && r->w[r->at - t.count] >= 0.0 && !is_order(r->w + r->at - t.count, t.count)) {
-                sn_fail_arg(r->err, 1, SN_EINVAL, "timeline %d: key %d is not an order of the slots", tl, j + 1);
+                r2_fault(r, "key %d is not an order of the slots", j + 1);
                 return SN_EINVAL;
             }
             if (an) an->key[t.first + j] = k;
@@ -201,7 +176,8 @@ static sn_status walk(reader *r, const sn_rig2d_data *d, counts *c, sn_anim2d *a
     }
     if (r->failed) return SN_EINVAL;
     if (r->at != r->n) {
-        sn_fail_arg(r->err, 1, SN_EINVAL, "%zu numbers after the end of the layout", r->n - r->at);
+        r->timeline = 0;
+        r2_fault(r, "%zu numbers after the end of the layout", r->n - r->at);
         return SN_EINVAL;
     }
     return SN_OK;
@@ -215,7 +191,7 @@ static size_t layout_size(const counts *c) {
 
 size_t sn_anim2d_size(const sn_rig2d_data *d, const double *w, size_t n, sn_error *err) {
     if (d == NULL || w == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no layout"), 0;
-    reader r = { w, n, 0, err, 0 };
+    reader r = { w, n, 0, err, 0, 0 };
     counts c;
     if (walk(&r, d, &c, NULL) != SN_OK) return 0;
     return layout_size(&c);
@@ -224,7 +200,7 @@ size_t sn_anim2d_size(const sn_rig2d_data *d, const double *w, size_t n, sn_erro
 sn_status sn_anim2d_init(void *mem, size_t size, const sn_rig2d_data *d, const double *w, size_t n,
                          sn_error *err) {
     if (d == NULL || w == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no layout");
-    reader r = { w, n, 0, err, 0 };
+    reader r = { w, n, 0, err, 0, 0 };
     counts c;
     if (walk(&r, d, &c, NULL) != SN_OK) return SN_EINVAL;
     size_t need = layout_size(&c);
@@ -245,7 +221,7 @@ sn_status sn_anim2d_init(void *mem, size_t size, const sn_rig2d_data *d, const d
     an->timelines = c.timelines;
     an->frame_rate = c.frame_rate;
     an->duration = c.frames / c.frame_rate;
-    reader r2 = { w, n, 0, err, 0 };
+    reader r2 = { w, n, 0, err, 0, 0 };
     return walk(&r2, d, &c, an);
 }
 

@@ -11,49 +11,7 @@
 
 #include "rig2d_internal.h"
 
-/* ---- reading the layout -------------------------------------------------------------------- */
-
-typedef struct reader {
-    const double *w;
-    size_t n, at;
-    sn_error *err;
-    int failed;
-} reader;
-
-static int fail(reader *r, const char *fmt, const char *what, double v) {
-    if (!r->failed) sn_fail_arg(r->err, 1, SN_EINVAL, fmt, what, v);
-    r->failed = 1;
-    return 0;
-}
-
-/// The next number, which must be finite; 0 after a failure.
-static double num(reader *r, const char *what) {
-    if (r->failed) return 0.0;
-    if (r->at >= r->n) {
-        sn_fail_arg(r->err, 1, SN_EINVAL, "the layout ends early (at %s, number %zu)", what, r->at + 1);
-        r->failed = 1;
-        return 0.0;
-    }
-    double v = r->w[r->at++];
-    if (!sn_isfinite(v)) {
-        fail(r, "%s is not a finite number (%g)", what, v);
-        return 0.0;
-    }
-    return v;
-}
-
-/// The next number as an integer in [lo, hi].
-static int integer(reader *r, const char *what, int lo, int hi) {
-    double v = num(r, what);
-    if (r->failed) return lo;
-    if (v != floor(v)) return fail(r, "%s %g is not an integer", what, v), lo;
-    if (v < lo || v > hi) {
-        if (!r->failed) sn_fail_arg(r->err, 1, SN_EINVAL, "%s %g is out of range (%d .. %d)", what, v, lo, hi);
-        r->failed = 1;
-        return lo;
-    }
-    return (int)v;
-}
+typedef r2_reader reader;
 
 /* ---- the check: counts, indices, numbers ---------------------------------------------------- */
 
@@ -69,34 +27,34 @@ typedef struct pools {
 } pools;
 
 static void read_transform(reader *r, r2_transform *t) {
-    t->x = num(r, "x");
-    t->y = num(r, "y");
-    t->rotation = num(r, "rotation");
-    t->skew = num(r, "skew");
-    t->sx = num(r, "scale x");
-    t->sy = num(r, "scale y");
+    t->x = r2_number(r, "x");
+    t->y = r2_number(r, "y");
+    t->rotation = r2_number(r, "rotation");
+    t->skew = r2_number(r, "skew");
+    t->sx = r2_number(r, "scale x");
+    t->sy = r2_number(r, "scale y");
 }
 
 static sn_status read_mesh(reader *r, int i, counts *c, r2_mesh *m, pools *p) {
     char what[64];
     memset(m, 0, sizeof *m);
     snprintf(what, sizeof what, "mesh %d's vertex count", i + 1);
-    m->vertices = integer(r, what, 1, SN_RIG2D_MAX_VERTICES);
-    m->weighted = integer(r, "weighted", 0, 1);
+    m->vertices = r2_integer(r, what, 1, SN_RIG2D_MAX_VERTICES);
+    m->weighted = r2_integer(r, "weighted", 0, 1);
     if (r->failed) return SN_EINVAL;
     c->vertices += m->vertices;
     if (c->vertices > SN_RIG2D_MAX_VERTICES)
-        return fail(r, "%s: more than %g in all", "mesh vertices", SN_RIG2D_MAX_VERTICES), SN_EINVAL;
+        return r2_fault(r, "mesh vertices: more than %d in all", SN_RIG2D_MAX_VERTICES), SN_EINVAL;
     if (p) m->uvs = p->f, p->f += 2 * m->vertices;
     for (int k = 0; k < 2 * m->vertices; k++) {
-        double v = num(r, "uv");
+        double v = r2_number(r, "uv");
         if (p) m->uvs[k] = (float)v;
     }
     c->floats += 2 * m->vertices;
     if (!m->weighted) {
         if (p) m->points = p->f, p->f += 2 * m->vertices;
         for (int k = 0; k < 2 * m->vertices; k++) {
-            double v = num(r, "vertex");
+            double v = r2_number(r, "vertex");
             if (p) m->points[k] = (float)v;
         }
         c->floats += 2 * m->vertices;
@@ -108,19 +66,19 @@ static sn_status read_mesh(reader *r, int i, counts *c, r2_mesh *m, pools *p) {
     long entries = 0;
     for (int v = 0; v < m->vertices && !r->failed; v++) {
         snprintf(what, sizeof what, "mesh %d vertex %d's influence count", i + 1, v + 1);
-        int n = integer(r, what, 1, 16);
+        int n = r2_integer(r, what, 1, 16);
         for (int k = 0; k < n && !r->failed; k++) {
             snprintf(what, sizeof what, "mesh %d vertex %d's bone", i + 1, v + 1);
-            integer(r, what, 0, c->bones - 1);
-            num(r, "weight");
-            num(r, "bind x");
-            num(r, "bind y");
+            r2_integer(r, what, 0, c->bones - 1);
+            r2_number(r, "weight");
+            r2_number(r, "bind x");
+            r2_number(r, "bind y");
         }
         entries += n;
     }
     if (r->failed) return SN_EINVAL;
     if (c->entries + entries > SN_RIG2D_MAX_WEIGHTS)
-        return fail(r, "%s: more than %g in all", "weight entries", SN_RIG2D_MAX_WEIGHTS), SN_EINVAL;
+        return r2_fault(r, "weight entries: more than %d in all", SN_RIG2D_MAX_WEIGHTS), SN_EINVAL;
     c->entries += entries;
     c->floats += 3 * entries;
     c->ints += m->vertices + entries;
@@ -149,34 +107,34 @@ static sn_status read_mesh(reader *r, int i, counts *c, r2_mesh *m, pools *p) {
 static sn_status walk(reader *r, counts *c, sn_rig2d_data *d, pools *p) {
     char what[64];
     memset(c, 0, sizeof *c);
-    if (integer(r, "the layout version", 1, 1) != 1 || r->failed) return SN_EINVAL;
-    c->bones = integer(r, "the bone count", 1, SN_RIG2D_MAX_BONES);
-    c->constraints = integer(r, "the constraint count", 0, SN_RIG2D_MAX_BONES);
-    c->slots = integer(r, "the slot count", 0, SN_RIG2D_MAX_SLOTS);
-    c->displays = integer(r, "the display count", 0, SN_RIG2D_MAX_DISPLAYS);
-    c->meshes = integer(r, "the mesh count", 0, SN_RIG2D_MAX_DISPLAYS);
+    if (r2_integer(r, "the layout version", 1, 1) != 1 || r->failed) return SN_EINVAL;
+    c->bones = r2_integer(r, "the bone count", 1, SN_RIG2D_MAX_BONES);
+    c->constraints = r2_integer(r, "the constraint count", 0, SN_RIG2D_MAX_BONES);
+    c->slots = r2_integer(r, "the slot count", 0, SN_RIG2D_MAX_SLOTS);
+    c->displays = r2_integer(r, "the display count", 0, SN_RIG2D_MAX_DISPLAYS);
+    c->meshes = r2_integer(r, "the mesh count", 0, SN_RIG2D_MAX_DISPLAYS);
     if (r->failed) return SN_EINVAL;
     for (int i = 0; i < c->bones && !r->failed; i++) {
         r2_bone b;
         snprintf(what, sizeof what, "bone %d's parent", i + 1);
-        b.parent = integer(r, what, -1, c->bones - 1);
-        if (!r->failed && b.parent == i) return fail(r, "%s %g is the bone itself", what, b.parent + 1), SN_EINVAL;
-        b.flags = integer(r, "inherit flags", 0, 15);
-        b.length = num(r, "length");
+        b.parent = r2_integer(r, what, -1, c->bones - 1);
+        if (!r->failed && b.parent == i) return r2_fault(r, "%s %d is the bone itself", what, b.parent + 1), SN_EINVAL;
+        b.flags = r2_integer(r, "inherit flags", 0, 15);
+        b.length = r2_number(r, "length");
         read_transform(r, &b.setup);
         b.has_ik = 0;
         if (d) d->bone[i] = b;
     }
     for (int i = 0; i < c->constraints && !r->failed; i++) {
         snprintf(what, sizeof what, "constraint %d's bone", i + 1);
-        int bone = integer(r, what, 0, c->bones - 1);
+        int bone = r2_integer(r, what, 0, c->bones - 1);
         snprintf(what, sizeof what, "constraint %d's target", i + 1);
-        int target = integer(r, what, 0, c->bones - 1);
-        int chain = integer(r, "chain", 0, 1);
-        int bend = integer(r, "bend positive", 0, 1);
-        double weight = num(r, "weight");
+        int target = r2_integer(r, what, 0, c->bones - 1);
+        int chain = r2_integer(r, "chain", 0, 1);
+        int bend = r2_integer(r, "bend positive", 0, 1);
+        double weight = r2_number(r, "weight");
         if (r->failed) break;
-        if (weight < 0.0 || weight > 1.0) return fail(r, "%s %g is out of range (0 .. 1)", "IK weight", weight), SN_EINVAL;
+        if (weight < 0.0 || weight > 1.0) return r2_fault(r, "%s %g is out of range (0 .. 1)", "IK weight", weight), SN_EINVAL;
         if (d) {
             r2_ik *k = &d->ik[i];
             int parent = d->bone[bone].parent;
@@ -192,27 +150,27 @@ static sn_status walk(reader *r, counts *c, sn_rig2d_data *d, pools *p) {
     for (int i = 0; i < c->slots && !r->failed; i++) {
         r2_slot s;
         snprintf(what, sizeof what, "slot %d's bone", i + 1);
-        s.bone = integer(r, what, 0, c->bones - 1);
-        s.display_index = integer(r, "display index", -1, SN_RIG2D_MAX_DISPLAYS);
-        s.first_display = integer(r, "first display", 0, c->displays);
-        s.display_count = integer(r, "display count", 0, c->displays - s.first_display);
+        s.bone = r2_integer(r, what, 0, c->bones - 1);
+        s.display_index = r2_integer(r, "display index", -1, SN_RIG2D_MAX_DISPLAYS);
+        s.first_display = r2_integer(r, "first display", 0, c->displays);
+        s.display_count = r2_integer(r, "display count", 0, c->displays - s.first_display);
         if (!r->failed && s.first_display != first)
-            return fail(r, "%s starts at display %g (expected the next one)", "a slot", s.first_display + 1), SN_EINVAL;
+            return r2_fault(r, "slot %d starts at display %d (expected the next one)", i + 1, s.first_display + 1), SN_EINVAL;
         first += s.display_count;
         if (s.display_index >= s.display_count) s.display_index = -1; /* shows nothing, as DragonBones */
-        s.blend = integer(r, "blend mode", 0, 15);
-        for (int k = 0; k < 8; k++) s.color[k] = num(r, "colour");
+        s.blend = r2_integer(r, "blend mode", 0, 15);
+        for (int k = 0; k < 8; k++) s.color[k] = r2_number(r, "colour");
         if (d) d->slot[i] = s;
     }
     if (!r->failed && first != c->displays)
-        return fail(r, "%s hold %g displays in all, fewer than the display count", "the slots", first), SN_EINVAL;
+        return r2_fault(r, "the slots hold %d displays in all, not the display count", first), SN_EINVAL;
     for (int i = 0; i < c->displays && !r->failed; i++) {
         r2_display q;
-        q.type = integer(r, "display type", 0, 3);
+        q.type = r2_integer(r, "display type", 0, 3);
         snprintf(what, sizeof what, "display %d's mesh", i + 1);
-        q.mesh = integer(r, what, -1, c->meshes - 1);
+        q.mesh = r2_integer(r, what, -1, c->meshes - 1);
         if (!r->failed && (q.type == SN_RIG2D_MESH) != (q.mesh >= 0))
-            return fail(r, "%s %g: only a mesh display has a mesh, and it must", "display", i + 1), SN_EINVAL;
+            return r2_fault(r, "display %d: only a mesh display has a mesh, and it must", i + 1), SN_EINVAL;
         r2_transform t;
         read_transform(r, &t);
         if (d) {
@@ -227,7 +185,7 @@ static sn_status walk(reader *r, counts *c, sn_rig2d_data *d, pools *p) {
         if (d) d->mesh[i] = m;
     }
     if (r->failed) return SN_EINVAL;
-    if (r->at != r->n) return fail(r, "%s: %g numbers after its end", "the layout", (double)(r->n - r->at)), SN_EINVAL;
+    if (r->at != r->n) return r2_fault(r, "%s: %g numbers after its end", "the layout", (double)(r->n - r->at)), SN_EINVAL;
     return SN_OK;
 }
 
@@ -280,7 +238,7 @@ static size_t layout_size(const counts *c) {
 
 static sn_status check(const double *w, size_t n, const sn_allocator *a, counts *c, sn_error *err) {
     if (w == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no layout");
-    reader r = { w, n, 0, err, 0 };
+    reader r = { w, n, 0, err, 0, 0 };
     if (walk(&r, c, NULL, NULL) != SN_OK) return SN_EINVAL;
     size_t bytes = (size_t)c->bones * (sizeof(int) + 1);
     int *order = (int *)sn_scratch_alloc(a, bytes);
@@ -326,7 +284,7 @@ sn_status sn_rig2d_data_init(void *mem, size_t size, const double *w, size_t n, 
     d->displays = c.displays;
     d->meshes = c.meshes;
     d->deform_total = (int)c.deform_total;
-    reader r = { w, n, 0, err, 0 };
+    reader r = { w, n, 0, err, 0, 0 };
     walk(&r, &c, d, &p);
     unsigned char *placed = (unsigned char *)sn_scratch_alloc(a, (size_t)c.bones);
     if (placed == NULL) return sn_fail(err, SN_ENOMEM, "out of memory ordering the bones");

@@ -105,6 +105,28 @@ static inline double r2_normalize(double v) {
     return v + (v > 0.0 ? -R2_PI : R2_PI);
 }
 
+/// A walk over a layout (rig2d.h): numbers read in order, every one checked; the first fault is
+/// recorded in `err` (with "timeline <k>: " before it when `timeline` > 0) and every read after it
+/// returns 0.
+typedef struct r2_reader {
+    const double *w;
+    size_t n, at;
+    sn_error *err;
+    int failed;
+    int timeline;  ///< the animation's timeline being read (1-based), 0 outside one
+} r2_reader;
+
+/// The next number, which must be finite.
+double r2_number(r2_reader *r, const char *what);
+/// The next number as an integer in [lo, hi].
+int r2_integer(r2_reader *r, const char *what, int lo, int hi);
+/// Records a fault (printf-style) unless one is recorded already; returns 0.
+int r2_fault(r2_reader *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /// The matrix of transform t (DragonBones' Transform.toMatrix, in its order of operations).
 void r2_to_matrix(const r2_transform *t, double *m);
 

@@ -342,6 +342,14 @@ end
 
 -- ---- states and transitions -----------------------------------------------------------------------
 
+-- the timed events in time order, then in the order given ("enter" and "exit" first; the sort is
+-- not stable, hence the index)
+local function by_time(a, b)
+  local ta, tb = type(a.at) == "number" and a.at or -1, type(b.at) == "number" and b.at or -1
+  if ta ~= tb then return ta < tb end
+  return a.index < b.index
+end
+
 local function events(v, path)
   local evs, n = list(v, path, true)
   local out = {}
@@ -353,12 +361,7 @@ local function events(v, path)
     string_at(name, epath .. "[2]")
     out[i] = { at = at, name = name, index = i }
   end
-  -- the timed ones in time order (then in the order written: the sort is not stable)
-  table.sort(out, function(a, b)
-    local ta, tb = type(a.at) == "number" and a.at or -1, type(b.at) == "number" and b.at or -1
-    if ta ~= tb then return ta < tb end
-    return a.index < b.index
-  end)
+  table.sort(out, by_time)
   return out
 end
 
@@ -370,11 +373,7 @@ local function clip_events(ctx, m, out)
   if m.kind ~= "clip" or of == nil then return out end
   local n = #out
   for i, e in ipairs(of(m.clip)) do out[n + i] = { at = e.at, name = e.name, index = n + i } end
-  table.sort(out, function(a, b)
-    local ta, tb = type(a.at) == "number" and a.at or -1, type(b.at) == "number" and b.at or -1
-    if ta ~= tb then return ta < tb end
-    return a.index < b.index
-  end)
+  table.sort(out, by_time)
   return out
 end
 
