@@ -270,3 +270,28 @@ describe("rigs in a group", function()
     assert.are.equal(0, helper.least_garbage(function() group:run(1 / 60, params) end, 50))
   end)
 end)
+
+describe("what a long animation costs", function()
+  -- an animation holds its keys, not a table per frame: 200 animations of 32,767 frames with two
+  -- keys each (the longest the format allows) compile into little memory
+  it("is bounded by its keys, not its frames", function()
+    local json = require "dkjson"
+    local anims = {}
+    for i = 1, 200 do
+      anims[i] = { name = "a" .. i, duration = 32767, bone = { { name = "root",
+        translateFrame = { { duration = 30000, tweenEasing = 0, x = 0 }, { duration = 2767, x = 10 } } } } }
+    end
+    local text = json.encode { frameRate = 24, name = "long", version = "5.5", armature = { {
+      name = "long", bone = { { name = "root" } }, slot = {}, skin = { { slot = {} } }, animation = anims } } }
+    collectgarbage()
+    local before = collectgarbage("count")
+    local rig = assert(db.rig(assert(db.parse(text))))
+    collectgarbage()
+    local kb = collectgarbage("count") - before
+    assert.is_true(kb < 4096, ("%.0f KB"):format(kb)) -- a frame table per timeline would take 26 MB
+    rig:play("a7")
+    rig:update(15000 / 24)
+    local _, _, _, _, tx = rig:bone("root")
+    assert.is_true(math.abs(tx - 5) < 1e-9)
+  end)
+end)

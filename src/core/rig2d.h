@@ -64,7 +64,6 @@
 #define SN_RIG2D_MAX_TIMELINES 65536
 #define SN_RIG2D_MAX_KEYS (1 << 22)          ///< keys of one animation in all
 #define SN_RIG2D_MAX_VALUES (1 << 24)        ///< key values of one animation in all
-#define SN_RIG2D_MAX_INDEX (1 << 24)         ///< frame-index entries of one animation in all
 
 typedef struct sn_rig2d_data sn_rig2d_data;
 typedef struct sn_anim2d sn_anim2d;

@@ -2,7 +2,7 @@
  * 2-D rigs: animations (the timelines of one DragonBones animation) and their sampling.
  *
  * Sampling follows DragonBones' timeline states (5.6): the key in force at time t is the one of
- * frame floor(t x frame rate) (a table per timeline of frames + 1 entries); its progress is
+ * frame floor(t x frame rate) (the last key starting at or before it); its progress is
  * (t - start / rate) / (its duration), eased by its tween (quads, or the curve's samples read
  * piecewise linearly), and a value is current + (next - current) x progress. The last key
  * tweens toward the first only when `tween_last` says so (a play that is not the last).
@@ -30,7 +30,7 @@ static int integer(reader *r, const char *what, int lo, int hi, int tl) {
 
 typedef struct counts {
     int frames, timelines;
-    long keys, values, samples, index;
+    long keys, values, samples;
     double frame_rate;
 } counts;
 
@@ -97,15 +97,6 @@ static sn_status walk(reader *r, const sn_rig2d_data *d, counts *c, sn_anim2d *a
             return SN_EINVAL;
         }
         t.first = (int)c->keys;
-        t.index = -1;
-        if (t.keys > 1) {
-            if (c->index + c->frames + 1 > SN_RIG2D_MAX_INDEX) {
-                r2_fault(r, "the frame tables need more than %d entries", SN_RIG2D_MAX_INDEX);
-                return SN_EINVAL;
-            }
-            t.index = (int)c->index;
-            c->index += c->frames + 1;
-        }
         int previous = -1;
         for (int j = 0; j < t.keys && !r->failed; j++) {
             r2_key k;
@@ -165,13 +156,6 @@ static sn_status walk(reader *r, const sn_rig2d_data *d, counts *c, sn_anim2d *a
         if (r->failed) break;
         if (an) {
             an->timeline[i] = t;
-            if (t.index >= 0) {
-                int *index = an->index + t.index;
-                for (int f = 0, k = 0; f <= c->frames; f++) {
-                    while (k + 1 < t.keys && an->key[t.first + k + 1].start <= f) k++;
-                    index[f] = k;
-                }
-            }
         }
     }
     if (r->failed) return SN_EINVAL;
@@ -186,7 +170,7 @@ static sn_status walk(reader *r, const sn_rig2d_data *d, counts *c, sn_anim2d *a
 static size_t layout_size(const counts *c) {
     return SN_ALIGN16(sizeof(sn_anim2d)) + SN_ALIGN16(sizeof(r2_timeline) * (size_t)c->timelines) +
            SN_ALIGN16(sizeof(r2_key) * (size_t)c->keys) + SN_ALIGN16(sizeof(float) * (size_t)c->values) +
-           SN_ALIGN16(sizeof(short) * (size_t)c->samples) + SN_ALIGN16(sizeof(int) * (size_t)c->index);
+           SN_ALIGN16(sizeof(short) * (size_t)c->samples);
 }
 
 size_t sn_anim2d_size(const sn_rig2d_data *d, const double *w, size_t n, sn_error *err) {
@@ -214,7 +198,6 @@ sn_status sn_anim2d_init(void *mem, size_t size, const sn_rig2d_data *d, const d
     TAKE(an->key, r2_key, c.keys);
     TAKE(an->value, float, c.values);
     TAKE(an->sample, short, c.samples);
-    TAKE(an->index, int, c.index);
 #undef TAKE
     an->data = d;
     an->frames = c.frames;
@@ -260,7 +243,15 @@ static const r2_key *key_at(const sn_anim2d *an, const r2_timeline *t, double ti
     if (t->keys == 1) return &an->key[t->first];
     double f = floor(time * an->frame_rate);
     int frame = f >= 0.0 ? (f < an->frames ? (int)f : an->frames) : 0; /* NaN: 0 */
-    int j = an->index[t->index + frame];
+    /* the last key starting at or before the frame (the first starts at 0): a binary search, so
+       an animation holds nothing per frame */
+    const r2_key *keys = an->key + t->first;
+    int j = 0, hi = t->keys - 1;
+    while (j < hi) {
+        int mid = (j + hi + 1) / 2;
+        if (keys[mid].start <= frame) j = mid;
+        else hi = mid - 1;
+    }
     const r2_key *k = &an->key[t->first + j];
     int last = j == t->keys - 1;
     if (k->tween == TW_NONE || (last && !tween_last)) return k;

@@ -69,7 +69,7 @@ typedef struct r2_key {
 } r2_key;
 
 typedef struct r2_timeline {
-    int type, target, extra, keys, count, first, index;  ///< index: offset of its frame table, -1
+    int type, target, extra, keys, count, first;  ///< first: its first key in the animation's keys
 } r2_timeline;
 
 struct sn_anim2d {
@@ -80,7 +80,6 @@ struct sn_anim2d {
     r2_key *key;
     float *value;
     short *sample;
-    int *index;
 };
 
 struct sn_rig2d {

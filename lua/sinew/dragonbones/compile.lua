@@ -91,23 +91,6 @@ local function armature_layout(arm)
   return w, lists
 end
 
--- the start frames of a timeline's keys as DragonBones' parser lays them out (keys whose start
--- would fall after the animation's end are dropped); returns the list and its length
-local function starts_of(keys, frames)
-  local starts, n = {}, #keys
-  if n == 1 then return { 0 }, 1 end
-  local k, start, count = 0, 0, 0
-  for i = 0, frames do
-    if start + count <= i and k < n then
-      start = i
-      if k == n - 1 then count = frames - start else count = keys[k + 1].duration or 1 end
-      k = k + 1
-      starts[k] = start
-    end
-  end
-  return starts, k
-end
-
 local BONE_TIMELINES = { "translate", "rotate", "scale" }
 
 local VALUES = {
@@ -116,16 +99,16 @@ local VALUES = {
   [3] = function(key) return key.x or 1, key.y or 1 end,
 }
 
-local function push_timeline(w, kind, target, extra, keys, frames, count, values)
-  local starts, n = starts_of(keys, frames)
+-- a timeline's keys, each at the frame the importer placed it (the parser's placement: a 0-frame
+-- key pushes the next one a frame on) with the tween it gave it (none for a key of 0 frames)
+local function push_timeline(w, kind, target, extra, keys, count, values)
+  local n = #keys
   push(w, kind, target, extra, n, count)
   for j = 1, n do
     local key = keys[j]
     local tween, amount = TWEEN[key.tween or "none"] or 0, key.amount or 0
-    local length = (j < n and starts[j + 1] or frames) - starts[j]
-    if length <= 0 and tween ~= 0 then tween = 0 end
-    if tween == 5 then amount = #key.samples end
-    push(w, starts[j], tween, amount)
+    if tween == 5 then amount = #key.samples end -- (the core takes the count of samples there)
+    push(w, key.frame, tween, amount)
     if tween == 5 then for i = 1, #key.samples do push(w, key.samples[i]) end end
     values(w, key)
   end
@@ -142,20 +125,20 @@ local function animation_layout(arm, anim, lists)
       local keys = t[BONE_TIMELINES[kind]]
       if keys and #keys > 0 then
         local get = VALUES[kind]
-        push_timeline(w, kind, t.bone - 1, 0, keys, frames, 2, function(out, key) push(out, get(key)) end)
+        push_timeline(w, kind, t.bone - 1, 0, keys, 2, function(out, key) push(out, get(key)) end)
         count = count + 1
       end
     end
   end
   for _, t in ipairs(anim.slots or {}) do
     if t.display and #t.display > 0 then
-      push_timeline(w, 4, t.slot - 1, 0, t.display, frames, 1, function(out, key)
+      push_timeline(w, 4, t.slot - 1, 0, t.display, 1, function(out, key)
         push(out, key.value or 0)
       end)
       count = count + 1
     end
     if t.color and #t.color > 0 then
-      push_timeline(w, 5, t.slot - 1, 0, t.color, frames, 8, function(out, key)
+      push_timeline(w, 5, t.slot - 1, 0, t.color, 8, function(out, key)
         local c = key.color
         push(out, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
       end)
@@ -167,7 +150,7 @@ local function animation_layout(arm, anim, lists)
     local mesh = list[t.display]
     if mesh and mesh.type == "mesh" and #t.keys > 0 then
       local size = #t.keys[1].vertices
-      push_timeline(w, 6, t.slot - 1, t.display - 1, t.keys, frames, size, function(out, key)
+      push_timeline(w, 6, t.slot - 1, t.display - 1, t.keys, size, function(out, key)
         local v, n = key.vertices, #out
         for i = 1, size do out[n + i] = v[i] or 0 end
       end)
@@ -176,7 +159,7 @@ local function animation_layout(arm, anim, lists)
   end
   if anim.zorder and #anim.zorder > 0 then
     local slots = #arm.slots
-    push_timeline(w, 7, 0, 0, anim.zorder, frames, slots, function(out, key)
+    push_timeline(w, 7, 0, 0, anim.zorder, slots, function(out, key)
       local n = #out
       for i = 1, slots do out[n + i] = key.order and key.order[i] - 1 or -1 end
     end)
@@ -184,7 +167,7 @@ local function animation_layout(arm, anim, lists)
   end
   for _, t in ipairs(anim.ik or {}) do
     if #t.keys > 0 then
-      push_timeline(w, 8, t.constraint - 1, 0, t.keys, frames, 2, function(out, key)
+      push_timeline(w, 8, t.constraint - 1, 0, t.keys, 2, function(out, key)
         push(out, key.weight or 1, key.bend_positive == false and 0 or 1)
       end)
       count = count + 1
@@ -210,13 +193,7 @@ local function action_keys(anim, frames)
       for _, item in ipairs(key.items) do last.items[#last.items + 1] = item end -- (a copy: the data stays)
     end
   end
-  -- the key in force at each frame (0 .. frames)
-  local index, k = {}, 1
-  for f = 0, frames do
-    while keys[k + 1] and keys[k + 1].start <= f do k = k + 1 end
-    index[f] = k
-  end
-  return keys, index
+  return keys
 end
 
 local compiled = setmetatable({}, { __mode = "k" })
@@ -229,7 +206,7 @@ function M.events(anim_core)
 end
 
 --- The compiled armature of model `arm` (made once per model): `{ core = Rig2DData, animations
--- = { name = { core = Anim2D, model, duration, frames, frame_rate, play_times, actions, index } } }`.
+-- = { name = { core = Anim2D, model, duration, frames, frame_rate, play_times, actions } } }`.
 function M.armature(arm)
   local c = compiled[arm]
   if c then return c end
@@ -239,9 +216,9 @@ function M.armature(arm)
   for i, anim in ipairs(arm.animations) do
     local an = data:animation(animation_layout(arm, anim, lists))
     local duration, frames, rate = an:duration()
-    local keys, index = action_keys(anim, frames)
+    local keys = action_keys(anim, frames)
     local entry = { core = an, model = anim, name = anim.name, duration = duration, frames = frames, frame_rate = rate,
-      play_times = anim.play_times or 1, fade_in_time = anim.fade_in_time or 0, actions = keys, index = index }
+      play_times = anim.play_times or 1, fade_in_time = anim.fade_in_time or 0, actions = keys }
     c.animations[i] = entry
     c.animations[anim.name] = entry
     -- a key on the last frame fires at the seam, not at the start as 1 = 0 would in the animator
@@ -258,5 +235,4 @@ function M.armature(arm)
   return c
 end
 
-M._starts = starts_of
 return M

@@ -1,7 +1,7 @@
 --- The playhead of a DragonBones rig: the play time, the plays done, and the events an update
 -- fires, as DragonBones' action timeline (5.6) computes them. Internal to `sinew.dragonbones`.
 --
--- A playhead holds: `anim` (a compiled animation: duration, frame_rate, actions, index),
+-- A playhead holds: `anim` (a compiled animation: duration, frame_rate, actions),
 -- `times` (plays, 0 forever), `time` (seconds played), `playing`, and the action timeline's
 -- state: `state` (-1 before the first update, 0 playing, 1 complete), `plays` (plays done),
 -- `current` (the time in the current play), `key` (the action key reached, 0-based; -1 none).
@@ -37,6 +37,16 @@ local function set_time(p, time)
   return true
 end
 
+-- the action key in force at frame f (0-based): the last starting at or before it
+local function key_at(keys, f)
+  local lo, hi = 1, #keys
+  while lo < hi do
+    local mid = floor((lo + hi + 1) / 2)
+    if keys[mid].start <= f then lo = mid else hi = mid - 1 end
+  end
+  return lo - 1
+end
+
 -- fires the items of action key k (0-based) through emit(kind, name, owner_item)
 local function fire(anim, k, emit)
   local items = anim.actions[k + 1].items
@@ -63,15 +73,13 @@ function M.advance(p, dt, emit)
   local complete = loop and p.state > 0
   local keys, rate, n = anim.actions, anim.frame_rate, #anim.actions
   if n > 1 then
-    local f = floor(p.current * rate)
-    if f > anim.frames then f = anim.frames end
-    local k = anim.index[f] - 1
+    local k = key_at(keys, floor(p.current * rate))
     if p.key ~= k then
       local crossed = p.key
       p.key = k
       if crossed < 0 then
         local pf = floor(prev_current * rate)
-        crossed = anim.index[pf < 0 and 0 or pf > anim.frames and anim.frames or pf] - 1
+        crossed = key_at(keys, pf)
         if p.plays == prev_plays then -- the start of a play
           if prev_current <= keys[crossed + 1].start / rate then
             crossed = crossed > 0 and crossed - 1 or n - 1
