@@ -677,6 +677,37 @@ scenarios[#scenarios + 1] = { "finalisers that call sinew during sinew calls", f
   return true
 end }
 
+-- finalisers that call a DragonBones rig (the same one, its core object, its chain) while it is
+-- updated, posed and read: its vertices are read into a table that grows (a collection), and the
+-- shared scratch of vertices is grown by the finaliser's own call meanwhile
+scenarios[#scenarios + 1] = { "finalisers that call a rig during its calls", function()
+  local data = assert(sinew.dragonbones.load("assets/dragonbones/you_xin_body/body_ske.json"))
+  local rig, other = sinew.dragonbones.rig(data), sinew.dragonbones.rig(data)
+  rig:play("idle")
+  other:play("shy")
+  local pose = rig:pose()
+  collectgarbage("setpause", 0)
+  for round = 1, 200 do
+    for _ = 1, 5 do
+      finaliser(function()
+        pcall(rig.update, rig, 0.01)
+        pcall(rig.set_display, rig, "a_body", round % 2 == 0 and -1 or 0)
+        pcall(other.vertices, other, "a_body", {})
+        pcall(rig.core.vertices, rig.core, 5, big_list(round % 50))
+        pcall(rig.apply, rig, pose)
+        pcall(rig.play, rig, round % 3 == 0 and "shy" or "idle")
+      end)
+    end
+    rig:update(1 / 60)
+    rig:vertices("a_body", {})
+    rig:mesh("a_body")
+    rig:apply(pose)
+    for _ in rig:events() do end
+  end
+  collectgarbage("setpause", 200)
+  return true
+end }
+
 -- a group keeps what it read, whatever finalisers do to the tables while it reads them, and a
 -- cursor keeps its clip
 scenarios[#scenarios + 1] = { "groups and cursors keep their objects through collections", function()

@@ -234,13 +234,20 @@ static int l_vertices(lua_State *L) {
         lua_pushinteger(L, 0);
         return 1;
     }
+    /* the table sized first (this may collect, and a finaliser may call back into sinew, even this
+       rig, or grow the shared scratch); then the vertices computed and copied into slots that
+       exist, which allocates nothing, so nothing runs in between */
+    for (int i = 1; i <= 2 * v; i++) {
+        lua_pushnumber(L, 0);
+        lua_rawseti(L, 3, i);
+    }
     double *out = (double *)sn_lua_scratch(L, 2, sizeof(double) * 2 * (size_t)v);
-    sn_rig2d_vertices(r, s, out, 2 * v);
-    for (int i = 0; i < 2 * v; i++) {
+    int n = sn_rig2d_vertices(r, s, out, 2 * v); /* 0 if a finaliser gave the slot a bigger mesh */
+    for (int i = 0; i < 2 * n; i++) {
         lua_pushnumber(L, out[i]);
         lua_rawseti(L, 3, i + 1);
     }
-    lua_pushinteger(L, v);
+    lua_pushinteger(L, n);
     return 1;
 }
 
