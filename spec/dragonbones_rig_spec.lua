@@ -295,3 +295,27 @@ describe("what a long animation costs", function()
     assert.is_true(math.abs(tx - 5) < 1e-9)
   end)
 end)
+
+describe("nested armatures a file multiplies", function()
+  it("are refused past Rig.MAX_NESTED, however wide and deep they nest", function()
+    -- five levels, each armature showing the next in 20 slots: 20^5 rigs if made
+    local arms = {}
+    for level = 1, 6 do
+      local slots, displays = {}, {}
+      if level < 6 then
+        for k = 1, 20 do
+          slots[k] = { name = "s" .. k, parent = "root" }
+          local next_level = "L" .. (level + 1)
+          displays[k] = { name = "s" .. k, display = { { type = "armature", name = next_level, path = next_level } } }
+        end
+      end
+      arms[level] = { name = "L" .. level, bone = { { name = "root" } }, slot = slots, skin = { { slot = displays } },
+        animation = { { name = "idle", duration = 1 } } }
+    end
+    local data = assert(db.parse(json.encode { frameRate = 24, name = "wide", version = "5.5", armature = arms }))
+    local rig, why = db.rig(data)
+    assert.is_nil(rig)
+    assert.are.equal("DragonBones: armature 'L1' nests more than 1000 armatures", why)
+    assert.is_truthy(db.rig(data, "L5")) -- 20 children: made
+  end)
+end)

@@ -14,6 +14,27 @@ local EVENT_KIND = { sound = "soundEvent", event = "frameEvent" }
 
 local show_children, inherit -- (below)
 
+--- The most rigs one rig may hold through nested armatures (its children, theirs, ...): a file
+-- whose armatures nest wider or deeper than this is refused by `rig` (nil, message).
+Rig.MAX_NESTED = 1000
+
+-- how many rigs armature `name` can hold through its armature displays, at most `cap` + 1 (the
+-- importer refuses cycles; `seen` memoises, so the count costs one visit per armature)
+local function nested_count(data, name, cap, seen)
+  if seen[name] then return seen[name] end
+  local arm, total = data.armatures[name], 0
+  for _, skin in ipairs(arm and arm.skins or {}) do
+    for _, list in pairs(skin.slots or {}) do
+      for _, d in ipairs(list) do
+        if d and d.type == "armature" and total <= cap then total = total + 1 + nested_count(data, d.armature, cap, seen) end
+      end
+    end
+  end
+  if total > cap then total = cap + 1 end
+  seen[name] = total
+  return total
+end
+
 -- the rig at argument 1 of method `method`, checked
 local function check(self, method)
   if getmetatable(self) ~= Rig or rawget(self, "core") == nil then
@@ -138,6 +159,10 @@ function Rig.new(data, name)
     error(("bad argument #2 to 'rig' (string expected, got %s)"):format(type(name)), 3)
   end
   if type(arm) ~= "table" then return nil, ("%s: no armature '%s'"):format(tostring(data.file or "data"), tostring(name)) end
+  if nested_count(data, arm.name, Rig.MAX_NESTED, {}) > Rig.MAX_NESTED then
+    return nil, ("%s: armature '%s' nests more than %d armatures"):format(tostring(data.file or "data"), tostring(arm.name),
+      Rig.MAX_NESTED)
+  end
   local ok, compiled = pcall(Compile.armature, arm)
   if not ok then
     return nil, ("%s: armature '%s' does not compile (was the data changed after loading?): %s"):format(
