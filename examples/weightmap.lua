@@ -44,6 +44,7 @@ local layouts = {
 local two_d = { "simple_directional", "freeform_cartesian", "freeform_directional", "triangulated", "grid", "idw" }
 
 local function write(mode, file, size)
+  size = math.floor(size)
   local layout, def = layouts[mode], { mode = mode }
   for k, v in pairs(layout.def) do def[k] = v end
   pictures.save(file, pictures.weightmap(sinew.blendspace(def), size,
@@ -51,8 +52,11 @@ local function write(mode, file, size)
   print(("wrote %s (%s)"):format(file, mode))
 end
 
-local mode, target, size = arg[1], arg[2], tonumber(arg[3] or "") or 256
-if mode == "all" and target then -- (the folder is made when missing)
+local mode, target, size = arg[1], arg[2], tonumber(arg[3] or "256")
+if not size or size < 64 or size > 4096 then
+  io.stderr:write(("weightmap.lua: SIZE must be a number of pixels from 64 to 4096, got '%s'\n"):format(arg[3]))
+  os.exit(1)
+elseif mode == "all" and target then -- (the folder is made when missing)
   for _, m in ipairs(two_d) do write(m, target .. "/weightmap_" .. m .. ".png", size) end
 elseif mode and layouts[mode] and target then
   write(mode, target, size)
