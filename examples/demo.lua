@@ -88,16 +88,28 @@ local function frame(t, dt)
   mats:skin(fox.inverse_bind, fox.root_matrix)
 end
 
--- the skeleton from the side (z forward to the right, y up), for the picture strip
+-- the skeleton from the side (z forward to the right, y up), for the picture strip; the extent
+-- of every joint over the whole 6 s frames every panel alike, so that nothing leaves its panel
 local strip_times, strip, shown = { 0.5, 1.6, 2.0, 2.9, 3.75, 4.0, 4.3, 5.6 }, {}, 1
-local function keep_pose()
+local extent = { math.huge, -math.huge, 0, 0 } -- z from, z to, y from, y to (the ground at y = 0)
+local function side_view(j) -- model space: (z, y) of joint j; the matrices must be model-space
+  local _, _, _, _, _, _, _, _, _, _, _, _, _, my, mz = mats:get(j)
+  return mz, my
+end
+local function keep_extent() -- joints 1 and 2 are the roots at the model's origin
+  pose:to_model(mats)
+  for j = 3, #skel do
+    local zz, yy = side_view(j)
+    extent[1], extent[2] = math.min(extent[1], zz), math.max(extent[2], zz)
+    extent[3], extent[4] = math.min(extent[3], yy), math.max(extent[4], yy)
+  end
+end
+local function keep_pose(t)
   pose:to_model(mats) -- model space (the matrices of the frame were made skinning matrices)
   local joints = {}
-  for j = 1, #skel do
-    local m = { mats:get(j) }
-    joints[j] = { m[15], m[14] } -- z, y
-  end
-  return { joints = joints }
+  for j = 1, #skel do joints[j] = { side_view(j) } end
+  local from, _, to = anim:state()
+  return { joints = joints, t = t, state = to and from .. " -> " .. to or from }
 end
 
 local function hundredths(v) return math.floor(v * 100 + 0.5) / 100 end -- so that -0.001 prints +0.00
@@ -111,8 +123,9 @@ for f = 1, 6 * 60 do
   frame(t, dt)
   for name in anim:events() do events[#events + 1] = name end
   look_path[#look_path + 1], look_path[#look_path + 2] = anim:get("look_x"), (anim:get("look_y"))
+  keep_extent()
   if strip_times[shown] and t >= strip_times[shown] - 1e-9 then
-    strip[shown] = keep_pose()
+    strip[shown] = keep_pose(t)
     shown = shown + 1
   end
   if f % 15 == 0 then
@@ -160,50 +173,67 @@ print(("\n600 more frames made %.0f bytes of garbage (%.1f per frame)"):format(b
 
 -- ---- pictures ----
 
-local function save(name, data)
-  local path = outdir .. "/" .. name
-  local f = io.open(path, "wb")
-  if not f then
-    os.execute(('mkdir -p "%s"'):format(outdir))
-    f = assert(io.open(path, "wb"))
-  end
-  f:write(data)
-  f:close()
-  return path
-end
-
 local written = {}
-written[#written + 1] = save("weightmap_walk_run.png",
-  pictures.weightmap(sinew.blendspace { mode = "1d", points = { 1.0, 3.0 } }, 200))
-written[#written + 1] = save("weightmap_look.png", pictures.weightmap(look.space(), 200, look_path))
+written[#written + 1] = pictures.save(outdir .. "/weightmap_walk_run.png", pictures.weightmap(
+  sinew.blendspace { mode = "1d", points = { walk_run.children[1][1], walk_run.children[2][1] } }, 200,
+  { title = "the move state's walk-run blend", subtitle = "mode '1d', over the parameter 'speed'",
+    x = "speed (m/s, smoothed)", names = { walk_run.children[1][2], walk_run.children[2][2] } }))
+written[#written + 1] = pictures.save(outdir .. "/weightmap_look.png", pictures.weightmap(look.space(), 272,
+  { title = "the look layer's blend space", subtitle = ("mode '%s', nine still poses of neck and head"):format(look.mode),
+    x = "look_x (-1 left, +1 right)", y = "look_y (-1 down, +1 up)", names = look.names, path = look_path,
+    path_label = "the look point, every frame of the 6 s", end_label = "the look point at 6 s" }))
 
--- the strip: one panel per kept pose, bones as lines, joints as dots, the tail tip ringed
-local panel, n = 180, #strip
-local img = pictures.canvas(panel * n, panel)
-local parents = {}
-for j = 1, #skel do parents[j] = skel:parent(j) end
+-- the strip: one panel per kept pose in two rows, bones as lines, joints as dots, the tail's in
+-- blue; every panel frames the extent of the whole 6 s at one scale, a height axis beside each row
+local P = pictures
+local n, panel_w, head, margin = #strip, 176, P.LINE + 4, 8
+local per_row = math.ceil(n / 2)
+local cm = (panel_w - 2 * margin) / (extent[2] - extent[1]) -- pixels per model unit (cm)
+local panel_h = math.ceil(head + 2 * margin + (extent[4] - extent[3]) * cm)
+local heights = { extent[3] * 0.01, extent[4] * 0.01 } -- metres
+local left, top = P.axis_left(heights[1], heights[2], 4) + 6, P.title_height(true) + 4
+local legend = { { "bones", { 60, 60, 70 } }, { "joints", { 200, 90, 30 }, "dot" },
+  { "the tail (dynamic bones)", { 40, 110, 220 }, "dot" } }
+local _, legend_h = P.legend_size(legend)
+local img = P.canvas(left + per_row * (panel_w + 2) + 8, top + 2 * (panel_h + 4) + 4 + legend_h + 6)
+P.title(img, "the Fox's skeleton through make demo's 6 s", "seen from the side, facing right; the time and state above each")
+local is_tail, parents = {}, {}
+for j = 1, #skel do
+  parents[j] = skel:parent(j)
+  is_tail[j] = skel:name(j):find("Tail", 1, true) ~= nil
+end
+local z_mid = (extent[1] + extent[2]) / 2 -- the middle of the extent at the middle of a panel
 for i, kept in ipairs(strip) do
-  local ox = (i - 1) * panel
-  for py = 0, panel - 1 do for px = 1, panel - 2 do img.set(ox + px, py, 235, 235, 228) end end
-  local function at(zz, yy) return ox + panel / 2 + (zz + 15) * 1.5, panel - 20 - yy * 1.5 end
-  local gx0, gy = at(-70, 0)
-  local gx1 = at(40, 0)
-  img.line(gx0, gy, gx1, gy, 150, 150, 140) -- the ground
-  for j = 1, #skel do
+  local ox, oy = left + ((i - 1) % per_row) * (panel_w + 2), top + math.floor((i - 1) / per_row) * (panel_h + 4)
+  local ground = oy + head + margin + extent[4] * cm -- the pixel row of y = 0
+  img.box(ox - 1, oy - 1, panel_w + 2, panel_h + 2, P.FRAME)
+  img.rect(ox, oy, panel_w, panel_h, { 235, 235, 228 })
+  img.rect(ox, oy, panel_w, head, { 215, 215, 206 })
+  img.text(ox + 4, oy + 3, ("%.2f s  %s"):format(kept.t, kept.state), P.INK)
+  img.clip(ox, oy, panel_w, panel_h)
+  local function at(zz, yy) return ox + panel_w / 2 + (zz - z_mid) * cm, ground - yy * cm end
+  img.line(ox + 2, ground, ox + panel_w - 3, ground, { 150, 150, 140 }) -- the ground
+  for j = 3, #skel do -- (joints 1 and 2 are the roots: no line from the origin to the hips)
     local p = parents[j]
-    -- the root joints sit at the model's origin, on the ground: no line from there to the hips
-    if p > 0 and (kept.joints[p][1] ~= 0 or kept.joints[p][2] ~= 0) then
+    if p > 2 then
       local ax, ay = at(kept.joints[p][1], kept.joints[p][2])
       local bx, by = at(kept.joints[j][1], kept.joints[j][2])
-      img.line(ax, ay, bx, by, 60, 60, 70)
+      img.line(ax, ay, bx, by, is_tail[j] and legend[3][2] or legend[1][2])
     end
   end
-  for j = 3, #skel do -- (joints 1 and 2 are those roots)
+  for j = 3, #skel do
     local jx, jy = at(kept.joints[j][1], kept.joints[j][2])
-    img.disc(jx, jy, 2, 200, 90, 30)
+    img.disc(jx, jy, 2, is_tail[j] and legend[3][2] or legend[2][2])
+  end
+  img.clip()
+  if (i - 1) % per_row == 0 then -- the height axis of the row: the ground at 0, in metres
+    P.axes(img, { left - 5, ground - heights[2] * 100 * cm, 0, (heights[2] - heights[1]) * 100 * cm + 1 }, { 0, 1 },
+      heights, { y = "height (m)", most = 4, no_x = true })
   end
 end
-written[#written + 1] = save("poses.png", pictures.png(img.w, img.h, img.rows()))
+P.legend(img, left, top + 2 * (panel_h + 4) + 4, legend)
+written[#written + 1] = P.save(outdir .. "/poses.png", img.png())
 
 print(("\nwrote %s (the walk-run blend space),\n      %s (the look blend space, %s, and the look point's path)"
-  .. "\n  and %s (%d poses: %s s)"):format(written[1], written[2], look.mode, written[3], n, table.concat(strip_times, ", ")))
+  .. "\n  and %s (%d poses: %s s)"):format(written[1], written[2], look.mode, written[3], n,
+  table.concat(strip_times, ", ")))

@@ -78,33 +78,60 @@ for _, fps in ipairs { 30, 60, 144 } do
 end
 
 -- With a file name: the tail from above over the first 2 s, one line per 1/15 s, from blue
--- (early) to orange (late): `lua5.4 examples/dynamic_bones.lua tail.png`
+-- (early) to orange (late), on axes in metres framed to what moved: `lua5.4 examples/dynamic_bones.lua tail.png`
 if arg and arg[1] then
-  local size = 360
-  local img = pictures.canvas(size, size)
-  for py = 0, size - 1 do for px = 0, size - 1 do img.set(px, py, 240, 240, 234) end end
-  local function at(x, z) return size / 2 + x * 260, 40 + (-z) * 260 end
   local shots, next_shot = {}, 0
+  local lo, hi = { -0.2, -0.2 }, { 0.2, 0.05 } -- x, z: the hips and the thigh at least
   run(60, 2, function(t, chain)
     if t + 1e-9 < next_shot then return end
     next_shot = next_shot + 1 / 15
     local line = {}
     for i = 1, #chain do
       local x, _, z = chain:position(i)
-      line[i] = { at(x, z) }
+      line[i] = { x, z }
+      lo[1], hi[1], lo[2], hi[2] = math.min(lo[1], x), math.max(hi[1], x), math.min(lo[2], z), math.max(hi[2], z)
     end
-    shots[#shots + 1] = line
+    shots[#shots + 1] = { t = t, line = line }
   end)
-  for k, line in ipairs(shots) do
-    local f = (k - 1) / math.max(1, #shots - 1)
-    local r, g, b = math.floor(40 + 200 * f), math.floor(90 + 60 * f), math.floor(220 - 190 * f)
-    for i = 2, #line do img.line(line[i - 1][1], line[i - 1][2], line[i][1], line[i][2], r, g, b) end
-    img.disc(line[#line][1], line[#line][2], 2, r, g, b)
+  local P = pictures
+  local pad = 0.05 -- metres around what moved
+  local xr, zr = { lo[1] - pad, hi[1] + pad }, { lo[2] - pad, hi[2] + pad }
+  local scale = math.min(400 / (xr[2] - xr[1]), 300 / (zr[2] - zr[1])) -- pixels per metre, alike on both axes
+  local w, h = math.floor((xr[2] - xr[1]) * scale), math.floor((zr[2] - zr[1]) * scale)
+  local left, top = P.axis_left(zr[1], zr[2]), P.title_height(true) + 4
+  local function colour_at(f) return { 40 + 200 * f, 90 + 60 * f, 220 - 190 * f } end
+  local legend = { { "the hips, turning +-60 deg", { 30, 30, 30 }, "dot" },
+    { "the thigh (a capsule collider)", { 200, 200, 192 }, "swatch" },
+    { "the tail every 1/15 s, its tip", colour_at(0.5), "line" } }
+  local lw, lh = P.legend_size(legend)
+  local img = P.canvas(math.max(left + w + 16 + lw + 8, 460), top + math.max(h, lh + 50) + P.AXIS_BELOW + 6)
+  P.title(img, "a dynamic tail seen from above", "2 s of hips turning left and right once a second")
+  local to_x, to_z = P.axes(img, { left, top, w, h }, xr, zr, { x = "x, sideways (m)", y = "z, forward (m)", grid = true })
+  img.clip(left, top, w, h)
+  do -- the thigh from above: the capsule's segment (x, z) with its radius
+    local c = { 0.12, -0.1, 0.12, -0.05, 0.07 }
+    for px = math.floor(to_x(c[1] - c[5])), math.ceil(to_x(c[1] + c[5])) do
+      for py = math.floor(to_z(math.max(c[2], c[4]) + c[5])), math.ceil(to_z(math.min(c[2], c[4]) - c[5])) do
+        local x = xr[1] + (px - left) / (w - 1) * (xr[2] - xr[1])
+        local z = zr[1] + (top + h - 1 - py) / (h - 1) * (zr[2] - zr[1])
+        local u = math.max(0, math.min(1, (z - c[2]) / (c[4] - c[2])))
+        if (x - c[1]) ^ 2 + (z - (c[2] + u * (c[4] - c[2]))) ^ 2 <= c[5] ^ 2 then img.set(px, py, 200, 200, 192) end
+      end
+    end
   end
-  local hx, hy = at(0, 0)
-  img.disc(hx, hy, 5, 30, 30, 30) -- the hips, turning on the spot
-  local f = assert(io.open(arg[1], "wb"))
-  f:write(pictures.png(size, size, img.rows()))
-  f:close()
+  for k, shot in ipairs(shots) do
+    local col = colour_at((k - 1) / math.max(1, #shots - 1))
+    local line = shot.line
+    for i = 2, #line do
+      img.line(to_x(line[i - 1][1]), to_z(line[i - 1][2]), to_x(line[i][1]), to_z(line[i][2]), col)
+    end
+    img.disc(to_x(line[#line][1]), to_z(line[#line][2]), 2, col)
+  end
+  img.disc(to_x(0), to_z(0), 5, legend[1][2])
+  img.clip()
+  local lx = left + w + 16
+  P.legend(img, lx, top, legend)
+  P.colour_bar(img, { lx + 4, top + lh + 24, lw - 8, 10 }, colour_at, { 0, shots[#shots].t }, "time (s)")
+  P.save(arg[1], img.png())
   print(("\nwrote %s (the tail from above, %d moments over 2 s)"):format(arg[1], #shots))
 end
