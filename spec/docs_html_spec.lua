@@ -102,6 +102,16 @@ describe("the link check", function()
     os.execute(("rm -rf '%s'"):format(dir))
   end)
 
+  it("links sinew's functions from the C binding to their entries", function()
+    local functions = { blend = "sinew.pose.html#blend" }
+    local page = '<h1>sinew</h1><div id="content"><h1>Module <code>sinew.blend</code></h1>'
+      .. '<p><code>sinew.blend</code>, <code>sinew.nothing</code></p></div>'
+    local html = docs.link_core_functions(page, functions)
+    assert.truthy(html:find('<h1>Module <code>sinew.blend</code></h1>', 1, true)) -- the title stays
+    assert.truthy(html:find('<p><a href="../modules/sinew.pose.html#blend">sinew.blend</a>, <code>sinew.nothing</code>',
+      1, true))
+  end)
+
   it("tells a summary LDoc cut short from a whole one", function()
     for _, cut in ipairs { "The transition's progress (0 ..", "Works on many types, e.g.", "Into out[1 ..",
       "Sets `x (the first" } do
@@ -155,13 +165,19 @@ describe("the reference as LDoc writes it", function()
     local p = io.popen(cmd)
     local out = p:read("*a")
     local ok = p:close()
-    local index = io.open(dir .. "/doc/index.html", "rb")
-    local html = index and index:read("*a") or ""
-    if index then index:close() end
+    local function read(path)
+      local f = io.open(dir .. "/doc/" .. path, "rb")
+      local text = f and f:read("*a") or ""
+      if f then f:close() end
+      return text
+    end
+    local html, poses = read("index.html"), read("topics/poses.md.html")
     os.execute(("rm -rf '%s'"):format(dir))
     assert.truthy(ok, out)
     assert.truthy(out:find("every link resolves", 1, true), out)
     assert.truthy(html:find("topics/poses.md.html", 1, true))
     assert.falsy(html:find("sinew.animator.definition", 1, true))
+    assert.truthy(poses:find('href="performance.md.html"', 1, true))
+    assert.truthy(poses:find('href="../modules/sinew.pose.html#blend"', 1, true))
   end)
 end)

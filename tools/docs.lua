@@ -357,14 +357,45 @@ function M.finish_index(html, manual_dir)
   return html, faults
 end
 
+--- The functions `require "sinew"` gives from the C binding, as { [name] = "sinew.pose.html#blend" }.
+-- A binding module named for its constructor (sinew.pose documents `pose`) puts its plain
+-- functions on `sinew` itself: `sinew.pose`, `sinew.blend`, `sinew.delta`, ... LDoc knows
+-- `sinew.blend` only as `blend` of sinew.pose, so it does not link it. (sinew.quat, which has no
+-- function `quat`, is a table of its own: `sinew.quat.slerp`, which LDoc links.)
+function M.core_functions(dir, root)
+  local out = {}
+  for name, file in pairs(M.declared_modules(root)) do
+    local html = file:match("%.c$") and read(dir .. "/modules/" .. name .. ".html") or ""
+    local constructor = name:match("^sinew%.([%w_]+)$")
+    if constructor and html:find('<a name%s*=%s*"' .. constructor .. '"') then
+      for fn in html:gmatch('<a name%s*=%s*"([%w_]+)"') do out[fn] = name .. ".html#" .. fn end
+    end
+  end
+  return out
+end
+
+--- Links each `sinew.<function>` that LDoc left as code to its entry in the reference (on a page
+-- of topics/ or modules/).
+function M.link_core_functions(html, functions)
+  local content = html:find('<div id="content">', 1, true) or 1
+  local title = select(2, html:find("</h1>", content, true)) or 0 -- the page's own name stays as it is
+  return html:sub(1, title) .. html:sub(title + 1):gsub("<code>sinew%.([%w_]+)</code>", function(fn)
+    if functions[fn] then return ('<a href="../modules/%s">sinew.%s</a>'):format(functions[fn], fn) end
+  end)
+end
+
 --- Finishes the HTML under `dir` (LDoc's output); returns the faults found on the way.
 function M.finish(dir, manual_dir)
   manual_dir = manual_dir or "manual"
   local faults = {}
+  local functions = M.core_functions(dir)
   for _, page in ipairs(files(dir .. "/topics", ".md.html")) do
     local name = page:match("([^/]+)%.html$")
     local html, why = M.finish_topic(read(page), name, manual_dir)
-    if html then write(page, html) else faults[#faults + 1] = why end
+    if html then write(page, M.link_core_functions(html, functions)) else faults[#faults + 1] = why end
+  end
+  for _, page in ipairs(files(dir .. "/modules", ".html")) do
+    write(page, M.link_core_functions(read(page), functions))
   end
   local index, index_faults = M.finish_index(read(dir .. "/index.html"), manual_dir)
   write(dir .. "/index.html", index)
