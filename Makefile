@@ -213,14 +213,13 @@ demo-love2d:
 	else sh tools/demo_love2d.sh; fi
 
 # The reference and the guides as HTML in doc/ (config.ld), from scratch, then finished and
-# checked by tools/docs.lua (links between guides, GitHub's heading anchors, the guides' summaries,
-# the stylesheet): it fails on a link that does not resolve, a public module without its page, an
+# checked by tools/docs.lua (links between guides, GitHub's heading anchors, the guides' summaries
+# and pictures, the stylesheet): it fails on a link that does not resolve, a public module without its page, an
 # internal module with one, or a summary that LDoc cut short.
 docs:
 	@sh tools/deps.sh lua5.1 lua-ldoc lua-discount
 	@rm -rf doc
 	ldoc -q .
-	@mkdir -p doc/topics/images && cp manual/images/* doc/topics/images/
 	lua5.1 tools/docs.lua doc
 
 # Installs the rock into build/rocktree with luarocks (offline) and requires it from there. The

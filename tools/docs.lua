@@ -301,16 +301,42 @@ end
 -- text of an HTML fragment without its tags
 local function text_of(html) return decode(html:gsub("<[^>]*>", "")) end
 
+local function absolute(path)
+  if path:sub(1, 1) == "/" then return normalise(path) end
+  local p = io.popen("pwd")
+  local cwd = p:read("*l")
+  p:close()
+  return normalise(cwd .. "/" .. path)
+end
+
+-- the relative path from folder `from` to file `to`
+local function relative(from, to)
+  local a, b = {}, {}
+  for part in absolute(from):gmatch("[^/]+") do a[#a + 1] = part end
+  for part in absolute(to):gmatch("[^/]+") do b[#b + 1] = part end
+  local same = 0
+  while same < #a and same < #b - 1 and a[same + 1] == b[same + 1] do same = same + 1 end
+  local out = {}
+  for _ = same + 1, #a do out[#out + 1] = ".." end
+  for i = same + 1, #b do out[#out + 1] = b[i] end
+  return table.concat(out, "/")
+end
+
 --- Finishes the page of guide `name` ("poses.md", whose source is `manual_dir/name`): links to
--- other guides point at their pages, and each heading of the content gets GitHub's anchor.
+-- other guides point at their pages, links to other files of the repository (`../examples/x.lua`)
+-- at those files from the page's folder `page_dir` (when given; pictures are copied beside the
+-- pages, so they resolve as they are), and each heading of the content gets GitHub's anchor.
 -- Returns the new HTML, or nil and why.
-function M.finish_topic(html, name, manual_dir)
+function M.finish_topic(html, name, manual_dir, page_dir)
   -- links into a guide: "x.md" or "x.md#a" -> "x.md.html" (the pages sit side by side)
-  html = html:gsub('href="([^"]*)"', function(target)
+  html = html:gsub('(%s)(%a+)="([^"]*)"', function(space, attr, target)
+    if (attr ~= "href" and attr ~= "src") or external(target) or target:sub(1, 1) == "#" then return nil end
     local file, anchor = target:match("^([^#]*)(.*)$")
     local guide = file:match("^[^/:]+%.md$") or file:match("^%./([^/]+%.md)$")
     if guide and exists(manual_dir .. "/" .. guide) then
-      return ('href="%s.html%s"'):format(guide, anchor)
+      return ('%s%s="%s.html%s"'):format(space, attr, guide, anchor)
+    elseif page_dir and not exists(page_dir .. "/" .. file) and exists(manual_dir .. "/" .. file) then
+      return ('%s%s="%s%s"'):format(space, attr, relative(page_dir, manual_dir .. "/" .. file), anchor)
     end
   end)
   -- GitHub's anchors on the headings of the content, in the order of the markdown's headings
@@ -388,10 +414,15 @@ end
 function M.finish(dir, manual_dir)
   manual_dir = manual_dir or "manual"
   local faults = {}
+  -- the guides' pictures beside their pages, as manual/images sits beside the guides
+  if not os.execute(("mkdir -p '%s/topics/images' && cp -R '%s/images/.' '%s/topics/images/'"):format(dir, manual_dir,
+    dir)) then
+    faults[#faults + 1] = "cannot copy " .. manual_dir .. "/images into " .. dir .. "/topics/images"
+  end
   local functions = M.core_functions(dir)
   for _, page in ipairs(files(dir .. "/topics", ".md.html")) do
     local name = page:match("([^/]+)%.html$")
-    local html, why = M.finish_topic(read(page), name, manual_dir)
+    local html, why = M.finish_topic(read(page), name, manual_dir, dir .. "/topics")
     if html then write(page, M.link_core_functions(html, functions)) else faults[#faults + 1] = why end
   end
   for _, page in ipairs(files(dir .. "/modules", ".html")) do
