@@ -212,10 +212,15 @@ demo-love2d:
 	@if [ -n "$${DISPLAY:-}" ]; then love examples/love2d; \
 	else sh tools/demo_love2d.sh; fi
 
+# The reference and the guides as HTML in doc/ (config.ld), from scratch, then finished and
+# checked by tools/docs.lua (links between guides, GitHub's heading anchors, the guides' summaries
+# and pictures, the stylesheet): it fails on a link that does not resolve, a public module without its page, an
+# internal module with one, or a summary that LDoc cut short.
 docs:
 	@sh tools/deps.sh lua5.1 lua-ldoc lua-discount
+	@rm -rf doc
 	ldoc -q .
-	@mkdir -p doc/topics/images && cp manual/images/*.png doc/topics/images/
+	lua5.1 tools/docs.lua doc
 
 # Installs the rock into build/rocktree with luarocks (offline) and requires it from there. The
 # rock's one dependency, dkjson, comes from Debian's lua-dkjson here (luarocks cannot see Debian

@@ -1,6 +1,8 @@
 /***
- * The C module `sinew.core`. Use it through `require "sinew"`, which re-exports everything here.
- * @module sinew.core
+ * The C module `sinew.core`: it opens every type of the binding. `require "sinew"` re-exports
+ * its entries, so its one function of its own is `sinew.try`, documented with `sinew` (config.ld
+ * merges this file into that module).
+ * @module sinew
  */
 #include "binding.h"
 

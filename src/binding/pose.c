@@ -653,8 +653,8 @@ static int l_mats_bytes(lua_State *L) {
 }
 
 /***
- * The address of the float data as a light userdata (valid while the Matrices object lives),
- * e.g. for LuaJIT's `ffi.copy(dst, mats:pointer(), 64 * #mats)`. No garbage.
+ * The address of the float data as a light userdata, valid while the Matrices object lives: for
+ * LuaJIT's `ffi.copy(dst, mats:pointer(), 64 * #mats)`, say. No garbage.
  * @function Matrices:pointer
  * @treturn userdata 16 float32 per joint, column-major
  * @raise never

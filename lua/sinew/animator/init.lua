@@ -384,11 +384,11 @@ end
 
 -- ---- what plays ----------------------------------------------------------------------------------------
 
---- The playing state of a layer (name or index; default the first): its name, its normalised
--- time (loops counted: 2.25 is a quarter into the third loop; the count wraps after 2^24 loops,
--- see manual/animator.md, Limits), and while a transition runs, the
--- destination's name and the transition's progress (0 .. 1). A source that fades as a still
--- (after an interruption, or into itself) gives the time of the still.
+--- The playing state of a layer: its name and normalised time, and while a transition runs, the
+-- destination's name and the transition's progress. The layer is a name or an index (default
+-- the first). The time counts loops: 2.25 is a quarter into the third loop (the count wraps after
+-- 2^24 loops, see manual/animator.md, Limits); the progress goes from 0 to 1. A source that fades
+-- as a still (after an interruption, or into itself) gives the time of the still.
 -- @tparam[opt] string|number which the layer's name or index (from 1); default the first
 -- @return state name, normalised time (1 per loop of the state's motion), and during a transition
 -- the destination's name and the progress (0 .. 1)

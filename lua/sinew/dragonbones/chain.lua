@@ -493,8 +493,8 @@ function Chain:reset()
   self.fresh = true
 end
 
---- Particle `i`'s simulated position (1 .. #chain: the bones' origins, then the tip), x, y in
--- armature space (the render position, interpolated between steps).
+--- Particle `i`'s simulated position, x, y in armature space (the render position, interpolated
+-- between steps). The particles, `i` in `1 .. #chain`, are the bones' origins, then the tip.
 function Chain:position(i)
   check(self, "position")
   if type(i) ~= "number" or i ~= floor(i) or i < 1 or i > self.particles then

@@ -350,8 +350,8 @@ function Rig:slot(name)
   return self.core:slot(index_of(self.model.slot, self.model.slots, name, "slot"))
 end
 
---- The vertices of the mesh slot `name` shows, in armature space, into out[1 .. 2n]; n (0 when
--- it shows no mesh).
+--- The vertices of the mesh slot `name` shows, in armature space, written into `out` as x, y
+-- pairs; returns their count n. `out[1 .. 2n]` holds them; n is 0 when the slot shows no mesh.
 function Rig:vertices(name, out)
   check(self, "vertices")
   if type(out) ~= "table" or getmetatable(out) ~= nil then
@@ -367,13 +367,13 @@ function Rig:slot_matrix(name)
   return self.core:slot_matrix(index_of(self.model.slot, self.model.slots, name, "slot_matrix"))
 end
 
---- Slot `name`'s colour offsets r, g, b, a (-255 .. 255; the multipliers come from `slot`).
+--- Slot `name`'s colour offsets r, g, b, a, each from -255 to 255 (the multipliers come from `slot`).
 function Rig:slot_offsets(name)
   check(self, "slot_offsets")
   return self.core:slot_offsets(index_of(self.model.slot, self.model.slots, name, "slot_offsets"))
 end
 
---- The slot drawn `k`-th (1 .. the slot count): its index in `slots()`.
+--- The slot drawn `k`-th (`k` from 1 to the slot count): its index in `slots()`.
 function Rig:draw_order(k)
   check(self, "draw_order")
   return self.core:draw_order(index_of({}, self.model.slots, k, "draw_order"))
@@ -451,8 +451,8 @@ function Rig:pose()
   return check(self, "pose").compiled.core:pose()
 end
 
---- A mask of the rig's armature: `weights` maps bone names to 0 .. 1; other bones get `default`
--- (0 by default). For a layer's `mask` in an animator definition.
+--- A mask of the rig's armature: `weights` maps bone names to weights from 0 to 1; other bones
+-- get `default` (0 by default). For a layer's `mask` in an animator definition.
 function Rig:mask(weights, default)
   check(self, "mask")
   if type(weights) ~= "table" then
