@@ -50,7 +50,7 @@ static const glb_case glb_cases[] = {
     {"an empty file", 1, -1, 0, "12-byte header"},
     {"a cut header", 11, -1, 0, "12-byte header"},
     {"a wrong magic", 0, 0, 0x46546C66u, "does not start with 'glTF'"},
-    {"version 1", 0, 4, 1, "container version 1 is not 2"},
+    {"version 1", 0, 4, 1, "the GLB header's version 1 is not 2"},
     {"a length shorter than the header", 0, 8, 4, "less than its header"},
     {"a length past the file (truncated)", 0, 8, 400, "past the end of the file (40 bytes): cut short?"},
     {"a JSON chunk past the container", 0, 12, 1000, "chunk 0: length 1000 is past the end"},
