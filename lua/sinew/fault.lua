@@ -172,8 +172,9 @@ local function distance(a, b, most)
 end
 
 --- The string key of `t` nearest to `name` (a typo of it: at most one edit in three letters, and
--- at least one), for a "did you mean" in a message; nil when none is that near. Ties go to the
--- first in `before`'s order.
+-- at least one; or a key that begins with a name of 3 letters or more, or that the name begins
+-- with), for a "did you mean" in a message; nil when none is that near. Ties go to the first in
+-- `before`'s order.
 -- @tparam string name
 -- @tparam table t its keys are the names that exist (read raw)
 -- @treturn ?string
@@ -185,7 +186,9 @@ function M.nearest(name, t)
   while k ~= nil do
     if type(k) == "string" and k ~= name and #k <= 200 then
       local d = distance(name, k, most)
-      if d <= most and (best == nil or d < best_d or (d == best_d and k < best)) then best, best_d = k, d end
+      local prefix = #name >= 3 and #k >= 3 and (k:sub(1, #name) == name or name:sub(1, #k) == k)
+      if prefix and d > most then d = most + math.abs(#k - #name) end
+      if (d <= most or prefix) and (best == nil or d < best_d or (d == best_d and k < best)) then best, best_d = k, d end
     end
     k = next(t, k)
   end

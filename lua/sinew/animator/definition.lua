@@ -49,7 +49,7 @@ local fail, show, finite = Fault.fail, Fault.show, Fault.finite
 -- where several keys of a table are wrong, the fault names the first in Fault.before's order
 -- (numbers, then strings, ...), never the first of a walk with `next`, whose order changes from
 -- run to run (Lua 5.4 seeds its string hashes per state)
-local first, sorted_keys = Fault.first, Fault.sorted_keys
+local first_key, sorted_keys = Fault.first, Fault.sorted_keys
 
 local function unknown(k, _, known) return not known[k] end
 
@@ -81,7 +81,7 @@ local function own(v, path, known, optional)
     k, x = next(v, k)
   end
   if known then
-    local bad = first(out, unknown, known)
+    local bad = first_key(out, unknown, known)
     if bad ~= nil then fail(path, "unknown field %s", show(bad)) end
   end
   return out
@@ -95,7 +95,7 @@ local function list(v, path, optional)
   if out == nil then return {}, 0 end
   local n = 0
   for _ in each, out do n = n + 1 end
-  local bad = first(out, not_index, n)
+  local bad = first_key(out, not_index, n)
   if bad ~= nil then fail(path, "%s is not an index of a list (1 .. %d)", show(bad), n) end
   return out, n
 end
@@ -150,7 +150,7 @@ local condition_fields = { true, true, true }
 -- a condition: { param, op (1..6, or 0 for a bool that must be true or a trigger), value }
 local function condition(c, params, path)
   c = own(c, path)
-  local bad = first(c, unknown, condition_fields)
+  local bad = first_key(c, unknown, condition_fields)
   if bad ~= nil then fail(path, "has a field %s (a condition is { name [, op, value] })", show(bad)) end
   local name = c[1]
   if type(name) ~= "string" then fail(path .. "[1]", "must be a parameter name (got %s)", show(name)) end
@@ -221,7 +221,8 @@ local function resource(ctx, kind, name, path)
   if r ~= nil then return r end
   local one = singular[kind]
   if t == nil or next(t) == nil then
-    fail(path, "unknown %s '%s': no %s were given (give them after the definition: sinew.animator(def, { %s = { %s = %s, ... } }))",
+    fail(path,
+      "unknown %s '%s': no %s were given (give them after the definition: sinew.animator(def, { %s = { %s = %s, ... } }))",
       one, name, kind, kind, name:match("^[%a_][%w_]*$") and name or ("['" .. name .. "']"), one)
   end
   local near = Fault.nearest(name, t)
@@ -250,7 +251,7 @@ local function blend_node(src, ctx, path, depth)
     end
     fail(path .. ".blend", "a blend node needs a mode (got nil)")
   end
-  local bad = first(v, unknown, node_fields)
+  local bad = first_key(v, unknown, node_fields)
   if bad ~= nil then fail(path, "unknown field %s", show(bad)) end
   local rotation = v.rotation or "nlerp"
   if rotation ~= "nlerp" and rotation ~= "power" and rotation ~= "karcher" and rotation ~= "markley" then
@@ -487,7 +488,7 @@ local state_fields = { motion = true, speed = true, speed_parameter = true, loop
 function machine_body(def, path, ctx, nested, depth)
   local states, order = {}, {}
   local sdefs = own(def.states, path .. ".states")
-  local bad = first(sdefs, bad_state_name)
+  local bad = first_key(sdefs, bad_state_name)
   if bad ~= nil then fail(path .. ".states", "state names must be strings other than 'any' (got %s)", show(bad)) end
   for sname in each, sdefs do order[#order + 1] = sname end
   if #order == 0 then fail(path .. ".states", "a state machine needs states") end
@@ -601,7 +602,7 @@ local function sub_machine(v, ctx, path, depth)
   local copy = own(v, path)
   local key, mpath, named, cycle = v, path, nil, "a sub-state machine that contains itself"
   if copy.machine ~= nil then
-    local bad = first(copy, unknown, { machine = true })
+    local bad = first_key(copy, unknown, { machine = true })
     if bad ~= nil then fail(path, "unknown field %s", show(bad)) end
     local name = copy.machine
     named = type(name) == "string" and ctx.machines[name]
@@ -618,7 +619,7 @@ local function sub_machine(v, ctx, path, depth)
       def = own(named, mpath, machine_fields)
     else
       def = copy
-      local bad = first(def, unknown, machine_fields)
+      local bad = first_key(def, unknown, machine_fields)
       if bad ~= nil then fail(path, "unknown field %s", show(bad)) end
     end
     out = machine_body(def, mpath, ctx, true, depth)
@@ -651,7 +652,7 @@ local function synced(def, path, ctx, index, done)
   local src = done.list[done.names[name]]
   if src.synced then fail(path .. ".sync", "layer '%s' is synced itself", name) end
   local motions = own(def.motions, path .. ".motions", nil, true) or {}
-  local bad = first(motions, unknown, src.states)
+  local bad = first_key(motions, unknown, src.states)
   if bad ~= nil then fail(path .. ".motions", "layer '%s' has no state %s", name, show(bad)) end
   local out, count = {}, 0
   for _, sname in ipairs(src.order) do

@@ -173,7 +173,9 @@ function M.uri_bytes(uri, base_dir, read, path, max, spend)
   end
   local ok, bytes, err = pcall(read, full, max + 1) -- love.filesystem.read(name, size) reads no more
   if not ok then return nil, tostring(bytes) end
-  if type(bytes) ~= "string" then return nil, ("cannot read '%s': %s"):format(full, tostring(err or "no bytes")) end
+  if type(bytes) ~= "string" then
+    return nil, ("cannot read '%s': %s"):format(full, tostring(err or "options.read gave no bytes"))
+  end
   if #bytes > max then return bytes:sub(1, max), true end
   return bytes, false
 end

@@ -139,7 +139,8 @@ function M.load(path, options)
     cut = why == true
   end
   if not ok or type(bytes) ~= "string" then
-    return nil, ("%s: cannot read the file: %s"):format(name, tostring(ok and (why or "no bytes") or bytes))
+    local reason = ok and (why or "options.read gave no bytes") or bytes
+    return nil, ("%s: cannot read the file: %s"):format(name, tostring(reason))
   end
   if cut then
     return nil, ("%s: cannot read the file: it is larger than %s bytes (options.max_bytes)"):format(name, D.show(max))
