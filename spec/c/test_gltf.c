@@ -51,7 +51,7 @@ static const glb_case glb_cases[] = {
     {"a cut header", 11, -1, 0, "12-byte header"},
     {"a wrong magic", 0, 0, 0x46546C66u, "does not start with 'glTF'"},
     {"version 1", 0, 4, 1, "the GLB header's version 1 is not 2"},
-    {"a length shorter than the header", 0, 8, 4, "less than its header"},
+    {"a length shorter than the header", 0, 8, 4, "less than the 12 bytes of the header"},
     {"a length past the file (truncated)", 0, 8, 400, "past the end of the file (40 bytes): cut short?"},
     {"a JSON chunk past the container", 0, 12, 1000, "chunk 0: length 1000 is past the end"},
     {"a first chunk that is not JSON", 0, 16, 0x004E4942u, "chunk 0 is not the JSON chunk"},

@@ -34,7 +34,9 @@ sn_status sn_gltf_glb_split(const unsigned char *data, size_t size, sn_gltf_glb 
     version = le32(data + 4);
     if (version != 2) return sn_fail(err, SN_EINVAL, "the GLB header's version %lu is not 2", (unsigned long)version);
     length = le32(data + 8);
-    if (length < 12) return sn_fail(err, SN_EINVAL, "the GLB header's length %lu is less than the header", (unsigned long)length);
+    if (length < 12)
+        return sn_fail(err, SN_EINVAL, "the GLB header's length %lu is less than the 12 bytes of the header",
+                       (unsigned long)length);
     if (length > size)
         return sn_fail(err, SN_EINVAL, "the GLB header's length %lu is past the end of the file (%lu bytes): cut short?",
                        (unsigned long)length, (unsigned long)size);
