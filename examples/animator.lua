@@ -65,14 +65,8 @@ for frame = 1, 6 * 60 do
   if frame % 15 == 0 then
     local from, _, to, progress = anim:state("base")
     local state = to and ("%s -> %s %3.0f%%"):format(from, to, 100 * progress) or from
-    local playing = {}
-    for clip, weight, _, layer in anim:active() do
-      if layer == "base" then
-        for name, c in pairs(fox.clips) do
-          if c == clip then playing[#playing + 1] = ("%s %.2f"):format(name, weight) end
-        end
-      end
-    end
+    local playing = {} -- (debug() names the clips, and lists one playing in both sides of a fade once)
+    for _, c in ipairs(anim:debug().layers[1].clips) do playing[#playing + 1] = ("%s %.2f"):format(c.clip, c.weight) end
     print(("%5.2f  %5.2f  %-21s  %-38s  %s"):format(t, (anim:get("speed")), state, table.concat(playing, ", "),
       table.concat(events, " ")))
     events = {}

@@ -40,7 +40,7 @@ describe("sinew.try", function()
     { "weights of a 1-D space for two coordinates (a refusal of no argument)", function()
       local space = sinew.blendspace { mode = "1d", points = { 0, 1 } }
       return space.weights, space, 0.5, 0.5
-    end, nil, "wrong number of coordinates: expected 1, got 2", nil },
+    end, nil, "wrong number of coordinates: expected 1, got 2 (the space is 1-D, mode '1d')", nil },
   }
   for _, case in ipairs(cases) do
     it("returns the same triple on every path for " .. case[1], function()

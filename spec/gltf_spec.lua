@@ -803,8 +803,8 @@ describe("sinew.gltf", function()
       local glb_cases = {
         { bytes:sub(1, 10), "a %.glb starts with a 12%-byte header %(the file has 10 bytes%)" },
         { bytes:sub(1, math.floor(#bytes / 2)),
-          "container length 162852 is past the end of the file %(81426 bytes%): cut short%?" },
-        { bytes:sub(1, 4) .. u32s(1) .. bytes:sub(9), "container version 1 is not 2" },
+          "the GLB header's length 162852 is past the end of the file %(81426 bytes%): cut short%?" },
+        { bytes:sub(1, 4) .. u32s(1) .. bytes:sub(9), "the GLB header's version 1 is not 2" },
         { bytes:sub(1, 12) .. u32s(4000000) .. bytes:sub(17), "chunk 0: length 4000000 is past the end of the container" },
         { bytes:sub(1, 16) .. "BIN\0" .. bytes:sub(21), "chunk 0 is not the JSON chunk" },
       }

@@ -100,6 +100,101 @@ function M.show(v)
   return type(v)
 end
 
+-- the rank of a key's type in `before`: numbers, strings, booleans, then the rest
+local rank = { number = 1, string = 2, boolean = 3 }
+
+--- Whether key `a` comes before key `b` in the fixed order faults are looked for in: numbers
+-- (ascending), strings (byte order), false, true, then any other key (all shown alike by `show`,
+-- as their type's name). A table's own walk (`next`, `pairs`) has no fixed order: Lua 5.4 seeds
+-- its string hashes per state, and the order follows the insertions; a fault found in it would
+-- change from run to run.
+-- @param a
+-- @param b
+-- @treturn boolean
+function M.before(a, b)
+  local ra, rb = rank[type(a)] or 4, rank[type(b)] or 4
+  if ra ~= rb then return ra < rb end
+  if ra <= 2 then return a < b end
+  if ra == 3 then return a == false and b == true end
+  return type(a) < type(b)
+end
+local before = M.before
+
+--- The first key of `t` (in the order of `before`) for which `bad(k, v, arg)` holds, or nil: the
+-- key a fault names when several keys are wrong, the same in every run.
+-- @tparam table t read raw (with `next`)
+-- @tparam function bad
+-- @param arg passed on to `bad`
+-- @return the key, or nil
+function M.first(t, bad, arg)
+  local found
+  local k, v = next(t)
+  while k ~= nil do
+    if bad(k, v, arg) and (found == nil or before(k, found)) then found = k end
+    k, v = next(t, k)
+  end
+  return found
+end
+
+--- The keys of `t` in the order of `before`, a new list.
+-- @tparam table t read raw (with `next`)
+-- @treturn table
+function M.sorted_keys(t)
+  local keys = {}
+  local k = next(t)
+  while k ~= nil do
+    keys[#keys + 1] = k
+    k = next(t, k)
+  end
+  table.sort(keys, before)
+  return keys
+end
+
+-- the edit distance of strings a and b (insertions, deletions, substitutions and swaps of two
+-- neighbours count 1 each: "Rnu" is 1 from "Run"), or more than `most` when it is
+local function distance(a, b, most)
+  local la, lb = #a, #b
+  if la - lb > most or lb - la > most then return most + 1 end
+  local prev2, prev, cur = {}, {}, {}
+  for j = 0, lb do prev[j] = j end
+  for i = 1, la do
+    cur[0] = i
+    local ai = a:byte(i)
+    for j = 1, lb do
+      local bj = b:byte(j)
+      local d = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai == bj and 0 or 1))
+      if i > 1 and j > 1 and ai == b:byte(j - 1) and a:byte(i - 1) == bj then d = math.min(d, prev2[j - 2] + 1) end
+      cur[j] = d
+    end
+    prev2, prev, cur = prev, cur, prev2
+  end
+  return prev[lb]
+end
+
+--- The string key of `t` nearest to `name` (a typo of it: at most one edit in three letters, and
+-- at least one; or a key that begins with a name of 3 letters or more, or that the name begins
+-- with), for a "did you mean" in a message; nil when none is that near. Ties go to the first in
+-- `before`'s order.
+-- @tparam string name
+-- @tparam table t its keys are the names that exist (read raw)
+-- @treturn ?string
+function M.nearest(name, t)
+  if type(name) ~= "string" or #name > 200 then return nil end
+  local most = math.max(1, floor(#name / 3))
+  local best, best_d
+  local k = next(t)
+  while k ~= nil do
+    if type(k) == "string" and k ~= name and #k <= 200 then
+      local d = distance(name, k, most)
+      local prefix = #name >= 3 and #k >= 3 and (k:sub(1, #name) == name or name:sub(1, #k) == k)
+      if prefix and d > most then d = most + math.abs(#k - #name) end
+      if (d <= most or prefix) and (best == nil or d < best_d or (d == best_d and k < best)) then best, best_d = k, d end
+    end
+    k = next(t, k)
+  end
+  return best
+end
+
 --- Whether `v` is a finite number (not NaN, not an infinity).
 -- @param v
 -- @treturn boolean

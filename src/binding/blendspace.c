@@ -219,7 +219,7 @@ static int l_new(lua_State *L) {
  * @tparam[opt] table out
  * @treturn table the weights, fractions in 0 .. 1 that sum to 1 (in mode "direct": the inputs, or
  * normalised with `normalize`)
- * @raise "wrong number of coordinates: expected 2, got 1"; for a coordinate that is not a finite
+ * @raise "wrong number of coordinates: expected 2, got 1 (the space is 2-D, mode 'freeform_cartesian')"; for a coordinate that is not a finite
  * number; "'out' must be a table (got string)"
  */
 static int l_weights(lua_State *L) {
@@ -233,8 +233,14 @@ static int l_weights(lua_State *L) {
     } else if (top >= 2 && lua_type(L, top) == LUA_TTABLE) {
         ncoords = top - 2;
     }
-    if (ncoords != s->inputs)
-        return sn_lua_errorf(L, "wrong number of coordinates: expected %d, got %d", s->inputs, ncoords);
+    if (ncoords != s->inputs) {
+        const sn_blendspace_mode mode = sn_blendspace_mode_of(s->bs);
+        if (mode == SN_BLENDSPACE_DIRECT)
+            return sn_lua_errorf(L, "wrong number of coordinates: expected %d, got %d (mode 'direct' takes an input per point)",
+                                 s->inputs, ncoords);
+        return sn_lua_errorf(L, "wrong number of coordinates: expected %d, got %d (the space is %d-D, mode '%s')", s->inputs,
+                             ncoords, s->inputs, sn_blendspace_mode_name(mode));
+    }
     for (i = 0; i < s->inputs; i++) sn_lua_checkfinite(L, i + 2);
     if (out == 0) { /* made first: making it may run a finaliser that calls weights on this space */
         lua_createtable(L, s->n, 0);

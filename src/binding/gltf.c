@@ -141,7 +141,7 @@ static size_t accessor_values(lua_State *L, const sn_gltf_accessor *a) {
  * @treturn ?string bin
  * @raise when `bytes` is not a string; the core's refusal of the container: "a .glb starts with a
  * 12-byte header (the file has 5 bytes)", "not a .glb: the file does not start with 'glTF'",
- * "container version 1 is not 2", "container length 90 is past the end of the file (80 bytes): cut
+ * "the GLB header's version 1 is not 2", "the GLB header's length 90 is past the end of the file (80 bytes): cut
  * short?", "chunk 1: length 40 is past the end of the container (30 bytes)", "chunk 0 is not the
  * JSON chunk", "no JSON chunk"
  */
@@ -398,7 +398,7 @@ static const char *real_path(lua_State *L, const char *path) {
  * @treturn ?string the first `max` bytes of the file (all of them when it is not longer), or nil
  * @treturn boolean|string true when the file is longer than `max` bytes (the bytes are cut
  * there), false when not; or why there are no bytes: "it leads outside the folder of the glTF
- * file", "it is not a regular file", "No such file or directory", ...
+ * file", "it is a directory", "it is not a regular file", "No such file or directory", ...
  * @raise when `path` is not a string or `max` not a count
  */
 static int l_read_file(lua_State *L) {
@@ -417,6 +417,7 @@ static int l_read_file(lua_State *L) {
         FILE *f;
         (void)root; /* links are rare there; ".." and absolute paths are refused by the Lua side */
         if (_stat(path, &st) != 0) return refuse(L, strerror(errno));
+        if (st.st_mode & _S_IFDIR) return refuse(L, "it is a directory");
         if (!(st.st_mode & _S_IFREG)) return refuse(L, "it is not a regular file");
         room = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
         bytes = (char *)sn_lua_newtemp(L, room); /* before the file is opened: a raise leaks nothing */
@@ -438,6 +439,7 @@ static int l_read_file(lua_State *L) {
                 return refuse(L, "it leads outside the folder of the glTF file");
         }
         if (stat(real, &st) != 0) return refuse(L, strerror(errno));
+        if (S_ISDIR(st.st_mode)) return refuse(L, "it is a directory");
         if (!S_ISREG(st.st_mode)) return refuse(L, "it is not a regular file");
         room = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
         bytes = (char *)sn_lua_newtemp(L, room); /* before the file is opened: a raise leaks nothing */

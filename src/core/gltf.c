@@ -32,11 +32,13 @@ sn_status sn_gltf_glb_split(const unsigned char *data, size_t size, sn_gltf_glb 
         return sn_fail(err, SN_EINVAL, "a .glb starts with a 12-byte header (the file has %lu bytes)", (unsigned long)size);
     if (le32(data) != GLB_MAGIC) return sn_fail(err, SN_EINVAL, "not a .glb: the file does not start with 'glTF'");
     version = le32(data + 4);
-    if (version != 2) return sn_fail(err, SN_EINVAL, "container version %lu is not 2", (unsigned long)version);
+    if (version != 2) return sn_fail(err, SN_EINVAL, "the GLB header's version %lu is not 2", (unsigned long)version);
     length = le32(data + 8);
-    if (length < 12) return sn_fail(err, SN_EINVAL, "container length %lu is less than its header", (unsigned long)length);
+    if (length < 12)
+        return sn_fail(err, SN_EINVAL, "the GLB header's length %lu is less than the 12 bytes of the header",
+                       (unsigned long)length);
     if (length > size)
-        return sn_fail(err, SN_EINVAL, "container length %lu is past the end of the file (%lu bytes): cut short?",
+        return sn_fail(err, SN_EINVAL, "the GLB header's length %lu is past the end of the file (%lu bytes): cut short?",
                        (unsigned long)length, (unsigned long)size);
     while (pos < length) {
         size_t clen;

@@ -46,6 +46,12 @@ local limits = M.limits
 -- the faults, with their paths in the definition: sinew.fault (also what snapshot.lua and the
 -- animator use)
 local fail, show, finite = Fault.fail, Fault.show, Fault.finite
+-- where several keys of a table are wrong, the fault names the first in Fault.before's order
+-- (numbers, then strings, ...), never the first of a walk with `next`, whose order changes from
+-- run to run (Lua 5.4 seeds its string hashes per state)
+local first_key, sorted_keys = Fault.first, Fault.sorted_keys
+
+local function unknown(k, _, known) return not known[k] end
 
 local function number(v, path, dflt, lo, hi)
   if v == nil and dflt ~= nil then return dflt end
@@ -71,12 +77,17 @@ local function own(v, path, known, optional)
   local out = {}
   local k, x = next(v)
   while k ~= nil do
-    if known and not known[k] then fail(path, "unknown field %s", show(k)) end
     out[k] = x
     k, x = next(v, k)
   end
+  if known then
+    local bad = first_key(out, unknown, known)
+    if bad ~= nil then fail(path, "unknown field %s", show(bad)) end
+  end
   return out
 end
+
+local function not_index(k, _, n) return type(k) ~= "number" or k ~= floor(k) or k < 1 or k > n end
 
 --- A private copy of the list `v` at `path` (keys 1 .. n and nothing else) and its length n.
 local function list(v, path, optional)
@@ -84,11 +95,8 @@ local function list(v, path, optional)
   if out == nil then return {}, 0 end
   local n = 0
   for _ in each, out do n = n + 1 end
-  for k in each, out do
-    if type(k) ~= "number" or k ~= floor(k) or k < 1 or k > n then
-      fail(path, "%s is not an index of a list (1 .. %d)", show(k), n)
-    end
-  end
+  local bad = first_key(out, not_index, n)
+  if bad ~= nil then fail(path, "%s is not an index of a list (1 .. %d)", show(bad), n) end
   return out, n
 end
 
@@ -98,7 +106,9 @@ end
 -- a boolean a bool, "trigger" a trigger, `{ int = n }` or `{ float = x }` the typed forms.
 local function parameters(def, path)
   local out = {}
-  for name, v in each, own(def, path, nil, true) or {} do
+  local defs = own(def, path, nil, true) or {}
+  for _, name in ipairs(sorted_keys(defs)) do
+    local v = defs[name]
     if type(name) ~= "string" or name == "" then fail(path, "parameter names must be strings (got %s)", show(name)) end
     local p = path .. "." .. name
     if type(v) == "number" then
@@ -135,12 +145,13 @@ end
 
 local ops = { [">"] = 1, ["<"] = 2, [">="] = 3, ["<="] = 4, ["=="] = 5, ["~="] = 6 }
 
+local condition_fields = { true, true, true }
+
 -- a condition: { param, op (1..6, or 0 for a bool that must be true or a trigger), value }
 local function condition(c, params, path)
   c = own(c, path)
-  for k in each, c do
-    if k ~= 1 and k ~= 2 and k ~= 3 then fail(path, "has a field %s (a condition is { name [, op, value] })", show(k)) end
-  end
+  local bad = first_key(c, unknown, condition_fields)
+  if bad ~= nil then fail(path, "has a field %s (a condition is { name [, op, value] })", show(bad)) end
   local name = c[1]
   if type(name) ~= "string" then fail(path .. "[1]", "must be a parameter name (got %s)", show(name)) end
   local p = params[name]
@@ -199,10 +210,23 @@ local child_fields = { [1] = true, [2] = true, rate = true }
 -- a clip of the definition's kind of skeleton
 local function is_clip(v, ctx) return PoseKind.is(ctx.kind, v, ctx.Clip) end
 
--- a looked-up resource: `kind` (clips, masks, poses) named `name`, or nil
-local function resource(ctx, kind, name)
+local singular = { clips = "clip", masks = "mask", poses = "pose" }
+
+-- the resource `kind` (clips, masks, poses) named `name`; a fault at `path` when there is none,
+-- saying when none of that kind was given (sinew.animator(def) without its resources) and which
+-- name is near
+local function resource(ctx, kind, name, path)
   local t = ctx.resources[kind]
-  return t and t[name]
+  local r = t and t[name]
+  if r ~= nil then return r end
+  local one = singular[kind]
+  if t == nil or next(t) == nil then
+    fail(path,
+      "unknown %s '%s': no %s were given (give them after the definition: sinew.animator(def, { %s = { %s = %s, ... } }))",
+      one, name, kind, kind, name:match("^[%a_][%w_]*$") and name or ("['" .. name .. "']"), one)
+  end
+  local near = Fault.nearest(name, t)
+  fail(path, "unknown %s '%s'%s", one, name, near and (" (did you mean '" .. near .. "'?)") or "")
 end
 
 local motion
@@ -227,9 +251,8 @@ local function blend_node(src, ctx, path, depth)
     end
     fail(path .. ".blend", "a blend node needs a mode (got nil)")
   end
-  for k in each, v do
-    if not node_fields[k] then fail(path, "unknown field %s", show(k)) end
-  end
+  local bad = first_key(v, unknown, node_fields)
+  if bad ~= nil then fail(path, "unknown field %s", show(bad)) end
   local rotation = v.rotation or "nlerp"
   if rotation ~= "nlerp" and rotation ~= "power" and rotation ~= "karcher" and rotation ~= "markley" then
     fail(path .. ".rotation", "unknown rotation averaging %s (nlerp, power, karcher or markley)", show(rotation))
@@ -323,8 +346,7 @@ function motion(v, ctx, path, depth)
     fail(path, "blend nodes and sub-state machines nest more than %d deep (the limit)", limits.depth)
   end
   if type(v) == "string" then
-    local c = resource(ctx, "clips", v)
-    if c == nil then fail(path, "unknown clip '%s'", v) end
+    local c = resource(ctx, "clips", v, path)
     if not is_clip(c, ctx) then fail(path, "clips['%s'] is not a sinew clip (got %s)", v, type(c)) end
     v = c
   end
@@ -457,6 +479,8 @@ local function transition(t, states, params, path, nested)
   }
 end
 
+local function bad_state_name(k) return type(k) ~= "string" or k == "" or k == "any" end
+
 local state_fields = { motion = true, speed = true, speed_parameter = true, loop = true, events = true }
 
 -- the states, entry and transitions of a layer or of a sub-state machine (`nested`: transitions
@@ -464,12 +488,9 @@ local state_fields = { motion = true, speed = true, speed_parameter = true, loop
 function machine_body(def, path, ctx, nested, depth)
   local states, order = {}, {}
   local sdefs = own(def.states, path .. ".states")
-  for sname in each, sdefs do
-    if type(sname) ~= "string" or sname == "" or sname == "any" then
-      fail(path .. ".states", "state names must be strings other than 'any' (got %s)", show(sname))
-    end
-    order[#order + 1] = sname
-  end
+  local bad = first_key(sdefs, bad_state_name)
+  if bad ~= nil then fail(path .. ".states", "state names must be strings other than 'any' (got %s)", show(bad)) end
+  for sname in each, sdefs do order[#order + 1] = sname end
   if #order == 0 then fail(path .. ".states", "a state machine needs states") end
   if #order > limits.states then
     fail(path .. ".states", "%d states, more than the limit of %d", #order, limits.states)
@@ -581,9 +602,8 @@ local function sub_machine(v, ctx, path, depth)
   local copy = own(v, path)
   local key, mpath, named, cycle = v, path, nil, "a sub-state machine that contains itself"
   if copy.machine ~= nil then
-    for k in each, copy do
-      if k ~= "machine" then fail(path, "unknown field %s", show(k)) end
-    end
+    local bad = first_key(copy, unknown, { machine = true })
+    if bad ~= nil then fail(path, "unknown field %s", show(bad)) end
     local name = copy.machine
     named = type(name) == "string" and ctx.machines[name]
     if not named then fail(path .. ".machine", "unknown state machine %s", show(name)) end
@@ -599,9 +619,8 @@ local function sub_machine(v, ctx, path, depth)
       def = own(named, mpath, machine_fields)
     else
       def = copy
-      for k in each, def do
-        if not machine_fields[k] then fail(path, "unknown field %s", show(k)) end
-      end
+      local bad = first_key(def, unknown, machine_fields)
+      if bad ~= nil then fail(path, "unknown field %s", show(bad)) end
     end
     out = machine_body(def, mpath, ctx, true, depth)
     out.kind, out.name, out.mode, out.weight = "machine", ctx.layer_name, "override", 1
@@ -633,9 +652,8 @@ local function synced(def, path, ctx, index, done)
   local src = done.list[done.names[name]]
   if src.synced then fail(path .. ".sync", "layer '%s' is synced itself", name) end
   local motions = own(def.motions, path .. ".motions", nil, true) or {}
-  for sname in each, motions do
-    if not src.states[sname] then fail(path .. ".motions", "layer '%s' has no state %s", name, show(sname)) end
-  end
+  local bad = first_key(motions, unknown, src.states)
+  if bad ~= nil then fail(path .. ".motions", "layer '%s' has no state %s", name, show(bad)) end
   local out, count = {}, 0
   for _, sname in ipairs(src.order) do
     local mpath = path .. ".motions." .. sname
@@ -672,8 +690,7 @@ local function layer(src, index, ctx, first, done)
   end
   local mask = def.mask
   if type(mask) == "string" then
-    local m = resource(ctx, "masks", mask)
-    if m == nil then fail(path .. ".mask", "unknown mask '%s'", mask) end
+    local m = resource(ctx, "masks", mask, path .. ".mask")
     mask = m
   end
   if mask ~= nil then
@@ -687,8 +704,7 @@ local function layer(src, index, ctx, first, done)
   if reference ~= nil then
     if mode ~= "additive" then fail(path .. ".reference", "only an additive layer has a reference pose") end
     if type(reference) == "string" then
-      local p = resource(ctx, "poses", reference)
-      if p == nil then fail(path .. ".reference", "unknown pose '%s'", reference) end
+      local p = resource(ctx, "poses", reference, path .. ".reference")
       reference = p
     end
     if not PoseKind.is(ctx.kind, reference, ctx.Pose) then
@@ -734,9 +750,13 @@ function M.compile(src, resources)
   res.masks = own(given.masks, "resources.masks", nil, true)
   res.poses = own(given.poses, "resources.poses", nil, true)
   local clip_names = {}
+  local named = {} -- a clip given under several names is known by the first (in Fault.before's order)
   for name, clip in each, res.clips or {} do
-    if PoseKind.is(kind, clip, kind.Clip) then clip_names[clip] = type(name) == "string" and name or show(name) end
+    if PoseKind.is(kind, clip, kind.Clip) and (named[clip] == nil or Fault.before(name, named[clip])) then
+      named[clip] = name
+    end
   end
+  for clip, name in each, named do clip_names[clip] = type(name) == "string" and name or show(name) end
   local ctx = { skeleton = skeleton, resources = res, clips = {}, nodes = {}, checks = 0,
     machines = own(def.machines, "machines", nil, true) or {},
     kind = kind, Mask = kind.Mask, Pose = kind.Pose, Clip = kind.Clip }

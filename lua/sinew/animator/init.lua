@@ -414,7 +414,9 @@ end
 
 --- Iterates over the clips that play now: `for clip, weight, time, layer in anim:active()`, the
 -- weight being the product of the blend weights, the fade and the layer's weight (1 for the
--- first layer), `time` the clip's own time in seconds. No garbage (after the first call, which
+-- first layer), `time` the clip's own time in seconds. A clip that plays in several places at
+-- once (both sides of a fade) comes once for each place, with that place's weight and time
+-- (`debug()` lists it once, weights summed). No garbage (after the first call, which
 -- makes the lists it reuses); one loop at a time.
 -- @return an iterator of clip, weight (0 .. 1), time (seconds), layer name
 -- @raise never
@@ -514,7 +516,10 @@ end
 
 --- A plain table of what runs now, for a debug view: parameters, and per layer its name,
 -- weight, state, normalised time, the transition's destination and progress, and the clips that
--- play with their weights and times (clip names from the resources given to the constructor).
+-- play with their weights and times (clip names from the resources given to the constructor; a
+-- clip given under several names is shown by the first in sorted order). A clip that plays in
+-- several places of a layer at once (Run in a jump fading into a run) is listed once, with
+-- the sum of its weights and the time of its heaviest place; `active()` gives each place.
 -- @treturn table
 -- @raise never
 function Animator:debug()
@@ -529,9 +534,25 @@ function Animator:debug()
     l.state, l.time, l.target, l.progress = Layer.state(self, L)
     out.layers[i] = l
   end
+  -- a clip that plays in two places of a layer (both sides of a fade, two states or nodes) is
+  -- listed once: its weights summed, the time of its heaviest place
+  local seen = {}
   for clip, weight, time, layer in self:active() do
-    local l = out.layers[P.layer_index[layer]]
-    l.clips[#l.clips + 1] = { clip = P.clip_names[clip] or tostring(clip), weight = weight, time = time }
+    local li = P.layer_index[layer]
+    local l = out.layers[li]
+    seen[li] = seen[li] or {}
+    local e = seen[li][clip]
+    if e then
+      if weight > e.heaviest then e.time, e.heaviest = time, weight end
+      e.weight = e.weight + weight
+    else
+      e = { clip = P.clip_names[clip] or tostring(clip), weight = weight, time = time, heaviest = weight }
+      seen[li][clip] = e
+      l.clips[#l.clips + 1] = e
+    end
+  end
+  for i = 1, P.layers do
+    for _, e in ipairs(out.layers[i].clips) do e.heaviest = nil end
   end
   return out
 end

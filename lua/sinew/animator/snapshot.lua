@@ -200,7 +200,8 @@ function read_layer(P, I, id, l, path)
   p.exited = boolean(rawget(l, "exited"), path .. ".exited")
   local states = tbl(rawget(l, "states"), path .. ".states")
   p.states = {}
-  for name, st in each, D.states do
+  for _, name in ipairs(D.def.order) do -- (by name: the first fault is the same in every run)
+    local st = D.states[name]
     local spath = path .. ".states." .. name
     local s = tbl(rawget(states, name), spath)
     p.states[name] = { fresh = boolean(rawget(s, "fresh"), spath .. ".fresh"),
@@ -277,6 +278,8 @@ local function read_value(P, name, kind, v, path, limited)
 end
 
 -- the plan of snapshot `snap` for instance I of plan P
+local function not_parameter(k, _, index) return index[k] == nil end
+
 local function read(P, I, snap)
   tbl(snap, "snapshot")
   local version = rawget(snap, "version")
@@ -288,9 +291,8 @@ local function read(P, I, snap)
   for i, name in ipairs(P.names) do
     plan.values[i] = read_value(P, name, P.kinds[i], rawget(values, name), "values." .. name, not smoothed[i])
   end
-  for name in each, values do
-    if P.index[name] == nil then fail("values", "unknown parameter %s", show(name)) end
-  end
+  local bad = Fault.first(values, not_parameter, P.index) -- (the first in a fixed order, as definition faults)
+  if bad ~= nil then fail("values", "unknown parameter %s", show(bad)) end
   if P.smooth[1] then
     local targets = tbl(rawget(snap, "targets"), "targets")
     local vels = tbl(rawget(snap, "velocities"), "velocities")

@@ -256,7 +256,8 @@ end
 -- @tparam[opt] string name an armature's name
 -- @return the rig, or nil and a message when the data has no such armature
 function M.rig(data, name)
-  return require("sinew.dragonbones.rig").new(data, name)
+  local rig, why = require("sinew.dragonbones.rig").new(data, name) -- (not a tail call: its errors name our caller)
+  return rig, why
 end
 
 return M

@@ -100,6 +100,7 @@ end
 
 --- The JSON text and BIN chunk of `bytes`: a .glb is split, other bytes are JSON text.
 function M.container(bytes)
+  if bytes == "" then fail("", "the file is empty (0 bytes)") end
   if bytes:sub(1, 4) == "glTF" then
     local ok, text, bin = pcall(decode.glb, bytes)
     if not ok then fail("", "%s", text) end
@@ -149,10 +150,21 @@ function M.uri_bytes(uri, base_dir, read, path, max, spend)
   if file:find("^%a[%w+.-]*:") or file:sub(1, 1) == "/" or file:sub(1, 1) == "\\" then
     return nil, ("'%s' is not a relative path (only files beside the glTF file are read)"):format(uri)
   end
-  for part in file:gmatch("[^/\\]+") do
-    if part == ".." then return nil, ("'%s' leaves the folder of the glTF file"):format(uri) end
-  end
   if file:find("\0", 1, true) then return nil, ("'%s' holds a zero byte"):format(uri) end
+  -- the path resolved by its text ("a/./b" is "a/b", "a/../b" is "b"): refused only when it
+  -- leaves the folder ("../b", "a/../../b"); links are the default reader's (it follows them to
+  -- their real paths, which must lie in the folder too)
+  local parts = {}
+  for part in file:gmatch("[^/\\]+") do
+    if part == ".." then
+      if #parts == 0 then return nil, ("'%s' leaves the folder of the glTF file"):format(uri) end
+      parts[#parts] = nil
+    elseif part ~= "." then
+      parts[#parts + 1] = part
+    end
+  end
+  if #parts == 0 then return nil, ("'%s' names the folder of the glTF file, not a file"):format(uri) end
+  file = table.concat(parts, "/")
   local full = (base_dir and base_dir ~= "") and (base_dir:gsub("[/\\]$", "") .. "/" .. file) or file
   if read == M.read_file then -- the folder's real path holds the file's: no link leads out of it
     local bytes, cut = decode.read_file(full, base_dir or "", max)
@@ -161,7 +173,9 @@ function M.uri_bytes(uri, base_dir, read, path, max, spend)
   end
   local ok, bytes, err = pcall(read, full, max + 1) -- love.filesystem.read(name, size) reads no more
   if not ok then return nil, tostring(bytes) end
-  if type(bytes) ~= "string" then return nil, ("cannot read '%s': %s"):format(full, tostring(err or "no bytes")) end
+  if type(bytes) ~= "string" then
+    return nil, ("cannot read '%s': %s"):format(full, tostring(err or "options.read gave no bytes"))
+  end
   if #bytes > max then return bytes:sub(1, max), true end
   return bytes, false
 end

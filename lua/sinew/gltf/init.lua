@@ -19,11 +19,18 @@ local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.a
 
 local option_names = { skin = true, meshes = true, name = true, json = true, read = true, max_bytes = true }
 
+local function not_option(k) return not option_names[k] end
+
+-- the options, checked; a fault raises at `level` (2: the caller of the function that calls this)
 local function check_options(options, level)
+  level = level + 1
   if options == nil then return {} end
   if type(options) ~= "table" then error(("options must be a table (got %s)"):format(type(options)), level) end
-  for k in each, options do
-    if not option_names[k] then error(("unknown option '%s'"):format(tostring(k)), level) end
+  local bad = Fault.first(options, not_option) -- (the same one in every run when several are wrong)
+  if bad ~= nil then
+    local near = Fault.nearest(bad, option_names)
+    error(("unknown option %s (%s)"):format(Fault.show(bad), near and ("did you mean '" .. near .. "'?")
+      or "the options are " .. table.concat(Fault.sorted_keys(option_names), ", ")), level)
   end
   if options.skin ~= nil and type(options.skin) ~= "number" then
     error(("option 'skin' must be a number (got %s)"):format(type(options.skin)), level)
@@ -121,6 +128,7 @@ function M.load(path, options)
   if type(path) ~= "string" then error(("bad argument #1 to 'load' (string expected, got %s)"):format(type(path)), 2) end
   options = check_options(options, 2)
   local name = path:match("[^/\\]*$")
+  if name == "" then name = path end -- ("assets/": a folder, named whole)
   local max = options.max_bytes or D.MAX_BYTES
   local ok, bytes, why, cut
   if options.read then
@@ -131,7 +139,8 @@ function M.load(path, options)
     cut = why == true
   end
   if not ok or type(bytes) ~= "string" then
-    return nil, ("%s: cannot read the file: %s"):format(name, tostring(ok and (why or "no bytes") or bytes))
+    local reason = ok and (why or "options.read gave no bytes") or bytes
+    return nil, ("%s: cannot read the file: %s"):format(name, tostring(reason))
   end
   if cut then
     return nil, ("%s: cannot read the file: it is larger than %s bytes (options.max_bytes)"):format(name, D.show(max))
