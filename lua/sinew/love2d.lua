@@ -178,6 +178,11 @@ end
 -- an image sinew loads is premultiplied, for clean edges under linear filtering
 -- @return the prepared data (`image`, `premultiplied`, `missing`), or nil and a message when the
 -- atlas image cannot be had
+-- @raise "bad argument #1 to 'prepare' (DragonBones data expected, got nil)" when `data` is not a
+-- table with an `armatures` table; "bad argument #2 to 'prepare' (table expected, got string)",
+-- "bad argument #2 to 'prepare' (unknown option 'x')" for `options`; "sinew.love2d needs LÖVE's
+-- love.graphics" outside LÖVE. An atlas image that cannot be read or decoded, or is not rgba8,
+-- gives nil and a message instead.
 function M.prepare(data, options)
   if type(data) ~= "table" or type(data.armatures) ~= "table" then
     error(("bad argument #1 to 'prepare' (DragonBones data expected, got %s)"):format(type(data)), 2)
@@ -291,6 +296,11 @@ end
 -- @tparam[opt=0] number angle radians, clockwise on screen
 -- @tparam[opt=1] number sx horizontal scale (negative: mirrored)
 -- @tparam[opt=sx] number sy vertical scale
+-- @raise "bad argument #1 to 'draw' (a sinew.dragonbones rig expected, got nil)" when `rig` is not
+-- a rig; "bad argument #1 to 'draw' (the rig's data is not prepared: call
+-- sinew.love2d.prepare(data) first)" before `prepare` of its data; "bad argument #2 to 'draw'
+-- (numbers x, y expected)" when `x` or `y` is not a number; "bad argument #4 to 'draw' (number
+-- expected)" (#5, #6) when `angle`, `sx` or `sy` is neither nil nor a number.
 function M.draw(rig, x, y, angle, sx, sy)
   local d = drawer_of(rig, "draw")
   angle, sx, sy = check_place("draw", x, y, angle, sx, sy)
@@ -378,6 +388,11 @@ local polygon = {} -- reused by debug
 -- @tparam[opt=0] number angle
 -- @tparam[opt=1] number sx
 -- @tparam[opt=sx] number sy
+-- @raise "bad argument #1 to 'debug' (a sinew.dragonbones rig expected, got nil)" when `rig` is not
+-- a rig; "bad argument #1 to 'debug' (the rig's data is not prepared: call
+-- sinew.love2d.prepare(data) first)" before `prepare` of its data; "bad argument #2 to 'debug'
+-- (numbers x, y expected)" when `x` or `y` is not a number; "bad argument #4 to 'debug' (number
+-- expected)" (#5, #6) when `angle`, `sx` or `sy` is neither nil nor a number.
 function M.debug(rig, x, y, angle, sx, sy)
   local d = drawer_of(rig, "debug")
   angle, sx, sy = check_place("debug", x, y, angle, sx, sy)

@@ -418,6 +418,14 @@ end
 -- (every bone: costlier) and used the same way. No garbage.
 -- @tparam number dt seconds (finite, >= 0)
 -- @param[opt] pose a 2-D pose of the chain's rig (`rig:pose()`)
+-- @raise "bad argument #1 to 'step' (a finite number >= 0 expected, got -1)" when `dt` is not a
+-- finite number >= 0; "bad argument #2 to 'step' (a 2-D pose of the chain's armature 'x' expected,
+-- got number)" (or "got a pose of another armature") when `pose` is neither nil nor a 2-D pose of
+-- the rig's armature; "bone 'x' is placed out of range (-1e+09 .. 1e+09) or not finite" (or "the
+-- tip of bone 'x' ...") when the rig places a bone of the chain, or its tip, there; "'step': <why>"
+-- when the 3-D simulation refuses the step, as `sinew.chain`'s `Chain:update` does; "bad argument
+-- #1 to 'step' (a sinew.dragonbones chain expected, got table)" when called on what is not a chain
+-- (`chain.step()` for `chain:step()`).
 function Chain:step(dt, pose)
   check(self, "step")
   if not finite(dt) or dt < 0 then
@@ -488,6 +496,8 @@ function Chain:step(dt, pose)
 end
 
 --- Puts the chain at the animated pose at the next step, with no velocity.
+-- @raise "bad argument #1 to 'reset' (a sinew.dragonbones chain expected, got table)" when called
+-- on what is not a chain (`chain.reset()` for `chain:reset()`).
 function Chain:reset()
   check(self, "reset")
   self.fresh = true
@@ -495,6 +505,11 @@ end
 
 --- Particle `i`'s simulated position, x, y in armature space (the render position, interpolated
 -- between steps). The particles, `i` in `1 .. #chain`, are the bones' origins, then the tip.
+-- @tparam integer i the particle (1 .. `chain:count()`)
+-- @return x, y
+-- @raise "bad argument #1 to 'position' (particle must be an integer in 1 .. 5, got 0)" when `i` is
+-- not an integer in that range; "bad argument #1 to 'position' (a sinew.dragonbones chain expected,
+-- got table)" when called on what is not a chain (`chain.position()` for `chain:position()`).
 function Chain:position(i)
   check(self, "position")
   if type(i) ~= "number" or i ~= floor(i) or i < 1 or i > self.particles then
@@ -506,6 +521,9 @@ function Chain:position(i)
 end
 
 --- The chain's bone names, parent to child.
+-- @treturn {string,...} a new list (the tip is not a bone)
+-- @raise "bad argument #1 to 'bones' (a sinew.dragonbones chain expected, got table)" when called
+-- on what is not a chain (`chain.bones()` for `chain:bones()`).
 function Chain:bones()
   check(self, "bones")
   local out, arm = {}, self.rig.model
@@ -517,6 +535,19 @@ local VECTOR = { gravity = true, force = true }
 
 --- Changes parameter `name` (as `sinew.chain`'s `set_param`; `gravity` and `force` take {x, y})
 -- without resetting the simulation; with `i`, for particle i only.
+-- @tparam string name a parameter of `sinew.chain` (`damping`, `elasticity`, `stiffness`, `inert`,
+-- `radius`, `gravity`, `force`, `rate`, `max_steps`, `teleport`)
+-- @param value a number, a curve table for a per-particle parameter, or {x, y} for `gravity` and
+-- `force` (armature units/s^2, y down)
+-- @param[opt] i an index (1 .. `chain:count()`) or the name of a chain's bone (`"<last bone> tip"`
+-- for the tip)
+-- @raise "bad argument #2 to 'set_param' ('gravity' must be a table of 2 finite numbers {x, y})"
+-- (or 'force') when `value` is not such a table; otherwise the faults of `sinew.chain`'s
+-- `Chain:set_param` for the name, value or particle, re-raised at the caller (their argument
+-- numbers are the 3-D chain's): "unknown parameter 'x'", "'damping' 2 is out of range (0 .. 1)",
+-- "particle 9 is out of range (1 .. 5)", "'end_length' is fixed when the chain is created"; "bad
+-- argument #1 to 'set_param' (a sinew.dragonbones chain expected, got table)" when called on what
+-- is not a chain (`chain.set_param()` for `chain:set_param()`).
 function Chain:set_param(name, value, i)
   check(self, "set_param")
   if VECTOR[name] then
@@ -533,6 +564,14 @@ function Chain:set_param(name, value, i)
 end
 
 --- Reads parameter `name` (for particle `i`); `gravity` and `force` as x, y.
+-- @tparam string name a parameter of `sinew.chain`, as for `set_param`
+-- @param[opt] i an index (1 .. `chain:count()`) or the name of a chain's bone (`"<last bone> tip"`
+-- for the tip) (default 1)
+-- @return the value, or x, y
+-- @raise the faults of `sinew.chain`'s `Chain:get_param`, re-raised at the caller (their argument
+-- numbers are the 3-D chain's): "unknown parameter 'x'", "particle 9 is out of range (1 .. 5)",
+-- "unknown joint 'x'"; "bad argument #1 to 'get_param' (a sinew.dragonbones chain expected, got
+-- table)" when called on what is not a chain (`chain.get_param()` for `chain:get_param()`).
 function Chain:get_param(name, i)
   check(self, "get_param")
   local ok, a, b = pcall(self.chain.get_param, self.chain, name, i)
@@ -545,6 +584,17 @@ end
 -- `{ shape = "capsule", a = {x, y}, b = {x, y}, radius = r [, radius_b = r2] }` or
 -- `{ shape = "line", point = {x, y}, normal = {x, y} }` (the solid behind the line); `inside =
 -- true` keeps the chain inside. Returns its index.
+-- @tparam table def the collider (armature space; coordinates and radii at most 1e9 in magnitude)
+-- @treturn integer k, the collider's index (from 1)
+-- @raise "bad argument #1 to 'add_collider' (<why>)" for a `def` that is not a table, has a field
+-- other than those above, an unknown shape ("unknown collider shape 'x' ('circle', 'capsule' or
+-- 'line')") or a point that is not {x, y} of finite numbers; the faults of `sinew.chain`'s
+-- `Chain:add_collider` for its values, re-raised at the caller (their argument numbers are the 3-D
+-- chain's), which name the 3-D shapes (sphere for circle, plane for line): "sphere needs 'radius'",
+-- "sphere 'radius' -1 is out of range (0 .. 1e+09)", "capsule ends 'a' and 'b' coincide", "plane
+-- 'normal' is zero"; "no room for another collider ('max_colliders' is 16)" past the definition's
+-- `max_colliders`; "bad argument #1 to 'add_collider' (a sinew.dragonbones chain expected, got
+-- table)" when called on what is not a chain (`chain.add_collider()` for `chain:add_collider()`).
 function Chain:add_collider(def)
   check(self, "add_collider")
   local ok, c3, shape = pcall(collider3, def)
@@ -557,6 +607,19 @@ end
 
 --- Moves collider `k` without allocating: a circle `(k, cx, cy [, radius])`, a capsule
 -- `(k, ax, ay, bx, by [, radius [, radius_b]])`, a line `(k, px, py [, nx, ny])`.
+-- @tparam integer k the collider (1 .. the number added)
+-- @tparam number a cx, ax or px
+-- @tparam number b cy, ay or py
+-- @tparam[opt] number c a circle's radius, a capsule's bx (needed), or a line's nx
+-- @tparam[opt] number d a capsule's by (needed), or a line's ny
+-- @tparam[opt] number e a capsule's radius
+-- @tparam[opt] number f a capsule's radius_b
+-- @raise "bad argument #1 to 'move_collider' (no collider 9 (1 .. 2))" when `k` is no collider's
+-- index; the faults of `sinew.chain`'s `Chain:move_collider` for the numbers, re-raised at the
+-- caller (their argument numbers are the 3-D chain's): "number expected, got nil" for one missing,
+-- "not a finite number", "sphere 'radius' -1 is out of range (0 .. 1e+09)", "plane 'normal' is
+-- zero"; "bad argument #1 to 'move_collider' (a sinew.dragonbones chain expected, got table)" when
+-- called on what is not a chain (`chain.move_collider()` for `chain:move_collider()`).
 function Chain:move_collider(k, a, b, c, d, e, f)
   check(self, "move_collider")
   local shape = self.shapes[k]
@@ -577,11 +640,21 @@ function Chain:move_collider(k, a, b, c, d, e, f)
 end
 
 --- The number of particles: the bones, and the tip when there is one.
+-- @treturn integer the particle count
+-- @raise "bad argument #1 to 'count' (a sinew.dragonbones chain expected, got table)" when called
+-- on what is not a chain (`chain.count()` for `chain:count()`).
 function Chain:count() return check(self, "count").particles end
 
 --- `#chain`, as `chain:count()` (Lua 5.2 and later: Lua 5.1 and LuaJIT read a table's own length).
+-- @treturn integer the particle count
+-- @raise "bad argument #1 to '__len' (a sinew.dragonbones chain expected, got table)" when called
+-- on what is not a chain (`Chain.__len({})`).
 function Chain:__len() return check(self, "__len").particles end
 
+--- `tostring(chain)`: "sinew.dragonbones.Chain (4 bones and a tip)".
+-- @treturn string
+-- @raise "bad argument #1 to '__tostring' (a sinew.dragonbones chain expected, got table)" when
+-- called on what is not a chain (`Chain.__tostring({})`).
 function Chain:__tostring()
   check(self, "__tostring")
   return ("sinew.dragonbones.Chain (%d bones%s)"):format(self.n, self.tip == 1 and " and a tip" or "")

@@ -254,7 +254,12 @@ end
 -- share one `data`; its armature is compiled for the C core once, on the first rig.
 -- @tparam table data what `load` or `parse` returned
 -- @tparam[opt] string name an armature's name
--- @return the rig, or nil and a message when the data has no such armature
+-- @return the rig, or nil and a message: `<file>: no armature 'x'` when the data has no such
+-- armature, `<file>: armature 'x' nests more than 1000 armatures` past `Rig.MAX_NESTED`,
+-- `<file>: armature 'x' does not compile (was the data changed after loading?): <why>`
+-- @raise for bad arguments only: "bad argument #1 to 'rig' (DragonBones data expected, got nil)"
+-- when `data` is not a table with an `armatures` table, "bad argument #2 to 'rig' (string expected,
+-- got number)" when `name` is neither nil nor a string.
 function M.rig(data, name)
   local rig, why = require("sinew.dragonbones.rig").new(data, name) -- (not a tail call: its errors name our caller)
   return rig, why

@@ -146,6 +146,11 @@ end
 
 --- A new rig of armature `name` (default the first) of imported `data`; nil, message when there
 -- is no such armature.
+-- @tparam table data what `sinew.dragonbones.load` or `parse` returned
+-- @tparam[opt] string name an armature's name
+-- @return the rig, or nil and a message, as `sinew.dragonbones.rig`
+-- @raise as `sinew.dragonbones.rig` (whose name its messages use): "bad argument #1 to 'rig'
+-- (DragonBones data expected, got nil)", "bad argument #2 to 'rig' (string expected, got number)".
 function Rig.new(data, name)
   if type(data) ~= "table" or type(data.armatures) ~= "table" then
     error(("bad argument #1 to 'rig' (DragonBones data expected, got %s)"):format(type(data)), 3)
@@ -206,6 +211,12 @@ local function animation(self, name)
 end
 
 --- Plays animation `name` from its start, `times` times (0 forever; default the file's).
+-- @tparam string name an animation of the rig's armature
+-- @tparam[opt] integer times how many times (0: forever; default the animation's playTimes)
+-- @raise "bad argument #1 to 'play' (no animation 'x' in armature 'y')" when the armature has no
+-- animation `name`; "bad argument #2 to 'play' (times must be an integer >= 0)" for any other
+-- `times` than nil or an integer >= 0; "bad argument #1 to 'play' (a sinew.dragonbones rig
+-- expected, got table)" when called on what is not a rig (`rig.play()` for `rig:play()`).
 function Rig:play(name, times)
   check(self, "play")
   local anim = animation(self, name)
@@ -225,6 +236,12 @@ end
 
 --- Stops at `t` seconds into animation `name` (DragonBones' gotoAndStopByTime): the next
 -- update(0) shows the pose at t.
+-- @tparam string name an animation of the rig's armature
+-- @tparam number t seconds into the animation (finite); a time past its duration wraps
+-- @raise "no animation 'x' in armature 'y'" (as a bad argument #1) when the armature has no
+-- animation `name`; "bad argument #2 to 'seek' (a finite number expected)" when `t` is not a finite
+-- number; "bad argument #1 to 'seek' (a sinew.dragonbones rig expected, got table)" when called on
+-- what is not a rig (`rig.seek()` for `rig:seek()`).
 function Rig:seek(name, t)
   check(self, "seek")
   local anim = animation(self, name)
@@ -254,6 +271,10 @@ end
 
 --- Advances by `dt` seconds: timelines, IK, world matrices, deform; the events it fires are
 -- then in `events()`.
+-- @tparam number dt seconds (finite, >= 0)
+-- @raise "bad argument #1 to 'update' (a finite number >= 0 expected)" when `dt` is not a number,
+-- is negative, NaN or infinite; "bad argument #1 to 'update' (a sinew.dragonbones rig expected, got
+-- table)" when called on what is not a rig (`rig.update()` for `rig:update()`).
 function Rig:update(dt)
   check(self, "update")
   if type(dt) ~= "number" or dt ~= dt or dt < 0 or dt == math.huge then
@@ -303,6 +324,10 @@ end
 --- The events of the last update, in order: `for kind, name, owner in rig:events() do`. The
 -- iterator is the rig's own, made once (no garbage per call): a second `events()` on the same
 -- rig restarts it.
+-- @return the iterator: each call gives kind, name (the animation's, or the event's) and owner (the
+-- bone or slot of a frame or sound event, or nil), then nil at the end
+-- @raise "bad argument #1 to 'events' (a sinew.dragonbones rig expected, got table)" when called on
+-- what is not a rig (`rig.events()` for `rig:events()`).
 function Rig:events()
   check(self, "events")
   self.events_i = 0
@@ -318,11 +343,20 @@ end
 --- The armature this rig plays: its table in the data model of `sinew.dragonbones.load` (name,
 -- bones with their lengths, slots with their blend modes, IK constraints, skins, animations).
 -- Read it, do not change it: the rig was compiled from it.
+-- @treturn table the armature
+-- @raise "bad argument #1 to 'armature' (a sinew.dragonbones rig expected, got table)" when called
+-- on what is not a rig (`rig.armature()` for `rig:armature()`).
 function Rig:armature() return check(self, "armature").model end
 
 --- The bones' names in the file's order.
+-- @treturn {string,...} a new list
+-- @raise "bad argument #1 to 'bones' (a sinew.dragonbones rig expected, got table)" when called on
+-- what is not a rig (`rig.bones()` for `rig:bones()`).
 function Rig:bones() return names(check(self, "bones").model.bones) end
 --- The slots' names in the file's order.
+-- @treturn {string,...} a new list
+-- @raise "bad argument #1 to 'slots' (a sinew.dragonbones rig expected, got table)" when called on
+-- what is not a rig (`rig.slots()` for `rig:slots()`).
 function Rig:slots() return names(check(self, "slots").model.slots) end
 
 -- the index of bone or slot `name` (a name of `map`, or an index 1 .. #list), for method `what`
@@ -339,12 +373,24 @@ local function index_of(map, list, name, what)
 end
 
 --- The world matrix of bone `name`: a, b, c, d, tx, ty (armature space, y down).
+-- @param name a bone's name, or its index in `bones()` (1 .. the bone count)
+-- @return a, b, c, d, tx, ty
+-- @raise "bad argument #1 to 'bone' (no bone 'x')" when `name` is no bone's name, "bad argument #1
+-- to 'bone' (index 0 is out of range (1 .. 17))" for an index that is not an integer in range; "bad
+-- argument #1 to 'bone' (a sinew.dragonbones rig expected, got table)" when called on what is not a
+-- rig (`rig.bone()` for `rig:bone()`).
 function Rig:bone(name)
   check(self, "bone")
   return self.core:bone(index_of(self.model.bone, self.model.bones, name, "bone"))
 end
 
 --- Slot `name`: display index (0-based, -1 none), draw position (1 = drawn first), r, g, b, a.
+-- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
+-- @return display index, draw position, then the colour multipliers r, g, b, a (0 .. 1)
+-- @raise "bad argument #1 to 'slot' (no slot 'x')" when `name` is no slot's name, "bad argument #1
+-- to 'slot' (index 0 is out of range (1 .. 13))" for an index that is not an integer in range; "bad
+-- argument #1 to 'slot' (a sinew.dragonbones rig expected, got table)" when called on what is not a
+-- rig (`rig.slot()` for `rig:slot()`).
 function Rig:slot(name)
   check(self, "slot")
   return self.core:slot(index_of(self.model.slot, self.model.slots, name, "slot"))
@@ -352,6 +398,14 @@ end
 
 --- The vertices of the mesh slot `name` shows, in armature space, written into `out` as x, y
 -- pairs; returns their count n. `out[1 .. 2n]` holds them; n is 0 when the slot shows no mesh.
+-- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
+-- @tparam table out a plain table (no metatable); its entries past 2n are left as they are
+-- @treturn integer n, the vertex count
+-- @raise "bad argument #2 to 'vertices' (a plain table expected, got nil)" when `out` is not a
+-- table or has a metatable (checked first); a bad argument #1 when `name` is no slot's name nor an
+-- integer index in range ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'vertices' (a
+-- sinew.dragonbones rig expected, got table)" when called on what is not a rig (`rig.vertices()`
+-- for `rig:vertices()`).
 function Rig:vertices(name, out)
   check(self, "vertices")
   if type(out) ~= "table" or getmetatable(out) ~= nil then
@@ -362,18 +416,36 @@ end
 
 --- The world matrix of slot `name` (or index): its display's transform in its bone's world
 -- matrix, a, b, c, d, tx, ty.
+-- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
+-- @return a, b, c, d, tx, ty
+-- @raise a bad argument #1 to 'slot_matrix' when `name` is no slot's name nor an integer index in
+-- range ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'slot_matrix' (a
+-- sinew.dragonbones rig expected, got table)" when called on what is not a rig (`rig.slot_matrix()`
+-- for `rig:slot_matrix()`).
 function Rig:slot_matrix(name)
   check(self, "slot_matrix")
   return self.core:slot_matrix(index_of(self.model.slot, self.model.slots, name, "slot_matrix"))
 end
 
 --- Slot `name`'s colour offsets r, g, b, a, each from -255 to 255 (the multipliers come from `slot`).
+-- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
+-- @return r, g, b, a
+-- @raise a bad argument #1 to 'slot_offsets' when `name` is no slot's name nor an integer index in
+-- range ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'slot_offsets' (a
+-- sinew.dragonbones rig expected, got table)" when called on what is not a rig
+-- (`rig.slot_offsets()` for `rig:slot_offsets()`).
 function Rig:slot_offsets(name)
   check(self, "slot_offsets")
   return self.core:slot_offsets(index_of(self.model.slot, self.model.slots, name, "slot_offsets"))
 end
 
 --- The slot drawn `k`-th (`k` from 1 to the slot count): its index in `slots()`.
+-- @tparam integer k the draw position (1: drawn first)
+-- @treturn integer the slot's index
+-- @raise "bad argument #1 to 'draw_order' (index 0 is out of range (1 .. 13))" when `k` is not an
+-- integer in range (a bad argument #1 too when it is not a number); "bad argument #1 to
+-- 'draw_order' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
+-- (`rig.draw_order()` for `rig:draw_order()`).
 function Rig:draw_order(k)
   check(self, "draw_order")
   return self.core:draw_order(index_of({}, self.model.slots, k, "draw_order"))
@@ -381,6 +453,11 @@ end
 
 --- The display slot `name` shows: the display's table from the data (type, name, path, ...), or
 -- nil when it shows none.
+-- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
+-- @treturn ?table the display (read it, do not change it), or nil
+-- @raise a bad argument #1 to 'display' when `name` is no slot's name nor an integer index in range
+-- ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'display' (a sinew.dragonbones rig
+-- expected, got table)" when called on what is not a rig (`rig.display()` for `rig:display()`).
 function Rig:display(name)
   check(self, "display")
   local s = index_of(self.model.slot, self.model.slots, name, "display")
@@ -391,6 +468,13 @@ end
 
 --- Slot `name` shows display `k` (0-based as in the file, -1 none) until an animation's key
 -- changes it.
+-- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
+-- @tparam integer k the display's index in the slot's list (0-based), or -1 for none
+-- @raise a bad argument #1 to 'set_display' when `name` is no slot's name nor an integer index in
+-- range ("index 0 is out of range (1 .. 13)"); "bad argument #2 to 'set_display' (display index 5
+-- is out of range (-1 .. 2))" when `k` is not an integer from -1 to the slot's last display (nil
+-- included); "bad argument #1 to 'set_display' (a sinew.dragonbones rig expected, got table)" when
+-- called on what is not a rig (`rig.set_display()` for `rig:set_display()`).
 function Rig:set_display(name, k)
   check(self, "set_display")
   local s = index_of(self.model.slot, self.model.slots, name, "set_display")
@@ -407,6 +491,11 @@ end
 -- slot's colour multipliers): the layout of `love.graphics.newMesh`'s default vertex format. The
 -- pointer stays valid while the rig lives; copy it (`ffi.copy` into a ByteData) before the next
 -- update.
+-- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
+-- @return pointer (light userdata, or nil), size in bytes, vertex count
+-- @raise a bad argument #1 to 'mesh' when `name` is no slot's name nor an integer index in range
+-- ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'mesh' (a sinew.dragonbones rig
+-- expected, got table)" when called on what is not a rig (`rig.mesh()` for `rig:mesh()`).
 function Rig:mesh(name)
   check(self, "mesh")
   return self.core:mesh(index_of(self.model.slot, self.model.slots, name, "mesh"))
@@ -414,6 +503,11 @@ end
 
 --- The child rig that slot `name` (or index) shows (an armature display), or nil: it plays on
 -- this rig's clock, and reports its own events.
+-- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
+-- @return the child rig, or nil
+-- @raise a bad argument #1 to 'child' when `name` is no slot's name nor an integer index in range
+-- ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'child' (a sinew.dragonbones rig
+-- expected, got table)" when called on what is not a rig (`rig.child()` for `rig:child()`).
 function Rig:child(name)
   check(self, "child")
   return self.shown[index_of(self.model.slot, self.model.slots, name, "child")] or nil
@@ -423,7 +517,14 @@ end
 -- `params[i]` (seconds within animation `name`; the returned i) as its own update at that time
 -- does, with the other rigs of the group in one call. For crowds that a game times itself (no
 -- playhead, no events); `loop` (default true): the last key tweens toward the first.
+-- @param group a group (`sinew.group()`)
+-- @tparam string name an animation of the rig's armature
+-- @tparam[opt=true] boolean loop whether the last key tweens toward the first
 -- @treturn integer i, the index of its time in the group's parameters
+-- @raise "no animation 'x' in armature 'y'" (as a bad argument #1) when the armature has no
+-- animation `name`; "too many parameters in one group" past 2^24 (as `Group:rig2d`); "bad argument
+-- #1 to 'group' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
+-- (`rig.group()` for `rig:group()`).
 function Rig:group(group, name, loop)
   check(self, "group")
   local anim = animation(self, name)
@@ -434,11 +535,17 @@ end
 -- ---- rigs in the animator -------------------------------------------------------------------
 
 --- The rig's armature as the animator's skeleton (`skeleton = rig:skeleton()` in a definition).
+-- @return the compiled armature (a `sinew.Rig2DData`), shared by every rig of the armature
+-- @raise "bad argument #1 to 'skeleton' (a sinew.dragonbones rig expected, got table)" when called
+-- on what is not a rig (`rig.skeleton()` for `rig:skeleton()`).
 function Rig:skeleton()
   return check(self, "skeleton").compiled.core
 end
 
 --- The rig's animations as clips for the animator: `{ [name] = clip }` (the `clips` resource).
+-- @treturn table a new table of the armature's animations (`sinew.Anim2D`) by name
+-- @raise "bad argument #1 to 'clips' (a sinew.dragonbones rig expected, got table)" when called on
+-- what is not a rig (`rig.clips()` for `rig:clips()`).
 function Rig:clips()
   check(self, "clips")
   local out = {}
@@ -447,12 +554,24 @@ function Rig:clips()
 end
 
 --- A new 2-D pose of the rig's armature, at rest: what `animator:evaluate(pose)` fills.
+-- @return a new `sinew.Pose2D`
+-- @raise "bad argument #1 to 'pose' (a sinew.dragonbones rig expected, got table)" when called on
+-- what is not a rig (`rig.pose()` for `rig:pose()`).
 function Rig:pose()
   return check(self, "pose").compiled.core:pose()
 end
 
 --- A mask of the rig's armature: `weights` maps bone names to weights from 0 to 1; other bones
 -- get `default` (0 by default). For a layer's `mask` in an animator definition.
+-- @tparam table weights bone name -> weight (0 .. 1)
+-- @tparam[opt=0] number default the weight of the bones `weights` does not name (0 .. 1)
+-- @return a new `sinew.Mask2D`
+-- @raise "bad argument #1 to 'mask' (table expected, got nil)" when `weights` is not a table; "bad
+-- argument #1 to 'mask' (no bone 'x')" for a key that is no bone's name; "bad argument #1 to 'mask'
+-- (the weight of 'x' must be a number in 0 .. 1)"; "bad argument #2 to 'mask' (the default weight
+-- must be a number in 0 .. 1)" for a `default` other than nil or such a number; "bad argument #1 to
+-- 'mask' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
+-- (`rig.mask()` for `rig:mask()`).
 function Rig:mask(weights, default)
   check(self, "mask")
   if type(weights) ~= "table" then
@@ -476,6 +595,16 @@ end
 --- Applies an animator's 2-D pose to the rig: the bones from `pose`, then IK and the world
 -- matrices. With `name` and `t`, the slots (display, colour, draw order, deform) come from that
 -- animation's slot timelines at `t` seconds (looping when `loop`); without, they stay as they are.
+-- @param pose a 2-D pose of this rig's armature (`rig:pose()`)
+-- @tparam[opt] string name an animation of the rig's armature, for the slots
+-- @tparam[opt] number t seconds into it (finite; needed with `name`)
+-- @tparam[opt] boolean loop whether the last key tweens toward the first
+-- @raise "bad argument #1 to 'apply' (a 2-D pose of this rig's armature expected, got userdata)"
+-- when `pose` is not a 2-D pose of this armature (of another armature included); "bad argument #3
+-- to 'apply' (a finite time expected)" when `name` is given and `t` is not a finite number; "no
+-- animation 'x' in armature 'y'" (as a bad argument #1) when the armature has no animation `name`;
+-- "bad argument #1 to 'apply' (a sinew.dragonbones rig expected, got table)" when called on what is
+-- not a rig (`rig.apply()` for `rig:apply()`).
 function Rig:apply(pose, name, t, loop)
   check(self, "apply")
   if getmetatable(pose) ~= Kind.kind.Pose or pose:skeleton() ~= self.compiled.core then
@@ -501,6 +630,18 @@ end
 -- `sinew.chain`'s parameters. Each frame, after the rig shows the animated pose,
 -- `chain:step(dt, pose)` swings the bones and writes them into the pose. See
 -- `sinew.dragonbones.Chain` and manual/2d.md, "Dynamic chains on 2-D rigs".
+-- @tparam table def the chain's definition (the fields above)
+-- @return a new `sinew.dragonbones.Chain`
+-- @raise "bad argument #1 to 'chain' (<why>)" for a bad definition: not a table; an unknown field;
+-- both or neither of 'bones' and 'root'; 'bones' empty, naming no bone, or not each the child of
+-- the one before; 'root' naming no bone, or a bone with several children on the way down; a bone
+-- that does not inherit its parent's translation, or that an IK constraint moves; 'end_length' not
+-- in [0, 1e9]; fewer than 2 bones with no tip; 'gravity' or 'force' not {x, y} of finite numbers;
+-- 'colliders' not a list of valid colliders (as `Chain:add_collider`, with the element's index); a
+-- bone of the current pose placed out of range (-1e9 .. 1e9) or not finite; a parameter
+-- `sinew.chain` refuses ("'damping' 2 is out of range (0 .. 1)"); "bad argument #1 to 'chain' (a
+-- sinew.dragonbones rig expected, got table)" when called on what is not a rig (`rig.chain()` for
+-- `rig:chain()`).
 function Rig:chain(def)
   check(self, "chain")
   local chain = require("sinew.dragonbones.chain").new(self, def, 2) -- (not a tail call: errors name the caller)
