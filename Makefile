@@ -112,7 +112,8 @@ valgrind: deps-test
 # libFuzzer targets (spec/fuzz/fuzz_*.c) over the C core with ASan and UBSan: each runs for
 # FUZZ_SECONDS from its corpus in build/fuzz/corpus/<name>; a crash or a broken invariant fails.
 # FUZZ_FLAGS adds libFuzzer options: CI passes a fixed -seed and -runs so that its run is the
-# same every time (a regression test); a plain `make fuzz` explores anew.
+# same every time (a regression test); a plain `make fuzz` explores anew. tools/fuzz.sh runs them
+# all, a line each, and closes with "N passed, M failed" over the targets.
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 FUZZERS := $(patsubst spec/fuzz/%.c,build/fuzz/%,$(wildcard spec/fuzz/fuzz_*.c))
@@ -125,16 +126,12 @@ build/fuzz/%: spec/fuzz/%.c $(wildcard spec/fuzz/*.h) spec/c/wedges.h $(CORE_SRC
 fuzz:
 	@sh tools/deps.sh clang libclang-rt-14-dev
 	@$(MAKE) -s $(FUZZERS)
-	@for f in $(FUZZERS); do \
-	    name=$$(basename $$f); mkdir -p build/fuzz/corpus/$$name; \
-	    if $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 -artifact_prefix=build/fuzz/ $(FUZZ_FLAGS) build/fuzz/corpus/$$name \
-	        >build/fuzz/$$name.log 2>&1; then echo "$$name: 1 passed, 0 failed ($$(grep -o 'Done [0-9]* runs in [0-9]* second' build/fuzz/$$name.log))"; \
-	    else tail -40 build/fuzz/$$name.log; echo "$$name: 0 passed, 1 failed"; exit 1; fi; \
-	done
+	@sh tools/fuzz.sh $(FUZZ_SECONDS) "$(FUZZ_FLAGS)" $(FUZZERS)
 
+# plain text (luacheck colours its output even into a pipe or a log)
 lint:
 	@sh tools/deps.sh lua-check
-	luacheck -q lua spec examples bench
+	luacheck -q --no-color lua spec examples bench
 
 bench: deps-test
 	@sh tools/deps.sh $(PKGS_luajit)
