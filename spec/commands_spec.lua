@@ -155,6 +155,26 @@ local function exists(path)
   return f ~= nil
 end
 
+-- the Luas `commands` build for or run (make's LUA=, lua5.4 by default; an interpreter as the
+-- command) that are not installed with their headers: the Makefile would install them with
+-- apt-get, which a spec must not do (`make test-all` installs them all)
+local function missing_luas(list)
+  local want, out = {}, {}
+  for _, c in ipairs(list) do
+    local lua = c:match("^make%f[%s%z]") and (c:match("LUA=(%S+)") or "lua5.4") or c:match("^(luajit)%s")
+      or c:match("^(lua5%.%d)%s") or c:match("%s(lua5%.%d)%s") or c:match("%s(luajit)%s")
+    if lua then want[lua] = true end
+  end
+  for lua in pairs(want) do
+    local headers = "/usr/include/" .. (lua == "luajit" and "luajit-2.1" or lua) .. "/lua.h"
+    if not (succeeded(os.execute("command -v " .. lua .. " >/dev/null 2>&1")) and exists(headers)) then
+      out[#out + 1] = lua
+    end
+  end
+  table.sort(out)
+  return out
+end
+
 describe("the commands the docs print", function()
   local all = shell_blocks()
 
@@ -202,6 +222,10 @@ describe("the commands the docs print", function()
     end
     if #run > 0 then
       it(("run as printed: %s (%s)"):format(b.where, table.concat(run, "; ")), function()
+        local absent = missing_luas(run)
+        if #absent > 0 then
+          return pending("not installed with its headers: " .. table.concat(absent, ", ") .. " (make test-all installs it)")
+        end
         local dir = fresh_copy()
         local out, status = run_in(dir, table.concat(run, "\n"), 150)
         local missing = {}
@@ -235,10 +259,12 @@ describe("the commands the docs print", function()
   end
 
   it("run as printed: the inline example commands (`lua5.4 examples/...`), after make", function()
+    if #missing_luas({ "make" }) > 0 then return pending("lua5.4 is not installed with its headers") end
     assert.same({}, run_after_make(inline_examples()))
   end)
 
   it("run as described: " .. DESCRIBED[1][1] .. " (its folder need not exist)", function()
+    if #missing_luas({ "make" }) > 0 then return pending("lua5.4 is not installed with its headers") end
     assert.same({}, run_after_make(DESCRIBED))
   end)
 end)
