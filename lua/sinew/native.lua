@@ -38,8 +38,9 @@ end
 -- library that does not load (most often one built for another Lua: `undefined symbol: lua_...`),
 -- that library's path, why, and what to do about it; else how to build one. Lines after the first
 -- are indented by two spaces.
--- @param require_error what `require "sinew.core"` said
+-- @param require_error what `require "sinew.core"` said (any value: it is read with tostring)
 -- @treturn string
+-- @raise never
 function M.hint(require_error)
   local make_name, lua_name = this_lua()
   local build = ("`make LUA=%s`, then LUA_CPATH=\"build/%s/?.so;;\" (see README.md, Install)"):format(
