@@ -234,9 +234,11 @@ rock-core:
 rock:
 	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_lua5.4) luarocks lua-dkjson
 	luarocks lint sinew-scm-1.rockspec
-	luarocks --lua-version 5.4 --tree build/rocktree make
-	@left=$$(find sinew src -name '*.o' -o -name '*.so' 2>/dev/null); \
-	if [ -n "$$left" ]; then echo "rock: the build left files in the source tree: $$left" >&2; exit 1; fi
+	@before=$$(find sinew src -name '*.o' -o -name '*.so' 2>/dev/null | sort); \
+	echo "luarocks --lua-version 5.4 --tree build/rocktree make"; \
+	luarocks --lua-version 5.4 --tree build/rocktree make || exit 1; \
+	after=$$(find sinew src -name '*.o' -o -name '*.so' 2>/dev/null | sort); \
+	if [ "$$before" != "$$after" ]; then echo "rock: luarocks make left files in the source tree:" $$after >&2; exit 1; fi
 	LUA_PATH="build/rocktree/share/lua/5.4/?.lua;build/rocktree/share/lua/5.4/?/init.lua;/usr/share/lua/5.4/?.lua" \
 	LUA_CPATH="build/rocktree/lib/lua/5.4/?.so" \
 	lua5.4 -e 'local s = require "sinew"; local a = assert(s.gltf.load("assets/fox/glTF-Binary/Fox.glb")); print("rock: sinew " .. s._VERSION .. " loads from build/rocktree and imports the Fox: " .. #a.skeleton .. " joints")'
