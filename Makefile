@@ -8,6 +8,7 @@ CC      ?= cc
 OPT     ?= -O3 -fno-math-errno
 WARN    := -std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
 CFLAGS  ?=
+LIBFLAG ?= -shared
 # float-cast-overflow: an out-of-range float-to-integer conversion is undefined, and gcc's
 # -fsanitize=undefined does not include its check
 SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
@@ -39,7 +40,7 @@ PKGS_JSON  := lua-dkjson lua-cjson
 PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON)
 PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted $(PKGS_JSON) love xvfb xauth
 
-.PHONY: all build ctests test test-all test-love sanitize valgrind lint bench bench-ozz demo demo-love demo-love2d docs rock fuzz \
+.PHONY: all build rock-core ctests test test-all test-love sanitize valgrind lint bench bench-ozz demo demo-love demo-love2d docs rock fuzz \
 	clean deps-test deps-build dragonbones-reference
 
 all: build
@@ -60,7 +61,7 @@ $(BUILD)/obj/binding/%.o: src/binding/%.c $(HEADERS)
 
 $(BUILD)/sinew/core.so: $(CORE_OBJ) $(BINDING_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared $(CFLAGS) -o $@ $^ -lm
+	$(CC) $(LIBFLAG) $(CFLAGS) -o $@ $^ -lm
 
 # C-only tests of the core: no Lua header, no Lua library.
 $(BUILD)/c/%: spec/c/%.c $(wildcard spec/c/*.h) $(CORE_OBJ)
@@ -111,7 +112,8 @@ valgrind: deps-test
 # libFuzzer targets (spec/fuzz/fuzz_*.c) over the C core with ASan and UBSan: each runs for
 # FUZZ_SECONDS from its corpus in build/fuzz/corpus/<name>; a crash or a broken invariant fails.
 # FUZZ_FLAGS adds libFuzzer options: CI passes a fixed -seed and -runs so that its run is the
-# same every time (a regression test); a plain `make fuzz` explores anew.
+# same every time (a regression test); a plain `make fuzz` explores anew. tools/fuzz.sh runs them
+# all, a line each, and closes with "N passed, M failed" over the targets.
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 FUZZERS := $(patsubst spec/fuzz/%.c,build/fuzz/%,$(wildcard spec/fuzz/fuzz_*.c))
@@ -124,16 +126,12 @@ build/fuzz/%: spec/fuzz/%.c $(wildcard spec/fuzz/*.h) spec/c/wedges.h $(CORE_SRC
 fuzz:
 	@sh tools/deps.sh clang libclang-rt-14-dev
 	@$(MAKE) -s $(FUZZERS)
-	@for f in $(FUZZERS); do \
-	    name=$$(basename $$f); mkdir -p build/fuzz/corpus/$$name; \
-	    if $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 -artifact_prefix=build/fuzz/ $(FUZZ_FLAGS) build/fuzz/corpus/$$name \
-	        >build/fuzz/$$name.log 2>&1; then echo "$$name: 1 passed, 0 failed ($$(grep -o 'Done [0-9]* runs in [0-9]* second' build/fuzz/$$name.log))"; \
-	    else tail -40 build/fuzz/$$name.log; echo "$$name: 0 passed, 1 failed"; exit 1; fi; \
-	done
+	@sh tools/fuzz.sh $(FUZZ_SECONDS) "$(FUZZ_FLAGS)" $(FUZZERS)
 
+# plain text (luacheck colours its output even into a pipe or a log)
 lint:
 	@sh tools/deps.sh lua-check
-	luacheck -q lua spec examples bench
+	luacheck -q --no-color lua spec examples bench
 
 bench: deps-test
 	@sh tools/deps.sh $(PKGS_luajit)
@@ -222,15 +220,30 @@ docs:
 	ldoc -q .
 	lua5.1 tools/docs.lua doc
 
-# Installs the rock into build/rocktree with luarocks (offline) and requires it from there. The
-# rock's one dependency, dkjson, comes from Debian's lua-dkjson here (luarocks cannot see Debian
-# packages, hence --deps-mode none); the check imports the Fox from the installed rock.
+# What `luarocks make` runs (sinew-scm-1.rockspec, build type "make"): sinew.core out of the
+# source tree, in build/rock/, with the compiler, CFLAGS, LIBFLAG and Lua headers (LUA_INCDIR)
+# LuaRocks passes for the Lua it installs for; rebuilt from scratch each time, since the headers
+# may be another Lua's than last time. Installs nothing itself (no apt-get either): LuaRocks copies
+# build/rock/sinew/core.so and lua/ into its tree.
+ROCK_BUILD := build/rock
+rock-core:
+	@if [ ! -f "$(LUA_INCDIR)/lua.h" ]; then \
+	    echo "sinew: no lua.h in LUA_INCDIR='$(LUA_INCDIR)': install the headers of that Lua (Debian: liblua5.4-dev, liblua5.3-dev, liblua5.1-0-dev or libluajit-5.1-dev)" >&2; exit 1; fi
+	@rm -rf $(ROCK_BUILD)
+	@$(MAKE) --no-print-directory BUILD=$(ROCK_BUILD) LUA_CFLAGS="-I$(LUA_INCDIR)" $(ROCK_BUILD)/sinew/core.so
+
+# The README's rock command, run as printed but into build/rocktree (--tree) instead of the
+# system's tree, offline; then a `require` from there that imports the Fox (with Debian's
+# lua-dkjson as the JSON decoder, as the README says to install one), and a check that the clone
+# holds nothing the build left behind (no ./sinew/core.so, no object files beside the sources).
 rock:
 	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_lua5.4) luarocks lua-dkjson
 	luarocks lint sinew-scm-1.rockspec
-	@rm -rf sinew src/core/*.o src/binding/*.o
-	luarocks --lua-version 5.4 --tree build/rocktree make --deps-mode none sinew-scm-1.rockspec
-	@rm -rf sinew src/core/*.o src/binding/*.o   # what luarocks builds in place, so that no ./sinew/core.so shadows a build
+	@before=$$(find sinew src -name '*.o' -o -name '*.so' 2>/dev/null | sort); \
+	echo "luarocks --lua-version 5.4 --tree build/rocktree make"; \
+	luarocks --lua-version 5.4 --tree build/rocktree make || exit 1; \
+	after=$$(find sinew src -name '*.o' -o -name '*.so' 2>/dev/null | sort); \
+	if [ "$$before" != "$$after" ]; then echo "rock: luarocks make left files in the source tree:" $$after >&2; exit 1; fi
 	LUA_PATH="build/rocktree/share/lua/5.4/?.lua;build/rocktree/share/lua/5.4/?/init.lua;/usr/share/lua/5.4/?.lua" \
 	LUA_CPATH="build/rocktree/lib/lua/5.4/?.so" \
 	lua5.4 -e 'local s = require "sinew"; local a = assert(s.gltf.load("assets/fox/glTF-Binary/Fox.glb")); print("rock: sinew " .. s._VERSION .. " loads from build/rocktree and imports the Fox: " .. #a.skeleton .. " joints")'

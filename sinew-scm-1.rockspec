@@ -13,55 +13,34 @@ bones and glTF 2.0 import (skeletons, clips, skinned meshes), for LÖVE, plain L
 ]],
   license = "MIT",
 }
+-- Only Lua. The importers (sinew.gltf, sinew.dragonbones) need a JSON decoder, lua-cjson or
+-- dkjson, whichever is installed (lua/sinew/json.lua), or one passed as options.json; a rockspec
+-- cannot say "one of two", and a hard dependency on dkjson made `luarocks make` fail offline even
+-- where Debian's lua-dkjson is installed (LuaRocks does not see Debian's packages). Without a
+-- decoder the importers return nil and a message that names what to install; nothing else in
+-- sinew reads JSON. README.md, "Install", says to add one: `luarocks install dkjson`.
 dependencies = {
   "lua >= 5.1, < 5.5",
-  "dkjson >= 2.5", -- the JSON of glTF files (lua-cjson is used instead when installed)
 }
+-- sinew.core is built by the Makefile (`make rock-core`) out of the source tree, into build/rock/,
+-- with LuaRocks' compiler, flags and the Lua headers of the Lua it installs for: the built-in
+-- build type compiles beside the sources and leaves ./sinew/core.so in the clone, where the
+-- default package.cpath (./?.so) finds it first from every other Lua. The Makefile builds every
+-- src/core/*.c and src/binding/*.c, so no list of C sources is kept here.
 build = {
-  type = "builtin",
-  modules = {
-    ["sinew.core"] = {
-      sources = {
-        "src/core/common.c",
-        "src/core/pose2d.c",
-        "src/core/quat.c",
-        "src/core/rig2d_anim.c",
-        "src/core/rig2d_data.c",
-        "src/core/rig2d_reader.c",
-        "src/core/rig2d_rig.c",
-        "src/core/rig2d_world.c",
-        "src/core/chain.c",
-        "src/core/chain_broadphase.c",
-        "src/core/chain_collider.c",
-        "src/core/chain_coupled.c",
-        "src/core/chain_skeleton.c",
-        "src/core/chain_step.c",
-        "src/core/chain_sweep.c",
-        "src/core/blendspace.c",
-        "src/core/delaunay.c",
-        "src/core/skeleton.c",
-        "src/core/pose.c",
-        "src/core/blend.c",
-        "src/core/clip_build.c",
-        "src/core/clip_cursor.c",
-        "src/core/clip_sample.c",
-        "src/core/gltf.c",
-        "src/core/group.c",
-        "src/binding/helpers.c",
-        "src/binding/module.c",
-        "src/binding/quat.c",
-        "src/binding/rig2d.c",
-        "src/binding/blendspace.c",
-        "src/binding/skeleton.c",
-        "src/binding/pose.c",
-        "src/binding/clip.c",
-        "src/binding/chain.c",
-        "src/binding/ffi.c",
-        "src/binding/gltf.c",
-        "src/binding/group.c",
-      },
-      libraries = { "m" },
-    },
+  type = "make",
+  build_target = "rock-core",
+  build_variables = {
+    CC = "$(CC)",
+    CFLAGS = "$(CFLAGS)",
+    LIBFLAG = "$(LIBFLAG)",
+    LUA_INCDIR = "$(LUA_INCDIR)",
+  },
+  install_pass = false,
+  install = {
+    lib = { ["sinew.core"] = "build/rock/sinew/core.so" },
+    -- every Lua module of lua/ (spec/rockspec_spec.lua checks the list against the tree)
+    lua = {
     ["sinew"] = "lua/sinew/init.lua",
     ["sinew.native"] = "lua/sinew/native.lua",
     ["sinew.ffi"] = "lua/sinew/ffi.lua",
@@ -92,6 +71,7 @@ build = {
     ["sinew.animator.plan"] = "lua/sinew/animator/plan.lua",
     ["sinew.animator.pose_kind"] = "lua/sinew/animator/pose_kind.lua",
     ["sinew.animator.events"] = "lua/sinew/animator/events.lua",
+    },
   },
 }
 test = {

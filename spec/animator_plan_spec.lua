@@ -3,6 +3,7 @@
 -- its parameters, events, snapshots and poses are its own; a plan keeps what it needs alive.
 local sinew = require "sinew"
 local helper = require "helper"
+local figures = require "spec.support.figures" -- printed after the run with SINEW_VERBOSE=1
 local Fixture = require "support.animator_fixture"
 
 local skel = Fixture.skeleton
@@ -170,7 +171,7 @@ describe("sinew.animator.compile", function()
     for _ = 1, 3 do collectgarbage() end
     local whole = (collectgarbage("count") - before) * 1024 / #alone
     -- (this definition: 4 layers, 7 states, a sub-state machine, 22 motion slots, a pose of 3 joints)
-    print(("  an animator of a plan: %.0f bytes; one made alone: %.0f bytes"):format(each, whole))
+    figures.add(("an animator of a plan: %.0f bytes; one made alone: %.0f bytes"):format(each, whole))
     assert.is_true(each < whole / 4, ("an animator of a plan takes %.0f bytes, one made alone %.0f"):format(each, whole))
   end)
 

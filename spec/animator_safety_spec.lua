@@ -6,6 +6,7 @@
 -- mutated snapshots and random steps (default 3,000 and 2,000).
 local sinew = require "sinew"
 local helper = require "helper"
+local figures = require "spec.support.figures" -- printed after the run with SINEW_VERBOSE=1
 local F = dofile "spec/support/animator_fixture.lua"
 
 local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
@@ -45,7 +46,7 @@ describe("sinew.animator under hostile input (in a child process, capped)", func
 
   it("queues at most MAX_EVENTS per update, the earliest, in time order, in time linear in them", function()
     local out = passes("events", 30)
-    print("  " .. out:match("ok events ([^\n]*)"))
+    figures.add(out:match("ok events ([^\n]*)"))
   end)
 
   it("takes random parameters and steps without an error or a value that is not finite", function()
@@ -58,7 +59,7 @@ describe("sinew.animator under hostile input (in a child process, capped)", func
 
   it("refuses mutated snapshots changing nothing, and works after those it accepts", function()
     local out = passes("restore 20261127 " .. (fuzz or 3000), 240)
-    print("  " .. out:match("ok restore ([^\n]*)"))
+    figures.add(out:match("ok restore ([^\n]*)"))
   end)
 end)
 

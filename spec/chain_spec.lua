@@ -1,5 +1,6 @@
 local helper = require "helper"
 local sinew = require "sinew"
+local figures = require "spec.support.figures" -- printed after the run with SINEW_VERBOSE=1
 
 local sin = math.sin -- a local: under busted, a global lookup may itself make garbage on Lua 5.3
 
@@ -215,26 +216,28 @@ describe("sinew.chain", function()
 
     describe("solver " .. solver, function()
     describe("frame-rate independence", function()
-      it("ends within 2% of the chain length for frame dt 1/30, 1/60, 1/144 after 2 s (prints the spread)", function()
+      it("ends within 2% of the chain length for frame dt 1/30, 1/60, 1/144 after 2 s (its figures: SINEW_VERBOSE=1)", function()
         for _, moving in ipairs { false, true } do
           local ref = released(solver, 60, 1 / 144, 2, moving)
           local len = ref:length()
           for _, dt in ipairs { 1 / 30, 1 / 60 } do
             local s = spread(released(solver, 60, dt, 2, moving), ref) / len
-            print(("  " .. solver .. ": frame dt 1/%d vs 1/144, %s root: spread %.5f%% of the chain length"):format(
-              math.floor(1 / dt + 0.5), moving and "swinging" or "fixed", 100 * s))
-            assert.is_true(s <= 0.02)
+            local figure = (solver .. ": frame dt 1/%d vs 1/144, %s root: spread %.5f%% of the chain length"):format(
+              math.floor(1 / dt + 0.5), moving and "swinging" or "fixed", 100 * s)
+            figures.add(figure)
+            assert.is_true(s <= 0.02, figure)
           end
         end
       end)
 
-      it("ends within 5% of the chain length for rate 60 versus 120 (prints the spread)", function()
+      it("ends within 5% of the chain length for rate 60 versus 120 (its figures: SINEW_VERBOSE=1)", function()
         for _, moving in ipairs { false, true } do
           local a, b = released(solver, 60, 1 / 144, 2, moving), released(solver, 120, 1 / 144, 2, moving)
           local s = spread(a, b) / a:length()
-          print(("  %s: rate 60 vs 120, %s root: spread %.5f%% of the chain length"):format(
-            solver, moving and "swinging" or "fixed", 100 * s))
-          assert.is_true(s <= 0.05)
+          local figure = ("%s: rate 60 vs 120, %s root: spread %.5f%% of the chain length"):format(
+            solver, moving and "swinging" or "fixed", 100 * s)
+          figures.add(figure)
+          assert.is_true(s <= 0.05, figure)
         end
       end)
 

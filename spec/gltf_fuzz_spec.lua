@@ -4,6 +4,7 @@
 -- naming the file; never a Lua error, never a crash (the sanitizer and valgrind runs watch the
 -- C side). SINEW_GLTF_FUZZ sets the mutations per file (default 150).
 local sinew = require "sinew"
+local figures = require "spec.support.figures" -- printed after the run with SINEW_VERBOSE=1
 local json = require "dkjson"
 
 local ROUNDS = tonumber(os.getenv("SINEW_GLTF_FUZZ") or "150")
@@ -100,7 +101,7 @@ describe("sinew.gltf.parse on mutated .glb files", function()
           assert.matches("^spoiled%.glb: ", err)
         end
       end
-      print(("  %s: %d spoiled files imported, %d refused with a message"):format(path:match("[^/]*$"), imported, refused))
+      figures.add(("%s: %d spoiled files imported, %d refused with a message"):format(path:match("[^/]*$"), imported, refused))
       assert.equal(ROUNDS, imported + refused)
     end)
   end

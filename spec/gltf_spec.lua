@@ -3,6 +3,7 @@
 -- spec writes itself.
 local helper = require "helper"
 local sinew = require "sinew"
+local figures = require "spec.support.figures" -- printed after the run with SINEW_VERBOSE=1
 local json = require "dkjson"
 
 local atan2 = math.atan2 or math.atan
@@ -486,7 +487,7 @@ describe("sinew.gltf", function()
         worst = math.max(worst, best)
       end
       assert.is_true(worst < tolerance, "a baked coordinate is " .. worst .. " from CesiumMan's")
-      print(("  baked texture coordinates: at most %.2g from CesiumMan's"):format(worst))
+      figures.add(("baked texture coordinates: at most %.2g from CesiumMan's"):format(worst))
       -- without the transform the coordinates would be the quantized ones, in 0 .. 1
       assert.is_true(#baked > 1000)
     end)

@@ -4,6 +4,7 @@
 -- so that a crash fails this spec instead of ending the run. SINEW_PROBE_ROUNDS (default 4)
 -- repeats the calls with fresh random choices.
 local helper = require "helper"
+local figures = require "spec.support.figures" -- printed after the run with SINEW_VERBOSE=1
 
 local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
@@ -47,7 +48,7 @@ describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
     assert.is_truthy(calls, out)
     assert.is_true(tonumber(entries) >= 75, out)
     assert.is_true(tonumber(calls) >= 60000 * rounds, out)
-    print("  " .. out:match("probe: [^\n]*"))
+    figures.add(out:match("probe: [^\n]*"))
   end)
 
   it("survives the lifetime and re-entrancy scenarios", function()

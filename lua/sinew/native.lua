@@ -28,18 +28,45 @@ local function open(path)
   return mod
 end
 
+-- this Lua as the Makefile names it (`make LUA=<name>`)
+local function this_lua()
+  if rawget(_G, "jit") then return "luajit", "LuaJIT" end
+  return (_VERSION:gsub("^Lua ", "lua")), _VERSION
+end
+
+--- What to do about what `require "sinew.core"` said, for the error of `load`: when it found a
+-- library that does not load (most often one built for another Lua: `undefined symbol: lua_...`),
+-- that library's path, why, and what to do about it; else how to build one. Lines after the first
+-- are indented by two spaces.
+-- @param require_error what `require "sinew.core"` said (any value: it is read with tostring)
+-- @treturn string
+-- @raise never
+function M.hint(require_error)
+  local make_name, lua_name = this_lua()
+  local build = ("`make LUA=%s`, then LUA_CPATH=\"build/%s/?.so;;\" (see README.md, Install)"):format(
+    make_name, make_name)
+  local text = tostring(require_error)
+  local path = text:match("error loading module '[^']*' from file '([^']+)'")
+  if not path then return "build it for this Lua: " .. build end
+  local symbol = text:match("undefined symbol: (luaL?_[%w_]+)")
+  local why = symbol and ("it was built for another Lua (%s has no %s)"):format(lua_name, symbol)
+    or "it is there but does not load"
+  return ("%s is in the way: %s.\n  Remove it (`luarocks make` of older sinew left one in the clone), or put a "
+    .. "build for this Lua ahead of it:\n  %s"):format(path, why, build)
+end
+
 --- The C core, found one of the ways above.
 -- @param require_error what `require "sinew.core"` said (any value: it is shown with tostring)
 -- @treturn table the module `sinew.core` (also put in `package.loaded`)
 -- @raise "sinew: cannot load the native library sinew.core:" and a line for each way tried, when
--- none works (outside LÖVE, only `package.cpath` is tried)
+-- none works (outside LÖVE, only `package.cpath` is tried, followed by what `hint` says)
 function M.load(require_error)
   local tried = { "package.cpath: " .. tostring(require_error):gsub("\n%s*", "\n    ") }
   local love = rawget(_G, "love")
   local fs = love and love.filesystem
   if not fs then
     error("sinew: cannot load the native library sinew.core:\n  " .. table.concat(tried, "\n  ") ..
-      "\n  (build it with `make` for this Lua; see README.md)", 0)
+      "\n  " .. M.hint(require_error), 0)
   end
   local file = "sinew/core." .. M.ext
   -- 2. beside the .love or the fused executable

@@ -1,8 +1,10 @@
 -- busted output handler: busted's plain terminal output, then one line
 -- "<interpreter>: N passed, M failed" (errors count as failed) that tools/test.sh adds up. Under
 -- LuaJIT the interpreter is named with the path the suite took: "luajit-ffi" or "luajit-c" (SINEW_FFI=0).
+-- With SINEW_VERBOSE=1, the figures the specs measured (spec/support/figures.lua) follow that line.
 return function(options)
   local busted = require "busted"
+  local figures = require "spec.support.figures"
   local handler = require "busted.outputHandlers.plainTerminal"(options)
   local interpreter = rawget(_G, "jit") and "luajit" or _VERSION:gsub("Lua ", "lua")
 
@@ -12,6 +14,9 @@ return function(options)
       interpreter = os.getenv("SINEW_FFI") == "0" and "luajit-c" or "luajit-ffi"
     end
     io.write(("%s: %d passed, %d failed\n"):format(interpreter, handler.successesCount, failed))
+    if os.getenv("SINEW_VERBOSE") == "1" and #figures.lines > 0 then
+      io.write("figures the specs measured:\n", table.concat(figures.lines, "\n"), "\n")
+    end
     io.flush()
     return nil, true
   end)
