@@ -175,6 +175,22 @@ local function missing_luas(list)
   return out
 end
 
+-- The commands run in shells of their own, with their own builds and interpreters: one run of them
+-- per suite is enough. They run in the plain Lua 5.4 suite (`make test`, and once in `make test-all`);
+-- under another interpreter, a sanitizer or valgrind (whose tracing would follow them into make and
+-- the examples) they are pending, with the reason.
+local elsewhere = (os.getenv("SINEW_VALGRIND") and "under valgrind")
+  or (os.getenv("SINEW_SANITIZE") and "under the sanitizers")
+  or (helper.interpreter ~= "lua5.4" and "under " .. helper.interpreter)
+if elsewhere then
+  describe("the commands the docs print", function()
+    it("run in the plain Lua 5.4 suite (make test), not " .. elsewhere, function()
+      pending("they run in shells of their own: the Lua 5.4 suite runs them once")
+    end)
+  end)
+  return
+end
+
 describe("the commands the docs print", function()
   local all = shell_blocks()
 
