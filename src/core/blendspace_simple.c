@@ -127,71 +127,90 @@ void sn_blendspace_simple_directional_build(sn_blendspace *bs) {
     }
 }
 
+/* the wedge whose angles hold pseudo-angle th: ang[k] <= th < ang[k + 1], the last wedge (which
+   closes the circle) when th is below the first angle or at or above the last */
+static int find_wedge(const double *ang, int count, double th) {
+    int lo = 0, hi = count;
+    if (th < ang[0]) return count - 1;
+    while (hi - lo > 1) { /* ang[lo] <= th < ang[hi] */
+        int mid = (lo + hi) / 2;
+        if (ang[mid] <= th) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The weights *wa, *wb of the wedge's ends a and b at p from the wedge's factors f, no division
+   (quick spaces); returns the centre's share. ha, hb: the unit directions of a and b. */
+static double quick_ends(const double *ha, const double *hb, const double *f, const double *p, double *wa,
+                         double *wb) {
+    double a = (hb[1] * p[0] - hb[0] * p[1]) * f[0], b = (ha[0] * p[1] - ha[1] * p[0]) * f[1], c;
+    if (!(a > 0.0)) a = 0.0; /* only rounding makes these negative inside the wedge */
+    if (!(b > 0.0)) b = 0.0;
+    c = 1.0 - a - b;
+    if (c < 0.0) {
+        double s = a + b;
+        a /= s;
+        b /= s;
+        c = 0.0;
+    }
+    *wa = a;
+    *wb = b;
+    return c;
+}
+
+/* The same for any scale of points and input: the issue's wa = (b x p)/(a x b),
+   wb = (p x a)/(a x b), computed on unit directions (hat) so that no product overflows or
+   underflows: wa = (|p|/|a|) ua, wb = (|p|/|b|) ub with ua = (b^ x p^)/(a^ x b^),
+   ub = (p^ x a^)/(a^ x b^). ra, rb: the radii of a and b. */
+static double exact_ends(const double *ha, const double *hb, double ra, double rb, const double *p, double *wa,
+                         double *wb) {
+    const double rp2 = p[0] * p[0] + p[1] * p[1];
+    const double rp = (rp2 > 1e-290 && rp2 < 1e290) ? sqrt(rp2) : hypot(p[0], p[1]);
+    const double px = p[0] / rp, py = p[1] / rp, det = ha[0] * hb[1] - ha[1] * hb[0];
+    double ua = (hb[1] * px - hb[0] * py) / det, ub = (ha[0] * py - ha[1] * px) / det, a, b, c;
+    if (ua < 0.0) ua = 0.0; /* only rounding makes these negative inside the wedge */
+    if (ub < 0.0) ub = 0.0;
+    a = ua > 0.0 ? rp / ra * ua : 0.0; /* |p|/|a| may overflow for a subnormal |a|: inf * 0 is NaN */
+    b = ub > 0.0 ? rp / rb * ub : 0.0;
+    c = 1.0 - a - b; /* -inf for an input far beyond tiny samples: handled as c < 0 */
+    if (c < 0.0) {
+        /* wa / (wa + wb) with |p| cancelled: bounded for any scale */
+        double s = ua * rb + ub * ra;
+        a = ua * rb / s;
+        b = ub * ra / s;
+        c = 0.0;
+    } else if (c > 1.0) {
+        c = 1.0;
+        a = b = 0.0;
+    }
+    *wa = a;
+    *wb = b;
+    return c;
+}
+
+/* the input's wedge, the weights of its two ends, and the rest to the centre (or shared evenly
+   when there is none); the origin is all centre */
 void sn_blendspace_simple_directional_weights(const sn_blendspace *bs, const double *p, double *w) {
     const double *ang = CARR(bs, wedges.angle, double), *rad = CARR(bs, wedges.radius, double);
     const double *unit = CARR(bs, wedges.unit, double);
-    const double *ha, *hb;
     const int *idx = CARR(bs, wedges.point, int);
-    double th, wa, wb, c;
-    int n = bs->n, lo = 0, hi = bs->wedges.count, next, ia, ib, i;
+    double wa, wb, c;
+    int n = bs->n, k, next, ia, ib, i;
     zero(w, n);
     if (p[0] == 0.0 && p[1] == 0.0) {
         if (bs->centre >= 0) w[bs->centre] = 1.0;
         else normalise_weights(w, n, 0.0);
         return;
     }
-    th = sn_blendspace_pseudo_angle(p[0], p[1]);
-    if (th < ang[0]) {
-        lo = bs->wedges.count - 1;
-    } else {
-        while (hi - lo > 1) { /* ang[lo] <= th < ang[hi] */
-            int mid = (lo + hi) / 2;
-            if (ang[mid] <= th) lo = mid;
-            else hi = mid;
-        }
-    }
-    next = (lo + 1) % bs->wedges.count;
-    ia = idx[lo];
+    k = find_wedge(ang, bs->wedges.count, sn_blendspace_pseudo_angle(p[0], p[1]));
+    next = (k + 1) % bs->wedges.count;
+    ia = idx[k];
     ib = idx[next];
-    ha = unit + 2 * lo; /* a / |a| and b / |b| */
-    hb = unit + 2 * next;
-    if (bs->wedges.quick) { /* the weights of wedge lo's ends from its factors: no division */
-        const double *f = CARR(bs, wedges.factor, double) + 2 * lo;
-        wa = (hb[1] * p[0] - hb[0] * p[1]) * f[0];
-        wb = (ha[0] * p[1] - ha[1] * p[0]) * f[1];
-        if (!(wa > 0.0)) wa = 0.0; /* only rounding makes these negative inside the wedge */
-        if (!(wb > 0.0)) wb = 0.0;
-        c = 1.0 - wa - wb;
-        if (c < 0.0) {
-            double s = wa + wb;
-            wa /= s;
-            wb /= s;
-            c = 0.0;
-        }
-    } else {
-        /* The issue's wa = (b x p)/(a x b), wb = (p x a)/(a x b), computed on unit directions
-           (hat) so that no product overflows or underflows whatever the scale of points and input:
-           wa = (|p|/|a|) ua, wb = (|p|/|b|) ub with ua = (b^ x p^)/(a^ x b^), ub = (p^ x a^)/(a^ x b^). */
-        const double ra = rad[ia], rb = rad[ib], rp2 = p[0] * p[0] + p[1] * p[1];
-        const double rp = (rp2 > 1e-290 && rp2 < 1e290) ? sqrt(rp2) : hypot(p[0], p[1]);
-        const double px = p[0] / rp, py = p[1] / rp, det = ha[0] * hb[1] - ha[1] * hb[0];
-        double ua = (hb[1] * px - hb[0] * py) / det, ub = (ha[0] * py - ha[1] * px) / det;
-        if (ua < 0.0) ua = 0.0; /* only rounding makes these negative inside the wedge */
-        if (ub < 0.0) ub = 0.0;
-        wa = ua > 0.0 ? rp / ra * ua : 0.0; /* |p|/|a| may overflow for a subnormal |a|: inf * 0 is NaN */
-        wb = ub > 0.0 ? rp / rb * ub : 0.0;
-        c = 1.0 - wa - wb; /* -inf for an input far beyond tiny samples: handled as c < 0 */
-        if (c < 0.0) {
-            /* wa / (wa + wb) with |p| cancelled: bounded for any scale */
-            double s = ua * rb + ub * ra;
-            wa = ua * rb / s;
-            wb = ub * ra / s;
-            c = 0.0;
-        } else if (c > 1.0) {
-            c = 1.0;
-            wa = wb = 0.0;
-        }
-    }
+    if (bs->wedges.quick)
+        c = quick_ends(unit + 2 * k, unit + 2 * next, CARR(bs, wedges.factor, double) + 2 * k, p, &wa, &wb);
+    else
+        c = exact_ends(unit + 2 * k, unit + 2 * next, rad[ia], rad[ib], p, &wa, &wb);
     w[ia] += wa;
     w[ib] += wb;
     if (bs->centre >= 0) {
