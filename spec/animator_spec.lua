@@ -22,10 +22,8 @@ local clips = {
 
 local function x_of(pose, j) return (pose:get(j or 1)) end
 
-local function near(a, b, tol) return math.abs(a - b) <= (tol or 1e-5) end
-
 local function assert_near(want, got, tol, what)
-  assert(near(want, got, tol), ("%s: expected %.9g, got %.9g"):format(what or "value", want, got))
+  assert(helper.near_abs(want, got, tol or 1e-5), ("%s: expected %.9g, got %.9g"):format(what or "value", want, got))
 end
 
 -- an animator of one layer

@@ -5,7 +5,7 @@ local unpack = table.unpack or unpack
 local atan2 = math.atan2 or math.atan
 local pi, sqrt, abs = math.pi, math.sqrt, math.abs
 
-local function near(a, b, tol) return abs(a - b) <= tol end
+local near_abs = helper.near_abs
 
 local function random_points(rng, n, dims, with_origin)
   local pts = {}
@@ -105,7 +105,7 @@ describe("sinew.blendspace", function()
               assert.is_true(w[k] >= 0, "negative weight")
               sum = sum + w[k]
             end
-            assert.is_true(near(sum, 1, 1e-9), ("sum %.17g"):format(sum))
+            assert.is_true(near_abs(sum, 1, 1e-9), ("sum %.17g"):format(sum))
           end
         end)
       end)
@@ -115,7 +115,7 @@ describe("sinew.blendspace", function()
           each_space(case, 12, function(space, pts)
             for i, p in ipairs(pts) do
               local w = weights_at(space, p)
-              assert.is_true(near(w[i], 1, 1e-12), ("w[%d] = %.17g at its sample"):format(i, w[i]))
+              assert.is_true(near_abs(w[i], 1, 1e-12), ("w[%d] = %.17g at its sample"):format(i, w[i]))
             end
           end)
         end)
@@ -129,7 +129,7 @@ describe("sinew.blendspace", function()
             for k = 1, #p do q[k] = p[k] + rng(-1e-6, 1e-6) end
             local a, b = weights_at(space, p), weights_at(space, q)
             for k = 1, #a do
-              assert.is_true(near(a[k], b[k], 1e-3), ("weight %d jumps from %.9g to %.9g"):format(k, a[k], b[k]))
+              assert.is_true(near_abs(a[k], b[k], 1e-3), ("weight %d jumps from %.9g to %.9g"):format(k, a[k], b[k]))
             end
           end
         end)
@@ -154,7 +154,7 @@ describe("sinew.blendspace", function()
             end
             local a, b = weights_at(space, p), weights_at(other, q)
             for i = 1, #pts do
-              assert.is_true(near(b[i], a[perm[i]], 1e-12), "weights do not follow the points")
+              assert.is_true(near_abs(b[i], a[perm[i]], 1e-12), "weights do not follow the points")
             end
           end
         end)
@@ -182,13 +182,13 @@ describe("sinew.blendspace", function()
     it("shares the weight between the bracketing thresholds and clamps outside", function()
       local space = sinew.blendspace { mode = "1d", points = { 3, -1, { 1 }, 7 } }
       local w = space:weights(2)
-      assert.is_true(near(w[1], 0.5, 1e-15) and near(w[3], 0.5, 1e-15) and w[2] == 0 and w[4] == 0)
+      assert.is_true(near_abs(w[1], 0.5, 1e-15) and near_abs(w[3], 0.5, 1e-15) and w[2] == 0 and w[4] == 0)
       w = space:weights(-5)
       assert.same({ 0, 1, 0, 0 }, w)
       w = space:weights(100)
       assert.same({ 0, 0, 0, 1 }, w)
       w = space:weights(4)
-      assert.is_true(near(w[1], 0.75, 1e-15) and near(w[4], 0.25, 1e-15))
+      assert.is_true(near_abs(w[1], 0.75, 1e-15) and near_abs(w[4], 0.25, 1e-15))
     end)
   end)
 
@@ -236,7 +236,7 @@ describe("sinew.blendspace", function()
         local space = sinew.blendspace { mode = "simple_directional", points = pts }
         assert.is_true(largest_jump_across_rays(space, pts) <= 1e-3)
         local a, b = space:weights(1e-7, 0), space:weights(-1e-7, 1e-9)
-        for k = 1, #pts do assert.is_true(near(a[k], b[k], 1e-3)) end
+        for k = 1, #pts do assert.is_true(near_abs(a[k], b[k], 1e-3)) end
       end
     end)
 
@@ -248,10 +248,10 @@ describe("sinew.blendspace", function()
         for _ = 1, 30 do
           local px, py = rng(-2, 2), rng(-2, 2)
           local w, r = space:weights(px, py), reference(pts, px, py)
-          for i = 1, #pts do assert.is_true(near(w[i], r[i], 1e-12), "differs from the formula") end
+          for i = 1, #pts do assert.is_true(near_abs(w[i], r[i], 1e-12), "differs from the formula") end
         end
         local w, r = space:weights(0, 0), reference(pts, 0, 0)
-        for i = 1, #pts do assert.is_true(near(w[i], r[i], 1e-15)) end
+        for i = 1, #pts do assert.is_true(near_abs(w[i], r[i], 1e-15)) end
       end
     end)
   end)
@@ -266,7 +266,7 @@ describe("sinew.blendspace", function()
           assert.is_true(w[i] >= 0 and w[i] <= 1)
           sum = sum + w[i]
         end
-        assert.is_true(near(sum, 1, 1e-12))
+        assert.is_true(near_abs(sum, 1, 1e-12))
       end
     end
 
@@ -305,7 +305,7 @@ describe("sinew.blendspace", function()
             sum = sum + h[i]
           end
           local w = weights_at(space, p)
-          for i = 1, #pts do assert.is_true(near(w[i], h[i] / sum, 1e-12)) end
+          for i = 1, #pts do assert.is_true(near_abs(w[i], h[i] / sum, 1e-12)) end
         end
       end
     end)
@@ -362,7 +362,7 @@ describe("sinew.blendspace", function()
         for _ = 1, 20 do inputs[#inputs + 1] = random_input(rng, 2, 2) end
         for _, p in ipairs(inputs) do
           local w, r = weights_at(space, p), reference(pts, alpha or 2, p[1], p[2])
-          for i = 1, #pts do assert.is_true(near(w[i], r[i], 1e-12), "differs from the formula") end
+          for i = 1, #pts do assert.is_true(near_abs(w[i], r[i], 1e-12), "differs from the formula") end
         end
       end
     end)
@@ -443,9 +443,9 @@ describe("sinew.blendspace", function()
       local space = sinew.blendspace { mode = "triangulated", points = { { 2, 2 }, { 0, 0 }, { 3, 3 } } }
       assert.same({}, space:triangles())
       local w = space:weights(1, 1)
-      assert.is_true(near(w[1], 0.5, 1e-15) and near(w[2], 0.5, 1e-15) and w[3] == 0)
+      assert.is_true(near_abs(w[1], 0.5, 1e-15) and near_abs(w[2], 0.5, 1e-15) and w[3] == 0)
       w = space:weights(2.5, 2.5 + 1e-3) -- off the line: its projection
-      assert.is_true(near(w[1], 0.5 - 5e-4, 1e-12) and near(w[3], 0.5 + 5e-4, 1e-12))
+      assert.is_true(near_abs(w[1], 0.5 - 5e-4, 1e-12) and near_abs(w[3], 0.5 + 5e-4, 1e-12))
       assert.same({ 0, 0, 1 }, space:weights(10, 10))
       assert.same({ 0, 1, 0 }, space:weights(5, -7))
     end)
@@ -462,8 +462,8 @@ describe("sinew.blendspace", function()
         local x, y = rng(-1.2, 1.2), rng(-1.2, 1.2)
         local wa, wb, wc = a:weights(x, y), b:weights(100 * x, y), c:weights(100 * x, y)
         for i = 1, #pts do
-          assert.is_true(near(wa[i], wb[i], 1e-9))
-          if not near(wa[i], wc[i], 1e-6) then differs = true end
+          assert.is_true(near_abs(wa[i], wb[i], 1e-9))
+          if not near_abs(wa[i], wc[i], 1e-6) then differs = true end
         end
       end
       assert.is_true(differs)
@@ -487,7 +487,7 @@ describe("sinew.blendspace", function()
         for c = 0, 3 do
           local x, y = node(c, r)
           local wg, wt = grid:weights(x, y), tri:weights(x, y)
-          for i = 1, #pts do assert.is_true(near(wg[i], wt[i], 1e-12)) end
+          for i = 1, #pts do assert.is_true(near_abs(wg[i], wt[i], 1e-12)) end
         end
       end
       -- the centre of a cell is the mean of its four corners
@@ -496,7 +496,7 @@ describe("sinew.blendspace", function()
       local mid = grid:weights((x0 + x1) / 2, (y0 + y1) / 2)
       local c00, c10, c01, c11 = tri:weights(x0, y0), tri:weights(x1, y0), tri:weights(x0, y1), tri:weights(x1, y1)
       for i = 1, #pts do
-        assert.is_true(near(mid[i], (c00[i] + c10[i] + c01[i] + c11[i]) / 4, 1e-12))
+        assert.is_true(near_abs(mid[i], (c00[i] + c10[i] + c01[i] + c11[i]) / 4, 1e-12))
       end
     end)
 
@@ -513,7 +513,7 @@ describe("sinew.blendspace", function()
             assert.is_true(w[i] >= 0 and w[i] <= 1)
             sum = sum + w[i]
           end
-          assert.is_true(near(sum, 1, 1e-9), mode)
+          assert.is_true(near_abs(sum, 1, 1e-9), mode)
         end
       end
     end)
@@ -524,7 +524,7 @@ describe("sinew.blendspace", function()
         local space = sinew.blendspace { mode = "grid", points = { { -0.5, 0 }, { -4, 6.3e-322 } }, normalize_axes = na }
         for _, p in ipairs { { -4, 0 }, { -0.5, 6.3e-322 }, { -2, 1 }, { 3, -3 } } do
           local w = space:weights(p[1], p[2])
-          assert.is_true(w[1] >= 0 and w[2] >= 0 and near(w[1] + w[2], 1, 1e-12))
+          assert.is_true(w[1] >= 0 and w[2] >= 0 and near_abs(w[1] + w[2], 1, 1e-12))
         end
       end
     end)
@@ -547,7 +547,7 @@ describe("sinew.blendspace", function()
             sum = sum + r[i]
           end
           local w = weights_at(space, p)
-          for i = 1, #pts do assert.is_true(near(w[i], r[i] / sum, 1e-12)) end
+          for i = 1, #pts do assert.is_true(near_abs(w[i], r[i] / sum, 1e-12)) end
         end
       end
     end)
@@ -561,7 +561,7 @@ describe("sinew.blendspace", function()
       assert.equal(3, plain:dims())
       assert.same({ 0.5, 0, 2 }, plain:weights(0.5, -1, 2))
       local w = norm:weights(0.5, -1, 1.5)
-      assert.is_true(near(w[1], 0.25, 1e-15) and w[2] == 0 and near(w[3], 0.75, 1e-15))
+      assert.is_true(near_abs(w[1], 0.25, 1e-15) and w[2] == 0 and near_abs(w[3], 0.75, 1e-15))
       assert.same({ 0, 0, 0 }, norm:weights(0, -1, 0))
     end)
 
@@ -575,9 +575,9 @@ describe("sinew.blendspace", function()
           assert.is_true(w[i] >= 0 and w[i] <= 1)
           sum = sum + w[i]
         end
-        assert.is_true(near(sum, 1, 1e-12))
+        assert.is_true(near_abs(sum, 1, 1e-12))
       end
-      assert.is_true(near(norm:weights(1e308, 1e308, 0)[1], 0.5, 1e-15))
+      assert.is_true(near_abs(norm:weights(1e308, 1e308, 0)[1], 0.5, 1e-15))
     end)
   end)
 

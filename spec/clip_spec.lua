@@ -1,7 +1,7 @@
 local helper = require "helper"
 local sinew = require "sinew"
 
-local function near(a, b, tol) return math.abs(a - b) <= tol * math.max(1, math.abs(b)) end
+local near_rel = helper.near_rel
 
 local PATH_AT = { translation = 1, rotation = 4, scale = 8 }
 
@@ -70,57 +70,10 @@ local function check_pose(skel, def, pose, t, tol, what)
   end
   for j = 1, #skel do
     for c = 1, 10 do
-      assert(near(got[j][c], want[j][c], tol),
+      assert(near_rel(got[j][c], want[j][c], tol),
         ("%s: t %.9g joint %d component %d is %.9g, expected %.9g"):format(what, t, j, c, got[j][c], want[j][c]))
     end
   end
-end
-
--- a random skeleton with a random rest pose
-local function random_skeleton(rng, n)
-  local names, parents, rest = {}, {}, {}
-  for j = 1, n do
-    names[j], parents[j] = "j" .. j, j == 1 and 0 or math.floor(rng(1, j))
-    local x, y, z, w = helper.random_quat(rng)
-    rest[j] = { rng(-1, 1), rng(-1, 1), rng(-1, 1), x, y, z, w, rng(0.5, 2), rng(0.5, 2), rng(0.5, 2) }
-  end
-  return sinew.skeleton { names = names, parents = parents, rest = rest }
-end
-
--- random key times: multiples of 1/64 (exact in float32), increasing, within [0, duration]
-local function random_times(rng, keys, duration, shared)
-  if shared then return shared end
-  local times, t = {}, math.floor(rng() * 8) / 64
-  for k = 1, keys do
-    times[k] = t
-    t = t + (1 + math.floor(rng() * 12)) / 64
-  end
-  while times[#times] > duration do table.remove(times) end
-  if #times == 0 then times[1] = 0 end
-  return times
-end
-
--- a random clip definition: random joints, paths and interpolations, uniform or varied times
-local function random_def(rng, skel, uniform)
-  local duration = 2
-  local shared = uniform and random_times(rng, 1 + math.floor(rng() * 20), duration) or nil
-  local interps = { "linear", "step", "cubicspline" }
-  local tracks = {}
-  for j = 1, #skel do
-    for _, path in ipairs { "translation", "rotation", "scale" } do
-      if rng() < 0.7 then
-        local interp = interps[1 + math.floor(rng() * 3)]
-        if uniform then interp = interps[1 + (j + #path) % 2] end
-        local times = random_times(rng, 1 + math.floor(rng() * 20), duration, shared)
-        local w = path == "rotation" and 4 or 3
-        local values = {}
-        for _ = 1, #times * w * (interp == "cubicspline" and 3 or 1) do values[#values + 1] = rng(-1, 1) end
-        tracks[#tracks + 1] = { joint = rng() < 0.5 and skel:name(j) or j, path = path, interpolation = interp,
-          times = times, values = values }
-      end
-    end
-  end
-  return { skeleton = skel, duration = duration, tracks = tracks }
 end
 
 describe("sinew.clip", function()
@@ -144,7 +97,7 @@ describe("sinew.clip", function()
       -- nlerp halfway between the identity and 90 degrees about z is 45 degrees about z
       clip:sample(0.5, pose)
       local x, y, z, w = pose:get_rotation(2)
-      assert.is_true(x == 0 and y == 0 and near(z, math.sin(math.pi / 8), 1e-6) and near(w, math.cos(math.pi / 8), 1e-6))
+      assert.is_true(x == 0 and y == 0 and near_rel(z, math.sin(math.pi / 8), 1e-6) and near_rel(w, math.cos(math.pi / 8), 1e-6))
     end)
 
     it("holds step keys and matches the glTF cubic spline formula", function()
@@ -214,8 +167,8 @@ describe("sinew.clip", function()
     it("equals an independent reference for random clips, played forward, backward and by jumps", function()
       local rng = helper.rng(61)
       for round = 1, 24 do
-        local s = random_skeleton(rng, 1 + math.floor(rng() * 12))
-        local def = random_def(rng, s, round % 3 == 0)
+        local s = helper.random_skeleton(rng, 1 + math.floor(rng() * 12), 0.5, 2)
+        local def = helper.random_clip_def(rng, s, round % 3 == 0)
         local clip, pose = sinew.clip(def), sinew.pose(s)
         local t = -0.1
         for step = 1, 120 do
@@ -233,8 +186,8 @@ describe("sinew.clip", function()
       function()
       local rng = helper.rng(63)
       for round = 1, 8 do
-        local s = random_skeleton(rng, 1 + math.floor(rng() * 12))
-        local def = random_def(rng, s, false)
+        local s = helper.random_skeleton(rng, 1 + math.floor(rng() * 12), 0.5, 2)
+        local def = helper.random_clip_def(rng, s, false)
         local clip, pose = sinew.clip(def), sinew.pose(s)
         local t = 0
         for step = 1, 150 do
@@ -265,8 +218,8 @@ describe("sinew.clip", function()
       local def = { skeleton = skel, duration = 2, tracks = {
         { joint = 1, path = "translation", times = { 0, 1, 2 }, values = { 0, 0, 0, 1, 2, 3, -1, 0, 4 } } } }
       local clip, a, b = sinew.clip(def), sinew.pose(skel), sinew.pose(skel)
-      assert.is_true(near(clip:local_time(-0.5), 1.5, 1e-12))
-      assert.is_true(near(clip:local_time(2 * 1e6 + 0.75), 0.75, 1e-9))
+      assert.is_true(near_rel(clip:local_time(-0.5), 1.5, 1e-12))
+      assert.is_true(near_rel(clip:local_time(2 * 1e6 + 0.75), 0.75, 1e-9))
       assert.equal(0, clip:local_time(2))
       assert.equal(2, clip:local_time(7, false))
       assert.equal(0, clip:local_time(-3, false))
@@ -303,8 +256,8 @@ describe("sinew.clip", function()
 
     it("makes no garbage per call", function()
       local rng = helper.rng(62)
-      local s = random_skeleton(rng, 8)
-      local clip, pose = sinew.clip(random_def(rng, s, false)), sinew.pose(s)
+      local s = helper.random_skeleton(rng, 8, 0.5, 2)
+      local clip, pose = sinew.clip(helper.random_clip_def(rng, s, false)), sinew.pose(s)
       local t = 0
       assert.equal(0, helper.garbage_per_call(function()
         t = t + 0.01
@@ -317,8 +270,8 @@ describe("sinew.clip", function()
     it("give each playback of one clip the pose the clip gives at its time, bit for bit", function()
       local rng = helper.rng(64)
       for round = 1, 6 do
-        local s = random_skeleton(rng, 1 + math.floor(rng() * 12))
-        local def = random_def(rng, s, round % 2 == 0)
+        local s = helper.random_skeleton(rng, 1 + math.floor(rng() * 12), 0.5, 2)
+        local def = helper.random_clip_def(rng, s, round % 2 == 0)
         local clip, ref = sinew.clip(def), sinew.clip(def)
         local cursors, times = {}, {}
         for i = 1, 3 do cursors[i], times[i] = clip:cursor(), rng(0, 2) end
@@ -336,8 +289,8 @@ describe("sinew.clip", function()
 
     it("keep their clip alive, make no garbage and refuse what Clip:sample refuses", function()
       local rng = helper.rng(65)
-      local s = random_skeleton(rng, 6)
-      local cursor = sinew.clip(random_def(rng, s, false)):cursor()
+      local s = helper.random_skeleton(rng, 6, 0.5, 2)
+      local cursor = sinew.clip(helper.random_clip_def(rng, s, false)):cursor()
       collectgarbage("collect")
       local pose, t = sinew.pose(s), 0
       assert.equal(pose, cursor:sample(0.5, pose, false))
@@ -346,7 +299,7 @@ describe("sinew.clip", function()
         t = t + 0.01
         cursor:sample(t, pose)
       end, 2000))
-      local other = sinew.pose(random_skeleton(rng, 2))
+      local other = sinew.pose(helper.random_skeleton(rng, 2, 0.5, 2))
       assert.matches("bad argument #2 .*not a finite number", err(cursor.sample, cursor, 0 / 0, pose))
       assert.matches("bad argument #3 .*pose of another skeleton", err(cursor.sample, cursor, 0, other))
       assert.matches("bad argument #1 .*sinew.ClipCursor expected, got userdata", err(cursor.sample, pose, 0, pose))
@@ -395,8 +348,8 @@ describe("sinew.clip", function()
     it("equals sample then get on hand-made clips of every interpolation, forward, back and by jumps", function()
       local rng = helper.rng(66)
       for round = 1, 12 do
-        local s = random_skeleton(rng, 1 + math.floor(rng() * 12))
-        local def = random_def(rng, s, round % 3 == 0)
+        local s = helper.random_skeleton(rng, 1 + math.floor(rng() * 12), 0.5, 2)
+        local def = helper.random_clip_def(rng, s, round % 3 == 0)
         if round % 4 == 1 then def.duration = def.duration + 0.25 end -- held past the last key
         local clip, pose = sinew.clip(def), sinew.pose(s)
         local t, loop = rng(-0.5, 0), round % 2 == 0
@@ -427,8 +380,8 @@ describe("sinew.clip", function()
 
     it("makes no garbage per call, by index or by name", function()
       local rng = helper.rng(67)
-      local s = random_skeleton(rng, 8)
-      local clip, t = sinew.clip(random_def(rng, s, false)), 0
+      local s = helper.random_skeleton(rng, 8, 0.5, 2)
+      local clip, t = sinew.clip(helper.random_clip_def(rng, s, false)), 0
       assert.equal(0, helper.least_garbage(function()
         t = t + 0.01
         clip:sample_joint(t, 5)

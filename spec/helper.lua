@@ -78,6 +78,90 @@ function M.random_quat(rng)
          b * math.sin(2 * math.pi * u3), b * math.cos(2 * math.pi * u3)
 end
 
+-- Tolerant comparisons of numbers, one per meaning. Each needs its tolerance (a call without one
+-- raises), so that no spec compares more loosely than it says.
+
+local function tolerance(tol, name)
+  if type(tol) ~= "number" then error(("helper.%s: no tolerance given"):format(name), 3) end
+  return tol
+end
+
+--- Whether |a - b| <= tol: an absolute tolerance, whatever the size of the numbers.
+function M.near_abs(a, b, tol)
+  return math.abs(a - b) <= tolerance(tol, "near_abs")
+end
+
+--- Whether |a - b| <= tol * max(1, |b|), `b` the expected value: absolute while |b| <= 1, relative
+-- to b beyond (for values whose size varies, such as composed transforms).
+function M.near_rel(a, b, tol)
+  return math.abs(a - b) <= tolerance(tol, "near_rel") * math.max(1, math.abs(b))
+end
+
+--- A random skeleton definition of n joints named "j1".."jn", parents before children; about one
+-- joint in twenty after the first is another root (a forest). No rest pose.
+function M.random_skeleton_def(rng, n)
+  local names, parents = {}, {}
+  for j = 1, n do
+    names[j] = "j" .. j
+    parents[j] = (j == 1 or rng() < 0.05) and 0 or math.floor(rng(1, j))
+  end
+  return { names = names, parents = parents }
+end
+
+--- A random sinew.skeleton of n joints named "j1".."jn" with one root (joint 1), parents before
+-- children, and a random rest pose: translations in [-1, 1]^3, rotations uniform, every scale in
+-- [min_scale, max_scale].
+function M.random_skeleton(rng, n, min_scale, max_scale)
+  local names, parents, rest = {}, {}, {}
+  for j = 1, n do
+    names[j], parents[j] = "j" .. j, j == 1 and 0 or math.floor(rng(1, j))
+    local x, y, z, w = M.random_quat(rng)
+    rest[j] = { rng(-1, 1), rng(-1, 1), rng(-1, 1), x, y, z, w,
+                rng(min_scale, max_scale), rng(min_scale, max_scale), rng(min_scale, max_scale) }
+  end
+  return require("sinew").skeleton { names = names, parents = parents, rest = rest }
+end
+
+-- random key times: multiples of 1/64 (exact in float32), increasing, within [0, duration]; the
+-- `shared` times when given
+local function random_times(rng, keys, duration, shared)
+  if shared then return shared end
+  local times, t = {}, math.floor(rng() * 8) / 64
+  for k = 1, keys do
+    times[k] = t
+    t = t + (1 + math.floor(rng() * 12)) / 64
+  end
+  while times[#times] > duration do table.remove(times) end
+  if #times == 0 then times[1] = 0 end
+  return times
+end
+
+--- A random clip definition for the skeleton `skel` (2 s long): about 70% of its joints' paths
+-- animated, each with random key times and values and a random interpolation (joints named or
+-- numbered at random); with `uniform`, every track has the same key times and the interpolation
+-- alternates between linear and step.
+function M.random_clip_def(rng, skel, uniform)
+  local duration = 2
+  local shared = uniform and random_times(rng, 1 + math.floor(rng() * 20), duration) or nil
+  local interps = { "linear", "step", "cubicspline" }
+  local tracks = {}
+  for j = 1, #skel do
+    for _, path in ipairs { "translation", "rotation", "scale" } do
+      if rng() < 0.7 then
+        local interp = interps[1 + math.floor(rng() * 3)]
+        if uniform then interp = interps[1 + (j + #path) % 2] end
+        local times = random_times(rng, 1 + math.floor(rng() * 20), duration, shared)
+        local w = path == "rotation" and 4 or 3
+        local values = {}
+        for _ = 1, #times * w * (interp == "cubicspline" and 3 or 1) do values[#values + 1] = rng(-1, 1) end
+        tracks[#tracks + 1] = { joint = rng() < 0.5 and skel:name(j) or j, path = path, interpolation = interp,
+          times = times, values = values }
+      end
+    end
+  end
+  return { skeleton = skel, duration = duration, tracks = tracks }
+end
+
 --- Bytes of Lua garbage per call of fn: the least of three rounds of n calls, after n warm-up
 -- calls, with the collector stopped so nothing is hidden by a collection in between. Garbage made
 -- by every call shows in every round; LuaJIT's compiled traces (GC objects, made now and then

@@ -2,25 +2,13 @@ local helper = require "helper"
 local sinew = require "sinew"
 local quat = sinew.quat
 
-local function near(a, b, tol) return math.abs(a - b) <= tol * math.max(1, math.abs(b)) end
+local near_rel = helper.near_rel
 
 local function all_near(got, want, tol, what)
   for c = 1, #want do
-    assert(near(got[c], want[c], tol),
+    assert(near_rel(got[c], want[c], tol),
       ("%s: component %d is %.9g, expected %.9g"):format(what or "value", c, got[c], want[c]))
   end
-end
-
--- a random hierarchy of n joints, parents before children
-local function random_skeleton(rng, n, with_rest)
-  local names, parents, rest = {}, {}, {}
-  for j = 1, n do
-    names[j] = "j" .. j
-    parents[j] = j == 1 and 0 or math.floor(rng(1, j))
-    local x, y, z, w = helper.random_quat(rng)
-    rest[j] = { rng(-1, 1), rng(-1, 1), rng(-1, 1), x, y, z, w, rng(0.8, 1.2), rng(0.8, 1.2), rng(0.8, 1.2) }
-  end
-  return sinew.skeleton { names = names, parents = parents, rest = with_rest and rest or nil }
 end
 
 -- a rotation within `spread` radians of (cx, cy, cz, cw), of either sign
@@ -189,7 +177,7 @@ describe("sinew.pose", function()
     it("equals an independent reference for random poses, weights and masks, to 1e-5", function()
       local rng = helper.rng(31)
       for round = 1, 40 do
-        local s = random_skeleton(rng, 1 + math.floor(rng() * 20), true)
+        local s = helper.random_skeleton(rng, 1 + math.floor(rng() * 20), 0.8, 1.2)
         local centres = random_centres(rng, #s)
         local n = 1 + math.floor(rng() * 6)
         local layers, weights, masks = {}, {}, {}
@@ -248,13 +236,13 @@ describe("sinew.pose", function()
       sinew.blend(out, { a }, { 0.05 })
       local ta, tr = { a:get_translation(2) }, { skel:rest(2) }
       local t = { out:get_translation(2) }
-      for c = 1, 3 do assert.is_true(near(t[c], (ta[c] + tr[c]) / 2, 1e-6)) end
+      for c = 1, 3 do assert.is_true(near_rel(t[c], (ta[c] + tr[c]) / 2, 1e-6)) end
       -- a custom threshold
       sinew.blend(out, { a }, { 0.05 }, nil, 0.05)
       all_near({ out:get(2) }, { a:get(2) }, 1e-6)
       sinew.blend(out, { a }, { 0.5 }, nil, 1)
       t = { out:get_translation(2) }
-      for c = 1, 3 do assert.is_true(near(t[c], (ta[c] + tr[c]) / 2, 1e-6)) end
+      for c = 1, 3 do assert.is_true(near_rel(t[c], (ta[c] + tr[c]) / 2, 1e-6)) end
     end)
 
     it("leaves joints untouched by a layer whose mask is 0 there", function()
@@ -295,7 +283,7 @@ describe("sinew.pose", function()
           for j = 1, 3 do
             local v = { out:get(j) }
             for c = 1, 10 do assert.is_true(v[c] == v[c] and math.abs(v[c]) <= 3.5e38, c) end
-            assert.is_true(near(v[4] ^ 2 + v[5] ^ 2 + v[6] ^ 2 + v[7] ^ 2, 1, 1e-5))
+            assert.is_true(near_rel(v[4] ^ 2 + v[5] ^ 2 + v[6] ^ 2 + v[7] ^ 2, 1, 1e-5))
           end
         end
       end
@@ -362,7 +350,7 @@ describe("sinew.pose", function()
     it("returns the original pose after adding then subtracting, to 1e-5", function()
       local rng = helper.rng(41)
       for _ = 1, 30 do
-        local s = random_skeleton(rng, 1 + math.floor(rng() * 12), true)
+        local s = helper.random_skeleton(rng, 1 + math.floor(rng() * 12), 0.8, 1.2)
         local centres = random_centres(rng, #s)
         local p, d = sinew.pose(s), sinew.pose(s)
         randomize(rng, p, centres)
@@ -516,7 +504,7 @@ describe("sinew.pose", function()
     it("equal the product of the parent chains, to 1e-5", function()
       local rng = helper.rng(51)
       for _ = 1, 20 do
-        local s = random_skeleton(rng, 1 + math.floor(rng() * 30), true)
+        local s = helper.random_skeleton(rng, 1 + math.floor(rng() * 30), 0.8, 1.2)
         local p, mats = sinew.pose(s), sinew.matrices(s)
         randomize(rng, p, random_centres(rng, #s))
         assert.equal(mats, p:to_model(mats))

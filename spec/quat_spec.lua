@@ -4,9 +4,7 @@ local quat = sinew.quat
 
 local deg = math.pi / 180
 
-local function near(a, b, tol)
-  return math.abs(a - b) <= tol
-end
+local near_abs = helper.near_abs
 
 -- rotation of at most maxangle about a random axis, composed onto c
 local function random_near(rng, maxangle, cx, cy, cz, cw)
@@ -26,31 +24,31 @@ describe("sinew.quat", function()
         local x, y, z, w = helper.random_quat(rng)
         local ix, iy, iz, iw = quat.inverse(x * 3, y * 3, z * 3, w * 3)
         local rx, ry, rz, rw = quat.mul(x * 3, y * 3, z * 3, w * 3, ix, iy, iz, iw)
-        assert.is_true(near(rx, 0, 1e-14) and near(ry, 0, 1e-14) and near(rz, 0, 1e-14) and near(rw, 1, 1e-14))
+        assert.is_true(near_abs(rx, 0, 1e-14) and near_abs(ry, 0, 1e-14) and near_abs(rz, 0, 1e-14) and near_abs(rw, 1, 1e-14))
       end
     end)
 
     it("conjugates, normalizes, measures length and dot", function()
       assert.same({ -1, -2, -3, 4 }, { quat.conj(1, 2, 3, 4) })
-      assert.is_true(near(quat.length(1, 2, 3, 4), math.sqrt(30), 1e-15))
+      assert.is_true(near_abs(quat.length(1, 2, 3, 4), math.sqrt(30), 1e-15))
       assert.equal(30, quat.dot(1, 2, 3, 4, 1, 2, 3, 4))
       local x, y, z, w = quat.normalize(0, 0, 3, 4)
-      assert.is_true(x == 0 and y == 0 and near(z, 0.6, 1e-16) and near(w, 0.8, 1e-16))
+      assert.is_true(x == 0 and y == 0 and near_abs(z, 0.6, 1e-16) and near_abs(w, 0.8, 1e-16))
       assert.same({ 0, 0, 0, 1 }, { quat.identity() })
     end)
 
     it("rotates vectors right-handedly", function()
       local qx, qy, qz, qw = quat.from_axis_angle(0, 0, 1, math.pi / 2)
       local x, y, z = quat.rotate(qx, qy, qz, qw, 1, 0, 0)
-      assert.is_true(near(x, 0, 1e-15) and near(y, 1, 1e-15) and near(z, 0, 1e-15))
+      assert.is_true(near_abs(x, 0, 1e-15) and near_abs(y, 1, 1e-15) and near_abs(z, 0, 1e-15))
     end)
 
     it("round-trips axis-angle and returns angles in [0, pi]", function()
       local x, y, z, a = quat.to_axis_angle(quat.from_axis_angle(0, 2, 0, 1.25))
-      assert.is_true(near(x, 0, 1e-15) and near(y, 1, 1e-15) and near(z, 0, 1e-15) and near(a, 1.25, 1e-15))
+      assert.is_true(near_abs(x, 0, 1e-15) and near_abs(y, 1, 1e-15) and near_abs(z, 0, 1e-15) and near_abs(a, 1.25, 1e-15))
       -- a rotation by 3*pi/2 is the same as pi/2 the other way
       local _, y2, _, a2 = quat.to_axis_angle(quat.from_axis_angle(0, 1, 0, 1.5 * math.pi))
-      assert.is_true(near(a2, math.pi / 2, 1e-12) and near(y2, -1, 1e-12))
+      assert.is_true(near_abs(a2, math.pi / 2, 1e-12) and near_abs(y2, -1, 1e-12))
       assert.same({ 1, 0, 0, 0 }, { quat.to_axis_angle(0, 0, 0, 1) })
     end)
 
@@ -77,38 +75,39 @@ describe("sinew.quat", function()
         local qx, qy, qz, qw = quat.from_to(ux, uy, uz, vx, vy, vz)
         local rx, ry, rz = quat.rotate(qx, qy, qz, qw, ux, uy, uz)
         local lu, lv = math.sqrt(ux * ux + uy * uy + uz * uz), math.sqrt(vx * vx + vy * vy + vz * vz)
-        assert.is_true(near(rx, vx * lu / lv, 1e-12) and near(ry, vy * lu / lv, 1e-12) and near(rz, vz * lu / lv, 1e-12))
+        assert.is_true(near_abs(rx, vx * lu / lv, 1e-12) and near_abs(ry, vy * lu / lv, 1e-12)
+          and near_abs(rz, vz * lu / lv, 1e-12))
         -- shortest: the rotation angle equals the angle between the vectors
         local _, _, _, a = quat.to_axis_angle(qx, qy, qz, qw)
         local cos = (ux * vx + uy * vy + uz * vz) / (lu * lv)
-        assert.is_true(near(a, math.acos(math.max(-1, math.min(1, cos))), 1e-7))
+        assert.is_true(near_abs(a, math.acos(math.max(-1, math.min(1, cos))), 1e-7))
       end
       for _, v in ipairs { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 }, { 0.6, 0.8, 0 } } do
         local qx, qy, qz, qw = quat.from_to(v[1], v[2], v[3], -v[1], -v[2], -v[3])
         local rx, ry, rz = quat.rotate(qx, qy, qz, qw, v[1], v[2], v[3])
-        assert.is_true(near(rx, -v[1], 1e-15) and near(ry, -v[2], 1e-15) and near(rz, -v[3], 1e-15))
-        assert.is_true(near(quat.length(qx, qy, qz, qw), 1, 1e-15))
+        assert.is_true(near_abs(rx, -v[1], 1e-15) and near_abs(ry, -v[2], 1e-15) and near_abs(rz, -v[3], 1e-15))
+        assert.is_true(near_abs(quat.length(qx, qy, qz, qw), 1, 1e-15))
       end
     end)
 
     it("measures the angle between orientations, treating q and -q as equal", function()
       local ax, ay, az, aw = quat.from_axis_angle(1, 0, 0, 0.5)
-      assert.is_true(near(quat.angle(0, 0, 0, 1, ax, ay, az, aw), 0.5, 1e-15))
-      assert.is_true(near(quat.angle(0, 0, 0, -1, ax, ay, az, aw), 0.5, 1e-15))
-      assert.is_true(near(quat.angle(0, 0, 0, 1, quat.from_axis_angle(0, 1, 0, math.pi)), math.pi, 1e-15))
+      assert.is_true(near_abs(quat.angle(0, 0, 0, 1, ax, ay, az, aw), 0.5, 1e-15))
+      assert.is_true(near_abs(quat.angle(0, 0, 0, -1, ax, ay, az, aw), 0.5, 1e-15))
+      assert.is_true(near_abs(quat.angle(0, 0, 0, 1, quat.from_axis_angle(0, 1, 0, math.pi)), math.pi, 1e-15))
     end)
 
     it("has pow, log and exp consistent with each other", function()
       local x, y, z, w = quat.from_axis_angle(1, 2, 3, 1.2)
       local hx, hy, hz, hw = quat.pow(x, y, z, w, 0.5)
-      assert.is_true(near(quat.angle(hx, hy, hz, hw, quat.from_axis_angle(1, 2, 3, 0.6)), 0, 1e-12))
+      assert.is_true(near_abs(quat.angle(hx, hy, hz, hw, quat.from_axis_angle(1, 2, 3, 0.6)), 0, 1e-12))
       local lx, ly, lz, lw = quat.log(x, y, z, w)
-      assert.is_true(near(math.sqrt(lx * lx + ly * ly + lz * lz), 0.6, 1e-14) and near(lw, 0, 1e-15))
+      assert.is_true(near_abs(math.sqrt(lx * lx + ly * ly + lz * lz), 0.6, 1e-14) and near_abs(lw, 0, 1e-15))
       local ex, ey, ez, ew = quat.exp(lx, ly, lz, lw)
-      assert.is_true(near(quat.dot(ex, ey, ez, ew, x, y, z, w), 1, 1e-14))
+      assert.is_true(near_abs(quat.dot(ex, ey, ez, ew, x, y, z, w), 1, 1e-14))
       -- log and exp of non-unit quaternions: ln|q| in w
       local _, _, _, lw2 = quat.log(0, 0, 0, 2)
-      assert.is_true(near(lw2, math.log(2), 1e-15))
+      assert.is_true(near_abs(lw2, math.log(2), 1e-15))
     end)
   end)
 
@@ -121,8 +120,8 @@ describe("sinew.quat", function()
         local t = rng()
         local full = quat.angle(ax, ay, az, aw, bx, by, bz, bw)
         local rx, ry, rz, rw = quat.slerp(ax, ay, az, aw, bx, by, bz, bw, t)
-        assert.is_true(near(quat.angle(ax, ay, az, aw, rx, ry, rz, rw), t * full, 1e-9))
-        assert.is_true(near(quat.angle(rx, ry, rz, rw, bx, by, bz, bw), (1 - t) * full, 1e-9))
+        assert.is_true(near_abs(quat.angle(ax, ay, az, aw, rx, ry, rz, rw), t * full, 1e-9))
+        assert.is_true(near_abs(quat.angle(rx, ry, rz, rw, bx, by, bz, bw), (1 - t) * full, 1e-9))
       end
     end)
 
@@ -130,7 +129,7 @@ describe("sinew.quat", function()
       for _, tiny in ipairs { 1e-6, 1e-9, 1e-12 } do
         local bx, by, bz, bw = quat.from_axis_angle(0, 0, 1, tiny)
         local rx, ry, rz, rw = quat.slerp(0, 0, 0, 1, bx, by, bz, bw, 0.3)
-        assert.is_true(near(quat.angle(0, 0, 0, 1, rx, ry, rz, rw), 0.3 * tiny, 1e-15))
+        assert.is_true(near_abs(quat.angle(0, 0, 0, 1, rx, ry, rz, rw), 0.3 * tiny, 1e-15))
       end
       assert.same({ 0, 0, 0, 1 }, { quat.slerp(0, 0, 0, 1, 0, 0, 0, 1, 0.5) })
     end)
@@ -138,9 +137,9 @@ describe("sinew.quat", function()
     it("takes the shortest path when the inputs are in opposite hemispheres", function()
       local bx, by, bz, bw = quat.from_axis_angle(0, 1, 0, 0.4)
       local rx, ry, rz, rw = quat.slerp(0, 0, 0, 1, -bx, -by, -bz, -bw, 0.5)
-      assert.is_true(near(quat.angle(0, 0, 0, 1, rx, ry, rz, rw), 0.2, 1e-14))
+      assert.is_true(near_abs(quat.angle(0, 0, 0, 1, rx, ry, rz, rw), 0.2, 1e-14))
       rx, ry, rz, rw = quat.nlerp(0, 0, 0, 1, -bx, -by, -bz, -bw, 0.5)
-      assert.is_true(near(quat.angle(0, 0, 0, 1, rx, ry, rz, rw), 0.2, 1e-14))
+      assert.is_true(near_abs(quat.angle(0, 0, 0, 1, rx, ry, rz, rw), 0.2, 1e-14))
     end)
 
     it("returns the end points at t = 0 and t = 1", function()
@@ -165,7 +164,7 @@ describe("sinew.quat", function()
           ws[i] = rng()
         end
         for _, m in ipairs(methods) do
-          assert.is_true(near(quat.length(quat.blend(qs, ws, m)), 1, 1e-12), m)
+          assert.is_true(near_abs(quat.length(quat.blend(qs, ws, m)), 1, 1e-12), m)
         end
       end
     end)

@@ -1,17 +1,7 @@
 local helper = require "helper"
 local sinew = require "sinew"
 
-local function near(a, b, tol) return math.abs(a - b) <= tol end
-
--- a random hierarchy of n joints, parents before children, named "j1".."jn"
-local function random_def(rng, n)
-  local names, parents = {}, {}
-  for j = 1, n do
-    names[j] = "j" .. j
-    parents[j] = (j == 1 or rng() < 0.05) and 0 or math.floor(rng(1, j))
-  end
-  return { names = names, parents = parents }
-end
+local near_abs = helper.near_abs
 
 describe("sinew.skeleton", function()
   local err = helper.error_of
@@ -32,7 +22,7 @@ describe("sinew.skeleton", function()
     it("finds every joint of large random hierarchies by name", function()
       local rng = helper.rng(11)
       for _, n in ipairs { 1, 2, 7, 8, 9, 64, 300 } do
-        local def = random_def(rng, n)
+        local def = helper.random_skeleton_def(rng, n)
         local skel = sinew.skeleton(def)
         assert.equal(n, #skel)
         for j = 1, n do
@@ -50,7 +40,7 @@ describe("sinew.skeleton", function()
         rest = { { 1, 2, 3, 0, 0, 0, 2, 1, 1, 1 }, { 0, 0.5, 0, 0, 3, 0, 4, 2, 2, 2 } } }
       local v = { skel:rest(2) }
       local want = { 0, 0.5, 0, 0, 0.6, 0, 0.8, 2, 2, 2 }
-      for c = 1, 10 do assert.is_true(near(v[c], want[c], 1e-7), c) end
+      for c = 1, 10 do assert.is_true(near_abs(v[c], want[c], 1e-7), c) end
       assert.same({ 1, 2, 3, 0, 0, 0, 1, 1, 1, 1 }, { skel:rest("a") })
     end)
 
