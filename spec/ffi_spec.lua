@@ -1,4 +1,4 @@
--- The LuaJIT fast path (lua/sinew/ffi.lua): which path is taken, that its declarations are the C
+-- The LuaJIT fast path (lua/sinew/ffi/): which path is taken, that its declarations are the C
 -- sources' own, and that every fast function gives what the C binding gives (bit for bit where
 -- both call the core), raises what it raises, and makes no garbage. The whole suite also runs on
 -- each path (tools/test.sh: luajit and luajit-c).
@@ -29,8 +29,8 @@ describe("sinew.path", function()
     end
   end)
 
-  it("declares in lua/sinew/ffi.lua the structs of the C sources, member by member", function()
-    local cdef = helper.read_file("lua/sinew/ffi.lua"):match("local CDEF = %[%[(.-)%]%]")
+  it("declares in lua/sinew/ffi/cdef.lua the structs of the C sources, member by member", function()
+    local cdef = helper.read_file("lua/sinew/ffi/cdef.lua"):match("local CDEF = %[%[(.-)%]%]")
     local ffi_c = helper.read_file("src/binding/ffi.c")
     local table_c = ffi_c:match("BEGIN sn_ffi_table.-\n(.-)/%* END sn_ffi_table")
     assert.equal(struct_text(table_c, "sn_ffi_table"), struct_text(cdef, "sn_ffi_table"))

@@ -158,10 +158,10 @@ sn_pose *sn_lua_checkpose(lua_State *L, int arg);
 /// The Mask at argument `arg`; otherwise an argument error "sinew.Mask expected, got ...".
 sn_mask *sn_lua_checkmask(lua_State *L, int arg);
 
-/* ---- blendspace.c and ffi.c: what the LuaJIT FFI path reads (lua/sinew/ffi.lua) ---------- */
+/* ---- blendspace.c and ffi.c: what the LuaJIT FFI path reads (lua/sinew/ffi/) ------------- */
 
 /// The userdata of a blend space: this header, then the core block and the buffers it points to.
-/// lua/sinew/ffi.lua declares the same struct; spec/ffi_spec.lua compares the two texts.
+/// lua/sinew/ffi/cdef.lua declares the same struct; spec/ffi_spec.lua compares the two texts.
 typedef struct sn_lua_space {
     sn_blendspace *bs; /* the core object, inside this userdata */
     double *out;       /* n weights, written by every weights() call */
