@@ -48,6 +48,19 @@ describe("sinew.path", function()
       assert.equal("{double " .. table.concat(members, ",") .. ";}", struct_text(cdef, name))
     end
   end)
+
+  it("computes slerp in lua/sinew/ffi/quat.lua with the core's polynomials, term for term", function()
+    local c, lua = helper.read_file("src/core/quat.c"), helper.read_file("lua/sinew/ffi/quat.lua")
+    for _, name in ipairs { "theta2_over_near", "theta2_over", "theta_over_sin_near", "theta_over_sin",
+                            "sinc_half_turn", "sinc_turn" } do
+      local want = c:match("static inline double " .. name .. "%(double %a%) (%b{})")
+      want = want and want:match("return (.-);")
+      local got = lua:match("local function " .. name .. "%(%a%)\n.-return (.-)\n  end")
+      assert.is_string(want, name)
+      assert.is_string(got, name)
+      assert.equal(want:gsub("%s+", ""), (got:gsub("%s+", "")), name)
+    end
+  end)
 end)
 
 if sinew.path ~= "ffi" then return end
@@ -314,6 +327,67 @@ describe("sinew.ffi (the fast path)", function()
           assert(not why, why)
         end
       end
+    end)
+
+    -- slerp is Lua on this path for unit inputs (to 1e-15, or 1e-5 normalised by the core's
+    -- series) and t in [-1, 2], with the core's operations: the same bits as the core, zeros'
+    -- signs included, for every kind of pair the core's routes tell apart; the rest (other
+    -- lengths, other t, NaN, infinities, no number) goes to the core or the C binding.
+    it("computes slerp with the core's bits, over every kind of pair and t", function()
+      local function f32(x) -- x rounded to float32 (off unit length by up to about 1e-7)
+        if x == 0 then return x end
+        local m, e = math.frexp(x)
+        return math.ldexp(math.floor(m * 2 ^ 24 + 0.5) / 2 ^ 24, e)
+      end
+      local kinds = {
+        function(x, y, z, w) return x, y, z, w end, -- identical
+        function(x, y, z, w) return -x, -y, -z, -w end, -- opposite: the same rotation
+        function(x, y, z, w) -- nearly identical, to 1e-16 .. 1e-4
+          local e = 10 ^ rng(-16, -4)
+          return quat.normalize(x + e * rng(-1, 1), y + e * rng(-1, 1), z + e * rng(-1, 1), w + e * rng(-1, 1))
+        end,
+        function(x, y, z, w) -- nearly opposite
+          local e = 10 ^ rng(-16, -4)
+          return quat.normalize(-x + e * rng(-1, 1), -y + e * rng(-1, 1), -z + e * rng(-1, 1), -w + e * rng(-1, 1))
+        end,
+        function() return helper.random_quat(rng) end, -- anywhere
+        function() return f32(rng(-1, 1)), f32(rng(-1, 1)), 0, 1 end, -- off unit length: the core then
+        function(x, y, z, w) return f32(x), f32(y), f32(z), f32(w) end, -- float32 keys: the series
+        function(x, y, z, w) local k = 1 + rng(-2e-15, 2e-15); return x * k, y * k, z * k, w * k end,
+        function(x, y, z, w) local k = 1 + rng(-2e-5, 2e-5); return x * k, y * k, z * k, w * k end,
+        function(x) return 0, -0.0, x * 0, 1 end, -- zeros of both signs
+      }
+      local ts = { 0, 1, 0.5, -1, 2, -1 - 2 ^ -52, 2 + 2 ^ -51, 1e-300, -0.0, 1 - 2 ^ -53, 3, -7, 1e6 }
+      local checked, fast_route = 0, 0
+      for i = 1, 20000 do
+        local ax, ay, az, aw = helper.random_quat(rng)
+        if i % 7 == 0 then ax, ay, az, aw = f32(ax), f32(ay), f32(az), f32(aw) end
+        local bx, by, bz, bw = kinds[1 + i % #kinds](ax, ay, az, aw)
+        local t = i % 3 == 0 and rng(-1, 2) or i % 3 == 1 and rng(0, 1) or ts[1 + math.floor(rng() * #ts)]
+        local args = pack(ax, ay, az, aw, bx, by, bz, bw, t)
+        local why = disagreement("slerp", args)
+        assert(not why, why)
+        checked = checked + 1
+        local sa = (ax * ax + ay * ay) + (az * az + aw * aw)
+        local sb = (bx * bx + by * by) + (bz * bz + bw * bw)
+        if t >= -1 and t <= 2 and math.abs(sa - 1) < 1e-5 and math.abs(sb - 1) < 1e-5 then
+          fast_route = fast_route + 1
+        end
+      end
+      assert.equal(20000, checked)
+      assert.is_true(fast_route > 12000, "most cases take the Lua route: " .. fast_route)
+      -- NaN, infinities and what is no number: the C binding's error, word for word
+      local x, y, z, w = helper.random_quat(rng)
+      for _, bad in ipairs { { x, y, z, w, x, y, z, w, 0 / 0 }, { 0 / 0, y, z, w, x, y, z, w, 0.5 },
+                             { x, y, z, w, math.huge, y, z, w, 0.5 }, { x, y, z, w, x, y, z, w, math.huge },
+                             { 0, 0, 0, 0, x, y, z, w, 0.5 }, { x, y, z, w, x, y, z, w, "0.5" },
+                             { x, y, z, w, x, y, z, w } } do
+        local why = disagreement("slerp", pack(unpack(bad, 1, 9)))
+        assert(not why, why)
+      end
+      assert.has_error(function() quat.slerp(x, y, z, w, x, y, z, w, 0 / 0) end)
+      no_garbage { function() quat.slerp(x, y, z, w, 0, 0, 0, 1, 0.3) end,
+                   function() quat.slerp(f32(x), f32(y), f32(z), f32(w), 0, 0, 0, 1, 0.3) end }
     end)
 
     it("gives the C binding's results for the cases that once differed", function()

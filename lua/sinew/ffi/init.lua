@@ -12,13 +12,10 @@
 -- with the class's own metatable (the test the C binding makes); what the core checks (same
 -- skeleton, ranges) it still checks, because the same core function runs.
 --
--- The quaternion functions but `blend` are Lua here, computed as the C core computes
--- them, so the JIT compiles them into the caller's trace: `conj`, `mul`, `dot`, `length`,
--- `from_euler` and `nlerp` with the core's operations (the same bits, zeros' signs included), the
--- others within 1e-12 of the core's results; inputs outside the ranges where that holds (huge
--- `t`, exponents above 64, ...) go to the core. So are the weights of `simple_directional` spaces
--- (from the space's own wedges, the same bits). The others call the core through the function
--- table the native library hands over (`src/binding/ffi.c`).
+-- The quaternion functions but `blend` are Lua here, computed as the C core computes them, so
+-- the JIT compiles them into the caller's trace (see sinew.ffi.quat). So are the weights of
+-- `simple_directional` spaces (from the space's own wedges, the same bits). The others call the
+-- core through the function table the native library hands over (`src/binding/ffi.c`).
 --
 -- The pieces, one subject each: `cdef` (the declarations), `errors` (how a refused call raises),
 -- `args` (the argument tests), `quat` (the quaternion library), and one module per class family

@@ -23,6 +23,8 @@ local caller, raise_as = errors.caller, errors.raise_as
 local PLAIN_SQ_LO, PLAIN_SQ_HI = 1e-280, 1e280
 local PLAIN_V_LO, PLAIN_V_HI = 1e-290, 1e300
 local NEAR_UNIT = 1e-5
+-- slerp takes inputs within this of unit length as unit, as the core does
+local UNIT_EXACT = 1e-15
 -- Largest |e| for which quat.pow is computed here (see F.pow)
 local POW_E_LUA = 64
 local POW_F_LO, POW_F_HI = 1e-140, 1e140
@@ -345,9 +347,112 @@ function M.functions(T, C, try)
     return raise_as(caller(), try(C.nlerp, ...))
   end
 
+  -- slerp: src/core/quat.c's sn_quat_slerp, the same operations in the same order (the same bits:
+  -- neither side contracts a * b + c into one rounding, see spec/ffi_spec.lua). Its polynomials
+  -- (minimax fits in Estrin's scheme; spec/ffi_spec.lua checks that the coefficients are the
+  -- core's): theta^2 / d and theta / sin(theta) in d = |a - b|^2, shorter ones for d <= 1;
+  -- sin(x)/x in x^2, a shorter one for t in [0, 1].
+  local function theta2_over_near(d)
+    local d2 = d * d
+    local d4 = d2 * d2
+    local d8 = d4 * d4
+    return (((1.0 + 0.08333333333331944 * d) + d2 * (0.011111111111879025 + 0.001785714269072651 * d))
+        + d4 * ((0.00031746050438874934 + 6.012381462338917e-05 * d) + d2 * (1.189817193085e-05 + 2.413094315422936e-06 * d)))
+      + d8 * (((5.36741699093693e-07 + 7.066639421566068e-08 * d)
+        + d2 * (5.5618739954415234e-08 - 1.1789220941993564e-08 * d)) + d4 * 5.695009026354704e-09)
+  end
+  local function theta2_over(d)
+    local d2 = d * d
+    local d4 = d2 * d2
+    local d8 = d4 * d4
+    local d16 = d8 * d8
+    return ((((0.9999999999999997 + 0.083333333333423 * d) + d2 * (0.011111111106387865 + 0.0017857143841757423 * d))
+        + d4 * ((0.0003174592370924152 + 6.013225552068025e-05 * d)
+          + d2 * (1.1861240604351977e-05 + 2.524903575734224e-06 * d)))
+      + d8 * (((2.9439094998713747e-07 + 4.5536121199477346e-07 * d)
+          + d2 * (-3.9822307243770677e-07 + 3.8963849554012054e-07 * d))
+        + d4 * ((-2.611822291731462e-07 + 1.3238185658222192e-07 * d)
+          + d2 * (-4.7751671477298745e-08 + 1.1817203517063126e-08 * d))))
+      + d16 * (-1.7907052763836046e-09 + 1.2933250905714518e-10 * d)
+  end
+  local function theta_over_sin_near(d)
+    local d2 = d * d
+    local d4 = d2 * d2
+    return ((1.0 + 0.16666668905994095 * d) + d2 * (0.0333325996882746 + 0.007149848275523745 * d))
+      + d4 * ((0.0015579484970506883 + 0.00042337254491061645 * d)
+        + d2 * (1.3804733185883087e-05 + 5.531335725847105e-05 * d))
+  end
+  local function theta_over_sin(d)
+    local d2 = d * d
+    local d4 = d2 * d2
+    local d8 = d4 * d4
+    return (((1.0000000018860764 + 0.16666644246251572 * d) + d2 * (0.033337712284602986 + 0.007109738279028244 * d))
+        + d4 * ((0.0017146142976041522 + 7.862621701061835e-05 * d)
+          + d2 * (0.0004665195158120683 - 0.00030657764658005376 * d)))
+      + d8 * ((0.00017531085350285308 - 5.005791017926725e-05 * d) + d2 * 7.245678915851049e-06)
+  end
+  local function sinc_half_turn(w)
+    local w2 = w * w
+    local w4 = w2 * w2
+    return ((1.0 - 0.16666666666666408 * w) + w2 * (0.008333333333298566 - 0.0001984126982759869 * w))
+      + w4 * ((2.7557316823424657e-06 - 2.50518897024255e-08 * w)
+        + w2 * (1.6048274499426567e-10 - 7.374417884486096e-13 * w))
+  end
+  local function sinc_turn(w)
+    local w2 = w * w
+    local w4 = w2 * w2
+    local w8 = w4 * w4
+    return (((1.0 - 0.16666666666666663 * w) + w2 * (0.00833333333333319 - 0.00019841269841247016 * w))
+        + w4 * ((2.7557319222132343e-06 - 2.5052108297603348e-08 * w)
+          + w2 * (1.605904124045843e-10 - 7.647114401599521e-13 * w)))
+      + w8 * ((2.8108541700257953e-15 - 8.174696790696833e-18 * w) + w2 * 1.7578373044223255e-20)
+  end
+
+  -- slerp_unit of the core: unit a, b on one side, t in [-1, 2]; d = |a - b|^2 gives theta^2
+  -- without cancellation, the two ends' factors are independent, and one Newton step on the sum
+  -- makes the result unit (no square root, division or libm call)
+  local function slerp_unit(ax, ay, az, aw, bx, by, bz, bw, t)
+    local dx, dy, dz, dw = ax - bx, ay - by, az - bz, aw - bw
+    local d = (dx * dx + dy * dy) + (dz * dz + dw * dw)
+    local t1 = 1.0 - t
+    if d > 2.0 then d = 2.0 end -- rounding
+    local q, g, s0, s1
+    if d <= 1.0 then
+      q, g = theta2_over_near(d), theta_over_sin_near(d)
+    else
+      q, g = theta2_over(d), theta_over_sin(d)
+    end
+    if t >= 0.0 and t <= 1.0 then
+      s0, s1 = sinc_half_turn(((t1 * t1) * d) * q), sinc_half_turn(((t * t) * d) * q)
+    else
+      s0, s1 = sinc_turn(((t1 * t1) * d) * q), sinc_turn(((t * t) * d) * q)
+    end
+    local k0, k1 = (g * t1) * s0, (g * t) * s1
+    local px, py, pz, pw = k0 * ax + k1 * bx, k0 * ay + k1 * by, k0 * az + k1 * bz, k0 * aw + k1 * bw
+    local s = 1.5 - 0.5 * ((px * px + py * py) + (pz * pz + pw * pw)) -- one Newton step
+    return px * s, py * s, pz * s, pw * s
+  end
+
+  -- The core's two inline routes: inputs within UNIT_EXACT of unit length taken as they are,
+  -- within NEAR_UNIT normalised by its series, t in [-1, 2] (NaN fails the test). Anything else
+  -- (other lengths, other t, NaN, infinities) is the core's, through the FFI, as before.
   function F.slerp(...)
     local ax, ay, az, aw, bx, by, bz, bw, t = ...
     if num4(ax, ay, az, aw) and num4(bx, by, bz, bw) and type(t) == "number" then
+      if t >= -1.0 and t <= 2.0 then
+        local sa = (ax * ax + ay * ay) + (az * az + aw * aw)
+        local sb = (bx * bx + by * by) + (bz * bz + bw * bw)
+        local ea, eb = sa - 1.0, sb - 1.0
+        if abs(ea) < UNIT_EXACT and abs(eb) < UNIT_EXACT then
+          if (ax * bx + ay * by) + (az * bz + aw * bw) < 0.0 then bx, by, bz, bw = -bx, -by, -bz, -bw end
+          return slerp_unit(ax, ay, az, aw, bx, by, bz, bw, t)
+        end
+        if abs(ea) < NEAR_UNIT and abs(eb) < NEAR_UNIT then
+          local ka, kb = 1.0 + ea * (-0.5 + 0.375 * ea), 1.0 + eb * (-0.5 + 0.375 * eb)
+          if (ax * bx + ay * by) + (az * bz + aw * bw) < 0.0 then kb = -kb end
+          return slerp_unit(ax * ka, ay * ka, az * ka, aw * ka, bx * kb, by * kb, bz * kb, bw * kb, t)
+        end
+      end
       da[0], da[1], da[2], da[3] = ax, ay, az, aw
       db[0], db[1], db[2], db[3] = bx, by, bz, bw
       if slerp(qa, qb, t, qo, nil) == 0 then return dout[0], dout[1], dout[2], dout[3] end
