@@ -63,6 +63,46 @@ describe("sinew.path", function()
   end)
 end)
 
+-- Type errors name what was passed: its class (the metatable's __name) or its type, on every Lua
+-- and on both of LuaJIT's paths (the FFI path hands every call it does not take to the C binding,
+-- so the C binding's checker words both). Each case: a call, and the message it raises.
+local function type_cases()
+  local skel = sinew.skeleton { names = { "a", "b" }, parents = { 0, 1 } }
+  local pose, mats = sinew.pose(skel), sinew.matrices(skel)
+  local clip = sinew.clip { skeleton = skel, tracks = {}, duration = 1 }
+  local cursor = clip:cursor()
+  local chain = sinew.chain { skeleton = skel, root = "a" }
+  return {
+    { "a pose where matrices go", function() return pose:to_model(pose) end, "sinew.Matrices expected, got sinew.Pose" },
+    { "a clip where matrices go", function() return pose:to_model(clip) end, "sinew.Matrices expected, got sinew.Clip" },
+    { "a table where matrices go", function() return pose:to_model({}) end, "sinew.Matrices expected, got table" },
+    { "a number where matrices go", function() return pose:to_model(1) end, "sinew.Matrices expected, got number" },
+    { "nil where matrices go", function() return pose:to_model(nil) end, "sinew.Matrices expected, got nil" },
+    { "a clip where a pose goes", function() return clip:sample(0.5, clip) end, "sinew.Pose expected, got sinew.Clip" },
+    { "matrices where a pose goes", function() return cursor:sample(0.5, mats) end,
+      "sinew.Pose expected, got sinew.Matrices" },
+    { "a string where a pose goes", function() return chain:update(0.1, "pose") end, "sinew.Pose expected, got string" },
+    { "a pose as the delta of add", function() return pose:add(mats, 1) end, "sinew.Pose expected, got sinew.Matrices" },
+    { "a clip among the layers", function() return sinew.blend(pose, { pose, clip }, { 1, 1 }) end,
+      "layer 2 is not a sinew.Pose (got sinew.Clip)" },
+    { "a pose as self", function() return clip.sample(pose, 0.5, pose) end, "sinew.Clip expected, got sinew.Pose" },
+    { "a pose as a space's self", function()
+        local space = sinew.blendspace { mode = "1d", points = { 0, 1 } }
+        return space.weights(pose, 0.5)
+      end, "sinew.BlendSpace expected, got sinew.Pose" },
+  }
+end
+
+describe("type errors", function()
+  it("name the class or type of what was passed", function()
+    for _, case in ipairs(type_cases()) do
+      local ok, err = pcall(case[2])
+      assert.is_false(ok, case[1])
+      assert.is_truthy(tostring(err):find(case[3], 1, true), case[1] .. ": " .. tostring(err))
+    end
+  end)
+end)
+
 if sinew.path ~= "ffi" then return end
 
 local fast = require "sinew.ffi"
@@ -146,6 +186,32 @@ end
 
 describe("sinew.ffi (the fast path)", function()
   local rng = helper.rng(2026)
+
+  it("raises the C binding's type errors word for word", function()
+    -- each case once on the fast path, once with every fast method put back to the C binding's
+    local mts = require("sinew.core")._ffi.metatables
+    local swaps = { { mts["sinew.Pose"].__index, C.Pose }, { mts["sinew.Clip"].__index, C.Clip },
+                    { mts["sinew.ClipCursor"].__index, C.ClipCursor }, { mts["sinew.Chain"].__index, C.Chain } }
+    for i, mt in ipairs(mts["sinew.BlendSpace"]) do swaps[#swaps + 1] = { mt.__index, { weights = C.BlendSpace[i] } } end
+    local function on_c(fn)
+      local saved, blend = {}, sinew.blend
+      for _, pair in ipairs(swaps) do
+        for name, c in pairs(pair[2]) do saved[#saved + 1] = { pair[1], name, pair[1][name] }; pair[1][name] = c end
+      end
+      sinew.blend = C.blend
+      local r = pack(pcall(fn))
+      for _, v in ipairs(saved) do v[1][v[2]] = v[3] end
+      sinew.blend = blend
+      return r
+    end
+    for _, case in ipairs(type_cases()) do
+      local fast_r, c_r = pack(pcall(case[2])), on_c(case[2])
+      assert.is_false(fast_r[1], case[1])
+      assert.is_false(c_r[1], case[1])
+      assert.equal(tostring(c_r[2]):gsub("^[^:]*:%d+: ", ""), (tostring(fast_r[2]):gsub("^[^:]*:%d+: ", "")), case[1])
+      assert.is_truthy(tostring(fast_r[2]):find(case[3], 1, true), case[1])
+    end
+  end)
 
   describe("quat", function()
     -- the arguments of each function: a list of generators
