@@ -22,8 +22,8 @@ function M.install(ctx)
   local calls = 0 -- weights calls begun: a call that sees it move was re-entered by a finaliser
   -- Functions that write entries 1 .. n of a table, made once per n: copy(out, w) from w[0 ..],
   -- fill(out, v) with v. Up to 64 entries store by store (a loop of a count the trace does not
-  -- know costs LuaJIT about 3 ns an entry, straight stores next to nothing); made apart from the
-  -- calls' path, since a function that makes a closure stops the trace.
+  -- know costs LuaJIT a few ns an entry, straight stores next to nothing: manual/performance.md);
+  -- made apart from the calls' path, since a function that makes a closure stops the trace.
   local copiers, fillers = {}, {}
   local function make_stores(cache, n, item) -- item: "w[%d]" copies, "w" fills
     local f

@@ -1,12 +1,12 @@
 --- The LuaJIT fast path: the per-frame functions call the C core through the FFI.
 --
 -- Under LuaJIT with the JIT on, `require "sinew"` installs this path (see `sinew.path`). A call
--- through Lua's C API costs about 50 ns and ends the JIT's trace; a call through the FFI costs a
--- few ns and the trace goes on. The public API stays the same: each fast function takes the
--- arguments the C binding takes and returns what it returns. It handles the common case (the
--- right objects, plain finite numbers) itself; any other call, and any call the core refuses,
--- goes to the C binding's own function, which raises the same error as on Lua 5.4 (a refused
--- call changes nothing, so calling again is safe).
+-- through Lua's C API ends the JIT's trace; a call through the FFI costs far less and the trace
+-- goes on (manual/performance.md has the figures). The public API stays the same: each fast
+-- function takes the arguments the C binding takes and returns what it returns. It handles the
+-- common case (the right objects, plain finite numbers) itself; any other call, and any call the
+-- core refuses, goes to the C binding's own function, which raises the same error as on Lua 5.4
+-- (a refused call changes nothing, so calling again is safe).
 --
 -- Objects keep their validation: every `self` and object argument is checked to be a userdata
 -- with the class's own metatable (the test the C binding makes); what the core checks (same
