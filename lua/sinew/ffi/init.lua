@@ -22,7 +22,7 @@
 -- (`pose` with `sinew.blend`, `clip`, `chain`, `blendspace`). This module installs them and owns
 -- the map from each fast function to the C binding's function it stands for.
 --
--- These are the only files of sinew that require "ffi".
+-- Besides these, only sinew.love2d (LÖVE drawing, not part of this path) requires "ffi".
 -- @module sinew.ffi
 local cdef = require "sinew.ffi.cdef"
 local quat = require "sinew.ffi.quat"
