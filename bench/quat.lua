@@ -93,7 +93,8 @@ end
 
 -- The same contract as sinew where the plain versions above do less: they take unit inputs as
 -- unit, and angle's acos loses up to 3e-8 rad near 0. These normalise their inputs (one
--- reciprocal square root each) and measure the angle without cancellation, as sinew does.
+-- reciprocal square root each) and measure the angle without cancellation, as sinew does
+-- (slerp's acos keeps its loss near 0: only the normalisation is added there).
 local SAME = {}
 local function unit(x, y, z, w)
   local k = 1 / sqrt(x * x + y * y + z * z + w * w)
@@ -107,6 +108,11 @@ function SAME.nlerp(ax, ay, az, aw, bx, by, bz, bw, t)
   ax, ay, az, aw = unit(ax, ay, az, aw)
   bx, by, bz, bw = unit(bx, by, bz, bw)
   return P.nlerp(ax, ay, az, aw, bx, by, bz, bw, t)
+end
+function SAME.slerp(ax, ay, az, aw, bx, by, bz, bw, t)
+  ax, ay, az, aw = unit(ax, ay, az, aw)
+  bx, by, bz, bw = unit(bx, by, bz, bw)
+  return P.slerp(ax, ay, az, aw, bx, by, bz, bw, t)
 end
 function SAME.angle(ax, ay, az, aw, bx, by, bz, bw)
   ax, ay, az, aw = unit(ax, ay, az, aw)

@@ -302,7 +302,7 @@ describe("sinew.clip", function()
       local other = sinew.pose(helper.random_skeleton(rng, 2, 0.5, 2))
       assert.matches("bad argument #2 .*not a finite number", err(cursor.sample, cursor, 0 / 0, pose))
       assert.matches("bad argument #3 .*pose of another skeleton", err(cursor.sample, cursor, 0, other))
-      assert.matches("bad argument #1 .*sinew.ClipCursor expected, got userdata", err(cursor.sample, pose, 0, pose))
+      assert.matches("bad argument #1 .*sinew.ClipCursor expected, got sinew.Pose", err(cursor.sample, pose, 0, pose))
     end)
   end)
 
@@ -417,7 +417,7 @@ describe("sinew.clip", function()
         assert.matches(c[1], msg, nil, false, i)
       end
       assert.matches("bad argument #2 .*not a finite number", err(clip.sample_joint, clip, -math.huge, 1))
-      assert.matches("bad argument #1 .*sinew.Clip expected, got userdata",
+      assert.matches("bad argument #1 .*sinew.Clip expected, got sinew.Pose",
         err(clip.sample_joint, sinew.pose(skel), 0, 1))
       assert.matches("calling 'sample_joint' on bad self", select(2, pcall(function()
         local other = { sample_joint = clip.sample_joint }

@@ -1,4 +1,4 @@
--- The LuaJIT fast path (lua/sinew/ffi.lua): which path is taken, that its declarations are the C
+-- The LuaJIT fast path (lua/sinew/ffi/): which path is taken, that its declarations are the C
 -- sources' own, and that every fast function gives what the C binding gives (bit for bit where
 -- both call the core), raises what it raises, and makes no garbage. The whole suite also runs on
 -- each path (tools/test.sh: luajit and luajit-c).
@@ -29,8 +29,8 @@ describe("sinew.path", function()
     end
   end)
 
-  it("declares in lua/sinew/ffi.lua the structs of the C sources, member by member", function()
-    local cdef = helper.read_file("lua/sinew/ffi.lua"):match("local CDEF = %[%[(.-)%]%]")
+  it("declares in lua/sinew/ffi/cdef.lua the structs of the C sources, member by member", function()
+    local cdef = helper.read_file("lua/sinew/ffi/cdef.lua"):match("local CDEF = %[%[(.-)%]%]")
     local ffi_c = helper.read_file("src/binding/ffi.c")
     local table_c = ffi_c:match("BEGIN sn_ffi_table.-\n(.-)/%* END sn_ffi_table")
     assert.equal(struct_text(table_c, "sn_ffi_table"), struct_text(cdef, "sn_ffi_table"))
@@ -46,6 +46,59 @@ describe("sinew.path", function()
       local members = {}
       for m in struct_text(quat_h, name):gmatch("double (%a+);") do members[#members + 1] = m end
       assert.equal("{double " .. table.concat(members, ",") .. ";}", struct_text(cdef, name))
+    end
+  end)
+
+  it("computes slerp in lua/sinew/ffi/quat.lua with the core's polynomials, term for term", function()
+    local c, lua = helper.read_file("src/core/quat.c"), helper.read_file("lua/sinew/ffi/quat.lua")
+    for _, name in ipairs { "theta2_over_near", "theta2_over", "theta_over_sin_near", "theta_over_sin",
+                            "sinc_half_turn", "sinc_turn" } do
+      local want = c:match("static inline double " .. name .. "%(double %a%) (%b{})")
+      want = want and want:match("return (.-);")
+      local got = lua:match("local function " .. name .. "%(%a%)\n.-return (.-)\n  end")
+      assert.is_string(want, name)
+      assert.is_string(got, name)
+      assert.equal(want:gsub("%s+", ""), (got:gsub("%s+", "")), name)
+    end
+  end)
+end)
+
+-- Type errors name what was passed: its class (the metatable's __name) or its type, on every Lua
+-- and on both of LuaJIT's paths (the FFI path hands every call it does not take to the C binding,
+-- so the C binding's checker words both). Each case: a call, and the message it raises.
+local function type_cases()
+  local skel = sinew.skeleton { names = { "a", "b" }, parents = { 0, 1 } }
+  local pose, mats = sinew.pose(skel), sinew.matrices(skel)
+  local clip = sinew.clip { skeleton = skel, tracks = {}, duration = 1 }
+  local cursor = clip:cursor()
+  local chain = sinew.chain { skeleton = skel, root = "a" }
+  return {
+    { "a pose where matrices go", function() return pose:to_model(pose) end, "sinew.Matrices expected, got sinew.Pose" },
+    { "a clip where matrices go", function() return pose:to_model(clip) end, "sinew.Matrices expected, got sinew.Clip" },
+    { "a table where matrices go", function() return pose:to_model({}) end, "sinew.Matrices expected, got table" },
+    { "a number where matrices go", function() return pose:to_model(1) end, "sinew.Matrices expected, got number" },
+    { "nil where matrices go", function() return pose:to_model(nil) end, "sinew.Matrices expected, got nil" },
+    { "a clip where a pose goes", function() return clip:sample(0.5, clip) end, "sinew.Pose expected, got sinew.Clip" },
+    { "matrices where a pose goes", function() return cursor:sample(0.5, mats) end,
+      "sinew.Pose expected, got sinew.Matrices" },
+    { "a string where a pose goes", function() return chain:update(0.1, "pose") end, "sinew.Pose expected, got string" },
+    { "a pose as the delta of add", function() return pose:add(mats, 1) end, "sinew.Pose expected, got sinew.Matrices" },
+    { "a clip among the layers", function() return sinew.blend(pose, { pose, clip }, { 1, 1 }) end,
+      "layer 2 is not a sinew.Pose (got sinew.Clip)" },
+    { "a pose as self", function() return clip.sample(pose, 0.5, pose) end, "sinew.Clip expected, got sinew.Pose" },
+    { "a pose as a space's self", function()
+        local space = sinew.blendspace { mode = "1d", points = { 0, 1 } }
+        return space.weights(pose, 0.5)
+      end, "sinew.BlendSpace expected, got sinew.Pose" },
+  }
+end
+
+describe("type errors", function()
+  it("name the class or type of what was passed", function()
+    for _, case in ipairs(type_cases()) do
+      local ok, err = pcall(case[2])
+      assert.is_false(ok, case[1])
+      assert.is_truthy(tostring(err):find(case[3], 1, true), case[1] .. ": " .. tostring(err))
     end
   end)
 end)
@@ -133,6 +186,32 @@ end
 
 describe("sinew.ffi (the fast path)", function()
   local rng = helper.rng(2026)
+
+  it("raises the C binding's type errors word for word", function()
+    -- each case once on the fast path, once with every fast method put back to the C binding's
+    local mts = require("sinew.core")._ffi.metatables
+    local swaps = { { mts["sinew.Pose"].__index, C.Pose }, { mts["sinew.Clip"].__index, C.Clip },
+                    { mts["sinew.ClipCursor"].__index, C.ClipCursor }, { mts["sinew.Chain"].__index, C.Chain } }
+    for i, mt in ipairs(mts["sinew.BlendSpace"]) do swaps[#swaps + 1] = { mt.__index, { weights = C.BlendSpace[i] } } end
+    local function on_c(fn)
+      local saved, blend = {}, sinew.blend
+      for _, pair in ipairs(swaps) do
+        for name, c in pairs(pair[2]) do saved[#saved + 1] = { pair[1], name, pair[1][name] }; pair[1][name] = c end
+      end
+      sinew.blend = C.blend
+      local r = pack(pcall(fn))
+      for _, v in ipairs(saved) do v[1][v[2]] = v[3] end
+      sinew.blend = blend
+      return r
+    end
+    for _, case in ipairs(type_cases()) do
+      local fast_r, c_r = pack(pcall(case[2])), on_c(case[2])
+      assert.is_false(fast_r[1], case[1])
+      assert.is_false(c_r[1], case[1])
+      assert.equal(tostring(c_r[2]):gsub("^[^:]*:%d+: ", ""), (tostring(fast_r[2]):gsub("^[^:]*:%d+: ", "")), case[1])
+      assert.is_truthy(tostring(fast_r[2]):find(case[3], 1, true), case[1])
+    end
+  end)
 
   describe("quat", function()
     -- the arguments of each function: a list of generators
@@ -314,6 +393,67 @@ describe("sinew.ffi (the fast path)", function()
           assert(not why, why)
         end
       end
+    end)
+
+    -- slerp is Lua on this path for unit inputs (to 1e-15, or 1e-5 normalised by the core's
+    -- series) and t in [-1, 2], with the core's operations: the same bits as the core, zeros'
+    -- signs included, for every kind of pair the core's routes tell apart; the rest (other
+    -- lengths, other t, NaN, infinities, no number) goes to the core or the C binding.
+    it("computes slerp with the core's bits, over every kind of pair and t", function()
+      local function f32(x) -- x rounded to float32 (off unit length by up to about 1e-7)
+        if x == 0 then return x end
+        local m, e = math.frexp(x)
+        return math.ldexp(math.floor(m * 2 ^ 24 + 0.5) / 2 ^ 24, e)
+      end
+      local kinds = {
+        function(x, y, z, w) return x, y, z, w end, -- identical
+        function(x, y, z, w) return -x, -y, -z, -w end, -- opposite: the same rotation
+        function(x, y, z, w) -- nearly identical, to 1e-16 .. 1e-4
+          local e = 10 ^ rng(-16, -4)
+          return quat.normalize(x + e * rng(-1, 1), y + e * rng(-1, 1), z + e * rng(-1, 1), w + e * rng(-1, 1))
+        end,
+        function(x, y, z, w) -- nearly opposite
+          local e = 10 ^ rng(-16, -4)
+          return quat.normalize(-x + e * rng(-1, 1), -y + e * rng(-1, 1), -z + e * rng(-1, 1), -w + e * rng(-1, 1))
+        end,
+        function() return helper.random_quat(rng) end, -- anywhere
+        function() return f32(rng(-1, 1)), f32(rng(-1, 1)), 0, 1 end, -- off unit length: the core then
+        function(x, y, z, w) return f32(x), f32(y), f32(z), f32(w) end, -- float32 keys: the series
+        function(x, y, z, w) local k = 1 + rng(-2e-15, 2e-15); return x * k, y * k, z * k, w * k end,
+        function(x, y, z, w) local k = 1 + rng(-2e-5, 2e-5); return x * k, y * k, z * k, w * k end,
+        function(x) return 0, -0.0, x * 0, 1 end, -- zeros of both signs
+      }
+      local ts = { 0, 1, 0.5, -1, 2, -1 - 2 ^ -52, 2 + 2 ^ -51, 1e-300, -0.0, 1 - 2 ^ -53, 3, -7, 1e6 }
+      local checked, fast_route = 0, 0
+      for i = 1, 20000 do
+        local ax, ay, az, aw = helper.random_quat(rng)
+        if i % 7 == 0 then ax, ay, az, aw = f32(ax), f32(ay), f32(az), f32(aw) end
+        local bx, by, bz, bw = kinds[1 + i % #kinds](ax, ay, az, aw)
+        local t = i % 3 == 0 and rng(-1, 2) or i % 3 == 1 and rng(0, 1) or ts[1 + math.floor(rng() * #ts)]
+        local args = pack(ax, ay, az, aw, bx, by, bz, bw, t)
+        local why = disagreement("slerp", args)
+        assert(not why, why)
+        checked = checked + 1
+        local sa = (ax * ax + ay * ay) + (az * az + aw * aw)
+        local sb = (bx * bx + by * by) + (bz * bz + bw * bw)
+        if t >= -1 and t <= 2 and math.abs(sa - 1) < 1e-5 and math.abs(sb - 1) < 1e-5 then
+          fast_route = fast_route + 1
+        end
+      end
+      assert.equal(20000, checked)
+      assert.is_true(fast_route > 12000, "most cases take the Lua route: " .. fast_route)
+      -- NaN, infinities and what is no number: the C binding's error, word for word
+      local x, y, z, w = helper.random_quat(rng)
+      for _, bad in ipairs { { x, y, z, w, x, y, z, w, 0 / 0 }, { 0 / 0, y, z, w, x, y, z, w, 0.5 },
+                             { x, y, z, w, math.huge, y, z, w, 0.5 }, { x, y, z, w, x, y, z, w, math.huge },
+                             { 0, 0, 0, 0, x, y, z, w, 0.5 }, { x, y, z, w, x, y, z, w, "0.5" },
+                             { x, y, z, w, x, y, z, w } } do
+        local why = disagreement("slerp", pack(unpack(bad, 1, 9)))
+        assert(not why, why)
+      end
+      assert.has_error(function() quat.slerp(x, y, z, w, x, y, z, w, 0 / 0) end)
+      no_garbage { function() quat.slerp(x, y, z, w, 0, 0, 0, 1, 0.3) end,
+                   function() quat.slerp(f32(x), f32(y), f32(z), f32(w), 0, 0, 0, 1, 0.3) end }
     end)
 
     it("gives the C binding's results for the cases that once differed", function()

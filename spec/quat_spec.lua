@@ -142,6 +142,38 @@ describe("sinew.quat", function()
       assert.is_true(near_abs(quat.angle(0, 0, 0, 1, rx, ry, rz, rw), 0.2, 1e-14))
     end)
 
+    -- every route: unit inputs, float32 ones (off unit length by about 1e-7: normalised by a
+    -- series), inputs further off, t inside [0, 1], in [-1, 2] and beyond (extrapolated)
+    it("moves along the arc at t times the angle on every route, unit and float32 inputs, any t", function()
+      local rng = helper.rng(33)
+      local function f32(x)
+        if x == 0 then return x end
+        local m, e = math.frexp(x)
+        return math.ldexp(math.floor(m * 2 ^ 24 + 0.5) / 2 ^ 24, e)
+      end
+      for i = 1, 600 do
+        local ax, ay, az, aw = helper.random_quat(rng)
+        local bx, by, bz, bw = quat.from_axis_angle(rng(-1, 1), rng(-1, 1), rng(-1, 1) + 0.1, rng(-3, 3))
+        bx, by, bz, bw = quat.mul(ax, ay, az, aw, bx, by, bz, bw)
+        local k = i % 3
+        if k == 1 then
+          ax, ay, az, aw, bx, by, bz, bw = f32(ax), f32(ay), f32(az), f32(aw), f32(bx), f32(by), f32(bz), f32(bw)
+        elseif k == 2 then
+          local s = rng(0.5, 2)
+          ax, ay, az, aw = ax * s, ay * s, az * s, aw * s
+        end
+        local t = ({ rng(), rng(-1, 2), rng(-4, 5), 0, 1, -1, 2 })[1 + i % 7]
+        local full = quat.angle(ax, ay, az, aw, bx, by, bz, bw)
+        local rx, ry, rz, rw = quat.slerp(ax, ay, az, aw, bx, by, bz, bw, t)
+        assert.is_true(near(quat.length(rx, ry, rz, rw), 1, 1e-15))
+        -- the angle from a is |t| times the full one, up to a whole turn for |t| > 1 (an angle
+        -- between rotations is at most pi)
+        local want = math.abs(t) * full % (2 * math.pi)
+        if want > math.pi then want = 2 * math.pi - want end
+        assert.is_true(near(quat.angle(ax, ay, az, aw, rx, ry, rz, rw), want, 1e-9), i)
+      end
+    end)
+
     it("returns the end points at t = 0 and t = 1", function()
       local bx, by, bz, bw = quat.from_axis_angle(1, 1, 0, 2)
       assert.is_true(quat.angle(bx, by, bz, bw, quat.slerp(0, 0, 0, 1, bx, by, bz, bw, 1)) < 1e-15)

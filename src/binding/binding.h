@@ -107,9 +107,14 @@ void *sn_lua_scratch(lua_State *L, int upvalue, size_t size);
 /// the given metamethods; every function of `methods` and `meta` gets `tname` as upvalue 1, so
 /// that a function shared by several classes knows which one its `self` must be. Pops it.
 void sn_lua_newclass(lua_State *L, const char *tname, const luaL_Reg *methods, const luaL_Reg *meta);
+/// The name of the value at `idx` for a message "... expected, got <name>": its metatable's
+/// __name when that is a string ("sinew.Pose"; Lua 5.3+ name some of their own so too), read
+/// raw, else its type ("nil", "table", "light userdata", ...), on every Lua alike. May leave
+/// two values on the stack: for a message about to be raised.
+const char *sn_lua_typename_of(lua_State *L, int idx);
 /// The userdata at argument `arg` if its metatable is the registry's `tname` (compared by
 /// identity: nothing from Lua can forge it); otherwise an argument error
-/// "<tname> expected, got <type>".
+/// "<tname> expected, got <name>" (sn_lua_typename_of: "sinew.Matrices expected, got sinew.Pose").
 void *sn_lua_checkobject(lua_State *L, int arg, const char *tname);
 /// The userdata at stack index `idx` if its metatable is the registry's `tname`, else NULL.
 void *sn_lua_testobject(lua_State *L, int idx, const char *tname);
@@ -158,10 +163,10 @@ sn_pose *sn_lua_checkpose(lua_State *L, int arg);
 /// The Mask at argument `arg`; otherwise an argument error "sinew.Mask expected, got ...".
 sn_mask *sn_lua_checkmask(lua_State *L, int arg);
 
-/* ---- blendspace.c and ffi.c: what the LuaJIT FFI path reads (lua/sinew/ffi.lua) ---------- */
+/* ---- blendspace.c and ffi.c: what the LuaJIT FFI path reads (lua/sinew/ffi/) ------------- */
 
 /// The userdata of a blend space: this header, then the core block and the buffers it points to.
-/// lua/sinew/ffi.lua declares the same struct; spec/ffi_spec.lua compares the two texts.
+/// lua/sinew/ffi/cdef.lua declares the same struct; spec/ffi_spec.lua compares the two texts.
 typedef struct sn_lua_space {
     sn_blendspace *bs; /* the core object, inside this userdata */
     double *out;       /* n weights, written by every weights() call */

@@ -38,7 +38,7 @@ static space *check_space(lua_State *L) {
         ok = lua_type(L, -1) == LUA_TNUMBER;
         lua_pop(L, 1);
     }
-    if (!ok) sn_lua_argerror(L, 1, lua_pushfstring(L, TNAME " expected, got %s", luaL_typename(L, 1)));
+    if (!ok) sn_lua_argerror(L, 1, lua_pushfstring(L, TNAME " expected, got %s", sn_lua_typename_of(L, 1)));
     return (space *)p;
 }
 

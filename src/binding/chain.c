@@ -90,7 +90,7 @@ static void read_chain_def(lua_State *L, sn_chain_def *def) {
     sn_lua_field(L, 1, "skeleton"); /* 2 */
     if (!lua_isnil(L, 2)) {
         sn_skeleton *s = (sn_skeleton *)sn_lua_testobject(L, 2, SN_SKELETON_MT);
-        if (s == NULL) sn_lua_argerror(L, 1, lua_pushfstring(L, "'skeleton' must be a %s (got %s)", SN_SKELETON_MT, luaL_typename(L, 2)));
+        if (s == NULL) sn_lua_argerror(L, 1, lua_pushfstring(L, "'skeleton' must be a %s (got %s)", SN_SKELETON_MT, sn_lua_typename_of(L, 2)));
         def->skeleton = s;
         sn_lua_field(L, 1, "root");
         if (lua_isnil(L, -1)) sn_lua_argerror(L, 1, "'root' is needed with 'skeleton'");

@@ -147,7 +147,7 @@ static int l_clip(lua_State *L) {
     def.skeleton = (const sn_skeleton *)sn_lua_testobject(L, 2, SN_SKELETON_MT);
     if (def.skeleton == NULL)
         return def_error(L, 0, lua_pushfstring(L, "'skeleton' must be a %s (got %s)", SN_SKELETON_MT,
-                                               luaL_typename(L, 2)));
+                                               sn_lua_typename_of(L, 2)));
     if (sn_lua_field(L, 1, "tracks") != LUA_TTABLE) /* 3 */
         return def_error(L, 0, lua_pushfstring(L, "'tracks' must be a table (got %s)", luaL_typename(L, 3)));
     sn_lua_field(L, 1, "duration"); /* 4 */

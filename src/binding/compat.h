@@ -62,16 +62,4 @@ static inline void *sn_lua_testudata(lua_State *L, int i, const char *tname) {
 #define sn_lua_getuservalue(L, i) lua_getfenv((L), (i))
 #endif
 
-/* The name of the value at `arg` in a type error, as the interpreter's own luaL_typeerror writes
-   it: 5.3 and later give its metatable's __name (or "light userdata"), 5.1 and LuaJIT its type. */
-#if LUA_VERSION_NUM >= 503
-static inline const char *sn_lua_typearg(lua_State *L, int arg) {
-    if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING) return lua_tostring(L, -1);
-    if (lua_type(L, arg) == LUA_TLIGHTUSERDATA) return "light userdata";
-    return luaL_typename(L, arg);
-}
-#else
-#define sn_lua_typearg(L, arg) luaL_typename((L), (arg))
-#endif
-
 #endif

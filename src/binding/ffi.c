@@ -1,13 +1,13 @@
 /*
- * What the LuaJIT FFI path (lua/sinew/ffi.lua) needs from the native library: one table of the
+ * What the LuaJIT FFI path (lua/sinew/ffi/) needs from the native library: one table of the
  * core's per-frame functions, handed to Lua as a light userdata, and the sizes of the structs it
  * declares again. Calling through the table needs no symbol lookup, so it works wherever
  * `require "sinew.core"` does (a LÖVE save directory, a Windows DLL that exports only
  * luaopen_sinew_core).
  *
  * The compiler checks the table against the core's headers (each initialiser must have the
- * member's type); spec/ffi_spec.lua checks that ffi.lua declares the same struct, member by member,
- * and ffi.lua compares the sizes below with its own before it uses anything.
+ * member's type); spec/ffi_spec.lua checks that ffi/cdef.lua declares the same struct, member by member,
+ * and ffi/cdef.lua compares the sizes below with its own before it uses anything.
  */
 #include <stddef.h>
 
@@ -75,7 +75,7 @@ static void set_size(lua_State *L, const char *name, size_t v) {
 }
 
 /* module._ffi = {table = <light userdata>, sizes = {...}, metatables = {...}}: the metatables
-   are those of the classes whose methods ffi.lua replaces (each is reachable from Lua anyway, by
+   are those of the classes whose methods lua/sinew/ffi/ replaces (each is reachable from Lua anyway, by
    getmetatable on an object) */
 void sn_open_ffi(lua_State *L, int module) {
     static const char *const classes[] = {SN_POSE_MT, SN_MASK_MT, SN_MATRICES_MT, SN_CLIP_MT, SN_CLIP_CURSOR_MT, SN_CHAIN_MT, NULL};

@@ -249,7 +249,7 @@ static int l_blend(lua_State *L) {
         l->pose = (const sn_pose *)sn_lua_testobject(L, -1, SN_POSE_MT);
         if (l->pose == NULL)
             return sn_lua_argerror(L, 3, lua_pushfstring(L, "layer %d is not a %s (got %s)", i + 1, SN_POSE_MT,
-                                                       luaL_typename(L, -1)));
+                                                       sn_lua_typename_of(L, -1)));
         lua_rawseti(L, anchor, ++k);
         l->weight = 0.0f;
         l->mask = all;
@@ -259,7 +259,7 @@ static int l_blend(lua_State *L) {
                 l->mask = (const sn_mask *)sn_lua_testobject(L, -1, SN_MASK_MT);
                 if (l->mask == NULL)
                     return sn_lua_argerror(L, 4, lua_pushfstring(L, "mask %d is not a %s (got %s)", i + 1, SN_MASK_MT,
-                                                               luaL_typename(L, -1)));
+                                                               sn_lua_typename_of(L, -1)));
                 lua_rawseti(L, anchor, ++k);
             } else {
                 lua_pop(L, 1);

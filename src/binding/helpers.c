@@ -74,8 +74,22 @@ int sn_lua_toint(lua_State *L, int idx, int arg, const char *what) {
 
 /* ---- Lua types: lauxlib's checks, raising through sn_lua_argerror ------------------------- */
 
+const char *sn_lua_typename_of(lua_State *L, int idx) {
+    int t;
+    idx = sn_lua_absindex(L, idx);
+    t = lua_type(L, idx);
+    if (t == LUA_TLIGHTUSERDATA) return "light userdata";
+    if (lua_getmetatable(L, idx)) {
+        lua_pushliteral(L, "__name");
+        lua_rawget(L, -2); /* raw: a metatable's own __index runs nothing here */
+        if (lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1); /* stays on the stack */
+        lua_pop(L, 2);
+    }
+    return luaL_typename(L, idx);
+}
+
 int sn_lua_typeerror(lua_State *L, int arg, const char *tname) {
-    return sn_lua_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", tname, sn_lua_typearg(L, arg)));
+    return sn_lua_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", tname, sn_lua_typename_of(L, arg)));
 }
 
 void sn_lua_checktype(lua_State *L, int arg, int t) {
@@ -277,7 +291,7 @@ void *sn_lua_testobject(lua_State *L, int idx, const char *tname) { return sn_lu
 void *sn_lua_checkobject(lua_State *L, int arg, const char *tname) {
     void *p = sn_lua_testudata(L, arg, tname);
     if (p == NULL)
-        sn_lua_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", tname, luaL_typename(L, arg)));
+        sn_lua_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", tname, sn_lua_typename_of(L, arg)));
     return p;
 }
 

@@ -392,7 +392,7 @@ static int l_blend(lua_State *L) {
         l->pose = (const sn_pose *)fast_udata(L, -1, 2);
         if (l->pose == NULL)
             return sn_lua_argerror(L, 2, lua_pushfstring(L, "layer %d is not a %s (got %s)", i + 1, SN_POSE_MT,
-                                                       luaL_typename(L, -1)));
+                                                       sn_lua_typename_of(L, -1)));
         lua_rawgeti(L, 3, i + 1);
         if (lua_type(L, -1) != LUA_TNUMBER)
             return sn_lua_argerror(L, 3, lua_pushfstring(L, "weight %d is not a number (got %s)", i + 1,
@@ -405,7 +405,7 @@ static int l_blend(lua_State *L) {
                 l->mask = (const sn_mask *)fast_udata(L, -1, 3);
                 if (l->mask == NULL)
                     return sn_lua_argerror(L, 4, lua_pushfstring(L, "mask %d is not a %s (got %s)", i + 1, SN_MASK_MT,
-                                                               luaL_typename(L, -1)));
+                                                               sn_lua_typename_of(L, -1)));
             }
             lua_pop(L, 1);
         }

@@ -51,8 +51,9 @@ typedef struct blend_plan {
 #define LOAD(p, r) sn_lanes_load(ROW(p, r))
 /* The scratch is not in rows but in blocks: the eleven sums of joints j .. j + 3 lie together
    at SCRATCH(acc, j), four floats each, so that a pass reaches them from one pointer and its
-   stores to one block share few 4 KiB offsets with the layer rows it loads (masked blends of 4
-   and 8 layers about 7% faster than with rows). */
+   stores to one block share few 4 KiB offsets with the layer rows it loads (masked blends of
+   several layers are faster so than with rows: manual/performance.md, "Why the code is written
+   so"). */
 #define SCRATCH_SUMS (SN_POSE_ACC_W + 1)
 #define SCRATCH(acc, j) ((acc) + SCRATCH_SUMS * (j))
 #define ALOAD(a, r) sn_lanes_load((a) + 4 * (r))
@@ -198,8 +199,8 @@ PASS_INLINE void blend_pass(const blend_plan *b, const sn_blend_layer *l1, float
    3 only (first and last); kind 0 uniform, 1 general, 2 general with a masked layer. The uniform
    passes that finish run as two loops, the rotations then the translations and scales: the
    rotations' chain (signs, square root, division) is long, and without the other channels'
-   work between them more blocks are in flight (2 layers of 64 joints about 10% faster; the
-   passes between were not faster so). */
+   work between them more blocks are in flight (faster for the finishing passes; the passes
+   between were not faster so: manual/performance.md). */
 typedef void (*pass_fn)(const blend_plan *b, const sn_blend_layer *l1, float w1, const sn_blend_layer *l2, float w2,
                         sn_pose *out);
 #define PASS_FN(name, mode)                                                                          \
@@ -243,8 +244,8 @@ static int next_layer(const sn_blend_layer *layers, int i, int last) {
 }
 
 /* The passes between the first and the last, with a float scale k, in one call (the set-up of
-   the rows once, no call per layer): of a uniform plan, of a general one. About 3% off 8 layers,
-   most for 24 joints, where a pass's fixed cost weighs most. */
+   the rows once, no call per layer): of a uniform plan, of a general one. It pays most for few
+   joints, where a pass's fixed cost weighs most (manual/performance.md). */
 static void middle_uniforms(const blend_plan *b, const sn_blend_layer *layers, int i, int last, float k,
                             sn_pose *out) {
     for (; i < last; i = next_layer(layers, i, last)) blend_pass(b, &layers[i], layers[i].weight * k, NULL, 0.0f, out, 0);

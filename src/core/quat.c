@@ -7,7 +7,8 @@
 /* GCC's straight-line vectoriser pairs up the components of a quaternion: it reads one that
    the caller has just stored component by component (the binding does, and most callers) with
    16-byte loads, which wait for the stores to reach the cache, and it shuffles the terms of the
-   product. With it, normalize, rotate and mul took about twice as long (bench/c/bench_quat.c). */
+   product: normalize, rotate and mul were much slower with it (manual/performance.md, "Why the
+   code is written so"; bench/c/bench_quat.c). */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("no-tree-slp-vectorize")
 #endif
@@ -575,9 +576,9 @@ static inline double sinc_turn(double w) {
    the sum, which g makes unit to within 2e-9 before it: no square root, division or libm call.
    The common cases take the shorter polynomials: d <= 1 (theta up to 60 degrees) and t in [0, 1]
    (both angles within pi/2). Taking inputs within UNIT_EXACT of unit length as unit moves the
-   result by less than 4 UNIT_EXACT rad. Within 3e-14 rad of the exact slerp (spec/c/test_quat.c;
-   2 million random cases of each kind, near-equal, off unit length, float32 inputs, gave 3.1e-15
-   at worst against a long-double reference, and lengths within 3.4e-16 of 1). */
+   result by less than 4 UNIT_EXACT rad. Within 3e-14 rad of the exact slerp (spec/c/test_quat.c
+   checks it against a long-double reference; what larger random trials gave: manual/performance.md,
+   "Slerp"). */
 #define UNIT_EXACT 1e-15
 static inline void slerp_unit(double ax, double ay, double az, double aw, double bx, double by, double bz, double bw,
                               double t, sn_quat *out) {
