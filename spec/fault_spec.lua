@@ -37,6 +37,10 @@ describe("sinew.try", function()
       local c = sinew.clip { skeleton = s, tracks = {} }
       return c.sample, c, 0 / 0, sinew.pose(s)
     end, nil, "not a finite number", 2, function(C) return C.Clip.sample end },
+    { "a joint's sample time that is not finite", function()
+      local c = sinew.clip { skeleton = s, tracks = {} }
+      return c.sample_joint, c, 0 / 0, 1
+    end, nil, "not a finite number", 2, function(C) return C.Clip.sample_joint end },
     { "weights of a 1-D space for two coordinates (a refusal of no argument)", function()
       local space = sinew.blendspace { mode = "1d", points = { 0, 1 } }
       return space.weights, space, 0.5, 0.5

@@ -42,7 +42,7 @@ function M.install(ctx)
   end
   -- simple_directional in Lua (its weights are a few products once the wedge is found, and the
   -- call into the core cost more than that): the space's wedges (sn_blendspace_wedges_of, kept
-  -- per space), read as src/core/blendspace.c reads them, in the same order of operations, so
+  -- per space), read as src/core/blendspace_simple.c reads them, in the same order of operations, so
   -- the weights are the same bits. Spaces whose radii leave the quick range, and the input
   -- (0, 0), go to the core.
   local wedges_fn, MAX_COORD = T.blendspace_wedges, 1e150

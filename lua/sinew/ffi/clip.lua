@@ -67,6 +67,7 @@ function M.install(ctx)
     end
     return raise_as(caller(), try(c_sample_joint, ...))
   end
+  register(CLIP.__index.sample_joint, c_sample_joint)
 end
 
 return M
