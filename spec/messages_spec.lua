@@ -394,7 +394,7 @@ describe("messages", function()
     end)
 
     it("name a chain's 2-D method and its own argument for what the 3-D chain refuses", function()
-      local chain = db.rig(tail):chain { root = "tail1" }
+      local chain = db.rig(tail):chain { root = "tail1", max_colliders = 3 }
       local circle = chain:add_collider { shape = "circle", center = { 0, 0 }, radius = 1 }
       local capsule = chain:add_collider { shape = "capsule", a = { 0, 0 }, b = { 5, 0 }, radius = 1 }
       local plane = chain:add_collider { shape = "line", point = { 0, 0 }, normal = { 0, -1 } }
@@ -420,6 +420,10 @@ describe("messages", function()
         { function() chain:move_collider(plane, 0, 0, 1, {}) end,
           "bad argument #5 to 'move_collider' (number expected, got table)" },
         { function() chain:move_collider(9, 0, 0) end, "bad argument #1 to 'move_collider' (no collider 9 (1 .. 3))" },
+        { function() chain:set_param("end_length", 1) end,
+          "bad argument #1 to 'set_param' ('end_length' is fixed when the chain is created)" },
+        { function() chain:add_collider { shape = "circle", center = { 0, 0 }, radius = 1 } end,
+          "'add_collider': no room for another collider ('max_colliders' is 3)" },
       }
       -- the refused calls changed nothing
       assert.equal(0.25, chain:get_param("damping"))
@@ -433,10 +437,16 @@ describe("messages", function()
         { function() db.rig({}) end, "bad argument #1 to 'rig' (DragonBones data expected, got table)" },
         { function() db.rig(mecha, 5) end, "bad argument #2 to 'rig' (string expected, got number)" },
       }
-      local source = helper.read_file("lua/sinew/dragonbones/rig.lua")
-      local before = source:match("\n(%-[^\n]*)\nfunction Rig%.new%(")
-      assert.is_string(before)
-      assert.is_nil(before:match("^%-%-%-"), "Rig.new has an LDoc comment: the reference would show it")
+      -- the comment block above `function Rig.new(` opens with `--`, not LDoc's `---`
+      local lines = {}
+      for l in helper.read_file("lua/sinew/dragonbones/rig.lua"):gmatch("[^\n]*") do lines[#lines + 1] = l end
+      local at
+      for i, l in ipairs(lines) do if l:find("^function Rig%.new%(") then at = i end end
+      assert.is_number(at)
+      local first = at - 1
+      while first > 1 and lines[first - 1]:find("^%-%-") do first = first - 1 end
+      assert.is_true(first < at, "Rig.new has no comment")
+      assert.is_nil(lines[first]:find("^%-%-%-"), "Rig.new has an LDoc comment (the reference would show it)")
     end)
 
     it("never reach the user as an internal error, whatever the arguments", function()

@@ -569,9 +569,10 @@ local VECTOR = { gravity = true, force = true }
 -- (or 'force') when `value` is not such a table; otherwise what `sinew.chain`'s `Chain:set_param`
 -- refuses, as this method's own argument: "bad argument #1 to 'set_param' (unknown parameter
 -- 'x')", "bad argument #2 to 'set_param' ('damping' 2 is out of range (0 .. 1))", "bad argument #3
--- to 'set_param' (particle 9 is out of range (1 .. 5))", "'end_length' is fixed when the chain is
--- created"; "bad argument #1 to 'set_param' (a sinew.dragonbones chain expected, got table)" when
--- called on what is not a chain (`chain.set_param()` for `chain:set_param()`).
+-- to 'set_param' (particle 9 is out of range (1 .. 5))", "bad argument #1 to 'set_param'
+-- ('end_length' is fixed when the chain is created)"; "bad argument #1 to 'set_param' (a
+-- sinew.dragonbones chain expected, got table)" when called on what is not a chain
+-- (`chain.set_param()` for `chain:set_param()`).
 function Chain:set_param(name, value, i)
   check(self, "set_param")
   if VECTOR[name] then
@@ -616,9 +617,10 @@ end
 -- 'line')") or a point that is not {x, y} of finite numbers; what `sinew.chain`'s
 -- `Chain:add_collider` refuses of its values, as a bad argument #1 too: "circle needs 'radius'",
 -- "circle 'radius' -1 is out of range (0 .. 1e+09)", "capsule ends 'a' and 'b' coincide", "line
--- 'normal' is zero", "no room for another collider ('max_colliders' is 16)" past the definition's
--- `max_colliders`; "bad argument #1 to 'add_collider' (a sinew.dragonbones chain expected, got
--- table)" when called on what is not a chain (`chain.add_collider()` for `chain:add_collider()`).
+-- 'normal' is zero"; "'add_collider': no room for another collider ('max_colliders' is 16)" past
+-- the definition's `max_colliders`; "bad argument #1 to 'add_collider' (a sinew.dragonbones chain
+-- expected, got table)" when called on what is not a chain (`chain.add_collider()` for
+-- `chain:add_collider()`).
 function Chain:add_collider(def)
   check(self, "add_collider")
   local ok, c3, shape = pcall(collider3, def)
