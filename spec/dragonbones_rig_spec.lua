@@ -209,9 +209,10 @@ describe("a rig's interface", function()
     assert.are.equal(#data.armatures[1].bones, #bones)
     assert.are.equal(data.armatures[1].bones[1].name, bones[1])
     assert.are.equal(#data.armatures[1].slots, #slots)
-    assert.has_error(function() rig:bone("nope") end, "bad argument #1 to 'bone' (no bone 'nope')")
-    assert.has_error(function() rig:play("nope") end,
-      "bad argument #1 to 'play' (no animation 'nope' in armature 'mecha_1406')")
+    assert.has_error(function() rig:bone("nope") end, "bad argument #1 to 'bone' (no bone 'nope'; the bones are"
+      .. " 'root', 'pelvis', 'foot_l', 'foot_r', 'thigh_l' and 12 more)")
+    assert.has_error(function() rig:play("nope") end, "bad argument #1 to 'play' (no animation 'nope' in armature"
+      .. " 'mecha_1406'; the animations are 'idle', 'walk', 'attack_01', 'death', 'hit' and 3 more)")
     assert.has_error(function() rig:update(-1) end, "bad argument #1 to 'update' (a finite number >= 0 expected)")
     local none, why = db.rig(data, "nope")
     assert.is_nil(none)
@@ -223,6 +224,68 @@ describe("a rig's interface", function()
     rig:play("walk", 0)
     for _ = 1, 50 do rig:update(1 / 60) end
     assert.are.equal(0, helper.least_garbage(function() rig:update(1 / 60) end, 200))
+  end)
+end)
+
+describe("a seek to a negative time", function()
+  -- The runtime (5.6.2) wraps a negative time as duration - fmod(t, duration), which lands at or
+  -- past the end: gotoAndStopByTime shows the end of the animation, its play completed (its state's
+  -- currentTime is duration + 1e-6), not the time counted back from the end. The rows below are
+  -- what DragonBonesJS 5.6.2 computed (tools/dragonbones/runtime.js: w.seek(arm, name, -0.25), the
+  -- reference's rounding): the bones that differ most from a seek to the duration (you_xin_body's
+  -- happy, whose last key tweens toward the first before the end) and from a seek to duration -
+  -- 0.25 (mecha_1406's walk).
+  local cases = {
+    { "assets/dragonbones/you_xin_body/body_ske.json", "happy", -0.25, {
+      hair0605 = { 0.33988717, 0.94046622, -0.94046622, 0.33988717, 70.620069, -928.190074 },
+      hair0403 = { 0.13796316, 0.99043736, -0.99043736, 0.13796316, 36.581011, -1317.134468 },
+      hair0604 = { 0.23208745, 0.97269492, -0.97269492, 0.23208745, 38.462078, -1060.941392 },
+      hair0603 = { 0.081938508, 0.99663739, -0.99663739, 0.081938508, 26.296401, -1202.691204 },
+      hair0602 = { 0.013089597, 0.99991433, -0.99991433, 0.013089597, 24.723111, -1322.110842 },
+    } },
+    { "assets/dragonbones/mecha_1406/mecha_1406_ske.json", "walk", -0.25, {
+      thigh_l_ik = { 1, -2.7554553e-19, -2.7678548e-19, 0.99997975, 91.0159, -76.161418 },
+      foot_l = { 6.0956794e-17, 0.9955, -1, 6.123234e-17, 66.778, -29.045 },
+      thigh_r_ik = { 0.99252487, 0.12204257, -0.1220401, 0.99250477, -10.688116, -9.940706 },
+      calf_l = { 0.68222045, 0.75732935, -0.73949886, 0.66600636, 37.44252, -61.610162 },
+      foot_r = { -0.12149338, 0.9880585, -0.99252487, -0.12204257, -50.122, -15.705 },
+    } },
+  }
+
+  local function pose_at(data, anim, t)
+    local rig = db.rig(data)
+    rig:seek(anim, t)
+    rig:update(0)
+    local events = {}
+    for kind, name in rig:events() do events[#events + 1] = kind .. " " .. name end
+    return rig, table.concat(events, ", ")
+  end
+
+  it("shows the animation's end, completed, as the runtime does", function()
+    for _, case in ipairs(cases) do
+      local data = assert(db.load(case[1]))
+      local rig, events = pose_at(data, case[2], case[3])
+      assert.are.equal("start " .. case[2], events)
+      for name, want in pairs(case[4]) do
+        local got = { rig:bone(name) }
+        for k = 1, 6 do
+          assert.is_true(math.abs(got[k] - want[k]) <= (k <= 4 and 1e-4 or 1e-3), ("%s %s: bone %s [%d] %.9g, the"
+            .. " runtime %.9g"):format(case[1], case[2], name, k, got[k], want[k]))
+        end
+      end
+      -- any negative time: the same pose (the end), far from the time counted back from the end
+      for _, t in ipairs { -1e-4, -3.3, -1000 } do
+        local other = pose_at(data, case[2], t)
+        for name in pairs(case[4]) do assert.are.same({ rig:bone(name) }, { other:bone(name) }) end
+      end
+      local back = pose_at(data, case[2], rig.compiled.animations[case[2]].duration + case[3])
+      local apart = 0
+      for name in pairs(case[4]) do
+        local a, b = { rig:bone(name) }, { back:bone(name) }
+        apart = math.max(apart, math.abs(a[5] - b[5]) + math.abs(a[6] - b[6]))
+      end
+      assert.is_true(apart > 5, ("%s: %g px from seek(duration - 0.25)"):format(case[2], apart))
+    end
   end)
 end)
 

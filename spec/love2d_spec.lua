@@ -71,4 +71,39 @@ describe("sinew.love2d", function()
     assert.has_error(function() love2d.prepare(mecha(), { images = 1 }) end,
       "bad argument #2 to 'prepare' (unknown option 'images')")
   end)
+
+  it("names options.image and the type passed when it is no image (before it needs LÖVE)", function()
+    if not has_ffi then return end
+    local love2d = require "sinew.love2d"
+    -- LÖVE objects as LÖVE makes them: userdata whose typeOf and type answer (newproxy: Lua 5.1
+    -- and LuaJIT, where sinew.love2d runs)
+    local function object(kind, supertypes)
+      local u = newproxy(true)
+      getmetatable(u).__index = {
+        type = function() return kind end,
+        typeOf = function(_, name) return name == kind or supertypes[name] == true end,
+      }
+      return u
+    end
+    local image = object("Image", { Texture = true, Drawable = true, Object = true })
+    local imagedata = object("ImageData", { Data = true, Object = true })
+    local canvas = object("Canvas", { Texture = true, Drawable = true, Object = true })
+    local data = mecha()
+    local cases = {
+      { { image = {} }, "(options.image must be a LÖVE Image, an ImageData or a path, got table)" },
+      { { image = 3 }, "(options.image must be a LÖVE Image, an ImageData or a path, got number)" },
+      { { image = true }, "(options.image must be a LÖVE Image, an ImageData or a path, got boolean)" },
+      { { image = canvas }, "(options.image must be a LÖVE Image, an ImageData or a path, got Canvas)" },
+      { { image = newproxy(false) }, "(options.image must be a LÖVE Image, an ImageData or a path, got userdata)" },
+      { { image = image, premultiplied = "yes" }, "(options.premultiplied must be a boolean, got string)" },
+    }
+    for _, case in ipairs(cases) do
+      assert.equal("bad argument #2 to 'prepare' " .. case[2], helper.error_of(love2d.prepare, data, case[1]))
+    end
+    -- an Image, an ImageData or a path passes: what fails next is that there is no LÖVE here
+    for _, given in ipairs { image, imagedata, "atlas.png" } do
+      assert.equal("sinew.love2d needs LÖVE's love.graphics", helper.error_of(love2d.prepare, data,
+        { image = given, premultiplied = true }))
+    end
+  end)
 end)

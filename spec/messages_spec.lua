@@ -324,4 +324,159 @@ describe("messages", function()
       assert.equal("a", anim:debug().layers[1].clips[1].clip)
     end)
   end)
+  describe("the 2-D modules (sinew.dragonbones rigs and chains)", function()
+    local db = sinew.dragonbones
+    local mecha = assert(db.load("assets/dragonbones/mecha_1406/mecha_1406_ske.json"))
+    local tail = assert(db.load("spec/support/chain2d_ske.json"))
+    local slots = "the slots are 'shouder_l', 'foot_l', 'thigh_1_l', 'calf_l', 'thigh_l' and 8 more"
+    local anims = "the animations are 'idle', 'walk', 'attack_01', 'death', 'hit' and 3 more"
+
+    -- each case: a call, and its message, raised on the call's own line of this file
+    local function check(cases)
+      for _, case in ipairs(cases) do
+        local info = debug.getinfo(case[1], "S")
+        assert.equal(case[2], raised_at(info.linedefined, case[1]))
+      end
+    end
+
+    it("name the function called, the bone or slot, and the names there are", function()
+      local rig = db.rig(mecha)
+      check {
+        { function() rig:vertices("x", {}) end, "bad argument #1 to 'vertices' (no slot 'x'; " .. slots .. ")" },
+        { function() rig:slot_matrix("x") end, "bad argument #1 to 'slot_matrix' (no slot 'x'; " .. slots .. ")" },
+        { function() rig:slot_offsets("x") end, "bad argument #1 to 'slot_offsets' (no slot 'x'; " .. slots .. ")" },
+        { function() rig:display("x") end, "bad argument #1 to 'display' (no slot 'x'; " .. slots .. ")" },
+        { function() rig:set_display("x", 0) end, "bad argument #1 to 'set_display' (no slot 'x'; " .. slots .. ")" },
+        { function() rig:mesh("x") end, "bad argument #1 to 'mesh' (no slot 'x'; " .. slots .. ")" },
+        { function() rig:child("x") end, "bad argument #1 to 'child' (no slot 'x'; " .. slots .. ")" },
+        { function() rig:slot("calf_1") end, "bad argument #1 to 'slot' (no slot 'calf_1'; did you mean 'calf_l'?)" },
+        { function() rig:bone("pelvsi") end, "bad argument #1 to 'bone' (no bone 'pelvsi'; did you mean 'pelvis'?)" },
+        { function() rig:mesh(0) end, "bad argument #1 to 'mesh' (slot index 0 is out of range (1 .. 13))" },
+        { function() rig:bone(0 / 0) end, "bad argument #1 to 'bone' (bone index nan is out of range (1 .. 17))" },
+        { function() rig:slot({}) end, "bad argument #1 to 'slot' (a slot's name or index expected, got table)" },
+        { function() rig:draw_order("x") end,
+          "bad argument #1 to 'draw_order' (a draw position (1 .. 13) expected, got string)" },
+        { function() rig:draw_order(14) end, "bad argument #1 to 'draw_order' (draw position 14 is out of range (1 .. 13))" },
+        { function() rig:set_display(1, "x") end,
+          "bad argument #2 to 'set_display' (a display index (-1 .. 0) expected, got string)" },
+        { function() rig:mask({ pelvsi = 1 }) end, "bad argument #1 to 'mask' (no bone 'pelvsi'; did you mean 'pelvis'?)" },
+      }
+    end)
+
+    it("name the function and argument of an unknown animation", function()
+      local rig, group, pose = db.rig(mecha), sinew.group(), db.rig(mecha):pose()
+      check {
+        { function() rig:play("wlak") end,
+          "bad argument #1 to 'play' (no animation 'wlak' in armature 'mecha_1406'; did you mean 'walk'?)" },
+        { function() rig:seek("swim", 0) end,
+          "bad argument #1 to 'seek' (no animation 'swim' in armature 'mecha_1406'; " .. anims .. ")" },
+        { function() rig:group(group, "swim") end,
+          "bad argument #2 to 'group' (no animation 'swim' in armature 'mecha_1406'; " .. anims .. ")" },
+        { function() rig:apply(pose, "swim", 0) end,
+          "bad argument #2 to 'apply' (no animation 'swim' in armature 'mecha_1406'; " .. anims .. ")" },
+        { function() rig:apply(pose, 7, 0) end, "bad argument #2 to 'apply' (an animation's name expected, got number)" },
+        { function() rig:play(nil) end, "bad argument #1 to 'play' (an animation's name expected, got nil)" },
+      }
+    end)
+
+    it("check the group of Rig:group", function()
+      local rig = db.rig(mecha)
+      local pose = sinew.pose(skel)
+      check {
+        { function() rig:group(nil, "walk") end, "bad argument #1 to 'group' (sinew.Group expected, got nil)" },
+        { function() rig:group({}, "walk") end, "bad argument #1 to 'group' (sinew.Group expected, got table)" },
+        { function() rig:group(pose, "walk") end, "bad argument #1 to 'group' (sinew.Group expected, got sinew.Pose)" },
+        { function() rig:apply(pose) end,
+          "bad argument #1 to 'apply' (a 2-D pose of this rig's armature expected, got sinew.Pose)" },
+      }
+      local group = sinew.group()
+      assert.equal(1, rig:group(group, "walk")) -- a group is taken
+    end)
+
+    it("name a chain's 2-D method and its own argument for what the 3-D chain refuses", function()
+      local chain = db.rig(tail):chain { root = "tail1", max_colliders = 3 }
+      local circle = chain:add_collider { shape = "circle", center = { 0, 0 }, radius = 1 }
+      local capsule = chain:add_collider { shape = "capsule", a = { 0, 0 }, b = { 5, 0 }, radius = 1 }
+      local plane = chain:add_collider { shape = "line", point = { 0, 0 }, normal = { 0, -1 } }
+      chain:set_param("damping", 0.25)
+      check {
+        { function() chain:set_param("nope", 1) end, "bad argument #1 to 'set_param' (unknown parameter 'nope')" },
+        { function() chain:set_param("damping", 2) end,
+          "bad argument #2 to 'set_param' ('damping' 2 is out of range (0 .. 1))" },
+        { function() chain:set_param("damping", 0.1, 9) end,
+          "bad argument #3 to 'set_param' (particle 9 is out of range (1 .. 5))" },
+        { function() chain:get_param("nope") end, "bad argument #1 to 'get_param' (unknown parameter 'nope')" },
+        { function() chain:get_param("damping", "ear") end, "bad argument #2 to 'get_param' (unknown joint 'ear')" },
+        { function() chain:add_collider { shape = "circle", center = { 0, 0 } } end,
+          "bad argument #1 to 'add_collider' (circle needs 'radius')" },
+        { function() chain:move_collider(circle, 0, nil) end,
+          "bad argument #3 to 'move_collider' (number expected, got nil)" },
+        { function() chain:move_collider(circle, 0, 0, "big") end,
+          "bad argument #4 to 'move_collider' (number expected, got string)" },
+        { function() chain:move_collider(capsule, 0, 0, 5, nil) end,
+          "bad argument #5 to 'move_collider' (number expected, got nil)" },
+        { function() chain:move_collider(capsule, 0, 0, 5, 0, 1, 0 / 0) end,
+          "bad argument #7 to 'move_collider' (not a finite number)" },
+        { function() chain:move_collider(plane, 0, 0, 1, {}) end,
+          "bad argument #5 to 'move_collider' (number expected, got table)" },
+        { function() chain:move_collider(9, 0, 0) end, "bad argument #1 to 'move_collider' (no collider 9 (1 .. 3))" },
+        { function() chain:set_param("end_length", 1) end,
+          "bad argument #1 to 'set_param' ('end_length' is fixed when the chain is created)" },
+        { function() chain:add_collider { shape = "circle", center = { 0, 0 }, radius = 1 } end,
+          "'add_collider': no room for another collider ('max_colliders' is 3)" },
+      }
+      -- the refused calls changed nothing
+      assert.equal(0.25, chain:get_param("damping"))
+      assert.equal(0.25, chain:get_param("damping", 5))
+      assert.equal("bad argument #1 to 'move_collider' (no collider 4 (1 .. 3))",
+        helper.error_of(chain.move_collider, chain, 4, 0, 0))
+    end)
+
+    it("blame the caller of sinew.dragonbones.rig, whose Rig.new is internal", function()
+      check {
+        { function() db.rig({}) end, "bad argument #1 to 'rig' (DragonBones data expected, got table)" },
+        { function() db.rig(mecha, 5) end, "bad argument #2 to 'rig' (string expected, got number)" },
+      }
+      -- the comment block above `function Rig.new(` opens with `--`, not LDoc's `---`
+      local lines = {}
+      for l in helper.read_file("lua/sinew/dragonbones/rig.lua"):gmatch("[^\n]*") do lines[#lines + 1] = l end
+      local at
+      for i, l in ipairs(lines) do if l:find("^function Rig%.new%(") then at = i end end
+      assert.is_number(at)
+      local first = at - 1
+      while first > 1 and lines[first - 1]:find("^%-%-") do first = first - 1 end
+      assert.is_true(first < at, "Rig.new has no comment")
+      assert.is_nil(lines[first]:find("^%-%-%-"), "Rig.new has an LDoc comment (the reference would show it)")
+    end)
+
+    it("never reach the user as an internal error, whatever the arguments", function()
+      -- every public method with a value of each kind in each of its first three places: a
+      -- "bad argument" naming the method (or a result), never "attempt to ..." or a '?' name
+      local rig = db.rig(mecha)
+      local chain = db.rig(tail):chain { root = "tail1" }
+      chain:add_collider { shape = "circle", center = { 0, 0 }, radius = 1 }
+      local values = { nil, 5, {}, "zzz", 0 / 0, true, -1, math.huge, sinew.group() }
+      local n = 9
+      local function try_all(object, names)
+        for _, name in ipairs(names) do
+          for i = 1, n do
+            for j = 1, n do
+              for _, k in ipairs { 1, 2, 5 } do
+                local ok, err = pcall(object[name], object, values[i], values[j], values[k])
+                if not ok then
+                  err = tostring(err)
+                  assert.is_nil(err:find("attempt to", 1, true), name .. ": " .. err)
+                  assert.is_nil(err:find("'?'", 1, true), name .. ": " .. err)
+                  assert.is_truthy(err:find("'" .. name .. "'", 1, true), name .. ": " .. err)
+                end
+              end
+            end
+          end
+        end
+      end
+      try_all(rig, { "play", "seek", "update", "bone", "slot", "vertices", "slot_matrix", "slot_offsets", "draw_order",
+        "display", "set_display", "mesh", "child", "group", "mask", "apply", "chain" })
+      try_all(chain, { "step", "position", "set_param", "get_param", "add_collider", "move_collider" })
+    end)
+  end)
 end)

@@ -45,6 +45,23 @@ local offset4 = { 0, 0, 0, 0 }                       -- reused for shader:send
 
 local function fail(fmt, ...) return nil, fmt:format(...) end
 
+-- whether `v` is a LÖVE object of type `name` ("Image", "ImageData"): a userdata whose typeOf
+-- says so (a userdata that has no typeOf method, or that raises, is not)
+local function love_type(v, name)
+  if type(v) ~= "userdata" then return false end
+  local ok, yes = pcall(function() return v:typeOf(name) end)
+  return ok and yes == true
+end
+
+-- the type of `v` for a message: a LÖVE object's own type name (`v:type()`), else Lua's
+local function type_name(v)
+  if type(v) == "userdata" then
+    local ok, name = pcall(function() return v:type() end)
+    if ok and type(name) == "string" then return name end
+  end
+  return type(v)
+end
+
 -- the bytes of file `path`: through love.filesystem when it knows the path, else io.open
 local function read(path)
   local info = love.filesystem.getInfo(path, "file")
@@ -74,7 +91,7 @@ end
 -- returns the Image and whether its colours are premultiplied
 local function atlas_image(data, options)
   local source = options.image
-  if type(source) == "userdata" and source.typeOf and source:typeOf("Image") then
+  if love_type(source, "Image") then
     return source, options.premultiplied == true
   end
   local imagedata = source
@@ -88,8 +105,6 @@ local function atlas_image(data, options)
     local ok, decoded = pcall(love.image.newImageData, love.filesystem.newFileData(bytes, path))
     if not ok then return fail("%s: cannot decode the atlas image: %s", path, tostring(decoded)) end
     imagedata = decoded
-  elseif not (source.typeOf and source:typeOf("ImageData")) then
-    return fail("options.image must be an Image, an ImageData or a path")
   end
   if imagedata:getFormat() ~= "rgba8" then
     return fail("%s: the atlas image is %s, not rgba8", tostring(data.file), imagedata:getFormat())
@@ -180,8 +195,11 @@ end
 -- atlas image cannot be had
 -- @raise "bad argument #1 to 'prepare' (DragonBones data expected, got nil)" when `data` is not a
 -- table with an `armatures` table; "bad argument #2 to 'prepare' (table expected, got string)",
--- "bad argument #2 to 'prepare' (unknown option 'x')" for `options`; "sinew.love2d needs LÖVE's
--- love.graphics" outside LÖVE. An atlas image that cannot be read or decoded, or is not rgba8,
+-- "bad argument #2 to 'prepare' (unknown option 'x')" for `options`, "bad argument #2 to 'prepare'
+-- (options.image must be a LÖVE Image, an ImageData or a path, got table)" for an `image` of any
+-- other type (a LÖVE object is named by its type: "got Canvas"), "bad argument #2 to 'prepare'
+-- (options.premultiplied must be a boolean, got string)"; "sinew.love2d needs LÖVE's love.graphics"
+-- outside LÖVE. An atlas image that cannot be read or decoded, or is not rgba8,
 -- gives nil and a message instead.
 function M.prepare(data, options)
   if type(data) ~= "table" or type(data.armatures) ~= "table" then
@@ -195,6 +213,15 @@ function M.prepare(data, options)
     if k ~= "image" and k ~= "premultiplied" then
       error(("bad argument #2 to 'prepare' (unknown option '%s')"):format(tostring(k)), 2)
     end
+  end
+  local given = options.image
+  if given ~= nil and type(given) ~= "string" and not love_type(given, "Image") and not love_type(given, "ImageData") then
+    error(("bad argument #2 to 'prepare' (options.image must be a LÖVE Image, an ImageData or a path, got %s)"):format(
+      type_name(given)), 2)
+  end
+  if options.premultiplied ~= nil and type(options.premultiplied) ~= "boolean" then
+    error(("bad argument #2 to 'prepare' (options.premultiplied must be a boolean, got %s)"):format(
+      type_name(options.premultiplied)), 2)
   end
   if type(love) ~= "table" or not love.graphics then error("sinew.love2d needs LÖVE's love.graphics", 2) end
   lg = love.graphics

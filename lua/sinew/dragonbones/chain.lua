@@ -20,6 +20,7 @@
 -- @classmod sinew.dragonbones.Chain
 local core = require "sinew.core"
 local Kind = require "sinew.dragonbones.kind"
+local show = require("sinew.fault").show
 
 local M = {}
 
@@ -48,6 +49,29 @@ local function check(self, method)
     error(("bad argument #1 to '%s' (a sinew.dragonbones chain expected, got %s)"):format(method, type(self)), 3)
   end
   return self
+end
+
+-- The 3-D chain's methods are called through `sinew.core.try`, which gives what they refuse as
+-- `nil, message, argument` (the argument's position among the 3-D method's own, self 1): the
+-- message is raised again naming the 2-D method and its own argument, the 3-D shapes named as the
+-- 2-D ones. ARGS_1: set_param, get_param, add_collider (the same arguments less self); MOVE_ARGS:
+-- move_collider per shape, the 3-D arguments of the 2-D ones (z and a normal's z: none).
+local try = core.try
+local ARGS_1 = { [2] = 1, [3] = 2, [4] = 3 }
+local MOVE_ARGS = {
+  sphere = { [2] = 1, [3] = 2, [4] = 3, [6] = 4 },                                      -- k, cx, cy, radius
+  capsule = { [2] = 1, [3] = 2, [4] = 3, [6] = 4, [7] = 5, [9] = 6, [10] = 7 },          -- k, ax, ay, bx, by, r, rb
+  plane = { [2] = 1, [3] = 2, [4] = 3, [6] = 4, [7] = 5 },                              -- k, px, py, nx, ny
+}
+local SHAPE_2D = { sphere = "circle", plane = "line" }
+
+-- raises what the 3-D chain refused (`why`, at its argument `arg`) as method `fname`'s own
+-- fault, at the caller of the method
+local function refused(fname, why, args, arg)
+  why = tostring(why):gsub("^(%a+)", SHAPE_2D)
+  local at = arg and args[arg]
+  if at then error(("bad argument #%d to '%s' (%s)"):format(at, fname, why), 3) end
+  error(("'%s': %s"):format(fname, why), 3)
 end
 
 -- error for a bad definition: "bad argument #1 to 'chain' (...)" at the caller of rig:chain
@@ -429,7 +453,7 @@ end
 function Chain:step(dt, pose)
   check(self, "step")
   if not finite(dt) or dt < 0 then
-    error(("bad argument #1 to 'step' (a finite number >= 0 expected, got %s)"):format(tostring(dt)), 2)
+    error(("bad argument #1 to 'step' (a finite number >= 0 expected, got %s)"):format(show(dt)), 2)
   end
   local rig = self.rig
   local direct = pose == nil
@@ -514,7 +538,7 @@ function Chain:position(i)
   check(self, "position")
   if type(i) ~= "number" or i ~= floor(i) or i < 1 or i > self.particles then
     error(("bad argument #1 to 'position' (particle must be an integer in 1 .. %d, got %s)"):format(
-      self.particles, tostring(i)), 2)
+      self.particles, show(i)), 2)
   end
   local x, y = self.chain:position(i)
   return x, y
@@ -542,12 +566,13 @@ local VECTOR = { gravity = true, force = true }
 -- @param[opt] i an index (1 .. `chain:count()`) or the name of a chain's bone (`"<last bone> tip"`
 -- for the tip)
 -- @raise "bad argument #2 to 'set_param' ('gravity' must be a table of 2 finite numbers {x, y})"
--- (or 'force') when `value` is not such a table; otherwise the faults of `sinew.chain`'s
--- `Chain:set_param` for the name, value or particle, re-raised at the caller (their argument
--- numbers are the 3-D chain's): "unknown parameter 'x'", "'damping' 2 is out of range (0 .. 1)",
--- "particle 9 is out of range (1 .. 5)", "'end_length' is fixed when the chain is created"; "bad
--- argument #1 to 'set_param' (a sinew.dragonbones chain expected, got table)" when called on what
--- is not a chain (`chain.set_param()` for `chain:set_param()`).
+-- (or 'force') when `value` is not such a table; otherwise what `sinew.chain`'s `Chain:set_param`
+-- refuses, as this method's own argument: "bad argument #1 to 'set_param' (unknown parameter
+-- 'x')", "bad argument #2 to 'set_param' ('damping' 2 is out of range (0 .. 1))", "bad argument #3
+-- to 'set_param' (particle 9 is out of range (1 .. 5))", "bad argument #1 to 'set_param'
+-- ('end_length' is fixed when the chain is created)"; "bad argument #1 to 'set_param' (a
+-- sinew.dragonbones chain expected, got table)" when called on what is not a chain
+-- (`chain.set_param()` for `chain:set_param()`).
 function Chain:set_param(name, value, i)
   check(self, "set_param")
   if VECTOR[name] then
@@ -559,8 +584,8 @@ function Chain:set_param(name, value, i)
     v[1], v[2] = x, y
     value = v
   end
-  local ok, why = pcall(self.chain.set_param, self.chain, name, value, i)
-  if not ok then error(tostring(why), 2) end
+  local ok, why, arg = try(self.chain.set_param, self.chain, name, value, i)
+  if ok == nil and why then refused("set_param", why, ARGS_1, arg) end
 end
 
 --- Reads parameter `name` (for particle `i`); `gravity` and `force` as x, y.
@@ -568,14 +593,15 @@ end
 -- @param[opt] i an index (1 .. `chain:count()`) or the name of a chain's bone (`"<last bone> tip"`
 -- for the tip) (default 1)
 -- @return the value, or x, y
--- @raise the faults of `sinew.chain`'s `Chain:get_param`, re-raised at the caller (their argument
--- numbers are the 3-D chain's): "unknown parameter 'x'", "particle 9 is out of range (1 .. 5)",
--- "unknown joint 'x'"; "bad argument #1 to 'get_param' (a sinew.dragonbones chain expected, got
--- table)" when called on what is not a chain (`chain.get_param()` for `chain:get_param()`).
+-- @raise what `sinew.chain`'s `Chain:get_param` refuses, as this method's own argument: "bad
+-- argument #1 to 'get_param' (unknown parameter 'x')", "bad argument #2 to 'get_param' (particle 9
+-- is out of range (1 .. 5))", "bad argument #2 to 'get_param' (unknown joint 'x')"; "bad argument
+-- #1 to 'get_param' (a sinew.dragonbones chain expected, got table)" when called on what is not a
+-- chain (`chain.get_param()` for `chain:get_param()`).
 function Chain:get_param(name, i)
   check(self, "get_param")
-  local ok, a, b = pcall(self.chain.get_param, self.chain, name, i)
-  if not ok then error(tostring(a), 2) end
+  local a, b, arg = try(self.chain.get_param, self.chain, name, i)
+  if a == nil and b then refused("get_param", b, ARGS_1, arg) end
   if VECTOR[name] then return a, b end
   return a
 end
@@ -588,19 +614,19 @@ end
 -- @treturn integer k, the collider's index (from 1)
 -- @raise "bad argument #1 to 'add_collider' (<why>)" for a `def` that is not a table, has a field
 -- other than those above, an unknown shape ("unknown collider shape 'x' ('circle', 'capsule' or
--- 'line')") or a point that is not {x, y} of finite numbers; the faults of `sinew.chain`'s
--- `Chain:add_collider` for its values, re-raised at the caller (their argument numbers are the 3-D
--- chain's), which name the 3-D shapes (sphere for circle, plane for line): "sphere needs 'radius'",
--- "sphere 'radius' -1 is out of range (0 .. 1e+09)", "capsule ends 'a' and 'b' coincide", "plane
--- 'normal' is zero"; "no room for another collider ('max_colliders' is 16)" past the definition's
--- `max_colliders`; "bad argument #1 to 'add_collider' (a sinew.dragonbones chain expected, got
--- table)" when called on what is not a chain (`chain.add_collider()` for `chain:add_collider()`).
+-- 'line')") or a point that is not {x, y} of finite numbers; what `sinew.chain`'s
+-- `Chain:add_collider` refuses of its values, as a bad argument #1 too: "circle needs 'radius'",
+-- "circle 'radius' -1 is out of range (0 .. 1e+09)", "capsule ends 'a' and 'b' coincide", "line
+-- 'normal' is zero"; "'add_collider': no room for another collider ('max_colliders' is 16)" past
+-- the definition's `max_colliders`; "bad argument #1 to 'add_collider' (a sinew.dragonbones chain
+-- expected, got table)" when called on what is not a chain (`chain.add_collider()` for
+-- `chain:add_collider()`).
 function Chain:add_collider(def)
   check(self, "add_collider")
   local ok, c3, shape = pcall(collider3, def)
   if not ok then error(("bad argument #1 to 'add_collider' (%s)"):format(tostring(c3)), 2) end
-  local added, k = pcall(self.chain.add_collider, self.chain, c3)
-  if not added then error(tostring(k), 2) end
+  local k, why, arg = try(self.chain.add_collider, self.chain, c3)
+  if k == nil then refused("add_collider", why, ARGS_1, arg) end
   self.shapes[k] = shape
   return k
 end
@@ -615,28 +641,33 @@ end
 -- @tparam[opt] number e a capsule's radius
 -- @tparam[opt] number f a capsule's radius_b
 -- @raise "bad argument #1 to 'move_collider' (no collider 9 (1 .. 2))" when `k` is no collider's
--- index; the faults of `sinew.chain`'s `Chain:move_collider` for the numbers, re-raised at the
--- caller (their argument numbers are the 3-D chain's): "number expected, got nil" for one missing,
--- "not a finite number", "sphere 'radius' -1 is out of range (0 .. 1e+09)", "plane 'normal' is
--- zero"; "bad argument #1 to 'move_collider' (a sinew.dragonbones chain expected, got table)" when
--- called on what is not a chain (`chain.move_collider()` for `chain:move_collider()`).
+-- index ("(the chain has none)" before the first); what `sinew.chain`'s `Chain:move_collider`
+-- refuses of the numbers, as this method's own argument: "bad argument #5 to 'move_collider'
+-- (number expected, got nil)" for a capsule's by missing, "bad argument #2 to 'move_collider' (not
+-- a finite number)", "circle 'radius' -1 is out of range (0 .. 1e+09)" and "line 'normal' is zero"
+-- (which the 3-D chain lays on the shape's first coordinate, argument #2); "bad argument #1 to
+-- 'move_collider' (a sinew.dragonbones chain expected, got table)" when called on what is not a
+-- chain (`chain.move_collider()` for `chain:move_collider()`).
 function Chain:move_collider(k, a, b, c, d, e, f)
   check(self, "move_collider")
   local shape = self.shapes[k]
   if shape == nil then
-    error(("bad argument #1 to 'move_collider' (no collider %s (1 .. %d))"):format(tostring(k), #self.shapes), 2)
+    local n = #self.shapes
+    error(("bad argument #1 to 'move_collider' (no collider %s %s)"):format(show(k),
+      n > 0 and ("(1 .. %d)"):format(n) or "(the chain has none)"), 2)
   end
-  local ok, why
+  local chain = self.chain
+  local none, why, arg
   if shape == "sphere" then
-    ok, why = pcall(self.chain.move_collider, self.chain, k, a, b, 0, c)
+    none, why, arg = try(chain.move_collider, chain, k, a, b, 0, c)
   elseif shape == "capsule" then
-    ok, why = pcall(self.chain.move_collider, self.chain, k, a, b, 0, c, d, 0, e, f)
+    none, why, arg = try(chain.move_collider, chain, k, a, b, 0, c, d, 0, e, f)
   elseif c == nil and d == nil then
-    ok, why = pcall(self.chain.move_collider, self.chain, k, a, b, 0)
+    none, why, arg = try(chain.move_collider, chain, k, a, b, 0)
   else
-    ok, why = pcall(self.chain.move_collider, self.chain, k, a, b, 0, c, d, 0)
+    none, why, arg = try(chain.move_collider, chain, k, a, b, 0, c, d, 0)
   end
-  if not ok then error(tostring(why), 2) end
+  if none == nil and why then refused("move_collider", why, MOVE_ARGS[shape], arg) end
 end
 
 --- The number of particles: the bones, and the tip when there is one.

@@ -4,11 +4,13 @@
 local Compile = require "sinew.dragonbones.compile"
 local Playhead = require "sinew.dragonbones.playhead"
 local Kind = require "sinew.dragonbones.kind"
+local Fault = require "sinew.fault"
+local core = require "sinew.core"
 
 local Rig = {}
 Rig.__index = Rig
 
-local fmod = math.fmod
+local GROUP = getmetatable(core.group()) -- the metatable of `sinew.group()`'s groups
 
 local EVENT_KIND = { sound = "soundEvent", event = "frameEvent" }
 
@@ -41,6 +43,29 @@ local function check(self, method)
     error(("bad argument #1 to '%s' (a sinew.dragonbones rig expected, got %s)"):format(method, type(self)), 3)
   end
   return self
+end
+
+-- the type of `v` for a message: a sinew object's class name (its metatable's __name), else its
+-- type
+local function type_name(v)
+  local mt = getmetatable(v)
+  if type(v) == "userdata" and type(mt) == "table" and type(rawget(mt, "__name")) == "string" then
+    return rawget(mt, "__name")
+  end
+  return type(v)
+end
+
+-- what a message says after "no <noun> 'x'": a near name ("; did you mean 'walk'?"), else the
+-- first names of `list` (entries' `name` fields) and how many more there are
+local function choices(name, map, list, nouns)
+  local near = Fault.nearest(name, map)
+  if near then return ("; did you mean '%s'?"):format(near) end
+  local n = #list
+  if n == 0 then return ("; the armature has no %s"):format(nouns) end
+  local shown = {}
+  for i = 1, math.min(n, 5) do shown[i] = ("'%s'"):format(list[i].name) end
+  local more = n > 5 and (" and %d more"):format(n - 5) or ""
+  return ("; the %s are %s%s"):format(nouns, table.concat(shown, ", "), more)
 end
 
 -- records an event of the update running (kind, and the action item for frame and sound events)
@@ -144,13 +169,10 @@ local function evaluate(self, dt)
   end
 end
 
---- A new rig of armature `name` (default the first) of imported `data`; nil, message when there
--- is no such armature.
--- @tparam table data what `sinew.dragonbones.load` or `parse` returned
--- @tparam[opt] string name an armature's name
--- @return the rig, or nil and a message, as `sinew.dragonbones.rig`
--- @raise as `sinew.dragonbones.rig` (whose name its messages use): "bad argument #1 to 'rig'
--- (DragonBones data expected, got nil)", "bad argument #2 to 'rig' (string expected, got number)".
+-- A new rig of armature `name` (default the first) of imported `data`, or nil and a message when
+-- there is no such armature: what `sinew.dragonbones.rig(data, name)` (the public constructor)
+-- returns. Internal: its argument errors name 'rig' and blame the caller of the function that
+-- calls it (level 3), as `sinew.dragonbones.rig` needs.
 function Rig.new(data, name)
   if type(data) ~= "table" or type(data.armatures) ~= "table" then
     error(("bad argument #1 to 'rig' (DragonBones data expected, got %s)"):format(type(data)), 3)
@@ -202,10 +224,18 @@ function Rig.new(data, name)
   return self
 end
 
-local function animation(self, name)
-  local anim = self.compiled.animations[name]
-  if anim == nil then
-    error(("bad argument #1 to 'play' (no animation '%s' in armature '%s')"):format(tostring(name), self.model.name), 3)
+-- the compiled animation `name` (argument `arg` of method `fname`), checked
+local function animation(self, name, fname, arg)
+  local anim = type(name) == "string" and self.compiled.animations[name]
+  if not anim then
+    local why
+    if type(name) ~= "string" then
+      why = ("an animation's name expected, got %s"):format(type_name(name))
+    else
+      why = ("no animation '%s' in armature '%s'%s"):format(name, self.model.name,
+        choices(name, self.compiled.animations, self.compiled.animations, "animations"))
+    end
+    error(("bad argument #%d to '%s' (%s)"):format(arg, fname, why), 3)
   end
   return anim
 end
@@ -213,14 +243,17 @@ end
 --- Plays animation `name` from its start, `times` times (0 forever; default the file's).
 -- @tparam string name an animation of the rig's armature
 -- @tparam[opt] integer times how many times (0: forever; default the animation's playTimes)
--- @raise "bad argument #1 to 'play' (no animation 'x' in armature 'y')" when the armature has no
--- animation `name`; "bad argument #2 to 'play' (times must be an integer >= 0)" for any other
--- `times` than nil or an integer >= 0; "bad argument #1 to 'play' (a sinew.dragonbones rig
--- expected, got table)" when called on what is not a rig (`rig.play()` for `rig:play()`).
+-- @raise "bad argument #1 to 'play' (no animation 'wlak' in armature 'y'; did you mean 'walk'?)"
+-- when the armature has no animation `name` (without a near name, the first few names: "; the
+-- animations are 'idle', 'walk', ... and 3 more"), "bad argument #1 to 'play' (an animation's name
+-- expected, got nil)" when `name` is not a string; "bad argument #2 to 'play' (times must be an
+-- integer >= 0)" for any other `times` than nil or a finite integer >= 0; "bad argument #1 to
+-- 'play' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
+-- (`rig.play()` for `rig:play()`).
 function Rig:play(name, times)
   check(self, "play")
-  local anim = animation(self, name)
-  if times ~= nil and (type(times) ~= "number" or times < 0 or times ~= math.floor(times)) then
+  local anim = animation(self, name, "play", 1)
+  if times ~= nil and (type(times) ~= "number" or times < 0 or times ~= math.floor(times) or times == math.huge) then
     error("bad argument #2 to 'play' (times must be an integer >= 0)", 2)
   end
   if times == nil or times < 0 then times = anim.play_times end
@@ -235,16 +268,21 @@ function Rig:play(name, times)
 end
 
 --- Stops at `t` seconds into animation `name` (DragonBones' gotoAndStopByTime): the next
--- update(0) shows the pose at t.
+-- update(0) shows the pose at t. A time past the duration wraps (`t` modulo the duration); a
+-- negative time shows the animation's end, its one play completed, as the runtime (5.6.2) does:
+-- its wrap of a negative time (duration - fmod(t, duration)) lands at or past the end, so
+-- `seek(name, -0.25)` is `seek(name, duration)`, not `seek(name, duration - 0.25)`.
 -- @tparam string name an animation of the rig's armature
--- @tparam number t seconds into the animation (finite); a time past its duration wraps
--- @raise "no animation 'x' in armature 'y'" (as a bad argument #1) when the armature has no
--- animation `name`; "bad argument #2 to 'seek' (a finite number expected)" when `t` is not a finite
--- number; "bad argument #1 to 'seek' (a sinew.dragonbones rig expected, got table)" when called on
--- what is not a rig (`rig.seek()` for `rig:seek()`).
+-- @tparam number t seconds into the animation (finite); past its duration wraps, negative is its end
+-- @raise "bad argument #1 to 'seek' (no animation 'x' in armature 'y'; ...)" when the armature has
+-- no animation `name` (with a near name or the first few names, as `play`), "bad argument #1 to
+-- 'seek' (an animation's name expected, got nil)" when `name` is not a string; "bad argument #2 to
+-- 'seek' (a finite number expected)" when `t` is not a finite number; "bad argument #1 to 'seek' (a
+-- sinew.dragonbones rig expected, got table)" when called on what is not a rig (`rig.seek()` for
+-- `rig:seek()`).
 function Rig:seek(name, t)
   check(self, "seek")
-  local anim = animation(self, name)
+  local anim = animation(self, name, "seek", 1)
   if type(t) ~= "number" or t ~= t or t == math.huge or t == -math.huge then
     error("bad argument #2 to 'seek' (a finite number expected)", 2)
   end
@@ -252,11 +290,13 @@ function Rig:seek(name, t)
   if anim.frames <= 1 then
     t = 0
   elseif t < 0 then
-    t = d - fmod(t, d)
+    -- as the runtime (5.6.2): its wrap, d - fmod(t, d), lands at or past the end for every
+    -- negative t, where the play (one) is over: the last pose, completed
+    t = d
   elseif t == d then
     t = t - 0.000001
   elseif t > d then
-    t = fmod(t, d)
+    t = math.fmod(t, d)
   end
   -- as the runtime: play from t, one update at once (whose events the next update reports),
   -- then stop
@@ -359,41 +399,51 @@ function Rig:bones() return names(check(self, "bones").model.bones) end
 -- what is not a rig (`rig.slots()` for `rig:slots()`).
 function Rig:slots() return names(check(self, "slots").model.slots) end
 
--- the index of bone or slot `name` (a name of `map`, or an index 1 .. #list), for method `what`
-local function index_of(map, list, name, what)
+-- the index of the bone or slot `name` (a name of `map`, or an index 1 .. #list), argument #1 of
+-- method `fname`; `noun` names what it is ("bone", "slot")
+local function index_of(map, list, name, noun, fname)
   if type(name) == "number" then
     if name ~= math.floor(name) or name < 1 or name > #list then
-      error(("bad argument #1 to '%s' (index %s is out of range (1 .. %d))"):format(what, tostring(name), #list), 3)
+      error(("bad argument #1 to '%s' (%s index %s is out of range (1 .. %d))"):format(fname, noun, Fault.show(name), #list), 3)
     end
     return name
   end
-  local i = map[name]
-  if i == nil then error(("bad argument #1 to '%s' (no %s '%s')"):format(what, what, tostring(name)), 3) end
+  local i = type(name) == "string" and map[name]
+  if not i then
+    if type(name) ~= "string" then
+      error(("bad argument #1 to '%s' (a %s's name or index expected, got %s)"):format(fname, noun, type_name(name)), 3)
+    end
+    error(("bad argument #1 to '%s' (no %s '%s'%s)"):format(fname, noun, name, choices(name, map, list, noun .. "s")), 3)
+  end
   return i
 end
 
 --- The world matrix of bone `name`: a, b, c, d, tx, ty (armature space, y down).
 -- @param name a bone's name, or its index in `bones()` (1 .. the bone count)
 -- @return a, b, c, d, tx, ty
--- @raise "bad argument #1 to 'bone' (no bone 'x')" when `name` is no bone's name, "bad argument #1
--- to 'bone' (index 0 is out of range (1 .. 17))" for an index that is not an integer in range; "bad
+-- @raise "bad argument #1 to 'bone' (no bone 'x'; the bones are 'root', 'pelvis', ... and 12
+-- more)" when `name` is no bone's name ("; did you mean 'pelvis'?" for a near one), "bad argument
+-- #1 to 'bone' (bone index 0 is out of range (1 .. 17))" for an index that is not an integer in
+-- range, "bad argument #1 to 'bone' (a bone's name or index expected, got nil)" otherwise; "bad
 -- argument #1 to 'bone' (a sinew.dragonbones rig expected, got table)" when called on what is not a
 -- rig (`rig.bone()` for `rig:bone()`).
 function Rig:bone(name)
   check(self, "bone")
-  return self.core:bone(index_of(self.model.bone, self.model.bones, name, "bone"))
+  return self.core:bone(index_of(self.model.bone, self.model.bones, name, "bone", "bone"))
 end
 
 --- Slot `name`: display index (0-based, -1 none), draw position (1 = drawn first), r, g, b, a.
 -- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
 -- @return display index, draw position, then the colour multipliers r, g, b, a (0 .. 1)
--- @raise "bad argument #1 to 'slot' (no slot 'x')" when `name` is no slot's name, "bad argument #1
--- to 'slot' (index 0 is out of range (1 .. 13))" for an index that is not an integer in range; "bad
+-- @raise "bad argument #1 to 'slot' (no slot 'x'; the slots are 'a', 'b', ... and 8 more)" when
+-- `name` is no slot's name ("; did you mean 'b'?" for a near one), "bad argument #1 to 'slot'
+-- (slot index 0 is out of range (1 .. 13))" for an index that is not an integer in range, "bad
+-- argument #1 to 'slot' (a slot's name or index expected, got nil)" otherwise; "bad
 -- argument #1 to 'slot' (a sinew.dragonbones rig expected, got table)" when called on what is not a
 -- rig (`rig.slot()` for `rig:slot()`).
 function Rig:slot(name)
   check(self, "slot")
-  return self.core:slot(index_of(self.model.slot, self.model.slots, name, "slot"))
+  return self.core:slot(index_of(self.model.slot, self.model.slots, name, "slot", "slot"))
 end
 
 --- The vertices of the mesh slot `name` shows, in armature space, written into `out` as x, y
@@ -402,65 +452,73 @@ end
 -- @tparam table out a plain table (no metatable); its entries past 2n are left as they are
 -- @treturn integer n, the vertex count
 -- @raise "bad argument #2 to 'vertices' (a plain table expected, got nil)" when `out` is not a
--- table or has a metatable (checked first); a bad argument #1 when `name` is no slot's name nor an
--- integer index in range ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'vertices' (a
--- sinew.dragonbones rig expected, got table)" when called on what is not a rig (`rig.vertices()`
--- for `rig:vertices()`).
+-- table or has a metatable (checked first); "bad argument #1 to 'vertices' (no slot 'x'; ...)" when
+-- `name` is no slot's name nor an integer index in range, as for `slot`; "bad argument #1 to
+-- 'vertices' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
+-- (`rig.vertices()` for `rig:vertices()`).
 function Rig:vertices(name, out)
   check(self, "vertices")
   if type(out) ~= "table" or getmetatable(out) ~= nil then
-    error(("bad argument #2 to 'vertices' (a plain table expected, got %s)"):format(type(out)), 2)
+    error(("bad argument #2 to 'vertices' (a plain table expected, got %s)"):format(type_name(out)), 2)
   end
-  return self.core:vertices(index_of(self.model.slot, self.model.slots, name, "slot"), out)
+  return self.core:vertices(index_of(self.model.slot, self.model.slots, name, "slot", "vertices"), out)
 end
 
 --- The world matrix of slot `name` (or index): its display's transform in its bone's world
 -- matrix, a, b, c, d, tx, ty.
 -- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
 -- @return a, b, c, d, tx, ty
--- @raise a bad argument #1 to 'slot_matrix' when `name` is no slot's name nor an integer index in
--- range ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'slot_matrix' (a
--- sinew.dragonbones rig expected, got table)" when called on what is not a rig (`rig.slot_matrix()`
--- for `rig:slot_matrix()`).
+-- @raise "bad argument #1 to 'slot_matrix' (no slot 'x'; ...)" when `name` is no slot's name nor an
+-- integer index in range ("slot index 0 is out of range (1 .. 13)"), as for `slot`; "bad argument
+-- #1 to 'slot_matrix' (a sinew.dragonbones rig expected, got table)" when called on what is not a
+-- rig (`rig.slot_matrix()` for `rig:slot_matrix()`).
 function Rig:slot_matrix(name)
   check(self, "slot_matrix")
-  return self.core:slot_matrix(index_of(self.model.slot, self.model.slots, name, "slot_matrix"))
+  return self.core:slot_matrix(index_of(self.model.slot, self.model.slots, name, "slot", "slot_matrix"))
 end
 
 --- Slot `name`'s colour offsets r, g, b, a, each from -255 to 255 (the multipliers come from `slot`).
 -- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
 -- @return r, g, b, a
--- @raise a bad argument #1 to 'slot_offsets' when `name` is no slot's name nor an integer index in
--- range ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'slot_offsets' (a
--- sinew.dragonbones rig expected, got table)" when called on what is not a rig
--- (`rig.slot_offsets()` for `rig:slot_offsets()`).
+-- @raise "bad argument #1 to 'slot_offsets' (no slot 'x'; ...)" when `name` is no slot's name nor an
+-- integer index in range ("slot index 0 is out of range (1 .. 13)"), as for `slot`; "bad argument
+-- #1 to 'slot_offsets' (a sinew.dragonbones rig expected, got table)" when called on what is not a
+-- rig (`rig.slot_offsets()` for `rig:slot_offsets()`).
 function Rig:slot_offsets(name)
   check(self, "slot_offsets")
-  return self.core:slot_offsets(index_of(self.model.slot, self.model.slots, name, "slot_offsets"))
+  return self.core:slot_offsets(index_of(self.model.slot, self.model.slots, name, "slot", "slot_offsets"))
 end
 
 --- The slot drawn `k`-th (`k` from 1 to the slot count): its index in `slots()`.
 -- @tparam integer k the draw position (1: drawn first)
 -- @treturn integer the slot's index
--- @raise "bad argument #1 to 'draw_order' (index 0 is out of range (1 .. 13))" when `k` is not an
--- integer in range (a bad argument #1 too when it is not a number); "bad argument #1 to
+-- @raise "bad argument #1 to 'draw_order' (draw position 0 is out of range (1 .. 13))" when `k` is
+-- a number but not an integer in range, "bad argument #1 to 'draw_order' (a draw position (1 .. 13)
+-- expected, got string)" when it is not a number; "bad argument #1 to
 -- 'draw_order' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
 -- (`rig.draw_order()` for `rig:draw_order()`).
 function Rig:draw_order(k)
   check(self, "draw_order")
-  return self.core:draw_order(index_of({}, self.model.slots, k, "draw_order"))
+  local n = #self.model.slots
+  if type(k) ~= "number" then
+    error(("bad argument #1 to 'draw_order' (a draw position (1 .. %d) expected, got %s)"):format(n, type_name(k)), 2)
+  elseif k ~= math.floor(k) or k < 1 or k > n then
+    error(("bad argument #1 to 'draw_order' (draw position %s is out of range (1 .. %d))"):format(Fault.show(k), n), 2)
+  end
+  return self.core:draw_order(k)
 end
 
 --- The display slot `name` shows: the display's table from the data (type, name, path, ...), or
 -- nil when it shows none.
 -- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
 -- @treturn ?table the display (read it, do not change it), or nil
--- @raise a bad argument #1 to 'display' when `name` is no slot's name nor an integer index in range
--- ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'display' (a sinew.dragonbones rig
--- expected, got table)" when called on what is not a rig (`rig.display()` for `rig:display()`).
+-- @raise "bad argument #1 to 'display' (no slot 'x'; ...)" when `name` is no slot's name nor an
+-- integer index in range ("slot index 0 is out of range (1 .. 13)"), as for `slot`; "bad argument
+-- #1 to 'display' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
+-- (`rig.display()` for `rig:display()`).
 function Rig:display(name)
   check(self, "display")
-  local s = index_of(self.model.slot, self.model.slots, name, "display")
+  local s = index_of(self.model.slot, self.model.slots, name, "slot", "display")
   local k = self.core:slot(s)
   local list = self.compiled.displays[s]
   return k >= 0 and list and list[k + 1] or nil
@@ -470,17 +528,23 @@ end
 -- changes it.
 -- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
 -- @tparam integer k the display's index in the slot's list (0-based), or -1 for none
--- @raise a bad argument #1 to 'set_display' when `name` is no slot's name nor an integer index in
--- range ("index 0 is out of range (1 .. 13)"); "bad argument #2 to 'set_display' (display index 5
--- is out of range (-1 .. 2))" when `k` is not an integer from -1 to the slot's last display (nil
--- included); "bad argument #1 to 'set_display' (a sinew.dragonbones rig expected, got table)" when
--- called on what is not a rig (`rig.set_display()` for `rig:set_display()`).
+-- @raise "bad argument #1 to 'set_display' (no slot 'x'; ...)" when `name` is no slot's name nor
+-- an integer index in range ("slot index 0 is out of range (1 .. 13)"), as for `slot`; "bad
+-- argument #2 to 'set_display' (display index 5 is out of range (-1 .. 2))" when `k` is a number
+-- but not an integer from -1 to the slot's last display, "(a display index (-1 .. 2) expected, got
+-- nil)" when it is not a number; "bad argument #1 to 'set_display' (a sinew.dragonbones rig
+-- expected, got table)" when called on what is not a rig (`rig.set_display()` for
+-- `rig:set_display()`).
 function Rig:set_display(name, k)
   check(self, "set_display")
-  local s = index_of(self.model.slot, self.model.slots, name, "set_display")
+  local s = index_of(self.model.slot, self.model.slots, name, "slot", "set_display")
   local list = self.compiled.displays[s] or {}
-  if type(k) ~= "number" or k ~= math.floor(k) or k < -1 or k >= #list then
-    error(("bad argument #2 to 'set_display' (display index %s is out of range (-1 .. %d))"):format(tostring(k), #list - 1), 2)
+  if type(k) ~= "number" then
+    error(("bad argument #2 to 'set_display' (a display index (-1 .. %d) expected, got %s)"):format(#list - 1,
+      type_name(k)), 2)
+  elseif k ~= math.floor(k) or k < -1 or k >= #list then
+    error(("bad argument #2 to 'set_display' (display index %s is out of range (-1 .. %d))"):format(Fault.show(k),
+      #list - 1), 2)
   end
   self.core:set_display(s, k)
 end
@@ -493,24 +557,26 @@ end
 -- update.
 -- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
 -- @return pointer (light userdata, or nil), size in bytes, vertex count
--- @raise a bad argument #1 to 'mesh' when `name` is no slot's name nor an integer index in range
--- ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'mesh' (a sinew.dragonbones rig
--- expected, got table)" when called on what is not a rig (`rig.mesh()` for `rig:mesh()`).
+-- @raise "bad argument #1 to 'mesh' (no slot 'x'; ...)" when `name` is no slot's name nor an
+-- integer index in range ("slot index 0 is out of range (1 .. 13)"), as for `slot`; "bad argument
+-- #1 to 'mesh' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
+-- (`rig.mesh()` for `rig:mesh()`).
 function Rig:mesh(name)
   check(self, "mesh")
-  return self.core:mesh(index_of(self.model.slot, self.model.slots, name, "mesh"))
+  return self.core:mesh(index_of(self.model.slot, self.model.slots, name, "slot", "mesh"))
 end
 
 --- The child rig that slot `name` (or index) shows (an armature display), or nil: it plays on
 -- this rig's clock, and reports its own events.
 -- @param name a slot's name, or its index in `slots()` (1 .. the slot count)
 -- @return the child rig, or nil
--- @raise a bad argument #1 to 'child' when `name` is no slot's name nor an integer index in range
--- ("index 0 is out of range (1 .. 13)"); "bad argument #1 to 'child' (a sinew.dragonbones rig
--- expected, got table)" when called on what is not a rig (`rig.child()` for `rig:child()`).
+-- @raise "bad argument #1 to 'child' (no slot 'x'; ...)" when `name` is no slot's name nor an
+-- integer index in range ("slot index 0 is out of range (1 .. 13)"), as for `slot`; "bad argument
+-- #1 to 'child' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
+-- (`rig.child()` for `rig:child()`).
 function Rig:child(name)
   check(self, "child")
-  return self.shown[index_of(self.model.slot, self.model.slots, name, "child")] or nil
+  return self.shown[index_of(self.model.slot, self.model.slots, name, "slot", "child")] or nil
 end
 
 --- Adds this rig to `group` (`sinew.group()`): each `group:run(dt, params)` poses it at the time
@@ -521,13 +587,18 @@ end
 -- @tparam string name an animation of the rig's armature
 -- @tparam[opt=true] boolean loop whether the last key tweens toward the first
 -- @treturn integer i, the index of its time in the group's parameters
--- @raise "no animation 'x' in armature 'y'" (as a bad argument #1) when the armature has no
--- animation `name`; "too many parameters in one group" past 2^24 (as `Group:rig2d`); "bad argument
+-- @raise "bad argument #1 to 'group' (sinew.Group expected, got table)" when `group` is not a
+-- `sinew.group()`; "bad argument #2 to 'group' (no animation 'x' in armature 'y'; ...)" when the
+-- armature has no animation `name` (as `play`), "(an animation's name expected, got nil)" when it
+-- is not a string; "too many parameters in one group" past 2^24 (as `Group:rig2d`); "bad argument
 -- #1 to 'group' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
 -- (`rig.group()` for `rig:group()`).
 function Rig:group(group, name, loop)
   check(self, "group")
-  local anim = animation(self, name)
+  if getmetatable(group) ~= GROUP then
+    error(("bad argument #1 to 'group' (sinew.Group expected, got %s)"):format(type_name(group)), 2)
+  end
+  local anim = animation(self, name, "group", 2)
   if loop == nil then loop = true end
   return group:rig2d(self.core, anim.core, loop)
 end
@@ -567,7 +638,9 @@ end
 -- @tparam[opt=0] number default the weight of the bones `weights` does not name (0 .. 1)
 -- @return a new `sinew.Mask2D`
 -- @raise "bad argument #1 to 'mask' (table expected, got nil)" when `weights` is not a table; "bad
--- argument #1 to 'mask' (no bone 'x')" for a key that is no bone's name; "bad argument #1 to 'mask'
+-- argument #1 to 'mask' (no bone 'x'; the bones are ...)" for a key that is no bone's name (the
+-- first such key in sorted order; "; did you mean 'y'?" for a near name), "(bone names expected as
+-- keys, got number)" for a key that is not a string; "bad argument #1 to 'mask'
 -- (the weight of 'x' must be a number in 0 .. 1)"; "bad argument #2 to 'mask' (the default weight
 -- must be a number in 0 .. 1)" for a `default` other than nil or such a number; "bad argument #1 to
 -- 'mask' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
@@ -578,9 +651,13 @@ function Rig:mask(weights, default)
     error(("bad argument #1 to 'mask' (table expected, got %s)"):format(type(weights)), 2)
   end
   local list, bones = {}, self.model.bone
-  for name, w in pairs(weights) do
-    local b = bones[name]
-    if b == nil then error(("bad argument #1 to 'mask' (no bone '%s')"):format(tostring(name)), 2) end
+  for _, name in ipairs(Fault.sorted_keys(weights)) do -- (a fixed order: the same fault in every run)
+    local w, b = weights[name], bones[name]
+    if b == nil then
+      local why = type(name) == "string" and ("no bone '%s'%s"):format(name, choices(name, bones, self.model.bones, "bones"))
+        or ("bone names expected as keys, got %s"):format(type_name(name))
+      error(("bad argument #1 to 'mask' (%s)"):format(why), 2)
+    end
     if type(w) ~= "number" or not (w >= 0 and w <= 1) then
       error(("bad argument #1 to 'mask' (the weight of '%s' must be a number in 0 .. 1)"):format(tostring(name)), 2)
     end
@@ -599,24 +676,27 @@ end
 -- @tparam[opt] string name an animation of the rig's armature, for the slots
 -- @tparam[opt] number t seconds into it (finite; needed with `name`)
 -- @tparam[opt] boolean loop whether the last key tweens toward the first
--- @raise "bad argument #1 to 'apply' (a 2-D pose of this rig's armature expected, got userdata)"
--- when `pose` is not a 2-D pose of this armature (of another armature included); "bad argument #3
--- to 'apply' (a finite time expected)" when `name` is given and `t` is not a finite number; "no
--- animation 'x' in armature 'y'" (as a bad argument #1) when the armature has no animation `name`;
--- "bad argument #1 to 'apply' (a sinew.dragonbones rig expected, got table)" when called on what is
--- not a rig (`rig.apply()` for `rig:apply()`).
+-- @raise "bad argument #1 to 'apply' (a 2-D pose of this rig's armature expected, got sinew.Pose)"
+-- when `pose` is not a 2-D pose (its type's name, or Lua's type), "(... got a pose of another
+-- armature)" for one of another armature; "bad argument #2 to 'apply' (no animation 'x' in
+-- armature 'y'; ...)" when the armature has no animation `name` (as `play`), "(an animation's name
+-- expected, got number)" when `name` is neither nil nor a string; "bad argument #3 to 'apply' (a
+-- finite time expected)" when `name` is given and `t` is not a finite number; "bad argument #1 to
+-- 'apply' (a sinew.dragonbones rig expected, got table)" when called on what is not a rig
+-- (`rig.apply()` for `rig:apply()`).
 function Rig:apply(pose, name, t, loop)
   check(self, "apply")
   if getmetatable(pose) ~= Kind.kind.Pose or pose:skeleton() ~= self.compiled.core then
-    error(("bad argument #1 to 'apply' (a 2-D pose of this rig's armature expected, got %s)"):format(type(pose)), 2)
-  end
-  if name ~= nil and (type(t) ~= "number" or t ~= t or t == math.huge or t == -math.huge) then
-    error("bad argument #3 to 'apply' (a finite time expected)", 2)
+    error(("bad argument #1 to 'apply' (a 2-D pose of this rig's armature expected, got %s)"):format(
+      getmetatable(pose) == Kind.kind.Pose and "a pose of another armature" or type_name(pose)), 2)
   end
   if name == nil then
     self.core:apply(pose)
   else
-    local anim = animation(self, name)
+    local anim = animation(self, name, "apply", 2)
+    if type(t) ~= "number" or t ~= t or t == math.huge or t == -math.huge then
+      error("bad argument #3 to 'apply' (a finite time expected)", 2)
+    end
     self.core:apply(pose, anim.core, t, loop)
   end
 end
