@@ -959,8 +959,9 @@ scenarios[#scenarios + 1] = { "handlers and finalisers that call other animators
   local list, poses = {}, {}
   for i = 1, 4 do list[i], poses[i] = plan:new(), sinew.pose(O.skel) end
   local snap = list[1]:snapshot()
-  local bad
+  local bad, quiet
   local function poke(k)
+    if quiet then return end -- the check below compares animators that no handler touches
     local a = list[k % #list + 1]
     local methods = {
       function() a:update(0.29) end, function() a:evaluate(poses[k % #list + 1]) end,
@@ -983,6 +984,9 @@ scenarios[#scenarios + 1] = { "handlers and finalisers that call other animators
   end
   normal_collector()
   collectgarbage()
+  -- from here the handlers do nothing: a tick in the updates below would poke an animator (perhaps
+  -- the one being compared) that the animator alone does not see
+  quiet = true
   -- each still plays as an animator of its own: its snapshot restored into an animator of its
   -- plan and into one of a plan of its own gives the same poses, bit for bit, and the animator's
   -- own pose (a restore puts poses kept for inertialisation back through pose:set, which
