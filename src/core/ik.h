@@ -165,10 +165,12 @@ sn_status sn_ik_aim_set_twist(sn_ik_aim *ik, double twist, sn_error *err);
 /// offset, passes through `target` (a model-space point); of the turns that do, the one that
 /// brings the up axis nearest to `up` (a model-space direction; NULL: the up axis's direction in
 /// the input pose, the least roll), then the twist about the joint-target axis. The limit caps
-/// the angle between the aimed forward axis and the input's: beyond it the turn (scaled back along
-/// its own arc) keeps the forward axis at the limit until the target is halfway from the limit to
-/// straight behind, then eases (smoothstep) back to the input's forward when the target is right
-/// behind, so the joint never flips from side to side. A target the forward line cannot pass
+/// the angle between the aimed forward axis and the input's: where the full aim would turn the
+/// forward axis by a > limit, it turns along the same great circle by limit x (1 - smoothstep((a -
+/// limit) / (pi - limit))) (slope 0 at the limit, 0 right behind) with the full aim's roll faded
+/// the same way, so the joint eases back to its input as the target goes behind it and never flips
+/// from side to side (a limit of pi caps nothing: right behind, the turn's side is arbitrary).
+/// A target the forward line cannot pass
 /// through (SN_IK_DEGENERATE) leaves the pose unchanged, as ozz's IKAimJob. `flags` (NULL for
 /// none) receives SN_IK_* bits. Refuses (writing nothing) a pose of another skeleton or with
 /// non-finite values, zero rotations or places beyond SN_IK_MAX_COORD on the joint's path (arg 1),

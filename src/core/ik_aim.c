@@ -13,6 +13,8 @@ struct sn_ik_aim {
     double offset[3];  /* joint frame */
     double limit;      /* (0, pi] */
     double twist;      /* radians */
+    double twist_c, twist_s;  /* cos and sin of twist / 2 */
+    double cos_limit;  /* cos(limit) */
 };
 
 /* The sine of the smallest angle allowed between forward and up. */
@@ -84,7 +86,10 @@ sn_status sn_ik_aim_init(void *mem, size_t size, const sn_ik_aim_def *def, sn_er
     ik->offset[1] = def->offset.y;
     ik->offset[2] = def->offset.z;
     ik->limit = def->limit;
+    ik->cos_limit = cos(def->limit);
     ik->twist = def->twist;
+    ik->twist_c = cos(0.5 * def->twist);
+    ik->twist_s = sin(0.5 * def->twist);
     return SN_OK;
 }
 
@@ -94,13 +99,18 @@ int sn_ik_aim_joint(const sn_ik_aim *ik) { return ik->joint; }
 
 sn_status sn_ik_aim_set_limit(sn_ik_aim *ik, double limit, sn_error *err) {
     sn_status st = check_limit(limit, err);
-    if (st == SN_OK) ik->limit = limit;
+    if (st == SN_OK) {
+        ik->limit = limit;
+        ik->cos_limit = cos(limit);
+    }
     return st;
 }
 
 sn_status sn_ik_aim_set_twist(sn_ik_aim *ik, double twist, sn_error *err) {
     if (!sn_isfinite(twist)) return sn_fail_arg(err, 1, SN_EINVAL, "'twist' is not finite");
     ik->twist = twist;
+    ik->twist_c = cos(0.5 * twist);
+    ik->twist_s = sin(0.5 * twist);
     return SN_OK;
 }
 
@@ -137,9 +147,9 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
                           unsigned *flags, sn_error *err) {
     sn_ik_frame p, l, mj;
     double t[3], pj[3], o[3], f[3], upm[3], w[3], wn[3], tn[3], ref[3], u1[3], a[3], b[3], c[3], fa[3];
-    double dist, ol, of, disc, lam, theta = 0.0, angle;
+    double dist, ol, of, disc, lam;
     unsigned fl = 0;
-    sn_quat q1, qt, r, model, local;
+    sn_quat q1, q2, r, model, local;
     sn_status st;
     sn_ik_fault fault;
     int bad;
@@ -188,21 +198,25 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     ik_madd(u1, -ik_dot(u1, tn), tn, a);
     ik_madd(ref, -ik_dot(ref, tn), tn, b);
     if (ik_unit(a, SN_IK_MIN_RATIO, a) > 0.0 && ik_unit(b, SN_IK_MIN_RATIO, b) > 0.0) {
-        ik_cross(a, b, c);
-        theta = atan2(ik_dot(c, tn), ik_dot(a, b));
+        sn_quat roll;
+        ik_roll(tn, a, b, &roll);
+        ik_qmul(&roll, &q1, &q2);
     } else {
         fl |= SN_IK_POLE_ON_LINE;
+        q2 = q1;
     }
-    ik_qaxis(tn, theta + ik->twist, &qt);
-    ik_qmul(&qt, &q1, &r);
+    ik_twist(tn, ik->twist_c, ik->twist_s, &q2, &r);
 
     /* the limit: the angle the forward axis turns */
     ik_rotate(&r, f, fa);
-    ik_cross(f, fa, c);
-    angle = atan2(ik_len(c), ik_dot(f, fa));
-    if (angle > ik->limit) {
-        fl |= SN_IK_LIMITED;
-        hold_back(&r, f, fa, capped_angle(angle, ik->limit), ik->limit);
+    if (ik->limit < SN_IK_PI && ik_dot(f, fa) < ik->cos_limit) {
+        double angle;
+        ik_cross(f, fa, c);
+        angle = atan2(ik_len(c), ik_dot(f, fa));
+        if (angle > ik->limit) {
+            fl |= SN_IK_LIMITED;
+            hold_back(&r, f, fa, capped_angle(angle, ik->limit), ik->limit);
+        }
     }
     if (!(fl & SN_IK_LIMITED) && weight >= 1.0) fl |= SN_IK_REACHED;
 

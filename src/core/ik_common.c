@@ -40,6 +40,15 @@ sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_frame *local,
     return SN_IK_POSE_OK;
 }
 
+sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t) {
+    const int st = pose->stride;
+    const float *ch = pose->ch;
+    t[0] = ch[(SN_ROW_T + 0) * st + joint];
+    t[1] = ch[(SN_ROW_T + 1) * st + joint];
+    t[2] = ch[(SN_ROW_T + 2) * st + joint];
+    return sn_isfinite(t[0] + t[1] + t[2]) ? SN_IK_POSE_OK : SN_IK_POSE_NOT_FINITE;
+}
+
 void sn_ik_frame_mul(const sn_ik_frame *a, const sn_ik_frame *b, sn_ik_frame *out) {
     const double *x = a->m, *y = b->m;
     double r[12];

@@ -94,6 +94,38 @@ static inline void ik_qaxis(const double *axis, double angle, sn_quat *out) {
     out->z = axis[2] * s;
     out->w = cos(0.5 * angle);
 }
+/// Rotation about the unit `axis` by the angle whose cosine and sine are c and s (c^2 + s^2 = 1):
+/// (axis s, 1 + c) normalised, no trigonometry; a half turn for c = -1.
+static inline void ik_qaxis_cs(const double *axis, double c, double s, sn_quat *out) {
+    double w = 1.0 + c, l = sqrt(w * w + s * s);
+    if (!(l > 1e-150)) {
+        out->x = axis[0];
+        out->y = axis[1];
+        out->z = axis[2];
+        out->w = 0.0;
+        return;
+    }
+    out->x = axis[0] * s / l;
+    out->y = axis[1] * s / l;
+    out->z = axis[2] * s / l;
+    out->w = w / l;
+}
+/// The rotation about the unit `axis` taking the unit a onto the unit b, both across the axis.
+static inline void ik_roll(const double *axis, const double *a, const double *b, sn_quat *out) {
+    double c[3];
+    ik_cross(a, b, c);
+    ik_qaxis_cs(axis, ik_dot(a, b), ik_dot(c, axis), out);
+}
+/// out = R(axis, twist) * q where (tc, ts) = (cos, sin) of twist / 2 and the axis is unit.
+static inline void ik_twist(const double *axis, double tc, double ts, const sn_quat *q, sn_quat *out) {
+    sn_quat t;
+    t.x = axis[0] * ts;
+    t.y = axis[1] * ts;
+    t.z = axis[2] * ts;
+    t.w = tc;
+    ik_qmul(&t, q, out);
+}
+
 /// p = affine m applied to the point v.
 static inline void ik_point(const double *m, const double *v, double *p) {
     double x = m[0] * v[0] + m[1] * v[1] + m[2] * v[2] + m[3];
@@ -116,6 +148,8 @@ static inline void ik_vector(const double *m, const double *v, double *p) {
 /// The local transform of `joint` from `pose`: *local (T R S, rotation normalised), its
 /// translation t[3]; a fault for a non-finite value or a zero rotation.
 sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_frame *local, double *t);
+/// The translation t[3] of `joint` from `pose` (all a tip needs); a fault when it is not finite.
+sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t);
 /// *out = the model frame of the parent of `joint` (the identity for a root), walking the
 /// skeleton's parents bottom up. On a fault *bad is the joint at fault.
 sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad);

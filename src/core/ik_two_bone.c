@@ -10,6 +10,7 @@ struct sn_ik_two_bone {
     double axis[3];               /* mid_axis, unit, in the mid joint's frame */
     double soften;                /* (0, 1] */
     double twist;                 /* radians */
+    double twist_c, twist_s;      /* cos and sin of twist / 2 */
 };
 
 static const char *const role[3] = {"root", "mid", "tip"};
@@ -75,6 +76,8 @@ sn_status sn_ik_two_bone_init(void *mem, size_t size, const sn_ik_two_bone_def *
     ik_scale(a, 1.0 / ik_len(a), ik->axis);
     ik->soften = def->soften;
     ik->twist = def->twist;
+    ik->twist_c = cos(0.5 * def->twist);
+    ik->twist_s = sin(0.5 * def->twist);
     return SN_OK;
 }
 
@@ -91,6 +94,8 @@ sn_status sn_ik_two_bone_set_soften(sn_ik_two_bone *ik, double soften, sn_error 
 sn_status sn_ik_two_bone_set_twist(sn_ik_two_bone *ik, double twist, sn_error *err) {
     if (!sn_isfinite(twist)) return sn_fail_arg(err, 1, SN_EINVAL, "'twist' is not finite");
     ik->twist = twist;
+    ik->twist_c = cos(0.5 * twist);
+    ik->twist_s = sin(0.5 * twist);
     return SN_OK;
 }
 
@@ -105,14 +110,14 @@ typedef struct chain {
 } chain;
 
 static sn_status read_chain(const sn_ik_two_bone *ik, const sn_pose *pose, chain *ch, sn_error *err) {
-    sn_ik_frame p, lr, lm, lt, mr, mm;
+    sn_ik_frame p, lr, lm, mr, mm;
     double t[3];
     int bad;
     sn_ik_fault f = sn_ik_parent_frame(pose, ik->joints[0], &p, &bad);
     if (f != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, bad, err);
     if ((f = sn_ik_read_local(pose, ik->joints[0], &lr, t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[0], err);
     if ((f = sn_ik_read_local(pose, ik->joints[1], &lm, t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[1], err);
-    if ((f = sn_ik_read_local(pose, ik->joints[2], &lt, t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[2], err);
+    if ((f = sn_ik_read_translation(pose, ik->joints[2], t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[2], err);
     sn_ik_frame_mul(&p, &lr, &mr);
     if (sn_ik_frame_check(&mr) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[0], err);
     sn_ik_frame_mul(&mr, &lm, &mm);
@@ -136,7 +141,8 @@ static sn_status read_chain(const sn_ik_two_bone *ik, const sn_pose *pose, chain
    with u = B - A: its reach runs from sqrt(base - 2R) (phi = phi0 + pi) to sqrt(base + 2R) (phi0). */
 typedef struct knee {
     double vpar[3], vperp[3], w[3];  /* parts of v: along n, across n, and n x vperp */
-    double base, r, phi0;            /* |u|^2 + |v|^2 + 2 u.vpar; amplitude; phase */
+    double base, r;                  /* |u|^2 + |v|^2 + 2 u.vpar; amplitude */
+    double c0, s0;                   /* cos and sin of the phase phi0 */
     double reach, fold;              /* largest and smallest root-tip distance */
 } knee;
 
@@ -149,19 +155,22 @@ static int knee_setup(const double *u, const double *v, const double *n, double 
     beta = ik_dot(u, k->w);
     k->base = l1 * l1 + l2 * l2 + 2.0 * ik_dot(u, k->vpar);
     k->r = sqrt(alpha * alpha + beta * beta);
-    k->phi0 = atan2(beta, alpha);
+    k->c0 = k->r > 0.0 ? alpha / k->r : 1.0;
+    k->s0 = k->r > 0.0 ? beta / k->r : 0.0;
     k->reach = sqrt(fmax(0.0, k->base + 2.0 * k->r));
     k->fold = sqrt(fmax(0.0, k->base - 2.0 * k->r));
     /* a hinge along either bone: the knee cannot change the reach */
     return k->r > SN_IK_MIN_RATIO * l1 * l2;
 }
 
-static double knee_turn(const knee *k, double dist) {
-    double c = (dist * dist - k->base) / (2.0 * k->r), phi;
+/* cos and sin of the knee's turn phi = phi0 - acos(c) for the root-tip distance `dist`, with
+   c = (dist^2 - base) / 2R: no trigonometry. */
+static void knee_turn(const knee *k, double dist, double *cp, double *sp) {
+    double c = (dist * dist - k->base) / (2.0 * k->r), s;
     c = c < -1.0 ? -1.0 : c > 1.0 ? 1.0 : c;
-    phi = k->phi0 - acos(c);
-    if (phi <= -SN_IK_PI) phi += 2.0 * SN_IK_PI;
-    return phi;
+    s = sqrt(1.0 - c * c);
+    *cp = k->c0 * c + k->s0 * s;
+    *sp = k->s0 * c - k->c0 * s;
 }
 
 /* The softened distance of a target at `d` for a chain of reach `reach`. */
@@ -177,9 +186,9 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     chain ch;
     knee k;
     double u[3], v[3], n[3], d[3], e[3], e1[3], f1[3], bend[3], p[3], vt[3];
-    double l1, l2, len, dist, want, phi = 0.0, theta = 0.0, tol;
+    double l1, l2, len, dist, want, cphi = 1.0, sphi = 0.0, tol;
     unsigned fl = 0;
-    sn_quat q1, qt, q, root_model, lroot, qk, lmid;
+    sn_quat q1, q2, q, root_model, lroot, qk, lmid;
     sn_status st;
     int hinge;
     if (flags != NULL) *flags = 0;
@@ -222,9 +231,9 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
 
     /* the knee, then the tip vector from the root */
     if (hinge) {
-        phi = knee_turn(&k, want);
-        ik_madd(k.vpar, cos(phi), k.vperp, vt);
-        ik_madd(vt, sin(phi), k.w, vt);
+        knee_turn(&k, want, &cphi, &sphi);
+        ik_madd(k.vpar, cphi, k.vperp, vt);
+        ik_madd(vt, sphi, k.w, vt);
     } else {
         vt[0] = v[0]; vt[1] = v[1]; vt[2] = v[2];
     }
@@ -248,22 +257,23 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
         pl = ik_len(p);
         ik_madd(p, -ik_dot(p, f1), f1, p);
         if (have_bend && ik_unit(p, SN_IK_MIN_RATIO * (pl + len), p) > 0.0) {
-            double b1[3], c[3];
-            ik_rotate(&q1, bend, b1);
-            ik_cross(b1, p, c);
-            theta = atan2(ik_dot(c, f1), ik_dot(b1, p));
+            double b1[3];
+            sn_quat roll;
+            ik_rotate(&q1, bend, b1); /* across f1, as p */
+            ik_roll(f1, b1, p, &roll);
+            ik_qmul(&roll, &q1, &q2);
         } else {
             fl |= SN_IK_POLE_ON_LINE;
+            q2 = q1;
         }
-        ik_qaxis(f1, theta + ik->twist, &qt);
-        ik_qmul(&qt, &q1, &q);
+        ik_twist(f1, ik->twist_c, ik->twist_s, &q2, &q);
     }
     if (!(fl & (SN_IK_SOFTENED | SN_IK_UNREACHABLE)) && weight >= 1.0) fl |= SN_IK_REACHED;
 
     /* locals: root' = parent^-1 Q root_model; mid' = mid * R(axis, phi) */
     ik_qmul(&q, &ch.root, &root_model);
     ik_qconj_mul(&ch.parent, &root_model, &lroot);
-    ik_qaxis(ik->axis, phi, &qk);
+    ik_qaxis_cs(ik->axis, cphi, sphi, &qk);
     ik_qmul(&ch.lmid, &qk, &lmid);
     sn_ik_write_rotation(pose, ik->joints[0], &ch.lroot, &lroot, weight);
     sn_ik_write_rotation(pose, ik->joints[1], &ch.lmid, &lmid, weight);
