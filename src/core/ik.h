@@ -5,7 +5,7 @@
  * CONVENTIONS
  *   - As every header of src/core: quaternions x, y, z, w (w scalar; the order of quat.h and of a
  *     pose's rotation channels), right-handed, radians; vectors x, y, z; inputs first, outputs
- *     last; joints 0-based (messages count them by name).
+ *     last; joints 0-based (messages name them, or count them from 1).
  *   - Model space is the skeleton's space, the space of sn_pose_to_model's matrices:
  *     model(j) = model(parent) * T * R * S, a root relative to the skeleton's origin. Targets and
  *     poles are model-space points or directions; axes and offsets are in the named joint's own
@@ -22,8 +22,8 @@
  *     rotation as the product of the local rotations and come out approximate.
  *   - Solvers have the lifecycle of every core object: `*_def_init`, `*_validate`, `*_size`,
  *     `*_init(mem, size, def, err)`; made once from a skeleton (which outlives them) and joint
- *     indices checked once. A solve allocates nothing and is allocation-free and reentrant: a solver
- *     is read only while solving, so one solver may serve several poses of its skeleton.
+ *     indices checked once. A solve allocates nothing and only reads its solver, so one solver
+ *     may serve several poses of its skeleton (the setters change it between solves).
  *   - A solve that refuses its arguments (SN_EINVAL with a message; err->arg: 1 the pose, 2 the
  *     target, 3 the pole or up vector, 4 the weight) writes nothing. Degenerate geometry inside
  *     a valid call is not an error: the solve takes the documented fallback and reports it in
@@ -46,8 +46,9 @@
 /// A bone shorter than this fraction of the chain's length (two-bone: the sum of both bones)
 /// counts as zero-length; a target nearer than it to the root counts as on the root.
 #define SN_IK_MIN_RATIO 1e-9
-/// A chain shorter than this (model units) counts as zero-length.
-#define SN_IK_MIN_LENGTH 1e-100
+/// A two-bone chain shorter than this (model units) counts as zero-length: squares of squares
+/// of its lengths stay well above the double range's underflow.
+#define SN_IK_MIN_LENGTH 1e-30
 
 /// Bits of a solve's `*flags`: what happened, the documented fallbacks among it.
 enum {
@@ -119,8 +120,9 @@ sn_status sn_ik_two_bone_set_twist(sn_ik_two_bone *ik, double twist, sn_error *e
 /// to da + ds (1 - exp(-(d - da) / ds)) (da = soften x reach, ds = reach - da; slope 1 where it
 /// starts, never at full reach); out of reach, the chain lies straight toward the target (or as
 /// folded as it goes, nearer than the folded chain). `flags` (NULL for none) receives SN_IK_*
-/// bits. Refuses (writing nothing) a pose of another skeleton or whose chain or ancestors hold
-/// non-finite values, zero rotations or places beyond SN_IK_MAX_COORD (arg 1), a target or pole
+/// bits. Refuses (writing nothing) a pose of another skeleton, or where what the solve reads of
+/// the chain and its ancestors (the tip's translation only) holds non-finite values or zero
+/// rotations or places a joint beyond SN_IK_MAX_COORD (arg 1), a target or pole
 /// not finite or beyond SN_IK_MAX_COORD (args 2, 3), a weight outside [0, 1] (arg 4).
 sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
                                double weight, unsigned *flags, sn_error *err);
