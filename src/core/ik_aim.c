@@ -184,7 +184,7 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
         return SN_OK;
     }
     ik_madd(o, lam, f, w);
-    ik_scale(w, 1.0 / ik_len(w), wn); /* |w| = dist > 0 */
+    ik_scale(w, 1.0 / dist, wn); /* |w| = dist (the shortest arc below normalises its rounding) */
     ik_scale(t, 1.0 / dist, tn);
     sn_quat_arc_unit(wn, tn, &q1);
 

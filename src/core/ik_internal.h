@@ -105,10 +105,11 @@ static inline void ik_qaxis_cs(const double *axis, double c, double s, sn_quat *
         out->w = 0.0;
         return;
     }
-    out->x = axis[0] * s / l;
-    out->y = axis[1] * s / l;
-    out->z = axis[2] * s / l;
-    out->w = w / l;
+    l = 1.0 / l;
+    out->x = axis[0] * s * l;
+    out->y = axis[1] * s * l;
+    out->z = axis[2] * s * l;
+    out->w = w * l;
 }
 /// The rotation about the unit `axis` taking the unit a onto the unit b, both across the axis.
 static inline void ik_roll(const double *axis, const double *a, const double *b, sn_quat *out) {

@@ -143,7 +143,7 @@ typedef struct knee {
     double vpar[3], vperp[3], w[3];  /* parts of v: along n, across n, and n x vperp */
     double base, r;                  /* |u|^2 + |v|^2 + 2 u.vpar; amplitude */
     double c0, s0;                   /* cos and sin of the phase phi0 */
-    double reach, fold;              /* largest and smallest root-tip distance */
+    double reach2, fold2;            /* squares of the largest and smallest root-tip distance */
 } knee;
 
 static int knee_setup(const double *u, const double *v, const double *n, double l1, double l2, knee *k) {
@@ -157,16 +157,16 @@ static int knee_setup(const double *u, const double *v, const double *n, double 
     k->r = sqrt(alpha * alpha + beta * beta);
     k->c0 = k->r > 0.0 ? alpha / k->r : 1.0;
     k->s0 = k->r > 0.0 ? beta / k->r : 0.0;
-    k->reach = sqrt(fmax(0.0, k->base + 2.0 * k->r));
-    k->fold = sqrt(fmax(0.0, k->base - 2.0 * k->r));
+    k->reach2 = fmax(0.0, k->base + 2.0 * k->r);
+    k->fold2 = fmax(0.0, k->base - 2.0 * k->r);
     /* a hinge along either bone: the knee cannot change the reach */
     return k->r > SN_IK_MIN_RATIO * l1 * l2;
 }
 
-/* cos and sin of the knee's turn phi = phi0 - acos(c) for the root-tip distance `dist`, with
-   c = (dist^2 - base) / 2R: no trigonometry. */
-static void knee_turn(const knee *k, double dist, double *cp, double *sp) {
-    double c = (dist * dist - k->base) / (2.0 * k->r), s;
+/* cos and sin of the knee's turn phi = phi0 - acos(c) for the root-tip distance sqrt(dist2), with
+   c = (dist2 - base) / 2R: no trigonometry. */
+static void knee_turn(const knee *k, double dist2, double *cp, double *sp) {
+    double c = (dist2 - k->base) / (2.0 * k->r), s;
     c = c < -1.0 ? -1.0 : c > 1.0 ? 1.0 : c;
     s = sqrt(1.0 - c * c);
     *cp = k->c0 * c + k->s0 * s;
@@ -186,7 +186,7 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     chain ch;
     knee k;
     double u[3], v[3], n[3], d[3], e[3], e1[3], f1[3], bend[3], p[3], vt[3];
-    double l1, l2, len, dist, want, cphi = 1.0, sphi = 0.0, tol;
+    double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2;
     unsigned fl = 0;
     sn_quat q1, q2, q, root_model, lroot, qk, lmid;
     sn_status st;
@@ -207,14 +207,14 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
         if (flags != NULL) *flags = SN_IK_DEGENERATE;
         return SN_OK;
     }
-    tol = 1e-12 * len;
+    tol2 = 2e-12 * len * len; /* 1e-12 of the chain on a distance, in squares */
 
     /* the knee's reach about its model hinge */
     ik_rotate(&ch.mid, ik->axis, n);
     hinge = knee_setup(u, v, n, l1, l2, &k);
     if (!hinge) {
         fl |= SN_IK_HINGE_ON_BONE;
-        k.reach = k.fold = sqrt(fmax(0.0, k.base));
+        k.reach2 = k.fold2 = fmax(0.0, k.base);
     }
 
     /* the target's direction and softened distance */
@@ -225,13 +225,14 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
         ik_sub(ch.c, ch.a, e);
         if (ik_unit(e, SN_IK_MIN_RATIO * len, f1) == 0.0) ik_scale(u, 1.0 / l1, f1);
     }
-    want = soften_distance(dist, k.reach, ik->soften, &fl);
-    if (want > k.reach + tol || want < k.fold - tol) fl |= SN_IK_UNREACHABLE;
-    want = want > k.reach ? k.reach : want < k.fold ? k.fold : want;
+    want = ik->soften < 1.0 ? soften_distance(dist, sqrt(k.reach2), ik->soften, &fl) : dist;
+    want2 = want * want;
+    if (want2 > k.reach2 + tol2 || want2 < k.fold2 - tol2) fl |= SN_IK_UNREACHABLE;
+    want2 = want2 > k.reach2 ? k.reach2 : want2 < k.fold2 ? k.fold2 : want2;
 
     /* the knee, then the tip vector from the root */
     if (hinge) {
-        knee_turn(&k, want, &cphi, &sphi);
+        knee_turn(&k, want2, &cphi, &sphi);
         ik_madd(k.vpar, cphi, k.vperp, vt);
         ik_madd(vt, sphi, k.w, vt);
     } else {
