@@ -1,0 +1,113 @@
+/* C figures of the IK solvers: ns per two-bone solve and per aim solve on a pose of a 24-joint
+   skeleton whose solved joints sit 3 (aim: 5) joints below the root, each solve on a fresh copy of
+   the input values (so every call does the full work: read the frames, solve, write back). */
+#include "bench.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ik.h"
+#include "pose.h"
+#include "skeleton.h"
+
+#define N 1000000
+#define JOINTS 24
+
+static void *make(size_t size) { return bench_alloc(size); }
+
+int main(void) {
+    static const char *names[JOINTS];
+    static char buf[JOINTS][8];
+    int parents[JOINTS], j, i, m;
+    sn_skeleton_def sd;
+    sn_pose_def pd;
+    sn_ik_two_bone_def td;
+    sn_ik_aim_def ad;
+    sn_skeleton *s;
+    sn_pose *pose;
+    sn_ik_two_bone *leg;
+    sn_ik_aim *head;
+    float input[4][4];
+    double t0, sink = 0, best_leg = 1e30, best_head = 1e30;
+    unsigned fl;
+    size_t size;
+    /* hips(0) spine(1) chest(2) neck(3) head(4), thigh(5) under hips, shin(6), foot(7), others */
+    for (j = 0; j < JOINTS; j++) {
+        snprintf(buf[j], sizeof buf[j], "j%d", j);
+        names[j] = buf[j];
+        parents[j] = j == 0 ? -1 : j <= 4 ? j - 1 : j == 5 ? 0 : j - 1;
+    }
+    sn_skeleton_def_init(&sd);
+    sd.count = JOINTS;
+    sd.parents = parents;
+    sd.names = names;
+    size = sn_skeleton_size(&sd, NULL);
+    s = (sn_skeleton *)make(size);
+    if (sn_skeleton_init(s, size, &sd, NULL) != SN_OK) return 1;
+    sn_pose_def_init(&pd);
+    pd.skeleton = s;
+    size = sn_pose_size(&pd, NULL);
+    pose = (sn_pose *)make(size);
+    if (sn_pose_init(pose, size, &pd, NULL) != SN_OK) return 1;
+    for (j = 0; j < JOINTS; j++) {
+        float trs[10] = {0.1f, 0.4f, 0.05f, 0.05f, 0.1f, 0.02f, 0.993f, 1, 1, 1};
+        if (j == 6 || j == 7) trs[0] = 0, trs[1] = -0.45f, trs[2] = 0; /* shin and foot bones */
+        sn_pose_set(pose, j, trs);
+    }
+    sn_ik_two_bone_def_init(&td);
+    td.skeleton = s;
+    td.joints[0] = 5;
+    td.joints[1] = 6;
+    td.joints[2] = 7;
+    td.mid_axis.x = 1;
+    td.mid_axis.z = 0;
+    td.soften = 0.9;
+    size = sn_ik_two_bone_size(&td, NULL);
+    leg = (sn_ik_two_bone *)make(size);
+    if (sn_ik_two_bone_init(leg, size, &td, NULL) != SN_OK) return 1;
+    sn_ik_aim_def_init(&ad);
+    ad.skeleton = s;
+    ad.joint = 4;
+    ad.offset.y = 0.1;
+    ad.limit = 1.4;
+    size = sn_ik_aim_size(&ad, NULL);
+    head = (sn_ik_aim *)make(size);
+    if (sn_ik_aim_init(head, size, &ad, NULL) != SN_OK) return 1;
+    {
+        const int js[4] = {5, 6, 4, 0};
+        for (i = 0; i < 4; i++) {
+            float trs[10];
+            sn_pose_get(pose, js[i], trs);
+            memcpy(input[i], trs + 3, sizeof input[i]);
+        }
+    }
+    for (m = 0; m < 5; m++) {
+        double ns;
+        t0 = bench_now();
+        for (i = 0; i < N; i++) {
+            sn_vec3 target = {0.3 + 0.2 * (i & 15) / 15.0, -0.2, 0.4}, pole = {0.5, 0.3, 2.0};
+            float *q = sn_pose_channel(pose, SN_POSE_QX);
+            int st = sn_skeleton_stride(s), c;
+            for (c = 0; c < 4; c++) q[c * st + 5] = input[0][c], q[c * st + 6] = input[1][c];
+            sn_ik_two_bone_solve(leg, pose, &target, &pole, 1.0, &fl, NULL);
+            sink += fl;
+        }
+        ns = (bench_now() - t0) / N * 1e9;
+        if (ns < best_leg) best_leg = ns;
+        t0 = bench_now();
+        for (i = 0; i < N; i++) {
+            sn_vec3 target = {1.0 + 0.5 * (i & 15) / 15.0, 2.0, 3.0};
+            float *q = sn_pose_channel(pose, SN_POSE_QX);
+            int st = sn_skeleton_stride(s), c;
+            for (c = 0; c < 4; c++) q[c * st + 4] = input[2][c];
+            sn_ik_aim_solve(head, pose, &target, NULL, 1.0, &fl, NULL);
+            sink += fl;
+        }
+        ns = (bench_now() - t0) / N * 1e9;
+        if (ns < best_head) best_head = ns;
+    }
+    bench_report("ik two-bone solve (3 ancestors above the root)", best_leg, "ns");
+    bench_report("ik aim solve (4 ancestors above the joint, offset, limit)", best_head, "ns");
+    if (sink < 0) printf("%g\n", sink);
+    return 0;
+}

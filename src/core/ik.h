@@ -1,0 +1,184 @@
+/*
+ * sinew core: inverse kinematics on a pose, the two-bone solver (thigh, shin, foot) and the aim
+ * solver (a head, an eye or a gun arm turned to look at a target).
+ *
+ * CONVENTIONS
+ *   - As every header of src/core: quaternions x, y, z, w (w scalar; the order of quat.h and of a
+ *     pose's rotation channels), right-handed, radians; vectors x, y, z; inputs first, outputs
+ *     last; joints 0-based (messages name them, or count them from 1).
+ *   - Model space is the skeleton's space, the space of sn_pose_to_model's matrices:
+ *     model(j) = model(parent) * T * R * S, a root relative to the skeleton's origin. Targets and
+ *     poles are model-space points or directions; axes and offsets are in the named joint's own
+ *     frame (the frame whose model matrix is model(j): an offset is scaled by the joint's scale,
+ *     as a child's translation is).
+ *   - A solve reads the pose's local transforms of its joints and of their ancestors (walking the
+ *     skeleton's parents from the pose, bottom up, nothing stored), solves in model space in double
+ *     precision, and writes back LOCAL ROTATIONS only: the rotation channels of its own joints
+ *     (two-bone: root and mid; aim: the joint), unit length, in the hemisphere of the input
+ *     rotation. Translations, scales and every other joint keep their values, so bone lengths do
+ *     not change. Run solves after blending and before sn_pose_to_model.
+ *   - The solves are exact where the scales of the solved joints and of their ancestors are
+ *     uniform (sx = sy = sz, any value per joint); under non-uniform scale they treat the model
+ *     rotation as the product of the local rotations and come out approximate.
+ *   - Solvers have the lifecycle of every core object: `*_def_init`, `*_validate`, `*_size`,
+ *     `*_init(mem, size, def, err)`; made once from a skeleton (which outlives them) and joint
+ *     indices checked once. A solve allocates nothing and only reads its solver, so one solver
+ *     may serve several poses of its skeleton (the setters change it between solves).
+ *   - A solve that refuses its arguments (SN_EINVAL with a message; err->arg: 1 the pose, 2 the
+ *     target, 3 the pole or up vector, 4 the weight) writes nothing. Degenerate geometry inside
+ *     a valid call is not an error: the solve takes the documented fallback and reports it in
+ *     `*flags` (SN_IK_* bits); it never writes a NaN. Weight 0 writes nothing (the pose stays
+ *     bit for bit); weight w in (0, 1) writes slerp(input, solved, w) per joint (the shorter arc).
+ *   - Several aim solves in sequence (spine, neck, head, each with its share of the weight) turn
+ *     a chain toward one target: each reads the pose its predecessor wrote.
+ */
+#ifndef SN_IK_H
+#define SN_IK_H
+
+#include "common.h"
+#include "pose.h"
+#include "quat.h"
+#include "skeleton.h"
+
+/// Largest magnitude of a target or pole coordinate, and of a model-space coordinate of a solved
+/// joint (model units): inputs within it keep every product of a solve finite.
+#define SN_IK_MAX_COORD 1e12
+/// A bone shorter than this fraction of the chain's length (two-bone: the sum of both bones)
+/// counts as zero-length; a target nearer than it to the root counts as on the root.
+#define SN_IK_MIN_RATIO 1e-9
+/// A two-bone chain shorter than this (model units) counts as zero-length: squares of squares
+/// of its lengths stay well above the double range's underflow.
+#define SN_IK_MIN_LENGTH 1e-30
+
+/// Bits of a solve's `*flags`: what happened, the documented fallbacks among it.
+enum {
+    /// The tip (two-bone) or the forward axis through the offset (aim) is on the target: the
+    /// target was within reach (two-bone: not softened; aim: within the limit) and weight is 1.
+    SN_IK_REACHED = 1,
+    /// Two-bone: a bone is zero-length (SN_IK_MIN_RATIO, SN_IK_MIN_LENGTH); aim: the target is
+    /// where the forward line through the offset cannot pass (nearer to the joint than that line,
+    /// or behind the offset on it). Nothing was written.
+    SN_IK_DEGENERATE = 2,
+    /// Two-bone: the target is on the root; the chain folds toward its current root-to-tip
+    /// direction (or the root-to-mid one when the tip is on the root too).
+    SN_IK_TARGET_AT_ROOT = 4,
+    /// Two-bone: the pole is on the root-target line (nearer to it than SN_IK_MIN_RATIO times the
+    /// sum of the pole's distance from the root and the chain's length); aim: the up reference or the joint's up axis is along the target direction. The
+    /// solve turns by the shortest arc only (then the twist): no plane to align with.
+    SN_IK_POLE_ON_LINE = 8,
+    /// Two-bone: mid_axis is along the root bone or the mid-tip bone in this pose, so the knee
+    /// cannot change the reach: only the root turns.
+    SN_IK_HINGE_ON_BONE = 16,
+    /// Two-bone: the target is in the softening band (beyond soften x reach): the tip falls behind.
+    SN_IK_SOFTENED = 32,
+    /// Two-bone: the target is out of reach (beyond the reach, or nearer than the folded chain):
+    /// the chain lies straight (or folded) toward it.
+    SN_IK_UNREACHABLE = 64,
+    /// Aim: the limit held the turn back.
+    SN_IK_LIMITED = 128
+};
+
+/* ---- two-bone ------------------------------------------------------------------------------- */
+
+/// A two-bone solver (opaque; built by sn_ik_two_bone_init).
+typedef struct sn_ik_two_bone sn_ik_two_bone;
+
+/// What a two-bone solver is made from.
+typedef struct sn_ik_two_bone_def {
+    const sn_skeleton *skeleton;  ///< the skeleton; outlives the solver
+    int joints[3];      ///< root, mid, tip (0-based): each the parent of the next
+    sn_vec3 mid_axis;   ///< the knee's hinge in the mid joint's frame, finite, non-zero (normalised)
+    double soften;      ///< (0, 1]: softening starts at this fraction of the reach; 1 never softens
+    double twist;       ///< radians, finite: turn of the chain about the root-target axis
+} sn_ik_two_bone_def;
+
+/// Fills `def` with the defaults: no skeleton, joints -1, mid_axis (0, 0, 1), soften 1, twist 0.
+void sn_ik_two_bone_def_init(sn_ik_two_bone_def *def);
+/// Checks `def` (arg 1): a skeleton, joints in range, distinct, each the parent of the next,
+/// mid_axis finite and non-zero, soften in (0, 1], twist finite; names the first fault.
+sn_status sn_ik_two_bone_validate(const sn_ik_two_bone_def *def, sn_error *err);
+/// Bytes needed by the solver of `def`; 0 when `def` is invalid (then `err` says why).
+size_t sn_ik_two_bone_size(const sn_ik_two_bone_def *def, sn_error *err);
+/// Builds the solver of `def` at `mem` (at least sn_ik_two_bone_size bytes, aligned as malloc or
+/// a Lua userdata); validates first. SN_ENOMEM for a NULL or too small `mem`.
+sn_status sn_ik_two_bone_init(void *mem, size_t size, const sn_ik_two_bone_def *def, sn_error *err);
+/// The skeleton of `ik`.
+const sn_skeleton *sn_ik_two_bone_skeleton(const sn_ik_two_bone *ik);
+/// Joint i (0 root, 1 mid, 2 tip) of `ik`, 0-based; -1 for another i.
+int sn_ik_two_bone_joint(const sn_ik_two_bone *ik, int i);
+/// Sets soften, in (0, 1] (SN_EINVAL otherwise, arg 1).
+sn_status sn_ik_two_bone_set_soften(sn_ik_two_bone *ik, double soften, sn_error *err);
+/// Sets twist, finite radians (SN_EINVAL otherwise, arg 1).
+sn_status sn_ik_two_bone_set_twist(sn_ik_two_bone *ik, double twist, sn_error *err);
+
+/// Turns root and mid of `pose` so that the tip reaches `target` (a model-space point): the mid
+/// joint bends about mid_axis only, onto the side where a positive turn about mid_axis opens the
+/// knee (ozz's convention), and lies in the plane of root, target and `pole` (a model-space
+/// point, ozz's pole_vector + root) on the pole's side, then the twist turns the chain about the
+/// root-target axis. Reach is the root-tip distance with the knee as open as mid_axis lets it be
+/// (the sum of the bones for a hinge across both): beyond soften x reach the target is softened
+/// to da + ds (1 - exp(-(d - da) / ds)) (da = soften x reach, ds = reach - da; slope 1 where it
+/// starts, never at full reach); out of reach, the chain lies straight toward the target (or as
+/// folded as it goes, nearer than the folded chain). `flags` (NULL for none) receives SN_IK_*
+/// bits. Refuses (writing nothing) a pose of another skeleton, or where what the solve reads of
+/// the chain and its ancestors (the tip's translation only) holds non-finite values or zero
+/// rotations or places a joint beyond SN_IK_MAX_COORD (arg 1), a target or pole
+/// not finite or beyond SN_IK_MAX_COORD (args 2, 3), a weight outside [0, 1] (arg 4).
+sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
+                               double weight, unsigned *flags, sn_error *err);
+
+/* ---- aim -------------------------------------------------------------------------------------- */
+
+/// An aim solver (opaque; built by sn_ik_aim_init).
+typedef struct sn_ik_aim sn_ik_aim;
+
+/// What an aim solver is made from.
+typedef struct sn_ik_aim_def {
+    const sn_skeleton *skeleton;  ///< the skeleton; outlives the solver
+    int joint;         ///< the joint turned (0-based)
+    sn_vec3 forward;   ///< the joint's axis aimed at the target, in its frame: finite, non-zero
+    sn_vec3 up;        ///< the joint's up axis, in its frame: finite, at least 1e-6 rad off forward
+    sn_vec3 offset;    ///< where the forward line starts (the eyes), in the joint's frame: finite
+    double limit;      ///< (0, pi]: most angle between the aimed forward and the input's forward
+    double twist;      ///< radians, finite: turn about the joint-target axis after aiming
+} sn_ik_aim_def;
+
+/// Fills `def` with the defaults: no skeleton, joint -1, forward (0, 0, 1), up (0, 1, 0),
+/// offset 0, limit pi (no limit), twist 0.
+void sn_ik_aim_def_init(sn_ik_aim_def *def);
+/// Checks `def` (arg 1): a skeleton, the joint in range, forward and up finite, non-zero and not
+/// parallel, offset finite within SN_IK_MAX_COORD, limit in (0, pi], twist finite.
+sn_status sn_ik_aim_validate(const sn_ik_aim_def *def, sn_error *err);
+/// Bytes needed by the solver of `def`; 0 when `def` is invalid (then `err` says why).
+size_t sn_ik_aim_size(const sn_ik_aim_def *def, sn_error *err);
+/// Builds the solver of `def` at `mem` (at least sn_ik_aim_size bytes); validates first.
+/// SN_ENOMEM for a NULL or too small `mem`.
+sn_status sn_ik_aim_init(void *mem, size_t size, const sn_ik_aim_def *def, sn_error *err);
+/// The skeleton of `ik`.
+const sn_skeleton *sn_ik_aim_skeleton(const sn_ik_aim *ik);
+/// The joint of `ik`, 0-based.
+int sn_ik_aim_joint(const sn_ik_aim *ik);
+/// Sets limit, in (0, pi] (SN_EINVAL otherwise, arg 1).
+sn_status sn_ik_aim_set_limit(sn_ik_aim *ik, double limit, sn_error *err);
+/// Sets twist, finite radians (SN_EINVAL otherwise, arg 1).
+sn_status sn_ik_aim_set_twist(sn_ik_aim *ik, double twist, sn_error *err);
+
+/// Turns the joint of `pose` about its own position so that the forward axis, drawn from the
+/// offset, passes through `target` (a model-space point); of the turns that do, the one that
+/// brings the up axis nearest to `up` (a model-space direction; NULL: the up axis's direction in
+/// the input pose, the least roll), then the twist about the joint-target axis. The limit caps
+/// the angle between the aimed forward axis and the input's: where the full aim would turn the
+/// forward axis by a > limit, it turns along the same great circle by limit x (1 - smoothstep((a -
+/// limit) / (pi - limit))) (slope 0 at the limit, 0 right behind) with the full aim's roll faded
+/// the same way, so the joint eases back to its input as the target goes behind it and never flips
+/// from side to side (a limit of pi caps nothing: right behind, the turn's side is arbitrary).
+/// A target the forward line cannot pass
+/// through (SN_IK_DEGENERATE) leaves the pose unchanged, as ozz's IKAimJob. `flags` (NULL for
+/// none) receives SN_IK_* bits. Refuses (writing nothing) a pose of another skeleton or with
+/// non-finite values, zero rotations or places beyond SN_IK_MAX_COORD on the joint's path (arg 1),
+/// a target not finite or beyond SN_IK_MAX_COORD (arg 2), an up vector not finite (arg 3), a
+/// weight outside [0, 1] (arg 4).
+sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *target, const sn_vec3 *up, double weight,
+                          unsigned *flags, sn_error *err);
+
+#endif

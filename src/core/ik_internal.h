@@ -1,0 +1,176 @@
+/*
+ * Private to src/core: what the IK solvers share (ik_common.c): vectors as double[3], model
+ * frames read from a pose by walking the skeleton's parents, the checks of joint lists and
+ * arguments, and the weighted write-back of a local rotation.
+ *
+ * CONVENTIONS: as ik.h. Not part of the public API.
+ */
+#ifndef SN_IK_INTERNAL_H
+#define SN_IK_INTERNAL_H
+
+#include <math.h>
+
+#include "ik.h"
+#include "quat_internal.h"
+
+/// pi, which strict C99 does not name.
+#define SN_IK_PI 3.14159265358979323846
+
+/// An affine frame: m is 3x4 row-major (rows x, y, z: the linear part, then the translation),
+/// q the rotation (product of the unit local rotations along the path).
+typedef struct sn_ik_frame {
+    double m[12];  ///< 3x4 row-major affine matrix
+    sn_quat q;     ///< unit rotation
+} sn_ik_frame;
+
+/// Why a pose could not be read.
+typedef enum sn_ik_fault {
+    SN_IK_POSE_OK = 0,
+    SN_IK_POSE_NOT_FINITE = 1,  ///< a local value is NaN or infinite
+    SN_IK_POSE_ZERO_ROT = 2,    ///< a local rotation is zero
+    SN_IK_POSE_TOO_FAR = 3      ///< a model-space product left SN_IK_MAX_COORD (or overflowed)
+} sn_ik_fault;
+
+static inline double ik_dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static inline void ik_cross(const double *a, const double *b, double *o) {
+    double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
+    o[0] = x;
+    o[1] = y;
+    o[2] = z;
+}
+static inline void ik_sub(const double *a, const double *b, double *o) {
+    o[0] = a[0] - b[0];
+    o[1] = a[1] - b[1];
+    o[2] = a[2] - b[2];
+}
+/// o = a + k b
+static inline void ik_madd(const double *a, double k, const double *b, double *o) {
+    o[0] = a[0] + k * b[0];
+    o[1] = a[1] + k * b[1];
+    o[2] = a[2] + k * b[2];
+}
+static inline void ik_scale(const double *a, double k, double *o) {
+    o[0] = a[0] * k;
+    o[1] = a[1] * k;
+    o[2] = a[2] * k;
+}
+static inline double ik_len(const double *a) { return sqrt(ik_dot(a, a)); }
+/// o = a / |a| when |a| > tiny (returns |a|), else o untouched and 0 returned.
+static inline double ik_unit(const double *a, double tiny, double *o) {
+    double l = ik_len(a);
+    if (!(l > tiny)) return 0.0;
+    ik_scale(a, 1.0 / l, o);
+    return l;
+}
+/// o = v rotated by the unit quaternion q.
+static inline void ik_rotate(const sn_quat *q, const double *v, double *o) {
+    double u[3] = {q->x, q->y, q->z}, t[3], c[3];
+    ik_cross(u, v, t);
+    ik_scale(t, 2.0, t);
+    ik_cross(u, t, c);
+    o[0] = v[0] + q->w * t[0] + c[0];
+    o[1] = v[1] + q->w * t[1] + c[1];
+    o[2] = v[2] + q->w * t[2] + c[2];
+}
+/// out = a * b (apply b first).
+static inline void ik_qmul(const sn_quat *a, const sn_quat *b, sn_quat *out) {
+    sn_quat r;
+    r.x = a->w * b->x + a->x * b->w + a->y * b->z - a->z * b->y;
+    r.y = a->w * b->y - a->x * b->z + a->y * b->w + a->z * b->x;
+    r.z = a->w * b->z + a->x * b->y - a->y * b->x + a->z * b->w;
+    r.w = a->w * b->w - a->x * b->x - a->y * b->y - a->z * b->z;
+    *out = r;
+}
+/// out = a^-1 * b for a unit a.
+static inline void ik_qconj_mul(const sn_quat *a, const sn_quat *b, sn_quat *out) {
+    sn_quat c = {-a->x, -a->y, -a->z, a->w};
+    ik_qmul(&c, b, out);
+}
+/// Rotation of `angle` about the unit `axis`.
+static inline void ik_qaxis(const double *axis, double angle, sn_quat *out) {
+    double s = sin(0.5 * angle);
+    out->x = axis[0] * s;
+    out->y = axis[1] * s;
+    out->z = axis[2] * s;
+    out->w = cos(0.5 * angle);
+}
+/// Rotation about the unit `axis` by the angle whose cosine and sine are c and s (c^2 + s^2 = 1):
+/// (axis s, 1 + c) normalised, no trigonometry; a half turn for c = -1.
+static inline void ik_qaxis_cs(const double *axis, double c, double s, sn_quat *out) {
+    double w = 1.0 + c, l = sqrt(w * w + s * s);
+    if (!(l > 1e-150)) {
+        out->x = axis[0];
+        out->y = axis[1];
+        out->z = axis[2];
+        out->w = 0.0;
+        return;
+    }
+    l = 1.0 / l;
+    out->x = axis[0] * s * l;
+    out->y = axis[1] * s * l;
+    out->z = axis[2] * s * l;
+    out->w = w * l;
+}
+/// The rotation about the unit `axis` taking the unit a onto the unit b, both across the axis.
+static inline void ik_roll(const double *axis, const double *a, const double *b, sn_quat *out) {
+    double c[3];
+    ik_cross(a, b, c);
+    ik_qaxis_cs(axis, ik_dot(a, b), ik_dot(c, axis), out);
+}
+/// out = R(axis, twist) * q where (tc, ts) = (cos, sin) of twist / 2 and the axis is unit.
+static inline void ik_twist(const double *axis, double tc, double ts, const sn_quat *q, sn_quat *out) {
+    sn_quat t;
+    t.x = axis[0] * ts;
+    t.y = axis[1] * ts;
+    t.z = axis[2] * ts;
+    t.w = tc;
+    ik_qmul(&t, q, out);
+}
+
+/// p = affine m applied to the point v.
+static inline void ik_point(const double *m, const double *v, double *p) {
+    double x = m[0] * v[0] + m[1] * v[1] + m[2] * v[2] + m[3];
+    double y = m[4] * v[0] + m[5] * v[1] + m[6] * v[2] + m[7];
+    double z = m[8] * v[0] + m[9] * v[1] + m[10] * v[2] + m[11];
+    p[0] = x;
+    p[1] = y;
+    p[2] = z;
+}
+/// p = the linear part of m applied to the vector v.
+static inline void ik_vector(const double *m, const double *v, double *p) {
+    double x = m[0] * v[0] + m[1] * v[1] + m[2] * v[2];
+    double y = m[4] * v[0] + m[5] * v[1] + m[6] * v[2];
+    double z = m[8] * v[0] + m[9] * v[1] + m[10] * v[2];
+    p[0] = x;
+    p[1] = y;
+    p[2] = z;
+}
+
+/// The local transform of `joint` from `pose`: *local (T R S, rotation normalised), its
+/// translation t[3]; a fault for a non-finite value or a zero rotation.
+sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_frame *local, double *t);
+/// The translation t[3] of `joint` from `pose` (all a tip needs); a fault when it is not finite.
+sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t);
+/// *out = the model frame of the parent of `joint` (the identity for a root), walking the
+/// skeleton's parents bottom up. On a fault *bad is the joint at fault.
+sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad);
+/// out = a * b for affine frames (matrix and rotation).
+void sn_ik_frame_mul(const sn_ik_frame *a, const sn_ik_frame *b, sn_ik_frame *out);
+/// SN_IK_POSE_OK when every entry of `f` is finite and its translation within SN_IK_MAX_COORD.
+sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f);
+/// The error of a pose fault at `joint` (arg 1).
+sn_status sn_ik_pose_error(const sn_pose *pose, sn_ik_fault f, int joint, sn_error *err);
+
+/// Checks a solve's common arguments: the pose of `s` (arg 1), `target` finite within
+/// SN_IK_MAX_COORD (arg 2), `pole` (may be NULL) finite, within SN_IK_MAX_COORD when `bounded`
+/// (arg 3, called `pole_name`), weight in [0, 1] (arg 4).
+sn_status sn_ik_check_call(const sn_skeleton *s, const sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
+                           const char *pole_name, int bounded, double weight, sn_error *err);
+/// Checks a vector of a definition: finite, and non-zero when `nonzero` (arg 1, named `what`).
+sn_status sn_ik_check_vec(const sn_vec3 *v, const char *what, int nonzero, sn_error *err);
+
+/// Writes the local rotation of `joint`: slerp(input, solved, weight) (weight in (0, 1]),
+/// normalised, in the hemisphere of `input`, as floats; nothing else of the pose changes.
+void sn_ik_write_rotation(sn_pose *pose, int joint, const sn_quat *input, const sn_quat *solved, double weight);
+
+#endif

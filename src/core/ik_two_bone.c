@@ -1,0 +1,283 @@
+/* The two-bone solver (see ik.h): read the chain's model frames, solve the knee about its hinge in
+   closed form, turn the root onto the target and into the pole's plane, write back. */
+#include "ik_internal.h"
+
+#include <string.h>
+
+struct sn_ik_two_bone {
+    const sn_skeleton *skeleton;  /* outlives the solver */
+    int joints[3];                /* root, mid, tip */
+    double axis[3];               /* mid_axis, unit, in the mid joint's frame */
+    double soften;                /* (0, 1] */
+    double twist;                 /* radians */
+    double twist_c, twist_s;      /* cos and sin of twist / 2 */
+};
+
+static const char *const role[3] = {"root", "mid", "tip"};
+
+void sn_ik_two_bone_def_init(sn_ik_two_bone_def *def) {
+    memset(def, 0, sizeof *def);
+    def->joints[0] = def->joints[1] = def->joints[2] = -1;
+    def->mid_axis.z = 1.0;
+    def->soften = 1.0;
+}
+
+static sn_status check_soften(double soften, sn_error *err) {
+    if (!sn_isfinite(soften)) return sn_fail_arg(err, 1, SN_EINVAL, "'soften' is not finite");
+    if (!(soften > 0.0 && soften <= 1.0)) return sn_fail_range(err, 1, "'soften'", soften, 0.0, 1.0);
+    return SN_OK;
+}
+
+sn_status sn_ik_two_bone_validate(const sn_ik_two_bone_def *def, sn_error *err) {
+    const sn_skeleton *s;
+    sn_status st;
+    int i, k, n;
+    if (def == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no two-bone definition");
+    if ((s = def->skeleton) == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no skeleton");
+    n = sn_skeleton_count(s);
+    for (i = 0; i < 3; i++)
+        if (def->joints[i] < 0 || def->joints[i] >= n)
+            return sn_fail_arg(err, 1, SN_EINVAL, "%s joint %d is out of range (1 .. %d)", role[i], def->joints[i] + 1, n);
+    for (i = 0; i < 3; i++)
+        for (k = i + 1; k < 3; k++)
+            if (def->joints[i] == def->joints[k])
+                return sn_fail_arg(err, 1, SN_EINVAL, "%s and %s are the same joint '%s'", role[i], role[k],
+                                   sn_skeleton_name(s, def->joints[i]));
+    for (i = 1; i < 3; i++)
+        if (sn_skeleton_parent(s, def->joints[i]) != def->joints[i - 1])
+            return sn_fail_arg(err, 1, SN_EINVAL, "joints do not form a chain: %s '%s' is not a child of %s '%s'", role[i],
+                               sn_skeleton_name(s, def->joints[i]), role[i - 1], sn_skeleton_name(s, def->joints[i - 1]));
+    if ((st = sn_ik_check_vec(&def->mid_axis, "mid_axis", 1, err)) != SN_OK) return st;
+    if ((st = check_soften(def->soften, err)) != SN_OK) return st;
+    if (!sn_isfinite(def->twist)) return sn_fail_arg(err, 1, SN_EINVAL, "'twist' is not finite");
+    return SN_OK;
+}
+
+size_t sn_ik_two_bone_size(const sn_ik_two_bone_def *def, sn_error *err) {
+    if (sn_ik_two_bone_validate(def, err) != SN_OK) return 0;
+    return SN_ALIGN16(sizeof(sn_ik_two_bone));
+}
+
+sn_status sn_ik_two_bone_init(void *mem, size_t size, const sn_ik_two_bone_def *def, sn_error *err) {
+    size_t need = sn_ik_two_bone_size(def, err);
+    sn_ik_two_bone *ik = (sn_ik_two_bone *)mem;
+    double a[3], m;
+    int i;
+    if (need == 0) return err != NULL ? err->code : SN_EINVAL;
+    if (mem == NULL || size < need) return sn_fail(err, SN_ENOMEM, "two-bone solver needs %lu bytes", (unsigned long)need);
+    ik->skeleton = def->skeleton;
+    for (i = 0; i < 3; i++) ik->joints[i] = def->joints[i];
+    /* scaled by the largest component first: any finite non-zero axis normalises */
+    a[0] = def->mid_axis.x;
+    a[1] = def->mid_axis.y;
+    a[2] = def->mid_axis.z;
+    m = fmax(fabs(a[0]), fmax(fabs(a[1]), fabs(a[2])));
+    ik_scale(a, 1.0 / m, a);
+    ik_scale(a, 1.0 / ik_len(a), ik->axis);
+    ik->soften = def->soften;
+    ik->twist = def->twist;
+    ik->twist_c = cos(0.5 * def->twist);
+    ik->twist_s = sin(0.5 * def->twist);
+    return SN_OK;
+}
+
+const sn_skeleton *sn_ik_two_bone_skeleton(const sn_ik_two_bone *ik) { return ik->skeleton; }
+
+int sn_ik_two_bone_joint(const sn_ik_two_bone *ik, int i) { return i >= 0 && i < 3 ? ik->joints[i] : -1; }
+
+sn_status sn_ik_two_bone_set_soften(sn_ik_two_bone *ik, double soften, sn_error *err) {
+    sn_status st = check_soften(soften, err);
+    if (st == SN_OK) ik->soften = soften;
+    return st;
+}
+
+sn_status sn_ik_two_bone_set_twist(sn_ik_two_bone *ik, double twist, sn_error *err) {
+    if (!sn_isfinite(twist)) return sn_fail_arg(err, 1, SN_EINVAL, "'twist' is not finite");
+    ik->twist = twist;
+    ik->twist_c = cos(0.5 * twist);
+    ik->twist_s = sin(0.5 * twist);
+    return SN_OK;
+}
+
+/* ---- the solve ------------------------------------------------------------------------------ */
+
+/* The chain in model space, read from the pose. */
+typedef struct chain {
+    double a[3], b[3], c[3];  /* root, mid and tip positions */
+    sn_quat parent;           /* the root's parent's model rotation */
+    sn_quat root, mid;        /* model rotations of root and mid */
+    sn_quat lroot, lmid;      /* their local rotations (unit) */
+} chain;
+
+static sn_status read_chain(const sn_ik_two_bone *ik, const sn_pose *pose, chain *ch, sn_error *err) {
+    sn_ik_frame p, lr, lm, mr, mm;
+    double t[3];
+    int bad;
+    sn_ik_fault f = sn_ik_parent_frame(pose, ik->joints[0], &p, &bad);
+    if (f != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, bad, err);
+    if ((f = sn_ik_read_local(pose, ik->joints[0], &lr, t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[0], err);
+    if ((f = sn_ik_read_local(pose, ik->joints[1], &lm, t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[1], err);
+    if ((f = sn_ik_read_translation(pose, ik->joints[2], t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[2], err);
+    sn_ik_frame_mul(&p, &lr, &mr);
+    if (sn_ik_frame_check(&mr) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[0], err);
+    sn_ik_frame_mul(&mr, &lm, &mm);
+    if (sn_ik_frame_check(&mm) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[1], err);
+    ik_point(mm.m, t, ch->c);
+    if (!(fabs(ch->c[0]) <= SN_IK_MAX_COORD && fabs(ch->c[1]) <= SN_IK_MAX_COORD && fabs(ch->c[2]) <= SN_IK_MAX_COORD))
+        return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[2], err);
+    ch->a[0] = mr.m[3]; ch->a[1] = mr.m[7]; ch->a[2] = mr.m[11];
+    ch->b[0] = mm.m[3]; ch->b[1] = mm.m[7]; ch->b[2] = mm.m[11];
+    ch->parent = p.q;
+    ch->root = mr.q;
+    ch->mid = mm.q;
+    ch->lroot = lr.q;
+    ch->lmid = lm.q;
+    return SN_OK;
+}
+
+/* The knee: the turn phi about the model hinge n (unit) that puts the tip at distance `dist` from
+   the root, on the branch where a positive turn opens the knee. The tip vector v = C - B turns as
+   v(phi) = vpar + cos(phi) vperp + sin(phi) n x vperp, so |u + v(phi)|^2 = base + 2 R cos(phi - phi0)
+   with u = B - A: its reach runs from sqrt(base - 2R) (phi = phi0 + pi) to sqrt(base + 2R) (phi0). */
+typedef struct knee {
+    double vpar[3], vperp[3], w[3];  /* parts of v: along n, across n, and n x vperp */
+    double base, r;                  /* |u|^2 + |v|^2 + 2 u.vpar; amplitude */
+    double c0, s0;                   /* cos and sin of the phase phi0 */
+    double reach2, fold2;            /* squares of the largest and smallest root-tip distance */
+} knee;
+
+static int knee_setup(const double *u, const double *v, const double *n, double l1, double l2, knee *k) {
+    double alpha, beta;
+    ik_scale(n, ik_dot(v, n), k->vpar);
+    ik_sub(v, k->vpar, k->vperp);
+    ik_cross(n, k->vperp, k->w);
+    alpha = ik_dot(u, k->vperp);
+    beta = ik_dot(u, k->w);
+    k->base = l1 * l1 + l2 * l2 + 2.0 * ik_dot(u, k->vpar);
+    k->r = sqrt(alpha * alpha + beta * beta);
+    k->c0 = k->r > 0.0 ? alpha / k->r : 1.0;
+    k->s0 = k->r > 0.0 ? beta / k->r : 0.0;
+    k->reach2 = fmax(0.0, k->base + 2.0 * k->r);
+    k->fold2 = fmax(0.0, k->base - 2.0 * k->r);
+    /* a hinge along either bone: the knee cannot change the reach */
+    return k->r > SN_IK_MIN_RATIO * l1 * l2;
+}
+
+/* cos and sin of the knee's turn phi = phi0 - acos(c) for the root-tip distance sqrt(dist2), with
+   c = (dist2 - base) / 2R: no trigonometry. */
+static void knee_turn(const knee *k, double dist2, double *cp, double *sp) {
+    double c = (dist2 - k->base) / (2.0 * k->r), s;
+    c = c < -1.0 ? -1.0 : c > 1.0 ? 1.0 : c;
+    s = sqrt(1.0 - c * c);
+    *cp = k->c0 * c + k->s0 * s;
+    *sp = k->s0 * c - k->c0 * s;
+}
+
+/* The softened distance of a target at `d` for a chain of reach `reach`. */
+static double soften_distance(double d, double reach, double soften, unsigned *flags) {
+    double da = soften * reach, ds = reach - da;
+    if (!(ds > 0.0) || !(d > da)) return d;
+    *flags |= SN_IK_SOFTENED;
+    return da + ds * (1.0 - exp(-(d - da) / ds));
+}
+
+sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
+                               double weight, unsigned *flags, sn_error *err) {
+    chain ch;
+    knee k;
+    double u[3], v[3], n[3], d[3], e[3], e1[3], f1[3], bend[3], p[3], vt[3];
+    double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2;
+    unsigned fl = 0;
+    sn_quat q1, q2, q, root_model, lroot, qk, lmid;
+    sn_status st;
+    int hinge;
+    if (flags != NULL) *flags = 0;
+    if (pole == NULL) return sn_fail_arg(err, 3, SN_EINVAL, "no pole");
+    if ((st = sn_ik_check_call(ik->skeleton, pose, target, pole, "pole", 1, weight, err)) != SN_OK) return st;
+    if (weight == 0.0) return SN_OK;
+    if ((st = read_chain(ik, pose, &ch, err)) != SN_OK) return st;
+
+    /* bones; a zero-length one leaves the pose as it is */
+    ik_sub(ch.b, ch.a, u);
+    ik_sub(ch.c, ch.b, v);
+    l1 = ik_len(u);
+    l2 = ik_len(v);
+    len = l1 + l2;
+    if (!(len >= SN_IK_MIN_LENGTH) || !(l1 > SN_IK_MIN_RATIO * len) || !(l2 > SN_IK_MIN_RATIO * len)) {
+        if (flags != NULL) *flags = SN_IK_DEGENERATE;
+        return SN_OK;
+    }
+    tol2 = 2e-12 * len * len; /* 1e-12 of the chain on a distance, in squares */
+
+    /* the knee's reach about its model hinge */
+    ik_rotate(&ch.mid, ik->axis, n);
+    hinge = knee_setup(u, v, n, l1, l2, &k);
+    if (!hinge) {
+        fl |= SN_IK_HINGE_ON_BONE;
+        k.reach2 = k.fold2 = fmax(0.0, k.base);
+    }
+
+    /* the target's direction and softened distance */
+    ik_sub((const double[3]){target->x, target->y, target->z}, ch.a, d);
+    dist = ik_unit(d, SN_IK_MIN_RATIO * len, f1);
+    if (dist == 0.0) {
+        fl |= SN_IK_TARGET_AT_ROOT;
+        ik_sub(ch.c, ch.a, e);
+        if (ik_unit(e, SN_IK_MIN_RATIO * len, f1) == 0.0) ik_scale(u, 1.0 / l1, f1);
+    }
+    want = ik->soften < 1.0 ? soften_distance(dist, sqrt(k.reach2), ik->soften, &fl) : dist;
+    want2 = want * want;
+    if (want2 > k.reach2 + tol2 || want2 < k.fold2 - tol2) fl |= SN_IK_UNREACHABLE;
+    want2 = want2 > k.reach2 ? k.reach2 : want2 < k.fold2 ? k.fold2 : want2;
+
+    /* the knee, then the tip vector from the root */
+    if (hinge) {
+        knee_turn(&k, want2, &cphi, &sphi);
+        ik_madd(k.vpar, cphi, k.vperp, vt);
+        ik_madd(vt, sphi, k.w, vt);
+    } else {
+        vt[0] = v[0]; vt[1] = v[1]; vt[2] = v[2];
+    }
+    e[0] = u[0] + vt[0]; e[1] = u[1] + vt[1]; e[2] = u[2] + vt[2];
+
+    /* the root: root-tip onto the target direction, then about it into the pole's plane */
+    if (ik_unit(e, SN_IK_MIN_RATIO * len, e1) == 0.0) {
+        q.x = q.y = q.z = 0.0; /* the tip is on the root: no direction to turn */
+        q.w = 1.0;
+    } else {
+        double m[3], pl;
+        int have_bend;
+        ik_madd(u, -ik_dot(u, e1), e1, m); /* the mid's offset from the root-tip line */
+        have_bend = ik_unit(m, SN_IK_MIN_RATIO * l1, bend) > 0.0;
+        if (!have_bend) { /* straight or folded: the side the hinge bends to */
+            ik_cross(n, e1, m);
+            have_bend = ik_unit(m, SN_IK_MIN_RATIO, bend) > 0.0;
+        }
+        sn_quat_arc_unit(e1, f1, &q1);
+        ik_sub((const double[3]){pole->x, pole->y, pole->z}, ch.a, p);
+        pl = ik_len(p);
+        ik_madd(p, -ik_dot(p, f1), f1, p);
+        if (have_bend && ik_unit(p, SN_IK_MIN_RATIO * (pl + len), p) > 0.0) {
+            double b1[3];
+            sn_quat roll;
+            ik_rotate(&q1, bend, b1); /* across f1, as p */
+            ik_roll(f1, b1, p, &roll);
+            ik_qmul(&roll, &q1, &q2);
+        } else {
+            fl |= SN_IK_POLE_ON_LINE;
+            q2 = q1;
+        }
+        ik_twist(f1, ik->twist_c, ik->twist_s, &q2, &q);
+    }
+    if (!(fl & (SN_IK_SOFTENED | SN_IK_UNREACHABLE)) && weight >= 1.0) fl |= SN_IK_REACHED;
+
+    /* locals: root' = parent^-1 Q root_model; mid' = mid * R(axis, phi) */
+    ik_qmul(&q, &ch.root, &root_model);
+    ik_qconj_mul(&ch.parent, &root_model, &lroot);
+    ik_qaxis_cs(ik->axis, cphi, sphi, &qk);
+    ik_qmul(&ch.lmid, &qk, &lmid);
+    sn_ik_write_rotation(pose, ik->joints[0], &ch.lroot, &lroot, weight);
+    sn_ik_write_rotation(pose, ik->joints[1], &ch.lmid, &lmid, weight);
+    if (flags != NULL) *flags = fl;
+    return SN_OK;
+}
