@@ -149,11 +149,7 @@ local function run_in(dir, script, seconds)
   return out, tonumber(out:match("exit status (%d+)%s*$"))
 end
 
-local function exists(path)
-  local f = io.open(path, "rb")
-  if f then f:close() end
-  return f ~= nil
-end
+local exists = helper.exists
 
 -- the Luas `commands` build for or run (make's LUA=, lua5.4 by default; an interpreter as the
 -- command) that are not installed with their headers: the Makefile would install them with

@@ -7,18 +7,7 @@
 local helper = require "helper"
 local docs = dofile("tools/docs.lua")
 
-local function tmpdir()
-  local path = os.tmpname()
-  os.remove(path)
-  assert(os.execute(("mkdir -p '%s'"):format(path)))
-  return path
-end
-
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-end
+local tmpdir, write = helper.tmpdir, helper.write_file
 
 local function contains(list, item)
   for _, v in ipairs(list) do

@@ -203,6 +203,28 @@ function M.read_file(path)
   return s
 end
 
+--- Writes `bytes` into the file at `path` (raises when it cannot).
+function M.write_file(path, bytes)
+  local f = assert(io.open(path, "wb"))
+  f:write(bytes)
+  f:close()
+end
+
+--- Whether a file at `path` can be opened for reading.
+function M.exists(path)
+  local f = io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+--- A new empty folder under the system's temporary folder (the caller removes it).
+function M.tmpdir()
+  local path = os.tmpname()
+  os.remove(path)
+  assert(os.execute(("mkdir -p '%s'"):format(path)))
+  return path
+end
+
 --- The message of the error raised by fn(...), or nil when fn did not raise.
 function M.error_of(fn, ...)
   local ok, err = pcall(fn, ...)

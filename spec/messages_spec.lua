@@ -195,11 +195,7 @@ describe("messages", function()
 
   describe("files", function()
     local top
-    local function write(path, bytes)
-      local f = assert(io.open(top .. "/" .. path, "wb"))
-      f:write(bytes)
-      f:close()
-    end
+    local function write(path, bytes) helper.write_file(top .. "/" .. path, bytes) end
 
     setup(function()
       top = os.tmpname()
