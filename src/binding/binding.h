@@ -138,6 +138,8 @@ void *sn_lua_checkself(lua_State *L);
 #define SN_RIG2D_MT "sinew.Rig2D"
 #define SN_POSE2D_MT "sinew.Pose2D"
 #define SN_MASK2D_MT "sinew.Mask2D"
+#define SN_IK_TWO_BONE_MT "sinew.IKTwoBone"
+#define SN_IK_AIM_MT "sinew.IKAim"
 /// Registry key of the list of the blend spaces' metatables, one per mode (for ffi.c)
 #define SN_BLENDSPACE_METATABLES "sinew.BlendSpace metatables"
 
@@ -186,5 +188,6 @@ void sn_open_gltf(lua_State *L, int module);
 void sn_open_group(lua_State *L, int module);
 void sn_open_ffi(lua_State *L, int module);
 void sn_open_rig2d(lua_State *L, int module);
+void sn_open_ik(lua_State *L, int module);
 
 #endif
