@@ -434,4 +434,20 @@ describe("sinew.ik", function()
       assert.equal(0, helper.least_garbage(flags, 1000))
     end)
   end)
+
+  it("runs manual/ik.md's example as printed", function()
+    local code = helper.read_file("manual/ik.md"):match("```lua\n(local sinew = require \"sinew\"\n.-)\n```")
+    assert.is_truthy(code)
+    local printed = {}
+    local env = setmetatable({ print = function(...)
+      local t = {}
+      for i = 1, select("#", ...) do t[i] = tostring((select(i, ...))) end
+      printed[#printed + 1] = table.concat(t, "  ")
+    end }, { __index = _G })
+    helper.load_in(code, "manual/ik.md", env)()
+    local expected = {}
+    for comment in (code .. "\n"):gmatch("print%b()%s*%-%->%s*([^\n]-)%s*\n") do expected[#expected + 1] = comment end
+    assert.equal(3, #expected)
+    assert.same(expected, printed)
+  end)
 end)
