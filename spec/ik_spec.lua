@@ -435,6 +435,39 @@ describe("sinew.ik", function()
     end)
   end)
 
+  if sinew.path == "ffi" then
+    describe("on the FFI path", function()
+      local C = require("sinew.ffi").c
+      it("solves as the C binding does, bit for bit, and refuses alike", function()
+        local rng = helper.rng(99)
+        for _ = 1, 200 do
+          local skel = random_chain(rng)
+          local a, b = sinew.pose(skel), sinew.pose(skel)
+          local leg = ik.two_bone { skeleton = skel, joints = { 3, 4, 5 }, mid_axis = unit(rng), soften = rng(0.5, 1) }
+          local head = ik.aim { skeleton = skel, joint = 4, forward = { 0, 0, 1 }, limit = rng(0.5, 3) }
+          local t, p, u, w = unit(rng), unit(rng), unit(rng), rng() < 0.3 and rng() or nil
+          local r1, f1 = leg:solve(a, t[1], t[2], t[3], p[1], p[2], p[3], w)
+          local r2, f2 = C.IKTwoBone.solve(leg, b, t[1], t[2], t[3], p[1], p[2], p[3], w)
+          assert.same({ r2, f2 }, { r1, f1 })
+          if rng() < 0.5 then
+            r1, f1 = head:solve(a, t[1] * 3, t[2], t[3], w)
+            r2, f2 = C.IKAim.solve(head, b, t[1] * 3, t[2], t[3], w)
+          else
+            r1, f1 = head:solve(a, t[1] * 3, t[2], t[3], w or 1, u[1], u[2], u[3])
+            r2, f2 = C.IKAim.solve(head, b, t[1] * 3, t[2], t[3], w or 1, u[1], u[2], u[3])
+          end
+          assert.same({ r2, f2 }, { r1, f1 })
+          assert.same(snapshot(b), snapshot(a))
+        end
+        local skel = random_chain(rng)
+        local leg = ik.two_bone { skeleton = skel, joints = { 3, 4, 5 } }
+        local none, why, arg = sinew.try(leg.solve, leg, sinew.pose(skel), 1, 1, 1, 0, 0, 1, 2)
+        assert.same({ nil, "weight 2 is out of range (0 .. 1)", 9 }, { none, why, arg })
+        assert.are_not.equal(C.IKTwoBone.solve, leg.solve) -- the fast function is installed
+      end)
+    end)
+  end
+
   it("runs manual/ik.md's example as printed", function()
     local code = helper.read_file("manual/ik.md"):match("```lua\n(local sinew = require \"sinew\"\n.-)\n```")
     assert.is_truthy(code)

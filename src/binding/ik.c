@@ -24,13 +24,9 @@
 
 #include "binding.h"
 
-/* The userdata of a solver: this header, then the core object at SOLVER_OFFSET (which keeps the
-   alignment of the userdata block). The header keeps the values the core has no getter for. */
-typedef struct ik_header {
-    void *solver;  /* the core object, inside this userdata */
-    double a;      /* two-bone: soften; aim: limit */
-    double twist;  /* radians */
-} ik_header;
+/* The userdata of a solver: the header sn_lua_ik (binding.h), then the core object at
+   SOLVER_OFFSET (which keeps the alignment of the userdata block). */
+typedef sn_lua_ik ik_header;
 
 #define SOLVER_OFFSET SN_ALIGN16(sizeof(ik_header))
 
