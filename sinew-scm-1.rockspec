@@ -52,6 +52,7 @@ build = {
     ["sinew.ffi.clip"] = "lua/sinew/ffi/clip.lua",
     ["sinew.ffi.chain"] = "lua/sinew/ffi/chain.lua",
     ["sinew.ffi.blendspace"] = "lua/sinew/ffi/blendspace.lua",
+    ["sinew.ffi.ik"] = "lua/sinew/ffi/ik.lua",
     ["sinew.fault"] = "lua/sinew/fault.lua",
     ["sinew.json"] = "lua/sinew/json.lua",
     ["sinew.dragonbones"] = "lua/sinew/dragonbones/init.lua",

@@ -34,7 +34,9 @@ describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
       "sinew._rig2d_data", "sinew.Anim2D:duration", "sinew._pose2d_blend", "sinew.Pose2D:add", "sinew.Mask2D:set",
       "sinew.Rig2D:apply", "sinew.Rig2D:mesh", "sinew.dragonbones.Rig:apply", "sinew.dragonbones.Rig:chain",
       "sinew.dragonbones.Chain:step", "sinew.dragonbones.Chain:set_param", "sinew.dragonbones.Chain:move_collider",
-      "sinew.dragonbones.Chain:add_collider", "sinew.dragonbones.Chain:position", "sinew.dragonbones.Chain:__len" }) do
+      "sinew.dragonbones.Chain:add_collider", "sinew.dragonbones.Chain:position", "sinew.dragonbones.Chain:__len",
+      "sinew.ik.two_bone", "sinew.ik.aim", "sinew.ik.has", "sinew.IKTwoBone:solve", "sinew.IKTwoBone:set_soften",
+      "sinew.IKTwoBone.__tostring", "sinew.IKAim:solve", "sinew.IKAim:set_limit", "sinew.IKAim:joint" }) do
       assert.is_truthy(found[name], name .. " was not found:\n" .. out)
     end
     assert.is_nil(out:match("template %d+ of [^\n]*"))

@@ -1,7 +1,7 @@
 --- sinew: animation blending for Lua.
 --
 -- `require "sinew"` returns this table: the C core's entries (`sinew.quat`, `sinew.blendspace`,
--- `sinew.skeleton`, ...) and the Lua modules built on them.
+-- `sinew.skeleton`, the `sinew.ik` table of solvers, ...) and the Lua modules built on them.
 -- @module sinew
 local ok, core = pcall(require, "sinew.core")
 if not ok then core = require("sinew.native").load(core) end -- a packed LÖVE game: see sinew.native

@@ -84,6 +84,9 @@ local function make_objects()
   O.chain:add_collider { shape = "sphere", center = { 0, -1, 0 }, radius = 0.5 }
   O.tail = sinew.chain { skeleton = O.skel, root = 2, end_length = 0.5 }
   O.tail:add_collider { shape = "plane", point = { 0, -2, 0 }, normal = { 0, 1, 0 } }
+  -- inverse kinematics: a two-bone solver of j0, j1, j2 and an aim solver of j2
+  O.leg = sinew.ik.two_bone { skeleton = O.skel, joints = { "j0", "j1", 3 }, soften = 0.9 }
+  O.head = sinew.ik.aim { skeleton = O.skel, joint = "j2", offset = { 0, 0.1, 0 }, limit = 1 }
   O.spaces = {}
   for i, d in ipairs(space_defs) do O.spaces[i] = sinew.blendspace(d) end
   O.pointer = O.mats:pointer()
@@ -141,7 +144,7 @@ local function find_entries()
     "function")
   -- every object the constructors made, and the metatables behind them
   local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim, O.plan,
-    O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d, O.chain2d }
+    O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d, O.chain2d, O.leg, O.head }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
     local mt = getmetatable(obj)
@@ -219,6 +222,7 @@ local function pool()
   add(O.skel, O.other, O.pose, O.pose2, O.other_pose, O.mask, O.other_mask, O.mats, O.other_mats, O.clip,
     O.cursor, O.group, O.chain, O.tail, O.pointer, O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.db, O.pose2d, O.mask2d)
   add(O.tailrig, O.tailpose, O.chain2d, "tail1", "circle", "line", { 0, 980 }, { 180, 140 })
+  add(O.leg, O.head, "j2", { "j0", "j1", "j2" }, { "j0", "j0", "j1" }, { 0, 1, 0 })
   for _, s in ipairs(O.spaces) do add(s) end
   if newproxy then add(newproxy(true)) end
   return p, n
@@ -357,6 +361,21 @@ local function templates(name)
     ["sinew.Animator:restore"] = { { O.anim, O.anim:snapshot() }, { O.anim2, O.anim:snapshot() } },
     ["sinew.Animator:debug"] = { { O.anim } }, ["sinew.Animator:on"] = { { O.anim, "step", function() end } },
     ["sinew.Animator:skeleton"] = { { O.anim } }, ["sinew.Animator:__tostring"] = { { O.anim } },
+    ["sinew.ik.two_bone"] = { { { skeleton = O.skel, joints = { "j0", "j1", "j2" }, mid_axis = { 1, 0, 0 },
+      soften = 0.5, twist = 0.1 } } },
+    ["sinew.ik.aim"] = { { { skeleton = O.skel, joint = 2, forward = { 1, 0, 0 }, up = { 0, 0, 1 },
+      offset = { 0, 0.2, 0 }, limit = 0.5, twist = 0 } } },
+    ["sinew.ik.has"] = { { 33, 32 } },
+    ["sinew.IKTwoBone:solve"] = { { O.leg, O.pose, 0.5, 1, 0.5, 0, 1, 3, 0.7 }, { O.leg, O.pose2, 0, 3, 0, 1, 0, 0 } },
+    ["sinew.IKTwoBone:soften"] = { { O.leg } }, ["sinew.IKTwoBone:set_soften"] = { { O.leg, 0.8 } },
+    ["sinew.IKTwoBone:twist"] = { { O.leg } }, ["sinew.IKTwoBone:set_twist"] = { { O.leg, 0.2 } },
+    ["sinew.IKTwoBone:joints"] = { { O.leg } }, ["sinew.IKTwoBone:skeleton"] = { { O.leg } },
+    ["sinew.IKTwoBone.__tostring"] = { { O.leg } },
+    ["sinew.IKAim:solve"] = { { O.head, O.pose, 1, 2, 3 }, { O.head, O.pose2, 1, 2, 3, 0.5, 0, 1, 0 } },
+    ["sinew.IKAim:limit"] = { { O.head } }, ["sinew.IKAim:set_limit"] = { { O.head, 2 } },
+    ["sinew.IKAim:twist"] = { { O.head } }, ["sinew.IKAim:set_twist"] = { { O.head, -0.3 } },
+    ["sinew.IKAim:joint"] = { { O.head } }, ["sinew.IKAim:skeleton"] = { { O.head } },
+    ["sinew.IKAim.__tostring"] = { { O.head } },
     ["sinew.gltf.load"] = { { "spec/gltf-corpus/BoxAnimated/glTF-Binary/BoxAnimated.glb" } },
     ["sinew._gltf.read_file"] = { { "spec/gltf-corpus/BoxAnimated/glTF-Binary/BoxAnimated.glb", "spec/gltf-corpus", 100 },
       { "spec/gltf-corpus", "spec", 10 }, { "/dev/zero", "/", 2 ^ 53 } },
@@ -575,10 +594,52 @@ scenarios[#scenarios + 1] = { "chain skeleton that is 42 on the second read", fu
   return ok and reads == 1 and #c == 2 or ("read " .. reads .. " times: " .. tostring(c))
 end }
 
+-- issue 25: the skeleton of an IK solver collected during construction, and read once
+for _, kind in ipairs { "two_bone", "aim" } do
+  scenarios[#scenarios + 1] = { "ik." .. kind .. " skeleton collected by __index", function()
+    local reads = 0
+    local ok, solver = pcall(sinew.ik[kind], setmetatable({}, { __index = function(_, k)
+      collectgarbage()
+      if k == "skeleton" then
+        reads = reads + 1
+        if reads > 1 then return 42 end
+        return sinew.skeleton { names = { "a", "b", "c" }, parents = { 0, 1, 2 },
+          rest = { I, { 0, 1, 0, 0, 0, 0, 1, 1, 1, 1 }, { 0, 1, 0, 0, 0, 0, 1, 1, 1, 1 } } }
+      end
+      if k == "joints" then return { "a", "b", "c" } end
+      if k == "joint" then return "b" end
+    end }))
+    if not ok then return tostring(solver) end
+    collectgarbage()
+    collectgarbage()
+    local pose = sinew.pose(solver:skeleton())
+    local reached
+    if kind == "aim" then reached = solver:solve(pose, 0.5, 1, 0.5) else reached = solver:solve(pose, 0.5, 1, 0.5, 0, 1, 3) end
+    return reads == 1 and type(reached) == "boolean" or ("read " .. reads .. " times")
+  end }
+end
+
+-- issue 25: a solve whose pose argument's finaliser runs during the call changes nothing else
+scenarios[#scenarios + 1] = { "ik solves with collecting and raising arguments", function()
+  local pose = sinew.pose(O.skel)
+  local hostile = setmetatable({}, { __index = function() collectgarbage() return 1 end })
+  for _ = 1, 20 do
+    pcall(O.leg.solve, O.leg, pose, hostile, 1, 1, 0, 0, 1)
+    pcall(O.head.solve, O.head, pose, 1, 1, 1, hostile)
+    pcall(O.leg.solve, O.leg, pose, 1, 1, 1, 0, 0, 1, 0.5)
+    pcall(O.head.solve, O.head, pose, 1, 1, 1, 1, hostile, 0, 0)
+  end
+  for j = 1, #pose do
+    for _, v in ipairs { pose:get(j) } do if v ~= v then return "a NaN in joint " .. j end end
+  end
+  return true
+end }
+
 -- issue 12, defect 3: metamethods called with the wrong self
 scenarios[#scenarios + 1] = { "metamethods with a wrong self", function()
   local bad = { io.stdout, {}, 1, "x", O.spaces[1], O.chain, O.clip, O.cursor, O.group, O.pointer }
-  for _, obj in ipairs({ O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.spaces[1] }) do
+  for _, obj in ipairs({ O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.spaces[1], O.leg,
+    O.head }) do
     for _, k in ipairs({ "__len", "__tostring" }) do
       local f = getmetatable(obj)[k]
       if f then

@@ -138,6 +138,8 @@ void *sn_lua_checkself(lua_State *L);
 #define SN_RIG2D_MT "sinew.Rig2D"
 #define SN_POSE2D_MT "sinew.Pose2D"
 #define SN_MASK2D_MT "sinew.Mask2D"
+#define SN_IK_TWO_BONE_MT "sinew.IKTwoBone"
+#define SN_IK_AIM_MT "sinew.IKAim"
 /// Registry key of the list of the blend spaces' metatables, one per mode (for ffi.c)
 #define SN_BLENDSPACE_METATABLES "sinew.BlendSpace metatables"
 
@@ -174,6 +176,14 @@ typedef struct sn_lua_space {
     int n, inputs;     /* number of points, numbers weights() takes */
 } sn_lua_space;
 
+/// The userdata of an IK solver (ik.c): this header, then the core object (sn_ik_two_bone or
+/// sn_ik_aim) it points to. ffi.c's solve functions take it; the FFI path declares it opaque.
+typedef struct sn_lua_ik {
+    void *solver; /* the core object, inside this userdata */
+    double a;     /* two-bone: soften; aim: limit (the core keeps no getter for them) */
+    double twist; /* radians */
+} sn_lua_ik;
+
 /* ---- the areas, opened by module.c: each sets its entries into the table at `module` ------- */
 
 void sn_open_quat(lua_State *L, int module);
@@ -186,5 +196,6 @@ void sn_open_gltf(lua_State *L, int module);
 void sn_open_group(lua_State *L, int module);
 void sn_open_ffi(lua_State *L, int module);
 void sn_open_rig2d(lua_State *L, int module);
+void sn_open_ik(lua_State *L, int module);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "../core/chain.h"
 #include "../core/clip.h"
+#include "../core/ik.h"
 #include "binding.h"
 
 /* BEGIN sn_ffi_table (spec/ffi_spec.lua reads from here to END) */
@@ -35,6 +36,10 @@ typedef struct sn_ffi_table {
     sn_status (*chain_step)(sn_chain *c, double dt, sn_error *err);
     sn_status (*chain_update)(sn_chain *c, double dt, sn_pose *pose, const double *root_matrix, sn_error *err);
     sn_status (*blendspace_wedges)(const sn_blendspace *bs, sn_blendspace_wedges *out, sn_error *err);
+    sn_status (*ik_two_bone_solve)(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double px, double py,
+                                   double pz, double weight, unsigned *flags);
+    sn_status (*ik_aim_solve)(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double weight, int has_up,
+                              double ux, double uy, double uz, unsigned *flags);
 } sn_ffi_table;
 /* END sn_ffi_table */
 
@@ -60,6 +65,24 @@ static sn_status pose_blend(sn_pose *out, sn_blend_layer *layers, const sn_pose 
     return sn_pose_blend_method(out, layers, n, threshold, method, NULL);
 }
 
+/* an IK solve of the solver userdata `ik`, its vectors as numbers (no cdata to make per call);
+   the status, and the flags in *flags */
+static sn_status ik_two_bone_solve(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double px,
+                                   double py, double pz, double weight, unsigned *flags) {
+    sn_vec3 t, p;
+    t.x = tx, t.y = ty, t.z = tz;
+    p.x = px, p.y = py, p.z = pz;
+    return sn_ik_two_bone_solve((const sn_ik_two_bone *)ik->solver, pose, &t, &p, weight, flags, NULL);
+}
+
+static sn_status ik_aim_solve(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double weight,
+                              int has_up, double ux, double uy, double uz, unsigned *flags) {
+    sn_vec3 t, u;
+    t.x = tx, t.y = ty, t.z = tz;
+    u.x = ux, u.y = uy, u.z = uz;
+    return sn_ik_aim_solve((const sn_ik_aim *)ik->solver, pose, &t, has_up ? &u : NULL, weight, flags, NULL);
+}
+
 static const sn_ffi_table table = {
     sn_quat_slerp, sn_quat_nlerp, sn_quat_pow, sn_quat_log, sn_quat_exp, sn_quat_blend,
     space_weights,
@@ -67,6 +90,7 @@ static const sn_ffi_table table = {
     sn_clip_sample, sn_clip_cursor_sample, sn_clip_sample_joint,
     sn_chain_step, sn_chain_update,
     sn_blendspace_wedges_of,
+    ik_two_bone_solve, ik_aim_solve,
 };
 
 static void set_size(lua_State *L, const char *name, size_t v) {
@@ -78,7 +102,8 @@ static void set_size(lua_State *L, const char *name, size_t v) {
    are those of the classes whose methods lua/sinew/ffi/ replaces (each is reachable from Lua anyway, by
    getmetatable on an object) */
 void sn_open_ffi(lua_State *L, int module) {
-    static const char *const classes[] = {SN_POSE_MT, SN_MASK_MT, SN_MATRICES_MT, SN_CLIP_MT, SN_CLIP_CURSOR_MT, SN_CHAIN_MT, NULL};
+    static const char *const classes[] = {SN_POSE_MT, SN_MASK_MT, SN_MATRICES_MT, SN_CLIP_MT, SN_CLIP_CURSOR_MT, SN_CHAIN_MT,
+                                         SN_IK_TWO_BONE_MT, SN_IK_AIM_MT, NULL};
     int i;
     lua_createtable(L, 0, 3);
     lua_createtable(L, 0, 6);

@@ -22,7 +22,8 @@ int luaopen_sinew_core(lua_State *L) {
     sn_open_chain(L, module);
     sn_open_gltf(L, module);
     sn_open_group(L, module);
-    sn_open_ffi(L, module);
+    sn_open_ik(L, module);
+    sn_open_ffi(L, module); /* after every class whose metatable it hands over */
     sn_open_rig2d(L, module);
     /***
      * Calls a function of sinew with what it refuses given back as values instead of raised: for

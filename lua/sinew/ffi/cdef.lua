@@ -25,6 +25,7 @@ typedef struct sn_clip sn_clip;
 typedef struct sn_clip_cursor sn_clip_cursor;
 typedef struct sn_chain sn_chain;
 typedef struct sn_blendspace sn_blendspace;
+typedef struct sn_lua_ik sn_lua_ik;
 typedef struct sn_quat { double x, y, z, w; } sn_quat;
 typedef struct sn_vec3 { double x, y, z; } sn_vec3;
 typedef struct sn_blend_layer {
@@ -67,6 +68,10 @@ typedef struct sn_ffi_table {
     sn_status (*chain_step)(sn_chain *c, double dt, sn_error *err);
     sn_status (*chain_update)(sn_chain *c, double dt, sn_pose *pose, const double *root_matrix, sn_error *err);
     sn_status (*blendspace_wedges)(const sn_blendspace *bs, sn_blendspace_wedges *out, sn_error *err);
+    sn_status (*ik_two_bone_solve)(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double px, double py,
+                                   double pz, double weight, unsigned *flags);
+    sn_status (*ik_aim_solve)(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double weight, int has_up,
+                              double ux, double uy, double uz, unsigned *flags);
 } sn_ffi_table;
 ]]
 M.CDEF = CDEF

@@ -19,7 +19,7 @@
 --
 -- The pieces, one subject each: `cdef` (the declarations), `errors` (how a refused call raises),
 -- `args` (the argument tests), `quat` (the quaternion library), and one module per class family
--- (`pose` with `sinew.blend`, `clip`, `chain`, `blendspace`). This module installs them and owns
+-- (`pose` with `sinew.blend`, `clip`, `chain`, `blendspace`, `ik`). This module installs them and owns
 -- the map from each fast function to the C binding's function it stands for.
 --
 -- Besides these, only sinew.love2d (LÖVE drawing, not part of this path) requires "ffi".
@@ -30,6 +30,7 @@ local pose = require "sinew.ffi.pose"
 local clip = require "sinew.ffi.clip"
 local chain = require "sinew.ffi.chain"
 local blendspace = require "sinew.ffi.blendspace"
+local ik = require "sinew.ffi.ik"
 
 local M = {}
 
@@ -50,12 +51,14 @@ function M.install(core)
   local SPACES = mts["sinew.BlendSpace"]
 
   -- the C binding's functions, kept for every call the fast path does not take (and for specs)
-  local C = { quat = {}, Pose = {}, Clip = {}, ClipCursor = {}, Chain = {}, BlendSpace = {} }
+  local C = { quat = {}, Pose = {}, Clip = {}, ClipCursor = {}, Chain = {}, BlendSpace = {}, IKTwoBone = {}, IKAim = {} }
   for k, v in each, core.quat do C.quat[k] = v end
   for k, v in each, POSE.__index do C.Pose[k] = v end
   for k, v in each, CLIP.__index do C.Clip[k] = v end
   for k, v in each, CURSOR.__index do C.ClipCursor[k] = v end
   for k, v in each, CHAIN.__index do C.Chain[k] = v end
+  for k, v in each, mts["sinew.IKTwoBone"].__index do C.IKTwoBone[k] = v end
+  for k, v in each, mts["sinew.IKAim"].__index do C.IKAim[k] = v end
   for i, mt in ipairs(SPACES) do C.BlendSpace[i] = mt.__index.weights end
   C.blend = core.blend
   C.try = core.try
@@ -79,6 +82,7 @@ function M.install(core)
   pose.install(ctx)
   clip.install(ctx)
   chain.install(ctx)
+  ik.install(ctx)
   return true
 end
 
