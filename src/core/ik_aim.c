@@ -145,7 +145,8 @@ static void hold_back(sn_quat *r, const double *f, const double *fa, double g, d
 
 sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *target, const sn_vec3 *up, double weight,
                           unsigned *flags, sn_error *err) {
-    sn_ik_frame p, l, mj;
+    sn_ik_frame p, mj;
+    sn_ik_local l;
     double t[3], pj[3], o[3], f[3], upm[3], w[3], wn[3], tn[3], ref[3], u1[3], a[3], b[3], c[3], fa[3];
     double dist, ol, of, disc, lam;
     unsigned fl = 0;
@@ -161,13 +162,13 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
 
     /* the joint's model frame, its forward and up axes and the offset in model space */
     if ((fault = sn_ik_parent_frame(pose, ik->joint, &p, &bad)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, fault, bad, err);
-    if ((fault = sn_ik_read_local(pose, ik->joint, &l, t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, fault, ik->joint, err);
-    sn_ik_frame_mul(&p, &l, &mj);
-    ik_vector(mj.m, ik->offset, o);
+    if ((fault = sn_ik_read_local(pose, ik->joint, &l)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, fault, ik->joint, err);
+    sn_ik_frame_child(&p, &l, &mj);
+    ik_frame_vector(&mj, ik->offset, o);
     if (sn_ik_frame_check(&mj) != SN_IK_POSE_OK || !(fabs(o[0]) <= SN_IK_MAX_COORD && fabs(o[1]) <= SN_IK_MAX_COORD &&
                                                       fabs(o[2]) <= SN_IK_MAX_COORD))
         return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joint, err);
-    pj[0] = mj.m[3]; pj[1] = mj.m[7]; pj[2] = mj.m[11];
+    pj[0] = mj.t[0]; pj[1] = mj.t[1]; pj[2] = mj.t[2];
     ik_rotate(&mj.q, ik->fwd, f);
     ik_rotate(&mj.q, ik->up, upm);
 

@@ -3,42 +3,36 @@
 #include "ik_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "pose_internal.h"
 
 /* ---- reading the pose ----------------------------------------------------------------------- */
 
-sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_frame *local, double *t) {
+sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_local *local) {
     const int st = pose->stride;
-    const float *ch = pose->ch;
-    double x = ch[(SN_ROW_Q + 0) * st + joint], y = ch[(SN_ROW_Q + 1) * st + joint];
-    double z = ch[(SN_ROW_Q + 2) * st + joint], w = ch[(SN_ROW_Q + 3) * st + joint];
-    double sx = ch[(SN_ROW_S + 0) * st + joint], sy = ch[(SN_ROW_S + 1) * st + joint], sz = ch[(SN_ROW_S + 2) * st + joint];
-    double l2, k, *m = local->m;
-    t[0] = ch[(SN_ROW_T + 0) * st + joint];
-    t[1] = ch[(SN_ROW_T + 1) * st + joint];
-    t[2] = ch[(SN_ROW_T + 2) * st + joint];
-    if (!sn_isfinite(x + y + z + w) || !sn_isfinite(sx + sy + sz) || !sn_isfinite(t[0] + t[1] + t[2]))
+    const float *ch = pose->ch + joint;
+    const float fx = ch[SN_ROW_S * st], fy = ch[(SN_ROW_S + 1) * st], fz = ch[(SN_ROW_S + 2) * st];
+    double x = ch[SN_ROW_Q * st], y = ch[(SN_ROW_Q + 1) * st], z = ch[(SN_ROW_Q + 2) * st], w = ch[(SN_ROW_Q + 3) * st];
+    double *t = local->t, l2, k;
+    t[0] = ch[SN_ROW_T * st];
+    t[1] = ch[(SN_ROW_T + 1) * st];
+    t[2] = ch[(SN_ROW_T + 2) * st];
+    local->s[0] = fx;
+    local->s[1] = fy;
+    local->s[2] = fz;
+    local->uniform = fx == fy && fy == fz;
+    if (!sn_isfinite(x + y + z + w) || !sn_isfinite((double)fx + fy + fz) || !sn_isfinite(t[0] + t[1] + t[2]))
         return SN_IK_POSE_NOT_FINITE;
     l2 = x * x + y * y + z * z + w * w; /* floats squared in double: no overflow, no underflow to 0 */
     if (!(l2 > 0.0)) return SN_IK_POSE_ZERO_ROT;
     /* a pose's rotations are unit to float rounding: one Newton step of 1 / sqrt from 1 is exact to
        (3/8) (l2 - 1)^2, below 4e-13 here; any other length takes the square root */
     k = fabs(l2 - 1.0) < 1e-6 ? 1.5 - 0.5 * l2 : 1.0 / sqrt(l2);
-    x *= k; y *= k; z *= k; w *= k;
-    local->q.x = x; local->q.y = y; local->q.z = z; local->q.w = w;
-    m[0] = (1.0 - 2.0 * (y * y + z * z)) * sx;
-    m[4] = 2.0 * (x * y + z * w) * sx;
-    m[8] = 2.0 * (x * z - y * w) * sx;
-    m[1] = 2.0 * (x * y - z * w) * sy;
-    m[5] = (1.0 - 2.0 * (x * x + z * z)) * sy;
-    m[9] = 2.0 * (y * z + x * w) * sy;
-    m[2] = 2.0 * (x * z + y * w) * sz;
-    m[6] = 2.0 * (y * z - x * w) * sz;
-    m[10] = (1.0 - 2.0 * (x * x + y * y)) * sz;
-    m[3] = t[0];
-    m[7] = t[1];
-    m[11] = t[2];
+    local->q.x = x * k;
+    local->q.y = y * k;
+    local->q.z = z * k;
+    local->q.w = w * k;
     return SN_IK_POSE_OK;
 }
 
@@ -51,53 +45,126 @@ sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t) {
     return sn_isfinite(t[0] + t[1] + t[2]) ? SN_IK_POSE_OK : SN_IK_POSE_NOT_FINITE;
 }
 
-void sn_ik_frame_mul(const sn_ik_frame *a, const sn_ik_frame *b, sn_ik_frame *out) {
-    const double *x = a->m, *y = b->m;
-    double r[12];
+/* m = R(q) diag(s) (row-major 3x3) */
+static void local_matrix(const sn_quat *q, const double *s, double *m) {
+    const double x = q->x, y = q->y, z = q->z, w = q->w;
+    m[0] = (1.0 - 2.0 * (y * y + z * z)) * s[0];
+    m[3] = 2.0 * (x * y + z * w) * s[0];
+    m[6] = 2.0 * (x * z - y * w) * s[0];
+    m[1] = 2.0 * (x * y - z * w) * s[1];
+    m[4] = (1.0 - 2.0 * (x * x + z * z)) * s[1];
+    m[7] = 2.0 * (y * z + x * w) * s[1];
+    m[2] = 2.0 * (x * z + y * w) * s[2];
+    m[5] = 2.0 * (y * z - x * w) * s[2];
+    m[8] = (1.0 - 2.0 * (x * x + y * y)) * s[2];
+}
+
+/* o = a b for 3x3 row-major matrices (o may be a or b) */
+static void mat_mul(const double *a, const double *b, double *o) {
+    double r[9];
     int i;
     for (i = 0; i < 3; i++) {
-        const double *row = x + 4 * i;
-        r[4 * i + 0] = row[0] * y[0] + row[1] * y[4] + row[2] * y[8];
-        r[4 * i + 1] = row[0] * y[1] + row[1] * y[5] + row[2] * y[9];
-        r[4 * i + 2] = row[0] * y[2] + row[1] * y[6] + row[2] * y[10];
-        r[4 * i + 3] = row[0] * y[3] + row[1] * y[7] + row[2] * y[11] + row[3];
+        const double *row = a + 3 * i;
+        r[3 * i + 0] = row[0] * b[0] + row[1] * b[3] + row[2] * b[6];
+        r[3 * i + 1] = row[0] * b[1] + row[1] * b[4] + row[2] * b[7];
+        r[3 * i + 2] = row[0] * b[2] + row[1] * b[5] + row[2] * b[8];
     }
-    for (i = 0; i < 12; i++) out->m[i] = r[i];
-    ik_qmul(&a->q, &b->q, &out->q);
+    memcpy(o, r, sizeof r);
+}
+
+/* f's linear part as the matrix m (a similarity's s R(q) written out) */
+static void make_general(sn_ik_frame *f) {
+    if (f->general) return;
+    const double s[3] = {f->s, f->s, f->s};
+    local_matrix(&f->q, s, f->m);
+    f->general = 1;
 }
 
 sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f) {
-    const double *m = f->m;
-    /* NaN when any entry is NaN or infinite (x * 0 is 0 for finite x), summed as a tree */
-    double s = ((m[0] * 0.0 + m[1] * 0.0) + (m[2] * 0.0 + m[3] * 0.0)) + ((m[4] * 0.0 + m[5] * 0.0) + (m[6] * 0.0 + m[7] * 0.0)) +
-               ((m[8] * 0.0 + m[9] * 0.0) + (m[10] * 0.0 + m[11] * 0.0));
-    if (s != 0.0) return SN_IK_POSE_TOO_FAR;
-    if (!(fabs(f->m[3]) <= SN_IK_MAX_COORD && fabs(f->m[7]) <= SN_IK_MAX_COORD && fabs(f->m[11]) <= SN_IK_MAX_COORD))
+    const double *t = f->t;
+    if (!f->general) {
+        if (!sn_isfinite(f->s)) return SN_IK_POSE_TOO_FAR;
+    } else {
+        const double *m = f->m;
+        /* NaN when any entry is NaN or infinite (x * 0 is 0 for finite x), summed as a tree */
+        double s = ((m[0] * 0.0 + m[1] * 0.0) + (m[2] * 0.0 + m[3] * 0.0)) + ((m[4] * 0.0 + m[5] * 0.0) + (m[6] * 0.0 + m[7] * 0.0)) +
+                   m[8] * 0.0;
+        if (s != 0.0) return SN_IK_POSE_TOO_FAR;
+    }
+    if (!(fabs(t[0]) <= SN_IK_MAX_COORD && fabs(t[1]) <= SN_IK_MAX_COORD && fabs(t[2]) <= SN_IK_MAX_COORD))
         return SN_IK_POSE_TOO_FAR;
     return SN_IK_POSE_OK;
 }
 
 sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad) {
     const int *parents = sn_skeleton_parents(pose->skeleton);
-    int i, k;
-    for (i = 0; i < 12; i++) out->m[i] = (i % 5 == 0) ? 1.0 : 0.0;
+    sn_ik_local l;
+    sn_ik_fault f;
+    int k = parents[joint];
+    *bad = k;
+    out->general = 0;
+    out->s = 1.0;
+    out->t[0] = out->t[1] = out->t[2] = 0.0;
     out->q.x = out->q.y = out->q.z = 0.0;
     out->q.w = 1.0;
-    /* model(parent) = L(a_1) * ... * L(a_n) * L(parent): walking up, each ancestor multiplies from
-       the left */
-    for (k = parents[joint]; k >= 0; k = parents[k]) {
-        sn_ik_frame l;
-        double t[3];
-        sn_ik_fault f = sn_ik_read_local(pose, k, &l, t);
-        if (f != SN_IK_POSE_OK) {
+    if (k < 0) return SN_IK_POSE_OK;
+    /* the parent's own frame first, then model(parent) = L(a_1) * ... * L(a_n) * L(parent): walking
+       up, each ancestor multiplies from the left */
+    if ((f = sn_ik_read_local(pose, k, &l)) != SN_IK_POSE_OK) return f;
+    out->q = l.q;
+    memcpy(out->t, l.t, sizeof l.t);
+    if (l.uniform) {
+        out->s = l.s[0];
+    } else {
+        local_matrix(&l.q, l.s, out->m);
+        out->general = 1;
+    }
+    for (k = parents[k]; k >= 0; k = parents[k]) {
+        double v[3];
+        if ((f = sn_ik_read_local(pose, k, &l)) != SN_IK_POSE_OK) {
             *bad = k;
             return f;
         }
-        sn_ik_frame_mul(&l, out, out);
+        if (!out->general && l.uniform) { /* similarities: t' = t_k + s_k R(q_k) t, s' = s_k s */
+            ik_rotate(&l.q, out->t, v);
+            ik_madd(l.t, l.s[0], v, out->t);
+            out->s *= l.s[0];
+        } else {
+            double m[9];
+            make_general(out);
+            local_matrix(&l.q, l.s, m);
+            ik_vector3(m, out->t, v);
+            ik_madd(l.t, 1.0, v, out->t);
+            mat_mul(m, out->m, out->m);
+        }
+        ik_qmul(&l.q, &out->q, &out->q);
     }
     *bad = parents[joint];
-    if (parents[joint] >= 0 && sn_ik_frame_check(out) != SN_IK_POSE_OK) return SN_IK_POSE_TOO_FAR;
-    return SN_IK_POSE_OK;
+    return sn_ik_frame_check(out);
+}
+
+void sn_ik_frame_child(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out) {
+    double v[3];
+    if (!p->general && l->uniform) { /* similarities: t' = t + s R(q) t_l, s' = s s_l */
+        ik_rotate(&p->q, l->t, v);
+        ik_madd(p->t, p->s, v, out->t);
+        out->s = p->s * l->s[0];
+        out->general = 0;
+    } else {
+        double lm[9], pm[9];
+        if (p->general) {
+            memcpy(pm, p->m, sizeof pm);
+        } else {
+            const double s[3] = {p->s, p->s, p->s};
+            local_matrix(&p->q, s, pm);
+        }
+        local_matrix(&l->q, l->s, lm);
+        ik_vector3(pm, l->t, v);
+        ik_madd(p->t, 1.0, v, out->t);
+        mat_mul(pm, lm, out->m);
+        out->general = 1;
+    }
+    ik_qmul(&p->q, &l->q, &out->q);
 }
 
 sn_status sn_ik_pose_error(const sn_pose *pose, sn_ik_fault f, int joint, sn_error *err) {

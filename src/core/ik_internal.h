@@ -1,6 +1,7 @@
 /*
  * Private to src/core: what the IK solvers share (ik_common.c): vectors as double[3], model
- * frames read from a pose by walking the skeleton's parents, the checks of joint lists and
+ * frames read from a pose by walking the skeleton's parents (quaternions while scales are
+ * uniform, matrices past a non-uniform one), the checks of joint lists and
  * arguments, and the weighted write-back of a local rotation.
  *
  * CONVENTIONS: as ik.h. Not part of the public API.
@@ -16,11 +17,24 @@
 /// pi, which strict C99 does not name.
 #define SN_IK_PI 3.14159265358979323846
 
-/// An affine frame: m is 3x4 row-major (rows x, y, z: the linear part, then the translation),
-/// q the rotation (product of the unit local rotations along the path).
-typedef struct sn_ik_frame {
-    double m[12];  ///< 3x4 row-major affine matrix
+/// A joint's local transform as read from a pose: unit rotation, translation, scale.
+typedef struct sn_ik_local {
     sn_quat q;     ///< unit rotation
+    double t[3];   ///< translation
+    double s[3];   ///< scale x, y, z
+    int uniform;   ///< 1 when sx = sy = sz
+} sn_ik_local;
+
+/// A model frame, x -> t + L x. While every scale on its path is uniform (general 0), L is
+/// s R(q): a similarity, composed with quaternions; a non-uniform scale on the path makes it a
+/// general affine frame (general 1), L the 3x3 matrix m. q is in both cases the product of the
+/// unit local rotations along the path.
+typedef struct sn_ik_frame {
+    sn_quat q;     ///< unit rotation
+    double t[3];   ///< translation: where the frame's origin is
+    double s;      ///< uniform scale (general 0)
+    double m[9];   ///< 3x3 row-major linear part (general 1)
+    int general;   ///< 0: L = s R(q); 1: L = m
 } sn_ik_frame;
 
 /// Why a pose could not be read.
@@ -127,35 +141,42 @@ static inline void ik_twist(const double *axis, double tc, double ts, const sn_q
     ik_qmul(&t, q, out);
 }
 
-/// p = affine m applied to the point v.
-static inline void ik_point(const double *m, const double *v, double *p) {
-    double x = m[0] * v[0] + m[1] * v[1] + m[2] * v[2] + m[3];
-    double y = m[4] * v[0] + m[5] * v[1] + m[6] * v[2] + m[7];
-    double z = m[8] * v[0] + m[9] * v[1] + m[10] * v[2] + m[11];
+/// p = the 3x3 row-major m applied to the vector v.
+static inline void ik_vector3(const double *m, const double *v, double *p) {
+    double x = m[0] * v[0] + m[1] * v[1] + m[2] * v[2];
+    double y = m[3] * v[0] + m[4] * v[1] + m[5] * v[2];
+    double z = m[6] * v[0] + m[7] * v[1] + m[8] * v[2];
     p[0] = x;
     p[1] = y;
     p[2] = z;
 }
-/// p = the linear part of m applied to the vector v.
-static inline void ik_vector(const double *m, const double *v, double *p) {
-    double x = m[0] * v[0] + m[1] * v[1] + m[2] * v[2];
-    double y = m[4] * v[0] + m[5] * v[1] + m[6] * v[2];
-    double z = m[8] * v[0] + m[9] * v[1] + m[10] * v[2];
-    p[0] = x;
-    p[1] = y;
-    p[2] = z;
+/// p = the linear part of `f` applied to the vector v.
+static inline void ik_frame_vector(const sn_ik_frame *f, const double *v, double *p) {
+    if (!f->general) {
+        ik_rotate(&f->q, v, p);
+        ik_scale(p, f->s, p);
+    } else {
+        ik_vector3(f->m, v, p);
+    }
+}
+/// p = `f` applied to the point v.
+static inline void ik_frame_point(const sn_ik_frame *f, const double *v, double *p) {
+    ik_frame_vector(f, v, p);
+    p[0] += f->t[0];
+    p[1] += f->t[1];
+    p[2] += f->t[2];
 }
 
-/// The local transform of `joint` from `pose`: *local (T R S, rotation normalised), its
-/// translation t[3]; a fault for a non-finite value or a zero rotation.
-sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_frame *local, double *t);
+/// The local transform of `joint` from `pose` (rotation normalised); a fault for a non-finite
+/// value or a zero rotation.
+sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_local *local);
 /// The translation t[3] of `joint` from `pose` (all a tip needs); a fault when it is not finite.
 sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t);
 /// *out = the model frame of the parent of `joint` (the identity for a root), walking the
 /// skeleton's parents bottom up. On a fault *bad is the joint at fault.
 sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad);
-/// out = a * b for affine frames (matrix and rotation).
-void sn_ik_frame_mul(const sn_ik_frame *a, const sn_ik_frame *b, sn_ik_frame *out);
+/// *out = p * l: the model frame of a joint of local transform `l` under the model frame `p`.
+void sn_ik_frame_child(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out);
 /// SN_IK_POSE_OK when every entry of `f` is finite and its translation within SN_IK_MAX_COORD.
 sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f);
 /// The error of a pose fault at `joint` (arg 1).

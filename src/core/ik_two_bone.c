@@ -110,23 +110,24 @@ typedef struct chain {
 } chain;
 
 static sn_status read_chain(const sn_ik_two_bone *ik, const sn_pose *pose, chain *ch, sn_error *err) {
-    sn_ik_frame p, lr, lm, mr, mm;
+    sn_ik_frame p, mr, mm;
+    sn_ik_local lr, lm;
     double t[3];
     int bad;
     sn_ik_fault f = sn_ik_parent_frame(pose, ik->joints[0], &p, &bad);
     if (f != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, bad, err);
-    if ((f = sn_ik_read_local(pose, ik->joints[0], &lr, t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[0], err);
-    if ((f = sn_ik_read_local(pose, ik->joints[1], &lm, t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[1], err);
+    if ((f = sn_ik_read_local(pose, ik->joints[0], &lr)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[0], err);
+    if ((f = sn_ik_read_local(pose, ik->joints[1], &lm)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[1], err);
     if ((f = sn_ik_read_translation(pose, ik->joints[2], t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[2], err);
-    sn_ik_frame_mul(&p, &lr, &mr);
+    sn_ik_frame_child(&p, &lr, &mr);
     if (sn_ik_frame_check(&mr) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[0], err);
-    sn_ik_frame_mul(&mr, &lm, &mm);
+    sn_ik_frame_child(&mr, &lm, &mm);
     if (sn_ik_frame_check(&mm) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[1], err);
-    ik_point(mm.m, t, ch->c);
+    ik_frame_point(&mm, t, ch->c);
     if (!(fabs(ch->c[0]) <= SN_IK_MAX_COORD && fabs(ch->c[1]) <= SN_IK_MAX_COORD && fabs(ch->c[2]) <= SN_IK_MAX_COORD))
         return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[2], err);
-    ch->a[0] = mr.m[3]; ch->a[1] = mr.m[7]; ch->a[2] = mr.m[11];
-    ch->b[0] = mm.m[3]; ch->b[1] = mm.m[7]; ch->b[2] = mm.m[11];
+    memcpy(ch->a, mr.t, sizeof ch->a);
+    memcpy(ch->b, mm.t, sizeof ch->b);
     ch->parent = p.q;
     ch->root = mr.q;
     ch->mid = mm.q;
