@@ -9,33 +9,6 @@
 
 /* ---- reading the pose ----------------------------------------------------------------------- */
 
-sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_local *local) {
-    const int st = pose->stride;
-    const float *ch = pose->ch + joint;
-    const float fx = ch[SN_ROW_S * st], fy = ch[(SN_ROW_S + 1) * st], fz = ch[(SN_ROW_S + 2) * st];
-    double x = ch[SN_ROW_Q * st], y = ch[(SN_ROW_Q + 1) * st], z = ch[(SN_ROW_Q + 2) * st], w = ch[(SN_ROW_Q + 3) * st];
-    double *t = local->t, l2, k;
-    t[0] = ch[SN_ROW_T * st];
-    t[1] = ch[(SN_ROW_T + 1) * st];
-    t[2] = ch[(SN_ROW_T + 2) * st];
-    local->s[0] = fx;
-    local->s[1] = fy;
-    local->s[2] = fz;
-    local->uniform = fx == fy && fy == fz;
-    if (!sn_isfinite(x + y + z + w) || !sn_isfinite((double)fx + fy + fz) || !sn_isfinite(t[0] + t[1] + t[2]))
-        return SN_IK_POSE_NOT_FINITE;
-    l2 = x * x + y * y + z * z + w * w; /* floats squared in double: no overflow, no underflow to 0 */
-    if (!(l2 > 0.0)) return SN_IK_POSE_ZERO_ROT;
-    /* a pose's rotations are unit to float rounding: one Newton step of 1 / sqrt from 1 is exact to
-       (3/8) (l2 - 1)^2, below 4e-13 here; any other length takes the square root */
-    k = fabs(l2 - 1.0) < 1e-6 ? 1.5 - 0.5 * l2 : 1.0 / sqrt(l2);
-    local->q.x = x * k;
-    local->q.y = y * k;
-    local->q.z = z * k;
-    local->q.w = w * k;
-    return SN_IK_POSE_OK;
-}
-
 sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t) {
     const int st = pose->stride;
     const float *ch = pose->ch;
@@ -74,8 +47,8 @@ static void mat_mul(const double *a, const double *b, double *o) {
 
 /* f's linear part as the matrix m (a similarity's s R(q) written out) */
 static void make_general(sn_ik_frame *f) {
-    if (f->general) return;
     const double s[3] = {f->s, f->s, f->s};
+    if (f->general) return;
     local_matrix(&f->q, s, f->m);
     f->general = 1;
 }
@@ -96,51 +69,109 @@ sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f) {
     return SN_IK_POSE_OK;
 }
 
-sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad) {
-    const int *parents = sn_skeleton_parents(pose->skeleton);
-    sn_ik_local l;
-    sn_ik_fault f;
-    int k = parents[joint];
-    *bad = k;
-    out->general = 0;
-    out->s = 1.0;
-    out->t[0] = out->t[1] = out->t[2] = 0.0;
-    out->q.x = out->q.y = out->q.z = 0.0;
-    out->q.w = 1.0;
-    if (k < 0) return SN_IK_POSE_OK;
-    /* the parent's own frame first, then model(parent) = L(a_1) * ... * L(a_n) * L(parent): walking
-       up, each ancestor multiplies from the left */
-    if ((f = sn_ik_read_local(pose, k, &l)) != SN_IK_POSE_OK) return f;
-    out->q = l.q;
-    memcpy(out->t, l.t, sizeof l.t);
-    if (l.uniform) {
-        out->s = l.s[0];
-    } else {
-        local_matrix(&l.q, l.s, out->m);
-        out->general = 1;
-    }
-    for (k = parents[k]; k >= 0; k = parents[k]) {
-        double v[3];
-        if ((f = sn_ik_read_local(pose, k, &l)) != SN_IK_POSE_OK) {
+/* The walk past a non-uniform scale: from joint k (not applied yet) up, with matrices. */
+static sn_ik_fault walk_general(const sn_pose *pose, const int *parents, int k, sn_ik_frame *f, int *bad) {
+    for (; k >= 0; k = parents[k]) {
+        double m[9], v[3];
+        sn_ik_local l;
+        sn_ik_fault fault = sn_ik_read_local(pose, k, &l);
+        if (fault != SN_IK_POSE_OK) {
             *bad = k;
-            return f;
+            return fault;
         }
-        if (!out->general && l.uniform) { /* similarities: t' = t_k + s_k R(q_k) t, s' = s_k s */
-            ik_rotate(&l.q, out->t, v);
-            ik_madd(l.t, l.s[0], v, out->t);
-            out->s *= l.s[0];
-        } else {
-            double m[9];
-            make_general(out);
-            local_matrix(&l.q, l.s, m);
-            ik_vector3(m, out->t, v);
-            ik_madd(l.t, 1.0, v, out->t);
-            mat_mul(m, out->m, out->m);
+        make_general(f);
+        local_matrix(&l.q, l.s, m);
+        ik_vector3(m, f->t, v);
+        ik_madd(l.t, 1.0, v, f->t);
+        mat_mul(m, f->m, f->m);
+        ik_qmul(&l.q, &f->q, &f->q);
+    }
+    return SN_IK_POSE_OK;
+}
+
+/* The careful walk: each joint checked as it is read, so that a fault names its joint. */
+static sn_ik_fault walk_careful(const sn_pose *pose, const int *parents, int joint, sn_ik_frame *out, int *bad) {
+    sn_quat q = {0.0, 0.0, 0.0, 1.0};
+    double t[3] = {0.0, 0.0, 0.0}, s = 1.0;
+    int k;
+    /* model(parent) = L(a_1) * ... * L(a_n) * L(parent): walking up, each ancestor multiplies from
+       the left; while scales are uniform, as similarities: t' = t_k + s_k R(q_k) t, s' = s_k s,
+       q' = q_k q (kept in locals, in registers) */
+    for (k = parents[joint]; k >= 0; k = parents[k]) {
+        double v[3];
+        sn_ik_local l;
+        sn_ik_fault fault = sn_ik_read_local(pose, k, &l);
+        if (fault != SN_IK_POSE_OK) {
+            *bad = k;
+            return fault;
         }
-        ik_qmul(&l.q, &out->q, &out->q);
+        if (!l.uniform) break;
+        ik_rotate(&l.q, t, v);
+        ik_madd(l.t, l.s[0], v, t);
+        s *= l.s[0];
+        ik_qmul(&l.q, &q, &q);
+    }
+    out->q = q;
+    memcpy(out->t, t, sizeof t);
+    out->s = s;
+    out->general = 0;
+    if (k >= 0) {
+        sn_ik_fault fault = walk_general(pose, parents, k, out, bad);
+        if (fault != SN_IK_POSE_OK) return fault;
     }
     *bad = parents[joint];
-    return sn_ik_frame_check(out);
+    return parents[joint] >= 0 ? sn_ik_frame_check(out) : SN_IK_POSE_OK;
+}
+
+/* The fast walk, for the common case of finite poses with uniform scales: no test per joint, the
+   rotations composed unnormalised (a rotated vector divides by |q|^2 instead), one normalisation at
+   the end. A fault anywhere on the path shows in the result (a NaN, an infinity, a zero or
+   overflowed rotation: inf * 0 is NaN) and so does a non-uniform scale (a flag): then it returns 0
+   and the careful walk reads the path again. */
+static int walk_fast(const sn_pose *pose, const int *parents, int k, sn_ik_frame *out) {
+    const int st = pose->stride;
+    const float *tr = pose->ch + SN_ROW_T * st, *sc = pose->ch + SN_ROW_S * st, *ro = pose->ch + SN_ROW_Q * st;
+    double qx = 0.0, qy = 0.0, qz = 0.0, qw = 1.0, tx = 0.0, ty = 0.0, tz = 0.0, s = 1.0, l2, kq;
+    int uniform = 1;
+    for (; k >= 0; k = parents[k]) {
+        const float sx = sc[k], sy = sc[k + st], sz = sc[k + 2 * st];
+        const double x = ro[k], y = ro[k + st], z = ro[k + 2 * st], w = ro[k + 3 * st];
+        const double h = 2.0 / (x * x + y * y + z * z + w * w), ks = sx;
+        /* R(q) t = t + (2 / |q|^2) (w (u x t) + u x (u x t)), u = (x, y, z) */
+        const double cx = y * tz - z * ty, cy = z * tx - x * tz, cz = x * ty - y * tx;
+        const double dx = w * cx + (y * cz - z * cy), dy = w * cy + (z * cx - x * cz), dz = w * cz + (x * cy - y * cx);
+        const double px = qx, py = qy, pz = qz, pw = qw;
+        uniform &= (sx == sy) & (sy == sz);
+        tx = tr[k] + ks * (tx + h * dx);
+        ty = tr[k + st] + ks * (ty + h * dy);
+        tz = tr[k + 2 * st] + ks * (tz + h * dz);
+        s *= ks;
+        qx = w * px + x * pw + y * pz - z * py;
+        qy = w * py - x * pz + y * pw + z * px;
+        qz = w * pz + x * py - y * px + z * pw;
+        qw = w * pw - x * px - y * py - z * pz;
+    }
+    l2 = qx * qx + qy * qy + qz * qz + qw * qw;
+    if (!uniform || !(l2 > 1e-200 && l2 < 1e200) || !sn_isfinite(s)) return 0;
+    if (!(fabs(tx) <= SN_IK_MAX_COORD && fabs(ty) <= SN_IK_MAX_COORD && fabs(tz) <= SN_IK_MAX_COORD)) return 0;
+    kq = 1.0 / sqrt(l2);
+    out->q.x = qx * kq;
+    out->q.y = qy * kq;
+    out->q.z = qz * kq;
+    out->q.w = qw * kq;
+    out->t[0] = tx;
+    out->t[1] = ty;
+    out->t[2] = tz;
+    out->s = s;
+    out->general = 0;
+    return 1;
+}
+
+sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad) {
+    const int *parents = sn_skeleton_parents(pose->skeleton);
+    *bad = parents[joint];
+    if (walk_fast(pose, parents, parents[joint], out)) return SN_IK_POSE_OK;
+    return walk_careful(pose, parents, joint, out, bad);
 }
 
 void sn_ik_frame_child(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out) {

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "ik.h"
+#include "pose_internal.h"
 #include "quat_internal.h"
 
 /// pi, which strict C99 does not name.
@@ -168,8 +169,34 @@ static inline void ik_frame_point(const sn_ik_frame *f, const double *v, double 
 }
 
 /// The local transform of `joint` from `pose` (rotation normalised); a fault for a non-finite
-/// value or a zero rotation.
-sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_local *local);
+/// value or a zero rotation. Inline: the walk up the ancestors keeps it in registers.
+static inline sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_local *local) {
+    const int st = pose->stride;
+    const float *ch = pose->ch + joint;
+    const float fx = ch[SN_ROW_S * st], fy = ch[(SN_ROW_S + 1) * st], fz = ch[(SN_ROW_S + 2) * st];
+    const double x = ch[SN_ROW_Q * st], y = ch[(SN_ROW_Q + 1) * st], z = ch[(SN_ROW_Q + 2) * st], w = ch[(SN_ROW_Q + 3) * st];
+    const double tx = ch[SN_ROW_T * st], ty = ch[(SN_ROW_T + 1) * st], tz = ch[(SN_ROW_T + 2) * st];
+    double l2, k;
+    /* one test for the ten values: a sum of floats in double is finite when they all are */
+    if (!sn_isfinite(((x + y) + (z + w)) + (((double)fx + fy) + ((double)fz + tx)) + (ty + tz))) return SN_IK_POSE_NOT_FINITE;
+    l2 = x * x + y * y + z * z + w * w; /* floats squared in double: no overflow, no underflow to 0 */
+    if (!(l2 > 0.0)) return SN_IK_POSE_ZERO_ROT;
+    /* a pose's rotations are unit to float rounding: one Newton step of 1 / sqrt from 1 is exact to
+       (3/8) (l2 - 1)^2, below 4e-13 here; any other length takes the square root */
+    k = fabs(l2 - 1.0) < 1e-6 ? 1.5 - 0.5 * l2 : 1.0 / sqrt(l2);
+    local->q.x = x * k;
+    local->q.y = y * k;
+    local->q.z = z * k;
+    local->q.w = w * k;
+    local->t[0] = tx;
+    local->t[1] = ty;
+    local->t[2] = tz;
+    local->s[0] = fx;
+    local->s[1] = fy;
+    local->s[2] = fz;
+    local->uniform = fx == fy && fy == fz;
+    return SN_IK_POSE_OK;
+}
 /// The translation t[3] of `joint` from `pose` (all a tip needs); a fault when it is not finite.
 sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t);
 /// *out = the model frame of the parent of `joint` (the identity for a root), walking the
