@@ -174,27 +174,19 @@ sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out,
     return walk_careful(pose, parents, joint, out, bad);
 }
 
-void sn_ik_frame_child(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out) {
-    double v[3];
-    if (!p->general && l->uniform) { /* similarities: t' = t + s R(q) t_l, s' = s s_l */
-        ik_rotate(&p->q, l->t, v);
-        ik_madd(p->t, p->s, v, out->t);
-        out->s = p->s * l->s[0];
-        out->general = 0;
+void sn_ik_frame_child_general(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out) {
+    double v[3], lm[9], pm[9];
+    if (p->general) {
+        memcpy(pm, p->m, sizeof pm);
     } else {
-        double lm[9], pm[9];
-        if (p->general) {
-            memcpy(pm, p->m, sizeof pm);
-        } else {
-            const double s[3] = {p->s, p->s, p->s};
-            local_matrix(&p->q, s, pm);
-        }
-        local_matrix(&l->q, l->s, lm);
-        ik_vector3(pm, l->t, v);
-        ik_madd(p->t, 1.0, v, out->t);
-        mat_mul(pm, lm, out->m);
-        out->general = 1;
+        const double s[3] = {p->s, p->s, p->s};
+        local_matrix(&p->q, s, pm);
     }
+    local_matrix(&l->q, l->s, lm);
+    ik_vector3(pm, l->t, v);
+    ik_madd(p->t, 1.0, v, out->t);
+    mat_mul(pm, lm, out->m);
+    out->general = 1;
     ik_qmul(&p->q, &l->q, &out->q);
 }
 
@@ -223,9 +215,18 @@ static sn_status check_point(const sn_vec3 *v, const char *what, int arg, int bo
     return SN_OK;
 }
 
+/* 1 when every coordinate of v is within SN_IK_MAX_COORD (so finite) */
+static int in_range(const sn_vec3 *v) {
+    return fabs(v->x) <= SN_IK_MAX_COORD && fabs(v->y) <= SN_IK_MAX_COORD && fabs(v->z) <= SN_IK_MAX_COORD;
+}
+
 sn_status sn_ik_check_call(const sn_skeleton *s, const sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
                            const char *pole_name, int bounded, double weight, sn_error *err) {
     sn_status st;
+    /* the common case in one test; any fault goes through the checks below, which name it */
+    if (pose != NULL && pose->skeleton == s && target != NULL && in_range(target) && weight >= 0.0 && weight <= 1.0 &&
+        (pole == NULL || (bounded ? in_range(pole) : sn_isfinite(pole->x + pole->y + pole->z))))
+        return SN_OK;
     if (pose == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no pose");
     if (pose->skeleton != s) return sn_fail_arg(err, 1, SN_EINVAL, "pose of another skeleton");
     if (target == NULL) return sn_fail_arg(err, 2, SN_EINVAL, "no target");

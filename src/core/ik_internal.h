@@ -77,15 +77,13 @@ static inline double ik_unit(const double *a, double tiny, double *o) {
     ik_scale(a, 1.0 / l, o);
     return l;
 }
-/// o = v rotated by the unit quaternion q.
+/// o = v rotated by the unit quaternion q: v + w c + u x c with c = 2 u x v (o may be v).
 static inline void ik_rotate(const sn_quat *q, const double *v, double *o) {
-    double u[3] = {q->x, q->y, q->z}, t[3], c[3];
-    ik_cross(u, v, t);
-    ik_scale(t, 2.0, t);
-    ik_cross(u, t, c);
-    o[0] = v[0] + q->w * t[0] + c[0];
-    o[1] = v[1] + q->w * t[1] + c[1];
-    o[2] = v[2] + q->w * t[2] + c[2];
+    const double x = q->x, y = q->y, z = q->z, w = q->w, vx = v[0], vy = v[1], vz = v[2];
+    const double cx = 2.0 * (y * vz - z * vy), cy = 2.0 * (z * vx - x * vz), cz = 2.0 * (x * vy - y * vx);
+    o[0] = vx + w * cx + (y * cz - z * cy);
+    o[1] = vy + w * cy + (z * cx - x * cz);
+    o[2] = vz + w * cz + (x * cy - y * cx);
 }
 /// out = a * b (apply b first).
 static inline void ik_qmul(const sn_quat *a, const sn_quat *b, sn_quat *out) {
@@ -132,9 +130,14 @@ static inline void ik_roll(const double *axis, const double *a, const double *b,
     ik_cross(a, b, c);
     ik_qaxis_cs(axis, ik_dot(a, b), ik_dot(c, axis), out);
 }
-/// out = R(axis, twist) * q where (tc, ts) = (cos, sin) of twist / 2 and the axis is unit.
+/// out = R(axis, twist) * q where (tc, ts) = (cos, sin) of twist / 2 and the axis is unit; q
+/// itself for no twist.
 static inline void ik_twist(const double *axis, double tc, double ts, const sn_quat *q, sn_quat *out) {
     sn_quat t;
+    if (ts == 0.0 && tc == 1.0) {
+        *out = *q;
+        return;
+    }
     t.x = axis[0] * ts;
     t.y = axis[1] * ts;
     t.z = axis[2] * ts;
@@ -202,8 +205,22 @@ sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t);
 /// *out = the model frame of the parent of `joint` (the identity for a root), walking the
 /// skeleton's parents bottom up. On a fault *bad is the joint at fault.
 sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad);
-/// *out = p * l: the model frame of a joint of local transform `l` under the model frame `p`.
-void sn_ik_frame_child(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out);
+/// sn_ik_frame_child where `p` is general or `l` has a non-uniform scale.
+void sn_ik_frame_child_general(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out);
+/// *out = p * l: the model frame of a joint of local transform `l` under the model frame `p`
+/// (inline for similarities: t' = t + s R(q) t_l, s' = s s_l, q' = q q_l).
+static inline void sn_ik_frame_child(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out) {
+    double v[3];
+    if (p->general || !l->uniform) {
+        sn_ik_frame_child_general(p, l, out);
+        return;
+    }
+    ik_rotate(&p->q, l->t, v);
+    ik_madd(p->t, p->s, v, out->t);
+    out->s = p->s * l->s[0];
+    out->general = 0;
+    ik_qmul(&p->q, &l->q, &out->q);
+}
 /// SN_IK_POSE_OK when every entry of `f` is finite and its translation within SN_IK_MAX_COORD.
 sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f);
 /// The error of a pose fault at `joint` (arg 1).

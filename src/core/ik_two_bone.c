@@ -158,8 +158,8 @@ static int knee_setup(const double *u, const double *v, const double *n, double 
     k->r = sqrt(alpha * alpha + beta * beta);
     k->c0 = k->r > 0.0 ? alpha / k->r : 1.0;
     k->s0 = k->r > 0.0 ? beta / k->r : 0.0;
-    k->reach2 = fmax(0.0, k->base + 2.0 * k->r);
-    k->fold2 = fmax(0.0, k->base - 2.0 * k->r);
+    k->reach2 = k->base + 2.0 * k->r > 0.0 ? k->base + 2.0 * k->r : 0.0;
+    k->fold2 = k->base - 2.0 * k->r > 0.0 ? k->base - 2.0 * k->r : 0.0;
     /* a hinge along either bone: the knee cannot change the reach */
     return k->r > SN_IK_MIN_RATIO * l1 * l2;
 }
@@ -215,7 +215,7 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     hinge = knee_setup(u, v, n, l1, l2, &k);
     if (!hinge) {
         fl |= SN_IK_HINGE_ON_BONE;
-        k.reach2 = k.fold2 = fmax(0.0, k.base);
+        k.reach2 = k.fold2 = k.base > 0.0 ? k.base : 0.0;
     }
 
     /* the target's direction and softened distance */
