@@ -143,12 +143,13 @@ static sn_status read_chain(const sn_ik_two_bone *ik, const sn_pose *pose, chain
 typedef struct knee {
     double vpar[3], vperp[3], w[3];  /* parts of v: along n, across n, and n x vperp */
     double base, r;                  /* |u|^2 + |v|^2 + 2 u.vpar; amplitude */
+    double half_ir;                  /* 1 / 2R (0 for R = 0) */
     double c0, s0;                   /* cos and sin of the phase phi0 */
     double reach2, fold2;            /* squares of the largest and smallest root-tip distance */
 } knee;
 
 static int knee_setup(const double *u, const double *v, const double *n, double l1, double l2, knee *k) {
-    double alpha, beta;
+    double alpha, beta, ir;
     ik_scale(n, ik_dot(v, n), k->vpar);
     ik_sub(v, k->vpar, k->vperp);
     ik_cross(n, k->vperp, k->w);
@@ -156,8 +157,10 @@ static int knee_setup(const double *u, const double *v, const double *n, double 
     beta = ik_dot(u, k->w);
     k->base = l1 * l1 + l2 * l2 + 2.0 * ik_dot(u, k->vpar);
     k->r = sqrt(alpha * alpha + beta * beta);
-    k->c0 = k->r > 0.0 ? alpha / k->r : 1.0;
-    k->s0 = k->r > 0.0 ? beta / k->r : 0.0;
+    ir = k->r > 0.0 ? 1.0 / k->r : 0.0; /* one division, off the path from the target to the knee */
+    k->half_ir = 0.5 * ir;
+    k->c0 = k->r > 0.0 ? alpha * ir : 1.0;
+    k->s0 = k->r > 0.0 ? beta * ir : 0.0;
     k->reach2 = k->base + 2.0 * k->r > 0.0 ? k->base + 2.0 * k->r : 0.0;
     k->fold2 = k->base - 2.0 * k->r > 0.0 ? k->base - 2.0 * k->r : 0.0;
     /* a hinge along either bone: the knee cannot change the reach */
@@ -167,7 +170,7 @@ static int knee_setup(const double *u, const double *v, const double *n, double 
 /* cos and sin of the knee's turn phi = phi0 - acos(c) for the root-tip distance sqrt(dist2), with
    c = (dist2 - base) / 2R: no trigonometry. */
 static void knee_turn(const knee *k, double dist2, double *cp, double *sp) {
-    double c = (dist2 - k->base) / (2.0 * k->r), s;
+    double c = (dist2 - k->base) * k->half_ir, s;
     c = c < -1.0 ? -1.0 : c > 1.0 ? 1.0 : c;
     s = sqrt(1.0 - c * c);
     *cp = k->c0 * c + k->s0 * s;
@@ -187,11 +190,11 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     chain ch;
     knee k;
     double u[3], v[3], n[3], d[3], e[3], e1[3], f1[3], bend[3], p[3], vt[3];
-    double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2;
+    double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2, inv_e;
     unsigned fl = 0;
     sn_quat q1, q2, q, root_model, lroot, qk, lmid;
     sn_status st;
-    int hinge;
+    int hinge, have_dir;
     if (flags != NULL) *flags = 0;
     if (pole == NULL) return sn_fail_arg(err, 3, SN_EINVAL, "no pole");
     if ((st = sn_ik_check_call(ik->skeleton, pose, target, pole, "pole", 1, weight, err)) != SN_OK) return st;
@@ -231,6 +234,11 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     if (want2 > k.reach2 + tol2 || want2 < k.fold2 - tol2) fl |= SN_IK_UNREACHABLE;
     want2 = want2 > k.reach2 ? k.reach2 : want2 < k.fold2 ? k.fold2 : want2;
 
+    /* 1 / |e| for the root-tip vector e below, whose length the knee makes sqrt(want2): computed
+       beside the knee, not after it (where sqrt(want2) is small beside the chain, the rounding of
+       base + 2R cos could matter: there |e| itself is measured) */
+    inv_e = hinge && want2 >= 1e-4 * len * len ? 1.0 / sqrt(want2) : 0.0;
+
     /* the knee, then the tip vector from the root */
     if (hinge) {
         knee_turn(&k, want2, &cphi, &sphi);
@@ -242,7 +250,13 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     e[0] = u[0] + vt[0]; e[1] = u[1] + vt[1]; e[2] = u[2] + vt[2];
 
     /* the root: root-tip onto the target direction, then about it into the pole's plane */
-    if (ik_unit(e, SN_IK_MIN_RATIO * len, e1) == 0.0) {
+    if (inv_e > 0.0) {
+        ik_scale(e, inv_e, e1);
+        have_dir = 1;
+    } else {
+        have_dir = ik_unit(e, SN_IK_MIN_RATIO * len, e1) > 0.0;
+    }
+    if (!have_dir) {
         q.x = q.y = q.z = 0.0; /* the tip is on the root: no direction to turn */
         q.w = 1.0;
     } else {
