@@ -208,10 +208,13 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     }
     ik_twist(tn, ik->twist_c, ik->twist_s, &q2, &r);
 
-    /* the limit: the angle the forward axis turns */
-    ik_rotate(&r, f, fa);
-    if (ik->limit < SN_IK_PI && ik_dot(f, fa) < ik->cos_limit) {
+    /* the limit: the angle the forward axis turns, whose cosine f . (r f) is 1 - 2 (|u|^2 - (u . f)^2)
+       for r = (u, w) unit: the turned axis itself only past the limit's cosine */
+    if (ik->limit < SN_IK_PI &&
+        1.0 - 2.0 * ((r.x * r.x + r.y * r.y + r.z * r.z) - (r.x * f[0] + r.y * f[1] + r.z * f[2]) * (r.x * f[0] + r.y * f[1] + r.z * f[2])) <
+            ik->cos_limit) {
         double angle;
+        ik_rotate(&r, f, fa);
         ik_cross(f, fa, c);
         angle = atan2(ik_len(c), ik_dot(f, fa));
         if (angle > ik->limit) {

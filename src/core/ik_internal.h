@@ -236,6 +236,23 @@ sn_status sn_ik_check_vec(const sn_vec3 *v, const char *what, int nonzero, sn_er
 
 /// Writes the local rotation of `joint`: slerp(input, solved, weight) (weight in (0, 1]),
 /// normalised, in the hemisphere of `input`, as floats; nothing else of the pose changes.
-void sn_ik_write_rotation(sn_pose *pose, int joint, const sn_quat *input, const sn_quat *solved, double weight);
+/// Inline: a few products and four stores for weight 1.
+static inline void sn_ik_write_rotation(sn_pose *pose, int joint, const sn_quat *input, const sn_quat *solved, double weight) {
+    const int st = pose->stride;
+    float *ch = pose->ch;
+    sn_quat q = *solved;
+    double l2, k = 1.0;
+    if (weight < 1.0) (void)sn_quat_slerp(input, solved, weight, &q, NULL);
+    /* products of unit quaternions (and slerp's result) are unit to rounding: normalise only what
+       drifted further */
+    l2 = sn_quat_dot4(&q, &q);
+    if (!(l2 > 0.0) || !sn_isfinite(l2)) return; /* cannot happen for unit inputs; never write a NaN */
+    if (!(fabs(l2 - 1.0) < 1e-12)) k = 1.0 / sqrt(l2);
+    if (sn_quat_dot4(&q, input) < 0.0) k = -k; /* keep the sign of the animation */
+    ch[(SN_ROW_Q + 0) * st + joint] = (float)(q.x * k);
+    ch[(SN_ROW_Q + 1) * st + joint] = (float)(q.y * k);
+    ch[(SN_ROW_Q + 2) * st + joint] = (float)(q.z * k);
+    ch[(SN_ROW_Q + 3) * st + joint] = (float)(q.w * k);
+}
 
 #endif
