@@ -130,6 +130,28 @@ static inline void ik_roll(const double *axis, const double *a, const double *b,
     ik_cross(a, b, c);
     ik_qaxis_cs(axis, ik_dot(a, b), ik_dot(c, axis), out);
 }
+/// The rotation about the unit `axis` taking b (across the axis, of length bl > 0) onto the unit
+/// p (across the axis): ik_roll without normalising b, (axis s, bl + c) normalised.
+static inline void ik_roll_scaled(const double *axis, const double *b, double bl, const double *p, sn_quat *out) {
+    double x[3], c, s, w, l;
+    ik_cross(b, p, x);
+    c = ik_dot(b, p);
+    s = ik_dot(x, axis);
+    w = bl + c;
+    l = sqrt(w * w + s * s);
+    if (!(l > 1e-150 * bl)) { /* opposite: a half turn */
+        out->x = axis[0];
+        out->y = axis[1];
+        out->z = axis[2];
+        out->w = 0.0;
+        return;
+    }
+    l = 1.0 / l;
+    out->x = axis[0] * s * l;
+    out->y = axis[1] * s * l;
+    out->z = axis[2] * s * l;
+    out->w = w * l;
+}
 /// out = R(axis, twist) * q where (tc, ts) = (cos, sin) of twist / 2 and the axis is unit; q
 /// itself for no twist.
 static inline void ik_twist(const double *axis, double tc, double ts, const sn_quat *q, sn_quat *out) {

@@ -182,7 +182,7 @@ static double soften_distance(double d, double reach, double soften, unsigned *f
     double da = soften * reach, ds = reach - da;
     if (!(ds > 0.0) || !(d > da)) return d;
     *flags |= SN_IK_SOFTENED;
-    return da + ds * (1.0 - exp(-(d - da) / ds));
+    return da + ds * (1.0 - exp(-(d - da) * (1.0 / ds))); /* 1 / ds beside d, off the path from the target */
 }
 
 sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
@@ -192,7 +192,7 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     double u[3], v[3], n[3], d[3], e[3], e1[3], f1[3], bend[3], p[3], vt[3];
     double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2, inv_e;
     unsigned fl = 0;
-    sn_quat q1, q2, q, root_model, lroot, qk, lmid;
+    sn_quat q1, x, y, a1, lroot, qk, lmid;
     sn_status st;
     int hinge, have_dir;
     if (flags != NULL) *flags = 0;
@@ -256,39 +256,41 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     } else {
         have_dir = ik_unit(e, SN_IK_MIN_RATIO * len, e1) > 0.0;
     }
-    if (!have_dir) {
-        q.x = q.y = q.z = 0.0; /* the tip is on the root: no direction to turn */
-        q.w = 1.0;
-    } else {
-        double m[3], pl;
+    /* the root's turn Q = X q1: q1 the shortest arc root-tip -> target, X (the roll into the pole's
+       plane, then the twist) about the target direction; the identity for a tip on the root */
+    x.x = x.y = x.z = 0.0;
+    x.w = 1.0;
+    a1 = ch.root;
+    if (have_dir) {
+        double m[3], pl, ml;
         int have_bend;
         ik_madd(u, -ik_dot(u, e1), e1, m); /* the mid's offset from the root-tip line */
-        have_bend = ik_unit(m, SN_IK_MIN_RATIO * l1, bend) > 0.0;
+        ml = ik_len(m); /* the roll takes m unnormalised: |m| beside the turn below */
+        have_bend = ml > SN_IK_MIN_RATIO * l1;
         if (!have_bend) { /* straight or folded: the side the hinge bends to */
-            ik_cross(n, e1, m);
-            have_bend = ik_unit(m, SN_IK_MIN_RATIO, bend) > 0.0;
+            ik_cross(n, e1, bend);
+            have_bend = ik_unit(bend, SN_IK_MIN_RATIO, m) > 0.0;
+            ml = 1.0;
         }
         sn_quat_arc_unit(e1, f1, &q1);
+        ik_qmul(&q1, &ch.root, &a1); /* q1 root_model, beside the roll */
         ik_sub((const double[3]){pole->x, pole->y, pole->z}, ch.a, p);
         pl = ik_len(p);
         ik_madd(p, -ik_dot(p, f1), f1, p);
         if (have_bend && ik_unit(p, SN_IK_MIN_RATIO * (pl + len), p) > 0.0) {
             double b1[3];
-            sn_quat roll;
-            ik_rotate(&q1, bend, b1); /* across f1, as p */
-            ik_roll(f1, b1, p, &roll);
-            ik_qmul(&roll, &q1, &q2);
+            ik_rotate(&q1, m, b1); /* across f1, as p; |b1| = ml */
+            ik_roll_scaled(f1, b1, ml, p, &x);
         } else {
             fl |= SN_IK_POLE_ON_LINE;
-            q2 = q1;
         }
-        ik_twist(f1, ik->twist_c, ik->twist_s, &q2, &q);
+        ik_twist(f1, ik->twist_c, ik->twist_s, &x, &x);
     }
     if (!(fl & (SN_IK_SOFTENED | SN_IK_UNREACHABLE)) && weight >= 1.0) fl |= SN_IK_REACHED;
 
-    /* locals: root' = parent^-1 Q root_model; mid' = mid * R(axis, phi) */
-    ik_qmul(&q, &ch.root, &root_model);
-    ik_qconj_mul(&ch.parent, &root_model, &lroot);
+    /* locals: root' = parent^-1 X (q1 root_model); mid' = mid * R(axis, phi) */
+    ik_qconj_mul(&ch.parent, &x, &y);
+    ik_qmul(&y, &a1, &lroot);
     ik_qaxis_cs(ik->axis, cphi, sphi, &qk);
     ik_qmul(&ch.lmid, &qk, &lmid);
     sn_ik_write_rotation(pose, ik->joints[0], &ch.lroot, &lroot, weight);
