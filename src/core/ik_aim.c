@@ -145,11 +145,12 @@ static void hold_back(sn_quat *r, const double *f, const double *fa, double g, d
 
 sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *target, const sn_vec3 *up, double weight,
                           unsigned *flags, sn_error *err) {
-    sn_ik_frame p, l, mj;
+    sn_ik_frame p, mj;
+    sn_ik_local l;
     double t[3], pj[3], o[3], f[3], upm[3], w[3], wn[3], tn[3], ref[3], u1[3], a[3], b[3], c[3], fa[3];
-    double dist, ol, of, disc, lam;
+    double dist, ol, of, disc, lam, al;
     unsigned fl = 0;
-    sn_quat q1, q2, r, model, local;
+    sn_quat q1, x, a1, r, model, local;
     sn_status st;
     sn_ik_fault fault;
     int bad;
@@ -161,13 +162,13 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
 
     /* the joint's model frame, its forward and up axes and the offset in model space */
     if ((fault = sn_ik_parent_frame(pose, ik->joint, &p, &bad)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, fault, bad, err);
-    if ((fault = sn_ik_read_local(pose, ik->joint, &l, t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, fault, ik->joint, err);
-    sn_ik_frame_mul(&p, &l, &mj);
-    ik_vector(mj.m, ik->offset, o);
+    if ((fault = sn_ik_read_local(pose, ik->joint, &l)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, fault, ik->joint, err);
+    sn_ik_frame_child(&p, &l, &mj);
+    ik_frame_vector(&mj, ik->offset, o);
     if (sn_ik_frame_check(&mj) != SN_IK_POSE_OK || !(fabs(o[0]) <= SN_IK_MAX_COORD && fabs(o[1]) <= SN_IK_MAX_COORD &&
                                                       fabs(o[2]) <= SN_IK_MAX_COORD))
         return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joint, err);
-    pj[0] = mj.m[3]; pj[1] = mj.m[7]; pj[2] = mj.m[11];
+    pj[0] = mj.t[0]; pj[1] = mj.t[1]; pj[2] = mj.t[2];
     ik_rotate(&mj.q, ik->fwd, f);
     ik_rotate(&mj.q, ik->up, upm);
 
@@ -184,9 +185,23 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
         return SN_OK;
     }
     ik_madd(o, lam, f, w);
-    ik_scale(w, 1.0 / dist, wn); /* |w| = dist (the shortest arc below normalises its rounding) */
     ik_scale(t, 1.0 / dist, tn);
-    sn_quat_arc_unit(wn, tn, &q1);
+    {
+        /* the shortest arc w -> t, |w| = |t| = dist: (w x t, dist^2 + w . t) normalised, as
+           sn_quat_arc_unit of the unit vectors without waiting for 1 / dist */
+        double d2 = dist * dist, cs = ik_dot(w, t), wt[3], l2;
+        if (d2 + cs < 1e-9 * d2) { /* opposite: sn_quat_arc_unit's half turn */
+            ik_scale(w, 1.0 / dist, wn);
+            sn_quat_arc_unit(wn, tn, &q1);
+        } else {
+            ik_cross(w, t, wt);
+            l2 = 1.0 / sqrt(wt[0] * wt[0] + wt[1] * wt[1] + wt[2] * wt[2] + (d2 + cs) * (d2 + cs));
+            q1.x = wt[0] * l2;
+            q1.y = wt[1] * l2;
+            q1.z = wt[2] * l2;
+            q1.w = (d2 + cs) * l2;
+        }
+    }
 
     /* the roll about the target direction that brings the up axis nearest to the reference */
     if (up != NULL) {
@@ -197,20 +212,25 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     ik_rotate(&q1, upm, u1);
     ik_madd(u1, -ik_dot(u1, tn), tn, a);
     ik_madd(ref, -ik_dot(ref, tn), tn, b);
-    if (ik_unit(a, SN_IK_MIN_RATIO, a) > 0.0 && ik_unit(b, SN_IK_MIN_RATIO, b) > 0.0) {
-        sn_quat roll;
-        ik_roll(tn, a, b, &roll);
-        ik_qmul(&roll, &q1, &q2);
+    al = ik_len(a); /* the roll takes a unnormalised: |a| beside it */
+    x.x = x.y = x.z = 0.0;
+    x.w = 1.0;
+    if (al > SN_IK_MIN_RATIO && ik_unit(b, SN_IK_MIN_RATIO, b) > 0.0) {
+        ik_roll_scaled(tn, a, al, b, &x);
     } else {
         fl |= SN_IK_POLE_ON_LINE;
-        q2 = q1;
     }
-    ik_twist(tn, ik->twist_c, ik->twist_s, &q2, &r);
+    ik_twist(tn, ik->twist_c, ik->twist_s, &x, &x); /* X: the roll, then the twist */
+    ik_qmul(&q1, &mj.q, &a1);                         /* q1 model, beside X */
+    ik_qmul(&x, &q1, &r);
 
-    /* the limit: the angle the forward axis turns */
-    ik_rotate(&r, f, fa);
-    if (ik->limit < SN_IK_PI && ik_dot(f, fa) < ik->cos_limit) {
+    /* the limit: the angle the forward axis turns, whose cosine f . (r f) is 1 - 2 (|u|^2 - (u . f)^2)
+       for r = (u, w) unit: the turned axis itself only past the limit's cosine */
+    if (ik->limit < SN_IK_PI &&
+        1.0 - 2.0 * ((r.x * r.x + r.y * r.y + r.z * r.z) - (r.x * f[0] + r.y * f[1] + r.z * f[2]) * (r.x * f[0] + r.y * f[1] + r.z * f[2])) <
+            ik->cos_limit) {
         double angle;
+        ik_rotate(&r, f, fa);
         ik_cross(f, fa, c);
         angle = atan2(ik_len(c), ik_dot(f, fa));
         if (angle > ik->limit) {
@@ -220,9 +240,14 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     }
     if (!(fl & SN_IK_LIMITED) && weight >= 1.0) fl |= SN_IK_REACHED;
 
-    /* local' = parent^-1 R model */
-    ik_qmul(&r, &mj.q, &model);
-    ik_qconj_mul(&p.q, &model, &local);
+    /* local' = parent^-1 R model: (parent^-1 X) (q1 model) where the limit left R = X q1 */
+    if (!(fl & SN_IK_LIMITED)) {
+        ik_qconj_mul(&p.q, &x, &model);
+        ik_qmul(&model, &a1, &local);
+    } else {
+        ik_qmul(&r, &mj.q, &model);
+        ik_qconj_mul(&p.q, &model, &local);
+    }
     sn_ik_write_rotation(pose, ik->joint, &l.q, &local, weight);
     if (flags != NULL) *flags = fl;
     return SN_OK;

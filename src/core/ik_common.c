@@ -3,44 +3,11 @@
 #include "ik_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "pose_internal.h"
 
 /* ---- reading the pose ----------------------------------------------------------------------- */
-
-sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_frame *local, double *t) {
-    const int st = pose->stride;
-    const float *ch = pose->ch;
-    double x = ch[(SN_ROW_Q + 0) * st + joint], y = ch[(SN_ROW_Q + 1) * st + joint];
-    double z = ch[(SN_ROW_Q + 2) * st + joint], w = ch[(SN_ROW_Q + 3) * st + joint];
-    double sx = ch[(SN_ROW_S + 0) * st + joint], sy = ch[(SN_ROW_S + 1) * st + joint], sz = ch[(SN_ROW_S + 2) * st + joint];
-    double l2, k, *m = local->m;
-    t[0] = ch[(SN_ROW_T + 0) * st + joint];
-    t[1] = ch[(SN_ROW_T + 1) * st + joint];
-    t[2] = ch[(SN_ROW_T + 2) * st + joint];
-    if (!sn_isfinite(x + y + z + w) || !sn_isfinite(sx + sy + sz) || !sn_isfinite(t[0] + t[1] + t[2]))
-        return SN_IK_POSE_NOT_FINITE;
-    l2 = x * x + y * y + z * z + w * w; /* floats squared in double: no overflow, no underflow to 0 */
-    if (!(l2 > 0.0)) return SN_IK_POSE_ZERO_ROT;
-    /* a pose's rotations are unit to float rounding: one Newton step of 1 / sqrt from 1 is exact to
-       (3/8) (l2 - 1)^2, below 4e-13 here; any other length takes the square root */
-    k = fabs(l2 - 1.0) < 1e-6 ? 1.5 - 0.5 * l2 : 1.0 / sqrt(l2);
-    x *= k; y *= k; z *= k; w *= k;
-    local->q.x = x; local->q.y = y; local->q.z = z; local->q.w = w;
-    m[0] = (1.0 - 2.0 * (y * y + z * z)) * sx;
-    m[4] = 2.0 * (x * y + z * w) * sx;
-    m[8] = 2.0 * (x * z - y * w) * sx;
-    m[1] = 2.0 * (x * y - z * w) * sy;
-    m[5] = (1.0 - 2.0 * (x * x + z * z)) * sy;
-    m[9] = 2.0 * (y * z + x * w) * sy;
-    m[2] = 2.0 * (x * z + y * w) * sz;
-    m[6] = 2.0 * (y * z - x * w) * sz;
-    m[10] = (1.0 - 2.0 * (x * x + y * y)) * sz;
-    m[3] = t[0];
-    m[7] = t[1];
-    m[11] = t[2];
-    return SN_IK_POSE_OK;
-}
 
 sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t) {
     const int st = pose->stride;
@@ -51,53 +18,176 @@ sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t) {
     return sn_isfinite(t[0] + t[1] + t[2]) ? SN_IK_POSE_OK : SN_IK_POSE_NOT_FINITE;
 }
 
-void sn_ik_frame_mul(const sn_ik_frame *a, const sn_ik_frame *b, sn_ik_frame *out) {
-    const double *x = a->m, *y = b->m;
-    double r[12];
+/* m = R(q) diag(s) (row-major 3x3) */
+static void local_matrix(const sn_quat *q, const double *s, double *m) {
+    const double x = q->x, y = q->y, z = q->z, w = q->w;
+    m[0] = (1.0 - 2.0 * (y * y + z * z)) * s[0];
+    m[3] = 2.0 * (x * y + z * w) * s[0];
+    m[6] = 2.0 * (x * z - y * w) * s[0];
+    m[1] = 2.0 * (x * y - z * w) * s[1];
+    m[4] = (1.0 - 2.0 * (x * x + z * z)) * s[1];
+    m[7] = 2.0 * (y * z + x * w) * s[1];
+    m[2] = 2.0 * (x * z + y * w) * s[2];
+    m[5] = 2.0 * (y * z - x * w) * s[2];
+    m[8] = (1.0 - 2.0 * (x * x + y * y)) * s[2];
+}
+
+/* o = a b for 3x3 row-major matrices (o may be a or b) */
+static void mat_mul(const double *a, const double *b, double *o) {
+    double r[9];
     int i;
     for (i = 0; i < 3; i++) {
-        const double *row = x + 4 * i;
-        r[4 * i + 0] = row[0] * y[0] + row[1] * y[4] + row[2] * y[8];
-        r[4 * i + 1] = row[0] * y[1] + row[1] * y[5] + row[2] * y[9];
-        r[4 * i + 2] = row[0] * y[2] + row[1] * y[6] + row[2] * y[10];
-        r[4 * i + 3] = row[0] * y[3] + row[1] * y[7] + row[2] * y[11] + row[3];
+        const double *row = a + 3 * i;
+        r[3 * i + 0] = row[0] * b[0] + row[1] * b[3] + row[2] * b[6];
+        r[3 * i + 1] = row[0] * b[1] + row[1] * b[4] + row[2] * b[7];
+        r[3 * i + 2] = row[0] * b[2] + row[1] * b[5] + row[2] * b[8];
     }
-    for (i = 0; i < 12; i++) out->m[i] = r[i];
-    ik_qmul(&a->q, &b->q, &out->q);
+    memcpy(o, r, sizeof r);
+}
+
+/* f's linear part as the matrix m (a similarity's s R(q) written out) */
+static void make_general(sn_ik_frame *f) {
+    const double s[3] = {f->s, f->s, f->s};
+    if (f->general) return;
+    local_matrix(&f->q, s, f->m);
+    f->general = 1;
 }
 
 sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f) {
-    const double *m = f->m;
-    /* NaN when any entry is NaN or infinite (x * 0 is 0 for finite x), summed as a tree */
-    double s = ((m[0] * 0.0 + m[1] * 0.0) + (m[2] * 0.0 + m[3] * 0.0)) + ((m[4] * 0.0 + m[5] * 0.0) + (m[6] * 0.0 + m[7] * 0.0)) +
-               ((m[8] * 0.0 + m[9] * 0.0) + (m[10] * 0.0 + m[11] * 0.0));
-    if (s != 0.0) return SN_IK_POSE_TOO_FAR;
-    if (!(fabs(f->m[3]) <= SN_IK_MAX_COORD && fabs(f->m[7]) <= SN_IK_MAX_COORD && fabs(f->m[11]) <= SN_IK_MAX_COORD))
+    const double *t = f->t;
+    if (!f->general) {
+        if (!sn_isfinite(f->s)) return SN_IK_POSE_TOO_FAR;
+    } else {
+        const double *m = f->m;
+        /* NaN when any entry is NaN or infinite (x * 0 is 0 for finite x), summed as a tree */
+        double s = ((m[0] * 0.0 + m[1] * 0.0) + (m[2] * 0.0 + m[3] * 0.0)) + ((m[4] * 0.0 + m[5] * 0.0) + (m[6] * 0.0 + m[7] * 0.0)) +
+                   m[8] * 0.0;
+        if (s != 0.0) return SN_IK_POSE_TOO_FAR;
+    }
+    if (!(fabs(t[0]) <= SN_IK_MAX_COORD && fabs(t[1]) <= SN_IK_MAX_COORD && fabs(t[2]) <= SN_IK_MAX_COORD))
         return SN_IK_POSE_TOO_FAR;
     return SN_IK_POSE_OK;
 }
 
-sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad) {
-    const int *parents = sn_skeleton_parents(pose->skeleton);
-    int i, k;
-    for (i = 0; i < 12; i++) out->m[i] = (i % 5 == 0) ? 1.0 : 0.0;
-    out->q.x = out->q.y = out->q.z = 0.0;
-    out->q.w = 1.0;
-    /* model(parent) = L(a_1) * ... * L(a_n) * L(parent): walking up, each ancestor multiplies from
-       the left */
-    for (k = parents[joint]; k >= 0; k = parents[k]) {
-        sn_ik_frame l;
-        double t[3];
-        sn_ik_fault f = sn_ik_read_local(pose, k, &l, t);
-        if (f != SN_IK_POSE_OK) {
+/* The walk past a non-uniform scale: from joint k (not applied yet) up, with matrices. */
+static sn_ik_fault walk_general(const sn_pose *pose, const int *parents, int k, sn_ik_frame *f, int *bad) {
+    for (; k >= 0; k = parents[k]) {
+        double m[9], v[3];
+        sn_ik_local l;
+        sn_ik_fault fault = sn_ik_read_local(pose, k, &l);
+        if (fault != SN_IK_POSE_OK) {
             *bad = k;
-            return f;
+            return fault;
         }
-        sn_ik_frame_mul(&l, out, out);
+        make_general(f);
+        local_matrix(&l.q, l.s, m);
+        ik_vector3(m, f->t, v);
+        ik_madd(l.t, 1.0, v, f->t);
+        mat_mul(m, f->m, f->m);
+        ik_qmul(&l.q, &f->q, &f->q);
+    }
+    return SN_IK_POSE_OK;
+}
+
+/* The careful walk: each joint checked as it is read, so that a fault names its joint. */
+static sn_ik_fault walk_careful(const sn_pose *pose, const int *parents, int joint, sn_ik_frame *out, int *bad) {
+    sn_quat q = {0.0, 0.0, 0.0, 1.0};
+    double t[3] = {0.0, 0.0, 0.0}, s = 1.0;
+    int k;
+    /* model(parent) = L(a_1) * ... * L(a_n) * L(parent): walking up, each ancestor multiplies from
+       the left; while scales are uniform, as similarities: t' = t_k + s_k R(q_k) t, s' = s_k s,
+       q' = q_k q (kept in locals, in registers) */
+    for (k = parents[joint]; k >= 0; k = parents[k]) {
+        double v[3];
+        sn_ik_local l;
+        sn_ik_fault fault = sn_ik_read_local(pose, k, &l);
+        if (fault != SN_IK_POSE_OK) {
+            *bad = k;
+            return fault;
+        }
+        if (!l.uniform) break;
+        ik_rotate(&l.q, t, v);
+        ik_madd(l.t, l.s[0], v, t);
+        s *= l.s[0];
+        ik_qmul(&l.q, &q, &q);
+    }
+    out->q = q;
+    memcpy(out->t, t, sizeof t);
+    out->s = s;
+    out->general = 0;
+    if (k >= 0) {
+        sn_ik_fault fault = walk_general(pose, parents, k, out, bad);
+        if (fault != SN_IK_POSE_OK) return fault;
     }
     *bad = parents[joint];
-    if (parents[joint] >= 0 && sn_ik_frame_check(out) != SN_IK_POSE_OK) return SN_IK_POSE_TOO_FAR;
-    return SN_IK_POSE_OK;
+    return parents[joint] >= 0 ? sn_ik_frame_check(out) : SN_IK_POSE_OK;
+}
+
+/* The fast walk, for the common case of finite poses with uniform scales: no test per joint, the
+   rotations composed unnormalised (a rotated vector divides by |q|^2 instead), one normalisation at
+   the end. A fault anywhere on the path shows in the result (a NaN, an infinity, a zero or
+   overflowed rotation: inf * 0 is NaN) and so does a non-uniform scale (a flag): then it returns 0
+   and the careful walk reads the path again. */
+static int walk_fast(const sn_pose *pose, const int *parents, int k, sn_ik_frame *out) {
+    const int st = pose->stride;
+    const float *tr = pose->ch + SN_ROW_T * st, *sc = pose->ch + SN_ROW_S * st, *ro = pose->ch + SN_ROW_Q * st;
+    double qx = 0.0, qy = 0.0, qz = 0.0, qw = 1.0, tx = 0.0, ty = 0.0, tz = 0.0, s = 1.0, l2, kq;
+    int uniform = 1;
+    for (; k >= 0; k = parents[k]) {
+        const float sx = sc[k], sy = sc[k + st], sz = sc[k + 2 * st];
+        const double x = ro[k], y = ro[k + st], z = ro[k + 2 * st], w = ro[k + 3 * st];
+        const double h = 2.0 / (x * x + y * y + z * z + w * w), ks = sx;
+        /* R(q) t = t + (2 / |q|^2) (w (u x t) + u x (u x t)), u = (x, y, z) */
+        const double cx = y * tz - z * ty, cy = z * tx - x * tz, cz = x * ty - y * tx;
+        const double dx = w * cx + (y * cz - z * cy), dy = w * cy + (z * cx - x * cz), dz = w * cz + (x * cy - y * cx);
+        const double px = qx, py = qy, pz = qz, pw = qw;
+        uniform &= (sx == sy) & (sy == sz);
+        tx = tr[k] + ks * (tx + h * dx);
+        ty = tr[k + st] + ks * (ty + h * dy);
+        tz = tr[k + 2 * st] + ks * (tz + h * dz);
+        s *= ks;
+        qx = w * px + x * pw + y * pz - z * py;
+        qy = w * py - x * pz + y * pw + z * px;
+        qz = w * pz + x * py - y * px + z * pw;
+        qw = w * pw - x * px - y * py - z * pz;
+    }
+    l2 = qx * qx + qy * qy + qz * qz + qw * qw;
+    if (!uniform || !(l2 > 1e-200 && l2 < 1e200) || !sn_isfinite(s)) return 0;
+    if (!(fabs(tx) <= SN_IK_MAX_COORD && fabs(ty) <= SN_IK_MAX_COORD && fabs(tz) <= SN_IK_MAX_COORD)) return 0;
+    kq = 1.0 / sqrt(l2);
+    out->q.x = qx * kq;
+    out->q.y = qy * kq;
+    out->q.z = qz * kq;
+    out->q.w = qw * kq;
+    out->t[0] = tx;
+    out->t[1] = ty;
+    out->t[2] = tz;
+    out->s = s;
+    out->general = 0;
+    return 1;
+}
+
+sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad) {
+    const int *parents = sn_skeleton_parents(pose->skeleton);
+    *bad = parents[joint];
+    if (walk_fast(pose, parents, parents[joint], out)) return SN_IK_POSE_OK;
+    return walk_careful(pose, parents, joint, out, bad);
+}
+
+void sn_ik_frame_child_general(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out) {
+    double v[3], lm[9], pm[9];
+    if (p->general) {
+        memcpy(pm, p->m, sizeof pm);
+    } else {
+        const double s[3] = {p->s, p->s, p->s};
+        local_matrix(&p->q, s, pm);
+    }
+    local_matrix(&l->q, l->s, lm);
+    ik_vector3(pm, l->t, v);
+    ik_madd(p->t, 1.0, v, out->t);
+    mat_mul(pm, lm, out->m);
+    out->general = 1;
+    ik_qmul(&p->q, &l->q, &out->q);
 }
 
 sn_status sn_ik_pose_error(const sn_pose *pose, sn_ik_fault f, int joint, sn_error *err) {
@@ -125,9 +215,18 @@ static sn_status check_point(const sn_vec3 *v, const char *what, int arg, int bo
     return SN_OK;
 }
 
+/* 1 when every coordinate of v is within SN_IK_MAX_COORD (so finite) */
+static int in_range(const sn_vec3 *v) {
+    return fabs(v->x) <= SN_IK_MAX_COORD && fabs(v->y) <= SN_IK_MAX_COORD && fabs(v->z) <= SN_IK_MAX_COORD;
+}
+
 sn_status sn_ik_check_call(const sn_skeleton *s, const sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
                            const char *pole_name, int bounded, double weight, sn_error *err) {
     sn_status st;
+    /* the common case in one test; any fault goes through the checks below, which name it */
+    if (pose != NULL && pose->skeleton == s && target != NULL && in_range(target) && weight >= 0.0 && weight <= 1.0 &&
+        (pole == NULL || (bounded ? in_range(pole) : sn_isfinite(pole->x + pole->y + pole->z))))
+        return SN_OK;
     if (pose == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no pose");
     if (pose->skeleton != s) return sn_fail_arg(err, 1, SN_EINVAL, "pose of another skeleton");
     if (target == NULL) return sn_fail_arg(err, 2, SN_EINVAL, "no target");
@@ -144,24 +243,4 @@ sn_status sn_ik_check_vec(const sn_vec3 *v, const char *what, int nonzero, sn_er
     if (nonzero && v->x == 0.0 && v->y == 0.0 && v->z == 0.0)
         return sn_fail_arg(err, 1, SN_EINVAL, "'%s' is a zero vector", what);
     return SN_OK;
-}
-
-/* ---- writing ---------------------------------------------------------------------------------- */
-
-void sn_ik_write_rotation(sn_pose *pose, int joint, const sn_quat *input, const sn_quat *solved, double weight) {
-    const int st = pose->stride;
-    float *ch = pose->ch;
-    sn_quat q = *solved;
-    double l2, k = 1.0;
-    if (weight < 1.0) (void)sn_quat_slerp(input, solved, weight, &q, NULL);
-    /* products of unit quaternions (and slerp's result) are unit to rounding: normalise only what
-       drifted further */
-    l2 = sn_quat_dot4(&q, &q);
-    if (!(l2 > 0.0) || !sn_isfinite(l2)) return; /* cannot happen for unit inputs; never write a NaN */
-    if (!(fabs(l2 - 1.0) < 1e-12)) k = 1.0 / sqrt(l2);
-    if (sn_quat_dot4(&q, input) < 0.0) k = -k; /* keep the sign of the animation */
-    ch[(SN_ROW_Q + 0) * st + joint] = (float)(q.x * k);
-    ch[(SN_ROW_Q + 1) * st + joint] = (float)(q.y * k);
-    ch[(SN_ROW_Q + 2) * st + joint] = (float)(q.z * k);
-    ch[(SN_ROW_Q + 3) * st + joint] = (float)(q.w * k);
 }

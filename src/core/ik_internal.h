@@ -1,6 +1,7 @@
 /*
  * Private to src/core: what the IK solvers share (ik_common.c): vectors as double[3], model
- * frames read from a pose by walking the skeleton's parents, the checks of joint lists and
+ * frames read from a pose by walking the skeleton's parents (quaternions while scales are
+ * uniform, matrices past a non-uniform one), the checks of joint lists and
  * arguments, and the weighted write-back of a local rotation.
  *
  * CONVENTIONS: as ik.h. Not part of the public API.
@@ -11,16 +12,30 @@
 #include <math.h>
 
 #include "ik.h"
+#include "pose_internal.h"
 #include "quat_internal.h"
 
 /// pi, which strict C99 does not name.
 #define SN_IK_PI 3.14159265358979323846
 
-/// An affine frame: m is 3x4 row-major (rows x, y, z: the linear part, then the translation),
-/// q the rotation (product of the unit local rotations along the path).
-typedef struct sn_ik_frame {
-    double m[12];  ///< 3x4 row-major affine matrix
+/// A joint's local transform as read from a pose: unit rotation, translation, scale.
+typedef struct sn_ik_local {
     sn_quat q;     ///< unit rotation
+    double t[3];   ///< translation
+    double s[3];   ///< scale x, y, z
+    int uniform;   ///< 1 when sx = sy = sz
+} sn_ik_local;
+
+/// A model frame, x -> t + L x. While every scale on its path is uniform (general 0), L is
+/// s R(q): a similarity, composed with quaternions; a non-uniform scale on the path makes it a
+/// general affine frame (general 1), L the 3x3 matrix m. q is in both cases the product of the
+/// unit local rotations along the path.
+typedef struct sn_ik_frame {
+    sn_quat q;     ///< unit rotation
+    double t[3];   ///< translation: where the frame's origin is
+    double s;      ///< uniform scale (general 0)
+    double m[9];   ///< 3x3 row-major linear part (general 1)
+    int general;   ///< 0: L = s R(q); 1: L = m
 } sn_ik_frame;
 
 /// Why a pose could not be read.
@@ -62,15 +77,13 @@ static inline double ik_unit(const double *a, double tiny, double *o) {
     ik_scale(a, 1.0 / l, o);
     return l;
 }
-/// o = v rotated by the unit quaternion q.
+/// o = v rotated by the unit quaternion q: v + w c + u x c with c = 2 u x v (o may be v).
 static inline void ik_rotate(const sn_quat *q, const double *v, double *o) {
-    double u[3] = {q->x, q->y, q->z}, t[3], c[3];
-    ik_cross(u, v, t);
-    ik_scale(t, 2.0, t);
-    ik_cross(u, t, c);
-    o[0] = v[0] + q->w * t[0] + c[0];
-    o[1] = v[1] + q->w * t[1] + c[1];
-    o[2] = v[2] + q->w * t[2] + c[2];
+    const double x = q->x, y = q->y, z = q->z, w = q->w, vx = v[0], vy = v[1], vz = v[2];
+    const double cx = 2.0 * (y * vz - z * vy), cy = 2.0 * (z * vx - x * vz), cz = 2.0 * (x * vy - y * vx);
+    o[0] = vx + w * cx + (y * cz - z * cy);
+    o[1] = vy + w * cy + (z * cx - x * cz);
+    o[2] = vz + w * cz + (x * cy - y * cx);
 }
 /// out = a * b (apply b first).
 static inline void ik_qmul(const sn_quat *a, const sn_quat *b, sn_quat *out) {
@@ -117,9 +130,36 @@ static inline void ik_roll(const double *axis, const double *a, const double *b,
     ik_cross(a, b, c);
     ik_qaxis_cs(axis, ik_dot(a, b), ik_dot(c, axis), out);
 }
-/// out = R(axis, twist) * q where (tc, ts) = (cos, sin) of twist / 2 and the axis is unit.
+/// The rotation about the unit `axis` taking b (across the axis, of length bl > 0) onto the unit
+/// p (across the axis): ik_roll without normalising b, (axis s, bl + c) normalised.
+static inline void ik_roll_scaled(const double *axis, const double *b, double bl, const double *p, sn_quat *out) {
+    double x[3], c, s, w, l;
+    ik_cross(b, p, x);
+    c = ik_dot(b, p);
+    s = ik_dot(x, axis);
+    w = bl + c;
+    l = sqrt(w * w + s * s);
+    if (!(l > 1e-150 * bl)) { /* opposite: a half turn */
+        out->x = axis[0];
+        out->y = axis[1];
+        out->z = axis[2];
+        out->w = 0.0;
+        return;
+    }
+    l = 1.0 / l;
+    out->x = axis[0] * s * l;
+    out->y = axis[1] * s * l;
+    out->z = axis[2] * s * l;
+    out->w = w * l;
+}
+/// out = R(axis, twist) * q where (tc, ts) = (cos, sin) of twist / 2 and the axis is unit; q
+/// itself for no twist.
 static inline void ik_twist(const double *axis, double tc, double ts, const sn_quat *q, sn_quat *out) {
     sn_quat t;
+    if (ts == 0.0 && tc == 1.0) {
+        *out = *q;
+        return;
+    }
     t.x = axis[0] * ts;
     t.y = axis[1] * ts;
     t.z = axis[2] * ts;
@@ -127,35 +167,82 @@ static inline void ik_twist(const double *axis, double tc, double ts, const sn_q
     ik_qmul(&t, q, out);
 }
 
-/// p = affine m applied to the point v.
-static inline void ik_point(const double *m, const double *v, double *p) {
-    double x = m[0] * v[0] + m[1] * v[1] + m[2] * v[2] + m[3];
-    double y = m[4] * v[0] + m[5] * v[1] + m[6] * v[2] + m[7];
-    double z = m[8] * v[0] + m[9] * v[1] + m[10] * v[2] + m[11];
+/// p = the 3x3 row-major m applied to the vector v.
+static inline void ik_vector3(const double *m, const double *v, double *p) {
+    double x = m[0] * v[0] + m[1] * v[1] + m[2] * v[2];
+    double y = m[3] * v[0] + m[4] * v[1] + m[5] * v[2];
+    double z = m[6] * v[0] + m[7] * v[1] + m[8] * v[2];
     p[0] = x;
     p[1] = y;
     p[2] = z;
 }
-/// p = the linear part of m applied to the vector v.
-static inline void ik_vector(const double *m, const double *v, double *p) {
-    double x = m[0] * v[0] + m[1] * v[1] + m[2] * v[2];
-    double y = m[4] * v[0] + m[5] * v[1] + m[6] * v[2];
-    double z = m[8] * v[0] + m[9] * v[1] + m[10] * v[2];
-    p[0] = x;
-    p[1] = y;
-    p[2] = z;
+/// p = the linear part of `f` applied to the vector v.
+static inline void ik_frame_vector(const sn_ik_frame *f, const double *v, double *p) {
+    if (!f->general) {
+        ik_rotate(&f->q, v, p);
+        ik_scale(p, f->s, p);
+    } else {
+        ik_vector3(f->m, v, p);
+    }
+}
+/// p = `f` applied to the point v.
+static inline void ik_frame_point(const sn_ik_frame *f, const double *v, double *p) {
+    ik_frame_vector(f, v, p);
+    p[0] += f->t[0];
+    p[1] += f->t[1];
+    p[2] += f->t[2];
 }
 
-/// The local transform of `joint` from `pose`: *local (T R S, rotation normalised), its
-/// translation t[3]; a fault for a non-finite value or a zero rotation.
-sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_frame *local, double *t);
+/// The local transform of `joint` from `pose` (rotation normalised); a fault for a non-finite
+/// value or a zero rotation. Inline: the walk up the ancestors keeps it in registers.
+static inline sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik_local *local) {
+    const int st = pose->stride;
+    const float *ch = pose->ch + joint;
+    const float fx = ch[SN_ROW_S * st], fy = ch[(SN_ROW_S + 1) * st], fz = ch[(SN_ROW_S + 2) * st];
+    const double x = ch[SN_ROW_Q * st], y = ch[(SN_ROW_Q + 1) * st], z = ch[(SN_ROW_Q + 2) * st], w = ch[(SN_ROW_Q + 3) * st];
+    const double tx = ch[SN_ROW_T * st], ty = ch[(SN_ROW_T + 1) * st], tz = ch[(SN_ROW_T + 2) * st];
+    double l2, k;
+    /* one test for the ten values: a sum of floats in double is finite when they all are */
+    if (!sn_isfinite(((x + y) + (z + w)) + (((double)fx + fy) + ((double)fz + tx)) + (ty + tz))) return SN_IK_POSE_NOT_FINITE;
+    l2 = x * x + y * y + z * z + w * w; /* floats squared in double: no overflow, no underflow to 0 */
+    if (!(l2 > 0.0)) return SN_IK_POSE_ZERO_ROT;
+    /* a pose's rotations are unit to float rounding: one Newton step of 1 / sqrt from 1 is exact to
+       (3/8) (l2 - 1)^2, below 4e-13 here; any other length takes the square root */
+    k = fabs(l2 - 1.0) < 1e-6 ? 1.5 - 0.5 * l2 : 1.0 / sqrt(l2);
+    local->q.x = x * k;
+    local->q.y = y * k;
+    local->q.z = z * k;
+    local->q.w = w * k;
+    local->t[0] = tx;
+    local->t[1] = ty;
+    local->t[2] = tz;
+    local->s[0] = fx;
+    local->s[1] = fy;
+    local->s[2] = fz;
+    local->uniform = fx == fy && fy == fz;
+    return SN_IK_POSE_OK;
+}
 /// The translation t[3] of `joint` from `pose` (all a tip needs); a fault when it is not finite.
 sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t);
 /// *out = the model frame of the parent of `joint` (the identity for a root), walking the
 /// skeleton's parents bottom up. On a fault *bad is the joint at fault.
 sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad);
-/// out = a * b for affine frames (matrix and rotation).
-void sn_ik_frame_mul(const sn_ik_frame *a, const sn_ik_frame *b, sn_ik_frame *out);
+/// sn_ik_frame_child where `p` is general or `l` has a non-uniform scale.
+void sn_ik_frame_child_general(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out);
+/// *out = p * l: the model frame of a joint of local transform `l` under the model frame `p`
+/// (inline for similarities: t' = t + s R(q) t_l, s' = s s_l, q' = q q_l).
+static inline void sn_ik_frame_child(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out) {
+    double v[3];
+    if (p->general || !l->uniform) {
+        sn_ik_frame_child_general(p, l, out);
+        return;
+    }
+    ik_rotate(&p->q, l->t, v);
+    ik_madd(p->t, p->s, v, out->t);
+    out->s = p->s * l->s[0];
+    out->general = 0;
+    ik_qmul(&p->q, &l->q, &out->q);
+}
 /// SN_IK_POSE_OK when every entry of `f` is finite and its translation within SN_IK_MAX_COORD.
 sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f);
 /// The error of a pose fault at `joint` (arg 1).
@@ -171,6 +258,23 @@ sn_status sn_ik_check_vec(const sn_vec3 *v, const char *what, int nonzero, sn_er
 
 /// Writes the local rotation of `joint`: slerp(input, solved, weight) (weight in (0, 1]),
 /// normalised, in the hemisphere of `input`, as floats; nothing else of the pose changes.
-void sn_ik_write_rotation(sn_pose *pose, int joint, const sn_quat *input, const sn_quat *solved, double weight);
+/// Inline: a few products and four stores for weight 1.
+static inline void sn_ik_write_rotation(sn_pose *pose, int joint, const sn_quat *input, const sn_quat *solved, double weight) {
+    const int st = pose->stride;
+    float *ch = pose->ch;
+    sn_quat q = *solved;
+    double l2, k = 1.0;
+    if (weight < 1.0) (void)sn_quat_slerp(input, solved, weight, &q, NULL);
+    /* products of unit quaternions (and slerp's result) are unit to rounding: normalise only what
+       drifted further */
+    l2 = sn_quat_dot4(&q, &q);
+    if (!(l2 > 0.0) || !sn_isfinite(l2)) return; /* cannot happen for unit inputs; never write a NaN */
+    if (!(fabs(l2 - 1.0) < 1e-12)) k = 1.0 / sqrt(l2);
+    if (sn_quat_dot4(&q, input) < 0.0) k = -k; /* keep the sign of the animation */
+    ch[(SN_ROW_Q + 0) * st + joint] = (float)(q.x * k);
+    ch[(SN_ROW_Q + 1) * st + joint] = (float)(q.y * k);
+    ch[(SN_ROW_Q + 2) * st + joint] = (float)(q.z * k);
+    ch[(SN_ROW_Q + 3) * st + joint] = (float)(q.w * k);
+}
 
 #endif

@@ -110,23 +110,24 @@ typedef struct chain {
 } chain;
 
 static sn_status read_chain(const sn_ik_two_bone *ik, const sn_pose *pose, chain *ch, sn_error *err) {
-    sn_ik_frame p, lr, lm, mr, mm;
+    sn_ik_frame p, mr, mm;
+    sn_ik_local lr, lm;
     double t[3];
     int bad;
     sn_ik_fault f = sn_ik_parent_frame(pose, ik->joints[0], &p, &bad);
     if (f != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, bad, err);
-    if ((f = sn_ik_read_local(pose, ik->joints[0], &lr, t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[0], err);
-    if ((f = sn_ik_read_local(pose, ik->joints[1], &lm, t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[1], err);
+    if ((f = sn_ik_read_local(pose, ik->joints[0], &lr)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[0], err);
+    if ((f = sn_ik_read_local(pose, ik->joints[1], &lm)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[1], err);
     if ((f = sn_ik_read_translation(pose, ik->joints[2], t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[2], err);
-    sn_ik_frame_mul(&p, &lr, &mr);
+    sn_ik_frame_child(&p, &lr, &mr);
     if (sn_ik_frame_check(&mr) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[0], err);
-    sn_ik_frame_mul(&mr, &lm, &mm);
+    sn_ik_frame_child(&mr, &lm, &mm);
     if (sn_ik_frame_check(&mm) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[1], err);
-    ik_point(mm.m, t, ch->c);
+    ik_frame_point(&mm, t, ch->c);
     if (!(fabs(ch->c[0]) <= SN_IK_MAX_COORD && fabs(ch->c[1]) <= SN_IK_MAX_COORD && fabs(ch->c[2]) <= SN_IK_MAX_COORD))
         return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[2], err);
-    ch->a[0] = mr.m[3]; ch->a[1] = mr.m[7]; ch->a[2] = mr.m[11];
-    ch->b[0] = mm.m[3]; ch->b[1] = mm.m[7]; ch->b[2] = mm.m[11];
+    memcpy(ch->a, mr.t, sizeof ch->a);
+    memcpy(ch->b, mm.t, sizeof ch->b);
     ch->parent = p.q;
     ch->root = mr.q;
     ch->mid = mm.q;
@@ -142,12 +143,13 @@ static sn_status read_chain(const sn_ik_two_bone *ik, const sn_pose *pose, chain
 typedef struct knee {
     double vpar[3], vperp[3], w[3];  /* parts of v: along n, across n, and n x vperp */
     double base, r;                  /* |u|^2 + |v|^2 + 2 u.vpar; amplitude */
+    double half_ir;                  /* 1 / 2R (0 for R = 0) */
     double c0, s0;                   /* cos and sin of the phase phi0 */
     double reach2, fold2;            /* squares of the largest and smallest root-tip distance */
 } knee;
 
 static int knee_setup(const double *u, const double *v, const double *n, double l1, double l2, knee *k) {
-    double alpha, beta;
+    double alpha, beta, ir;
     ik_scale(n, ik_dot(v, n), k->vpar);
     ik_sub(v, k->vpar, k->vperp);
     ik_cross(n, k->vperp, k->w);
@@ -155,10 +157,12 @@ static int knee_setup(const double *u, const double *v, const double *n, double 
     beta = ik_dot(u, k->w);
     k->base = l1 * l1 + l2 * l2 + 2.0 * ik_dot(u, k->vpar);
     k->r = sqrt(alpha * alpha + beta * beta);
-    k->c0 = k->r > 0.0 ? alpha / k->r : 1.0;
-    k->s0 = k->r > 0.0 ? beta / k->r : 0.0;
-    k->reach2 = fmax(0.0, k->base + 2.0 * k->r);
-    k->fold2 = fmax(0.0, k->base - 2.0 * k->r);
+    ir = k->r > 0.0 ? 1.0 / k->r : 0.0; /* one division, off the path from the target to the knee */
+    k->half_ir = 0.5 * ir;
+    k->c0 = k->r > 0.0 ? alpha * ir : 1.0;
+    k->s0 = k->r > 0.0 ? beta * ir : 0.0;
+    k->reach2 = k->base + 2.0 * k->r > 0.0 ? k->base + 2.0 * k->r : 0.0;
+    k->fold2 = k->base - 2.0 * k->r > 0.0 ? k->base - 2.0 * k->r : 0.0;
     /* a hinge along either bone: the knee cannot change the reach */
     return k->r > SN_IK_MIN_RATIO * l1 * l2;
 }
@@ -166,7 +170,7 @@ static int knee_setup(const double *u, const double *v, const double *n, double 
 /* cos and sin of the knee's turn phi = phi0 - acos(c) for the root-tip distance sqrt(dist2), with
    c = (dist2 - base) / 2R: no trigonometry. */
 static void knee_turn(const knee *k, double dist2, double *cp, double *sp) {
-    double c = (dist2 - k->base) / (2.0 * k->r), s;
+    double c = (dist2 - k->base) * k->half_ir, s;
     c = c < -1.0 ? -1.0 : c > 1.0 ? 1.0 : c;
     s = sqrt(1.0 - c * c);
     *cp = k->c0 * c + k->s0 * s;
@@ -178,7 +182,7 @@ static double soften_distance(double d, double reach, double soften, unsigned *f
     double da = soften * reach, ds = reach - da;
     if (!(ds > 0.0) || !(d > da)) return d;
     *flags |= SN_IK_SOFTENED;
-    return da + ds * (1.0 - exp(-(d - da) / ds));
+    return da + ds * (1.0 - exp(-(d - da) * (1.0 / ds))); /* 1 / ds beside d, off the path from the target */
 }
 
 sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
@@ -186,11 +190,11 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     chain ch;
     knee k;
     double u[3], v[3], n[3], d[3], e[3], e1[3], f1[3], bend[3], p[3], vt[3];
-    double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2;
+    double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2, inv_e;
     unsigned fl = 0;
-    sn_quat q1, q2, q, root_model, lroot, qk, lmid;
+    sn_quat q1, x, y, a1, lroot, qk, lmid;
     sn_status st;
-    int hinge;
+    int hinge, have_dir;
     if (flags != NULL) *flags = 0;
     if (pole == NULL) return sn_fail_arg(err, 3, SN_EINVAL, "no pole");
     if ((st = sn_ik_check_call(ik->skeleton, pose, target, pole, "pole", 1, weight, err)) != SN_OK) return st;
@@ -214,7 +218,7 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     hinge = knee_setup(u, v, n, l1, l2, &k);
     if (!hinge) {
         fl |= SN_IK_HINGE_ON_BONE;
-        k.reach2 = k.fold2 = fmax(0.0, k.base);
+        k.reach2 = k.fold2 = k.base > 0.0 ? k.base : 0.0;
     }
 
     /* the target's direction and softened distance */
@@ -230,6 +234,11 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     if (want2 > k.reach2 + tol2 || want2 < k.fold2 - tol2) fl |= SN_IK_UNREACHABLE;
     want2 = want2 > k.reach2 ? k.reach2 : want2 < k.fold2 ? k.fold2 : want2;
 
+    /* 1 / |e| for the root-tip vector e below, whose length the knee makes sqrt(want2): computed
+       beside the knee, not after it (where sqrt(want2) is small beside the chain, the rounding of
+       base + 2R cos could matter: there |e| itself is measured) */
+    inv_e = hinge && want2 >= 1e-4 * len * len ? 1.0 / sqrt(want2) : 0.0;
+
     /* the knee, then the tip vector from the root */
     if (hinge) {
         knee_turn(&k, want2, &cphi, &sphi);
@@ -241,39 +250,47 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     e[0] = u[0] + vt[0]; e[1] = u[1] + vt[1]; e[2] = u[2] + vt[2];
 
     /* the root: root-tip onto the target direction, then about it into the pole's plane */
-    if (ik_unit(e, SN_IK_MIN_RATIO * len, e1) == 0.0) {
-        q.x = q.y = q.z = 0.0; /* the tip is on the root: no direction to turn */
-        q.w = 1.0;
+    if (inv_e > 0.0) {
+        ik_scale(e, inv_e, e1);
+        have_dir = 1;
     } else {
-        double m[3], pl;
+        have_dir = ik_unit(e, SN_IK_MIN_RATIO * len, e1) > 0.0;
+    }
+    /* the root's turn Q = X q1: q1 the shortest arc root-tip -> target, X (the roll into the pole's
+       plane, then the twist) about the target direction; the identity for a tip on the root */
+    x.x = x.y = x.z = 0.0;
+    x.w = 1.0;
+    a1 = ch.root;
+    if (have_dir) {
+        double m[3], pl, ml;
         int have_bend;
         ik_madd(u, -ik_dot(u, e1), e1, m); /* the mid's offset from the root-tip line */
-        have_bend = ik_unit(m, SN_IK_MIN_RATIO * l1, bend) > 0.0;
+        ml = ik_len(m); /* the roll takes m unnormalised: |m| beside the turn below */
+        have_bend = ml > SN_IK_MIN_RATIO * l1;
         if (!have_bend) { /* straight or folded: the side the hinge bends to */
-            ik_cross(n, e1, m);
-            have_bend = ik_unit(m, SN_IK_MIN_RATIO, bend) > 0.0;
+            ik_cross(n, e1, bend);
+            have_bend = ik_unit(bend, SN_IK_MIN_RATIO, m) > 0.0;
+            ml = 1.0;
         }
         sn_quat_arc_unit(e1, f1, &q1);
+        ik_qmul(&q1, &ch.root, &a1); /* q1 root_model, beside the roll */
         ik_sub((const double[3]){pole->x, pole->y, pole->z}, ch.a, p);
         pl = ik_len(p);
         ik_madd(p, -ik_dot(p, f1), f1, p);
         if (have_bend && ik_unit(p, SN_IK_MIN_RATIO * (pl + len), p) > 0.0) {
             double b1[3];
-            sn_quat roll;
-            ik_rotate(&q1, bend, b1); /* across f1, as p */
-            ik_roll(f1, b1, p, &roll);
-            ik_qmul(&roll, &q1, &q2);
+            ik_rotate(&q1, m, b1); /* across f1, as p; |b1| = ml */
+            ik_roll_scaled(f1, b1, ml, p, &x);
         } else {
             fl |= SN_IK_POLE_ON_LINE;
-            q2 = q1;
         }
-        ik_twist(f1, ik->twist_c, ik->twist_s, &q2, &q);
+        ik_twist(f1, ik->twist_c, ik->twist_s, &x, &x);
     }
     if (!(fl & (SN_IK_SOFTENED | SN_IK_UNREACHABLE)) && weight >= 1.0) fl |= SN_IK_REACHED;
 
-    /* locals: root' = parent^-1 Q root_model; mid' = mid * R(axis, phi) */
-    ik_qmul(&q, &ch.root, &root_model);
-    ik_qconj_mul(&ch.parent, &root_model, &lroot);
+    /* locals: root' = parent^-1 X (q1 root_model); mid' = mid * R(axis, phi) */
+    ik_qconj_mul(&ch.parent, &x, &y);
+    ik_qmul(&y, &a1, &lroot);
     ik_qaxis_cs(ik->axis, cphi, sphi, &qk);
     ik_qmul(&ch.lmid, &qk, &lmid);
     sn_ik_write_rotation(pose, ik->joints[0], &ch.lroot, &lroot, weight);
