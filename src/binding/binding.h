@@ -179,9 +179,7 @@ typedef struct sn_lua_space {
 /// The userdata of an IK solver (ik.c): this header, then the core object (sn_ik_two_bone or
 /// sn_ik_aim) it points to. ffi.c's solve functions take it; the FFI path declares it opaque.
 typedef struct sn_lua_ik {
-    void *solver; /* the core object, inside this userdata */
-    double a;     /* two-bone: soften; aim: limit (the core keeps no getter for them) */
-    double twist; /* radians */
+    void *solver; /* the core object, inside this userdata (it alone holds the settings) */
 } sn_lua_ik;
 
 /* ---- the areas, opened by module.c: each sets its entries into the table at `module` ------- */

@@ -149,8 +149,6 @@ static int l_two_bone(lua_State *L) {
     if (size == 0) return sn_lua_raise(L, &err, 0);
     h = new_solver(L, size, SN_IK_TWO_BONE_MT);
     if (sn_ik_two_bone_init(h->solver, size, &def, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
-    h->a = def.soften;
-    h->twist = def.twist;
     sn_lua_keepskeleton(L, -1, 2);
     return 1;
 }
@@ -216,7 +214,7 @@ static int l_two_bone_solve(lua_State *L) {
  * @raise never
  */
 static int l_two_bone_soften(lua_State *L) {
-    lua_pushnumber(L, check_two_bone(L)->a);
+    lua_pushnumber(L, sn_ik_two_bone_soften((const sn_ik_two_bone *)check_two_bone(L)->solver));
     return 1;
 }
 
@@ -231,7 +229,6 @@ static int l_two_bone_set_soften(lua_State *L) {
     double v = sn_lua_checknumber(L, 2);
     sn_error err;
     if (sn_ik_two_bone_set_soften((sn_ik_two_bone *)h->solver, v, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
-    h->a = v;
     return 0;
 }
 
@@ -242,7 +239,7 @@ static int l_two_bone_set_soften(lua_State *L) {
  * @raise never
  */
 static int l_two_bone_twist(lua_State *L) {
-    lua_pushnumber(L, check_two_bone(L)->twist);
+    lua_pushnumber(L, sn_ik_two_bone_twist((const sn_ik_two_bone *)check_two_bone(L)->solver));
     return 1;
 }
 
@@ -257,7 +254,6 @@ static int l_two_bone_set_twist(lua_State *L) {
     double v = sn_lua_checknumber(L, 2);
     sn_error err;
     if (sn_ik_two_bone_set_twist((sn_ik_two_bone *)h->solver, v, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
-    h->twist = v;
     return 0;
 }
 
@@ -344,8 +340,6 @@ static int l_aim(lua_State *L) {
     if (size == 0) return sn_lua_raise(L, &err, 0);
     h = new_solver(L, size, SN_IK_AIM_MT);
     if (sn_ik_aim_init(h->solver, size, &def, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
-    h->a = def.limit;
-    h->twist = def.twist;
     sn_lua_keepskeleton(L, -1, 2);
     return 1;
 }
@@ -405,7 +399,7 @@ static int l_aim_solve(lua_State *L) {
  * @raise never
  */
 static int l_aim_limit(lua_State *L) {
-    lua_pushnumber(L, check_aim(L)->a);
+    lua_pushnumber(L, sn_ik_aim_limit((const sn_ik_aim *)check_aim(L)->solver));
     return 1;
 }
 
@@ -421,7 +415,6 @@ static int l_aim_set_limit(lua_State *L) {
     double v = sn_lua_checknumber(L, 2);
     sn_error err;
     if (sn_ik_aim_set_limit((sn_ik_aim *)h->solver, v, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
-    h->a = v;
     return 0;
 }
 
@@ -432,7 +425,7 @@ static int l_aim_set_limit(lua_State *L) {
  * @raise never
  */
 static int l_aim_twist(lua_State *L) {
-    lua_pushnumber(L, check_aim(L)->twist);
+    lua_pushnumber(L, sn_ik_aim_twist((const sn_ik_aim *)check_aim(L)->solver));
     return 1;
 }
 
@@ -447,7 +440,6 @@ static int l_aim_set_twist(lua_State *L) {
     double v = sn_lua_checknumber(L, 2);
     sn_error err;
     if (sn_ik_aim_set_twist((sn_ik_aim *)h->solver, v, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
-    h->twist = v;
     return 0;
 }
 

@@ -106,6 +106,10 @@ sn_status sn_ik_two_bone_init(void *mem, size_t size, const sn_ik_two_bone_def *
 const sn_skeleton *sn_ik_two_bone_skeleton(const sn_ik_two_bone *ik);
 /// Joint i (0 root, 1 mid, 2 tip) of `ik`, 0-based; -1 for another i.
 int sn_ik_two_bone_joint(const sn_ik_two_bone *ik, int i);
+/// Soften of `ik`, in (0, 1].
+double sn_ik_two_bone_soften(const sn_ik_two_bone *ik);
+/// Twist of `ik`, radians.
+double sn_ik_two_bone_twist(const sn_ik_two_bone *ik);
 /// Sets soften, in (0, 1] (SN_EINVAL otherwise, arg 1).
 sn_status sn_ik_two_bone_set_soften(sn_ik_two_bone *ik, double soften, sn_error *err);
 /// Sets twist, finite radians (SN_EINVAL otherwise, arg 1).
@@ -158,6 +162,10 @@ sn_status sn_ik_aim_init(void *mem, size_t size, const sn_ik_aim_def *def, sn_er
 const sn_skeleton *sn_ik_aim_skeleton(const sn_ik_aim *ik);
 /// The joint of `ik`, 0-based.
 int sn_ik_aim_joint(const sn_ik_aim *ik);
+/// Limit of `ik`, radians in (0, pi].
+double sn_ik_aim_limit(const sn_ik_aim *ik);
+/// Twist of `ik`, radians.
+double sn_ik_aim_twist(const sn_ik_aim *ik);
 /// Sets limit, in (0, pi] (SN_EINVAL otherwise, arg 1).
 sn_status sn_ik_aim_set_limit(sn_ik_aim *ik, double limit, sn_error *err);
 /// Sets twist, finite radians (SN_EINVAL otherwise, arg 1).

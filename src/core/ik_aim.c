@@ -97,6 +97,10 @@ const sn_skeleton *sn_ik_aim_skeleton(const sn_ik_aim *ik) { return ik->skeleton
 
 int sn_ik_aim_joint(const sn_ik_aim *ik) { return ik->joint; }
 
+double sn_ik_aim_limit(const sn_ik_aim *ik) { return ik->limit; }
+
+double sn_ik_aim_twist(const sn_ik_aim *ik) { return ik->twist; }
+
 sn_status sn_ik_aim_set_limit(sn_ik_aim *ik, double limit, sn_error *err) {
     sn_status st = check_limit(limit, err);
     if (st == SN_OK) {

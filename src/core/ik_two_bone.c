@@ -85,6 +85,10 @@ const sn_skeleton *sn_ik_two_bone_skeleton(const sn_ik_two_bone *ik) { return ik
 
 int sn_ik_two_bone_joint(const sn_ik_two_bone *ik, int i) { return i >= 0 && i < 3 ? ik->joints[i] : -1; }
 
+double sn_ik_two_bone_soften(const sn_ik_two_bone *ik) { return ik->soften; }
+
+double sn_ik_two_bone_twist(const sn_ik_two_bone *ik) { return ik->twist; }
+
 sn_status sn_ik_two_bone_set_soften(sn_ik_two_bone *ik, double soften, sn_error *err) {
     sn_status st = check_soften(soften, err);
     if (st == SN_OK) ik->soften = soften;
