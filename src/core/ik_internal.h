@@ -107,11 +107,11 @@ static inline void ik_qaxis(const double *axis, double angle, sn_quat *out) {
     out->z = axis[2] * s;
     out->w = cos(0.5 * angle);
 }
-/// Rotation about the unit `axis` by the angle whose cosine and sine are c and s (c^2 + s^2 = 1):
-/// (axis s, 1 + c) normalised, no trigonometry; a half turn for c = -1.
-static inline void ik_qaxis_cs(const double *axis, double c, double s, sn_quat *out) {
-    double w = 1.0 + c, l = sqrt(w * w + s * s);
-    if (!(l > 1e-150)) {
+/// Rotation about the unit `axis` whose quaternion is (axis s, w) normalised; a half turn about
+/// the axis where that length is not above `tiny` (w and s both about 0: opposite directions).
+static inline void ik_qaxis_ws(const double *axis, double w, double s, double tiny, sn_quat *out) {
+    double l = sqrt(w * w + s * s);
+    if (!(l > tiny)) {
         out->x = axis[0];
         out->y = axis[1];
         out->z = axis[2];
@@ -123,6 +123,11 @@ static inline void ik_qaxis_cs(const double *axis, double c, double s, sn_quat *
     out->y = axis[1] * s * l;
     out->z = axis[2] * s * l;
     out->w = w * l;
+}
+/// Rotation about the unit `axis` by the angle whose cosine and sine are c and s (c^2 + s^2 = 1):
+/// (axis s, 1 + c) normalised, no trigonometry; a half turn for c = -1.
+static inline void ik_qaxis_cs(const double *axis, double c, double s, sn_quat *out) {
+    ik_qaxis_ws(axis, 1.0 + c, s, 1e-150, out);
 }
 /// The rotation about the unit `axis` taking the unit a onto the unit b, both across the axis.
 static inline void ik_roll(const double *axis, const double *a, const double *b, sn_quat *out) {
@@ -133,24 +138,9 @@ static inline void ik_roll(const double *axis, const double *a, const double *b,
 /// The rotation about the unit `axis` taking b (across the axis, of length bl > 0) onto the unit
 /// p (across the axis): ik_roll without normalising b, (axis s, bl + c) normalised.
 static inline void ik_roll_scaled(const double *axis, const double *b, double bl, const double *p, sn_quat *out) {
-    double x[3], c, s, w, l;
+    double x[3];
     ik_cross(b, p, x);
-    c = ik_dot(b, p);
-    s = ik_dot(x, axis);
-    w = bl + c;
-    l = sqrt(w * w + s * s);
-    if (!(l > 1e-150 * bl)) { /* opposite: a half turn */
-        out->x = axis[0];
-        out->y = axis[1];
-        out->z = axis[2];
-        out->w = 0.0;
-        return;
-    }
-    l = 1.0 / l;
-    out->x = axis[0] * s * l;
-    out->y = axis[1] * s * l;
-    out->z = axis[2] * s * l;
-    out->w = w * l;
+    ik_qaxis_ws(axis, bl + ik_dot(b, p), ik_dot(x, axis), 1e-150 * bl, out); /* opposite: a half turn */
 }
 /// out = R(axis, twist) * q where (tc, ts) = (cos, sin) of twist / 2 and the axis is unit; q
 /// itself for no twist.
