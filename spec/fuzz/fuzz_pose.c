@@ -18,20 +18,8 @@
 static void *build_skeleton(reader *r, sn_skeleton **out) {
     static const char *const names[MAXJ] = {"a", "b", "c", "d", "e", "f"};
     int parents[MAXJ], i, n = read_int(r, 1, MAXJ);
-    sn_skeleton_def def;
-    size_t need;
-    void *mem;
     for (i = 0; i < n; i++) parents[i] = i == 0 ? -1 : read_int(r, -1, i - 1);
-    sn_skeleton_def_init(&def);
-    def.count = n;
-    def.parents = parents;
-    def.names = names;
-    need = sn_skeleton_size(&def, NULL);
-    FUZZ_CHECK(need > 0);
-    mem = malloc(need);
-    FUZZ_CHECK(mem != NULL && sn_skeleton_init(mem, need, &def, NULL) == SN_OK);
-    *out = (sn_skeleton *)mem;
-    return mem;
+    return fuzz_new_skeleton(n, parents, names, out);
 }
 
 /* a finite float from the input, as the binding would pass it */

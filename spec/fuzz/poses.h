@@ -1,6 +1,7 @@
 /*
- * Shared by the fuzz targets that make poses (fuzz_clip.c, fuzz_pose.c): a pose at the rest pose
- * in malloc'd memory, and the check that a pose is well formed (finite values, unit rotations).
+ * Shared by the fuzz targets that make poses (fuzz_clip.c, fuzz_pose.c, fuzz_ik.c): a skeleton of
+ * given parents and a pose at the rest pose in malloc'd memory, and the check that a pose is well
+ * formed (finite values, unit rotations).
  * Include after reader.h (FUZZ_CHECK).
  */
 #ifndef SN_FUZZ_POSES_H
@@ -10,6 +11,24 @@
 #include <stdlib.h>
 
 #include "pose.h"
+#include "skeleton.h"
+
+/* a skeleton of n joints with `parents` and `names` in *out; returns the block to free */
+static void *fuzz_new_skeleton(int n, const int *parents, const char *const *names, sn_skeleton **out) {
+    sn_skeleton_def def;
+    size_t need;
+    void *mem;
+    sn_skeleton_def_init(&def);
+    def.count = n;
+    def.parents = parents;
+    def.names = names;
+    need = sn_skeleton_size(&def, NULL);
+    FUZZ_CHECK(need > 0);
+    mem = malloc(need);
+    FUZZ_CHECK(mem != NULL && sn_skeleton_init(mem, need, &def, NULL) == SN_OK);
+    *out = (sn_skeleton *)mem;
+    return mem;
+}
 
 /* a pose of `s` at the rest pose in *out; returns the block to free */
 static void *fuzz_new_pose(const sn_skeleton *s, sn_pose **out) {
