@@ -18,20 +18,10 @@ end
 
 local clips = { a = line(1, 1), b = line(2, 20), walk = line(0.7, 7), run = line(1.16, 11.6) }
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
--- runs spec/support/animator_definitions.lua with `args` under 20 s and 1 GB; its output and
--- status (under the sanitizers or valgrind: no memory cap, which their shadow memory exceeds,
--- and 20 times the time)
-local instrumented = os.getenv("SINEW_SANITIZE") or os.getenv("SINEW_VALGRIND") or os.getenv("LD_PRELOAD")
+-- runs spec/support/animator_definitions.lua with `args` under 20 s and 1 GB (helper.lua_child):
+-- its output and status
 local function child(args)
-  local cmd = ("%sLUA_CPATH=%s LUA_PATH=%s timeout %d %s spec/support/animator_definitions.lua %s 2>&1;"
-    .. " echo \"exit status $?\""):format(instrumented and "" or "ulimit -v 1000000; ", quote(package.cpath),
-    quote("lua/?.lua;lua/?/init.lua;spec/?.lua;;"), instrumented and 400 or 20, helper.interpreter, args)
-  local p = assert(io.popen(cmd))
-  local out = p:read("*a")
-  p:close()
-  return out, tonumber(out:match("exit status (%d+)%s*$"))
+  return helper.lua_child("spec/support/animator_definitions.lua " .. args, 20, 1000)
 end
 
 -- a definition using what can be shared or edited: a blend tree with a parameter list, a

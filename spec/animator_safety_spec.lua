@@ -9,23 +9,12 @@ local helper = require "helper"
 local figures = require "spec.support.figures" -- printed after the run with SINEW_VERBOSE=1
 local F = dofile "spec/support/animator_fixture.lua"
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
--- under the sanitizers or valgrind the child has no memory cap (their shadow memory is address
--- space) and more time
-local instrumented = os.getenv("SINEW_SANITIZE") or os.getenv("SINEW_VALGRIND") or os.getenv("LD_PRELOAD")
 local fuzz = tonumber(os.getenv("SINEW_ANIMATOR_FUZZ") or "") or (os.getenv("SINEW_VALGRIND") and 100 or nil)
 
--- runs scenario `args` of spec/support/animator_child.lua; its output and exit status
+-- runs scenario `args` of spec/support/animator_child.lua under `seconds` and 1 GB
+-- (helper.lua_child): its output and exit status
 local function child(args, seconds)
-  local cap = instrumented and "" or "ulimit -v 1000000; "
-  if instrumented then seconds = seconds * 20 end
-  local cmd = ("%sLUA_CPATH=%s LUA_PATH=%s timeout %d %s spec/support/animator_child.lua %s 2>&1; echo \"exit status $?\"")
-    :format(cap, quote(package.cpath), quote("lua/?.lua;lua/?/init.lua;spec/?.lua;;"), seconds, helper.interpreter, args)
-  local p = assert(io.popen(cmd))
-  local out = p:read("*a")
-  p:close()
-  return out, tonumber(out:match("exit status (%d+)%s*$"))
+  return helper.lua_child("spec/support/animator_child.lua " .. args, seconds, 1000)
 end
 
 local function passes(args, seconds)

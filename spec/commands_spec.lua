@@ -8,7 +8,7 @@
 -- build/<lua>/ with their times, so that `make` only rebuilds what changed.
 local helper = require "helper"
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local quote = helper.quote
 
 -- commands that are not run here, and why (the exact text as printed, comments dropped)
 local SKIP = {
@@ -137,16 +137,12 @@ local function fresh_copy()
   return dir
 end
 
--- runs `script` with sh in `dir`, in a clean environment, at most `seconds`; output and status
+-- runs `script` with sh in `dir`, in a clean environment, at most `seconds` and 4 GB (helper.shell);
+-- output and status
 local function run_in(dir, script, seconds)
-  local cap = os.getenv("SINEW_VALGRIND") and "" or "ulimit -v 4000000; "
-  local cmd = ("cd %s && %senv -u LUA_PATH -u LUA_CPATH -u LUA_INIT -u LD_PRELOAD -u SINEW_CPATH -u SINEW_FFI "
-    .. "-u SINEW_BUILD -u SINEW_SANITIZE -u SINEW_VALGRIND -u SINEW_VERBOSE timeout %d sh -e -c %s 2>&1; "
-    .. "echo \"exit status $?\""):format(quote(dir), cap, seconds, quote(script))
-  local p = assert(io.popen(cmd))
-  local out = p:read("*a")
-  p:close()
-  return out, tonumber(out:match("exit status (%d+)%s*$"))
+  return helper.shell(("cd %s && env -u LUA_PATH -u LUA_CPATH -u LUA_INIT -u LD_PRELOAD -u SINEW_CPATH -u SINEW_FFI "
+    .. "-u SINEW_BUILD -u SINEW_SANITIZE -u SINEW_VALGRIND -u SINEW_VERBOSE sh -e -c %s"):format(quote(dir),
+    quote(script)), seconds, 4000)
 end
 
 local exists = helper.exists

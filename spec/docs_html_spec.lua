@@ -148,11 +148,8 @@ describe("the reference as LDoc writes it", function()
   end
   it("has every link resolving and every public module with its page, once tools/docs.lua finishes it", function()
     local dir = tmpdir()
-    local cmd = ("ldoc -q -d '%s/doc' . >/dev/null 2>&1 && %s tools/docs.lua '%s/doc' 2>&1"):format(dir,
-      helper.interpreter, dir)
-    local p = io.popen(cmd)
-    local out = p:read("*a")
-    local ok = p:close()
+    local out, status = helper.shell(("ldoc -q -d '%s/doc' . >/dev/null && %s tools/docs.lua '%s/doc'"):format(dir,
+      helper.interpreter, dir), 120)
     local function read(path)
       local f = io.open(dir .. "/doc/" .. path, "rb")
       local text = f and f:read("*a") or ""
@@ -161,7 +158,7 @@ describe("the reference as LDoc writes it", function()
     end
     local html, poses = read("index.html"), read("topics/poses.md.html")
     os.execute(("rm -rf '%s'"):format(dir))
-    assert.truthy(ok, out)
+    assert.equal(0, status, out)
     assert.truthy(out:find("every link resolves", 1, true), out)
     assert.truthy(html:find("topics/poses.md.html", 1, true))
     assert.falsy(html:find("sinew.animator.definition", 1, true))

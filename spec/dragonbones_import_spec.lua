@@ -703,7 +703,6 @@ end)
 -- ---- mutations, in a child process ---------------------------------------------------------------
 
 local POSIX = package.config:sub(1, 1) == "/"
-local CHECKED = os.getenv("SINEW_VALGRIND") or os.getenv("SINEW_SANITIZE")
 
 describe("sinew.dragonbones fed mutated files (child process, capped)", function()
   if not POSIX then
@@ -711,14 +710,8 @@ describe("sinew.dragonbones fed mutated files (child process, capped)", function
     return
   end
   it("returns data or nil and a message for every mutation, and never raises", function()
-    local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-    local cap = CHECKED and "" or "ulimit -v 1000000; "
-    local cmd = ("%stimeout %d env LUA_CPATH=%s LUA_PATH=%s %s spec/support/dragonbones_fuzz.lua %d %d 2>&1; " ..
-      "echo \"exit status $?\""):format(cap, CHECKED and 1200 or 120, quote(package.cpath),
-      quote("lua/?.lua;lua/?/init.lua;spec/?.lua;;"), helper.interpreter, 20261127, tonumber(os.getenv("SINEW_DB_FUZZ") or "400"))
-    local p = assert(io.popen(cmd))
-    local out = p:read("*a")
-    p:close()
+    local out = helper.lua_child(("spec/support/dragonbones_fuzz.lua %d %d"):format(20261127,
+      tonumber(os.getenv("SINEW_DB_FUZZ") or "400")), 120, 1000)
     assert.matches("exit status 0%s*$", out)
     local good, bad = out:match("(%d+) loaded, (%d+) refused, 0 raised")
     assert.is_truthy(good, out)

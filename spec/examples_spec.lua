@@ -2,16 +2,13 @@
 -- interpreter, and print what they promise: an example that rots fails here.
 local helper = require "helper"
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local quote = helper.quote
 
--- runs examples/<name> with `args`; returns its output (stdout and stderr) and exit status
+-- runs examples/<name> with `args` (at most 120 s); returns its output (stdout and stderr) and
+-- exit status
 local function run(name, args)
-  local cmd = ("LUA_CPATH=%s LUA_PATH=%s %s examples/%s %s 2>&1; echo \"exit status $?\""):format(
-    quote(package.cpath), quote("lua/?.lua;lua/?/init.lua;;"), helper.interpreter, name, args or "")
-  local p = assert(io.popen(cmd))
-  local out = p:read("*a")
-  p:close()
-  return out, tonumber(out:match("exit status (%d+)%s*$"))
+  return helper.shell(("LUA_CPATH=%s LUA_PATH=%s %s examples/%s %s"):format(quote(package.cpath),
+    quote("lua/?.lua;lua/?/init.lua;;"), helper.interpreter, name, args or ""), 120)
 end
 
 -- ---- reading the pictures back (examples/pictures.lua writes and reads them) ----
@@ -242,11 +239,8 @@ describe("examples/", function()
     -- the build under test, by absolute paths (LUA_PATH empty: lua/ is found by clone.lua)
     local here = assert(os.getenv("PWD"))
     local cpath = package.cpath:gsub("([^;]+)", function(e) return e:sub(1, 1) == "/" and e or here .. "/" .. e end)
-    local cmd = ("cd examples && LUA_CPATH=%s LUA_PATH= %s gltf_info.lua 2>&1; echo \"exit status $?\""):format(
-      quote(cpath), helper.interpreter)
-    local p = assert(io.popen(cmd))
-    local out = p:read("*a")
-    p:close()
+    local out = helper.shell(("cd examples && LUA_CPATH=%s LUA_PATH= %s gltf_info.lua"):format(
+      quote(cpath), helper.interpreter), 120)
     assert.matches("exit status 0%s*$", out)
     assert.matches("Fox.glb: 24 joints", out, 1, true)
   end)

@@ -6,9 +6,6 @@
 local helper = require "helper"
 local sinew = require "sinew"
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
-local CHECKED = os.getenv("SINEW_VALGRIND") or os.getenv("SINEW_SANITIZE")
 -- the costly files decode hundreds of megabytes: minutes each under valgrind, whose run checks
 -- the C side with the other specs (the links and the budget still run there)
 local heavy = os.getenv("SINEW_VALGRIND") and function(name) pending(name .. " (not under valgrind)") end or it
@@ -21,15 +18,9 @@ local function child(code, mb, seconds)
   local f = assert(io.open(file, "w"))
   f:write('local sinew = require "sinew"\nlocal H = require "support.gltf_hostile"\n', code)
   f:close()
-  local cap = CHECKED and "" or ("ulimit -v %d; "):format(mb * 1024)
-  local cmd = ("%stimeout %d env LUA_CPATH=%s LUA_PATH=%s %s %s 2>&1; echo \"exit status $?\""):format(cap,
-    CHECKED and 20 * seconds or seconds, quote(package.cpath), quote("lua/?.lua;lua/?/init.lua;spec/?.lua;;"),
-    helper.interpreter, quote(file))
-  local p = assert(io.popen(cmd))
-  local out = p:read("*a")
-  p:close()
+  local out, status = helper.lua_child(helper.quote(file), seconds, mb)
   os.remove(file)
-  return out, tonumber(out:match("exit status (%d+)%s*$"))
+  return out, status
 end
 
 -- the child's output must end "exit status 0" and hold every pattern
@@ -238,7 +229,7 @@ describe("sinew.gltf limits (in a child process, capped)", function()
     end)
 
     it("gives nil and a message when memory runs out before the budget does", function()
-      if CHECKED then return end -- the cap is what runs memory out
+      if helper.instrumented then return pending("the memory cap runs memory out, and a checked run has none") end
       local out, status = child([==[
         print(sinew.gltf.parse(H.shared_positions(50, 5592405, true), { name = "case.gltf", max_bytes = 2 ^ 40 }))
       ]==], 300, 60)

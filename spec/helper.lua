@@ -16,6 +16,33 @@ end
 local jit = rawget(_G, "jit")
 if jit and jit.opt then jit.opt.start("maxtrace=4000", "maxmcode=4096") end
 
+--- Whether this run checks memory (the sanitizers or valgrind): children get no address-space cap
+-- (their runtimes reserve more than any cap) and 20 times the time.
+M.instrumented = (os.getenv("SINEW_SANITIZE") or os.getenv("SINEW_VALGRIND") or os.getenv("LD_PRELOAD")) ~= nil
+
+--- `s` quoted for sh.
+function M.quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+--- Runs the sh command `cmd` under `seconds` (20 times that when instrumented) and, with `mb` and
+-- not instrumented, that many megabytes of address space: its output (stdout and stderr) and exit
+-- status (124: out of time). Every child of the specs runs through here, so that one that hangs
+-- fails its spec with what it printed instead of stopping the run.
+function M.shell(cmd, seconds, mb)
+  local cap = (mb and not M.instrumented) and ("ulimit -v %d; "):format(mb * 1024) or ""
+  local p = assert(io.popen(("%stimeout %d sh -c %s 2>&1; echo \"exit status $?\""):format(cap,
+    M.instrumented and 20 * seconds or seconds, M.quote(cmd))))
+  local out = p:read("*a")
+  p:close()
+  return out, tonumber(out:match("exit status (%d+)%s*$"))
+end
+
+--- Runs `script` (a Lua file and its arguments, as sh reads them) with this interpreter, this tree's
+-- build and the modules of lua/ and spec/, through M.shell: its output and exit status.
+function M.lua_child(script, seconds, mb)
+  return M.shell(("LUA_CPATH=%s LUA_PATH=%s %s %s"):format(M.quote(package.cpath),
+    M.quote("lua/?.lua;lua/?/init.lua;spec/?.lua;;"), M.interpreter, script), seconds, mb)
+end
+
 --- The least garbage per call of `step` over up to eight rounds of `n` calls (helper.garbage_per_call
 -- each), stopping at the first round without any: for the specs that check a path makes none
 -- (LuaJIT's trace compiler makes GC objects now and then, in some rounds).

@@ -17,7 +17,7 @@ end
 
 local clips = { Run = line(1, 1), Walk = line(2, 2), Survey = line(1.5, 0) }
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local quote = helper.quote
 
 -- the error of fn(), which must make it on line `at` of this file
 local function raised_at(at, fn)
@@ -178,12 +178,7 @@ describe("messages", function()
     it("names the same one in every process (Lua 5.4 seeds its string hashes per state)", function()
       local out = {}
       for run = 1, 6 do
-        local cmd = ("LUA_CPATH=%s LUA_PATH=%s timeout 20 %s spec/support/messages_child.lua definitions 2>&1;"
-          .. " echo \"exit status $?\""):format(quote(package.cpath), quote("lua/?.lua;lua/?/init.lua;spec/?.lua;;"),
-          helper.interpreter)
-        local p = assert(io.popen(cmd))
-        out[run] = p:read("*a")
-        p:close()
+        out[run] = helper.lua_child("spec/support/messages_child.lua definitions", 20)
         assert.matches("exit status 0%s*$", out[run])
       end
       for run = 2, 6 do assert.equal(out[1], out[run]) end

@@ -6,17 +6,10 @@
 local helper = require "helper"
 local figures = require "spec.support.figures" -- printed after the run with SINEW_VERBOSE=1
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
--- runs the probe with `args`; returns its output and exit status
+-- runs the probe with `args` (at most 300 s: 7 s here for the calls' four rounds); returns its
+-- output and exit status
 local function probe(args)
-  local cmd = ("LUA_CPATH=%s LUA_PATH=%s %s spec/probe/probe.lua %s 2>&1; echo \"exit status $?\""):format(
-    quote(package.cpath), quote("lua/?.lua;lua/?/init.lua;;"), helper.interpreter, args)
-  local p = assert(io.popen(cmd))
-  local out = p:read("*a")
-  p:close()
-  local status = tonumber(out:match("exit status (%d+)%s*$"))
-  return out, status
+  return helper.lua_child("spec/probe/probe.lua " .. args, 300)
 end
 
 describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()

@@ -5,7 +5,7 @@
 local helper = require "helper"
 local native = require "sinew.native"
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local quote = helper.quote
 
 local function list(cmd)
   local out, p = {}, assert(io.popen(cmd))
@@ -118,12 +118,8 @@ describe("require 'sinew' with a library built for another Lua in the way (child
     assert(os.execute("mkdir -p " .. quote(dir .. "/sinew")))
     local what = wrong_library(dir)
     local here = assert(os.getenv("PWD"))
-    local cmd = ("cd %s && LUA_CPATH='./?.so' LUA_PATH=%s timeout 20 %s -e 'require \"sinew\"' 2>&1; "
-      .. "echo \"exit status $?\""):format(quote(dir), quote(here .. "/lua/?.lua;" .. here .. "/lua/?/init.lua;;"),
-      helper.interpreter)
-    local p = assert(io.popen(cmd))
-    local out = p:read("*a")
-    p:close()
+    local out = helper.shell(("cd %s && LUA_CPATH='./?.so' LUA_PATH=%s %s -e 'require \"sinew\"'"):format(quote(dir),
+      quote(here .. "/lua/?.lua;" .. here .. "/lua/?/init.lua;;"), helper.interpreter), 20)
     os.execute("rm -rf " .. quote(dir))
     assert.matches("exit status 1%s*$", out)
     local lua_name = (rawget(_G, "jit") and "LuaJIT" or _VERSION):gsub("%p", "%%%0")

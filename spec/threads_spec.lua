@@ -7,12 +7,8 @@ local helper = require "helper"
 -- the build folder of the sinew.core in use: build/<interpreter>, or $SINEW_BUILD
 local build = (os.getenv("SINEW_CPATH") or ("build/" .. helper.interpreter .. "/?.so")):gsub("/%?%.so$", "")
 
-local function run(cmd)
-  local p = assert(io.popen(cmd .. " 2>&1; echo \"exit status $?\""))
-  local out = p:read("*a")
-  p:close()
-  return out, tonumber(out:match("exit status (%d+)%s*$"))
-end
+-- runs `cmd` (at most 300 s: a compiler, objdump, four threads): its output and exit status
+local function run(cmd) return helper.shell(cmd, 300) end
 
 describe("threads", function()
   it("sinew.core has no mutable static data", function()
