@@ -944,7 +944,7 @@ end }
 -- every method of every type, called again on the same object by finalisers while it runs (with
 -- the arguments of its valid template): a clean result or error, and the object still answers
 for _, name in ipairs({ "Group", "Pose", "Mask", "Matrices", "Clip", "ClipCursor", "Chain", "Skeleton",
-  "BlendSpace", "Animator", "AnimatorPlan" }) do
+  "BlendSpace", "Animator", "AnimatorPlan", "IKTwoBone", "IKAim" }) do
   local mt_name = "sinew." .. name
   scenarios[#scenarios + 1] = { "finalisers that re-enter each method of " .. name, function()
     local tried = 0
