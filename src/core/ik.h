@@ -1,6 +1,7 @@
 /*
- * sinew core: inverse kinematics on a pose, the two-bone solver (thigh, shin, foot) and the aim
- * solver (a head, an eye or a gun arm turned to look at a target).
+ * sinew core: inverse kinematics on a pose, the two-bone solver (thigh, shin, foot), the aim
+ * solver (a head, an eye or a gun arm turned to look at a target) and the chain solver (FABRIK or
+ * CCD over 2 .. SN_IK_CHAIN_MAX joints, with per-joint limits).
  *
  * CONVENTIONS
  *   - As every header of src/core: quaternions x, y, z, w (w scalar; the order of quat.h and of a
@@ -188,5 +189,114 @@ sn_status sn_ik_aim_set_twist(sn_ik_aim *ik, double twist, sn_error *err);
 /// weight outside [0, 1] (arg 4).
 sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *target, const sn_vec3 *up, double weight,
                           unsigned *flags, sn_error *err);
+
+/* ---- chain ------------------------------------------------------------------------------- */
+
+/// Most joints of a chain (tip included). Chains are limbs, tails, spines and tentacles: 32
+/// joints cover them; the solver block grows by a few hundred bytes per joint, and CCD's cost by
+/// the square of the count.
+#define SN_IK_CHAIN_MAX 32
+/// Most iterations of a chain solve.
+#define SN_IK_CHAIN_MAX_ITERATIONS 1000
+
+/// How a chain is solved.
+typedef enum sn_ik_method {
+    SN_IK_FABRIK = 0,  ///< forward and backward reaching (Aristidou and Lasenby 2011)
+    SN_IK_CCD = 1      ///< cyclic coordinate descent, tip to root
+} sn_ik_method;
+
+/// Kinds of a joint limit (bits of sn_ik_limit.kind). A hinge excludes the other two.
+enum {
+    SN_IK_HINGE = 1,  ///< one degree of freedom: a turn about `axis` by an angle in [min, max]
+    SN_IK_CONE = 2,   ///< the bone stays within `cone` radians of its rest direction
+    SN_IK_TWIST = 4   ///< the turn about the bone, from rest, stays in [twist_min, twist_max]
+};
+
+/// A limit of one chain joint, relative to the joint's REST local rotation r (the skeleton's):
+/// the joint's local rotation q is read as r * d, and the limit bounds d. The bone of a joint is
+/// the rest translation of the next chain joint, in the joint's frame (it must be non-zero for a
+/// cone or a twist). A hinge keeps d = R(axis, a), min <= a <= max; a cone and a twist split d =
+/// swing * twist (twist about the bone, swing about an axis across it) and bound the swing's
+/// angle by `cone` and the twist's angle to [twist_min, twist_max].
+typedef struct sn_ik_limit {
+    int joint;          ///< the joint (0-based skeleton index): one of the chain's, not its tip
+    unsigned kind;      ///< SN_IK_HINGE, or SN_IK_CONE and/or SN_IK_TWIST
+    sn_vec3 axis;       ///< hinge: the axis in the joint's frame, finite, non-zero (normalised)
+    double min, max;    ///< hinge: radians, -pi <= min <= max <= pi
+    double cone;        ///< cone: radians in [0, pi]
+    double twist_min;   ///< twist: radians, -pi <= twist_min <= twist_max <= pi
+    double twist_max;   ///< twist: radians
+} sn_ik_limit;
+
+/// A chain solver (opaque; built by sn_ik_chain_init). Holds its solve's scratch: one solve at a
+/// time per solver.
+typedef struct sn_ik_chain sn_ik_chain;
+
+/// What a chain solver is made from. The arrays are read during validate, size and init only.
+typedef struct sn_ik_chain_def {
+    const sn_skeleton *skeleton;  ///< the skeleton; outlives the solver
+    int count;                    ///< number of joints, 2 .. SN_IK_CHAIN_MAX
+    const int *joints;            ///< `count` joints (0-based), root first: each the parent of the next
+    int method;                   ///< SN_IK_FABRIK or SN_IK_CCD
+    int iterations;               ///< 1 .. SN_IK_CHAIN_MAX_ITERATIONS
+    double tolerance;             ///< model units, finite, >= 0: a tip this near the target stops
+    int limit_count;              ///< number of limits, 0 .. count - 1
+    const sn_ik_limit *limits;    ///< `limit_count` limits on distinct joints (NULL when 0)
+} sn_ik_chain_def;
+
+/// Fills `limit` with the limit of `joint` that holds nothing: kind 0, axis (0, 0, 1), min -pi,
+/// max pi, cone pi, twist -pi .. pi.
+void sn_ik_limit_init(sn_ik_limit *limit, int joint);
+/// Fills `def` with the defaults: no skeleton, no joints, FABRIK, 16 iterations, tolerance 1e-4,
+/// no limits.
+void sn_ik_chain_def_init(sn_ik_chain_def *def);
+/// Checks `def` (arg 1): a skeleton, the count, joints in range, distinct, each the parent of the
+/// next, the method, iterations, tolerance, and each limit (its joint on the chain and not the
+/// tip, not limited twice, its kind, axis and angles, a bone for a cone or a twist); names the
+/// first fault.
+sn_status sn_ik_chain_validate(const sn_ik_chain_def *def, sn_error *err);
+/// Bytes needed by the solver of `def` (its scratch included); 0 when `def` is invalid.
+size_t sn_ik_chain_size(const sn_ik_chain_def *def, sn_error *err);
+/// Builds the solver of `def` at `mem` (at least sn_ik_chain_size bytes); validates first.
+/// SN_ENOMEM for a NULL or too small `mem`.
+sn_status sn_ik_chain_init(void *mem, size_t size, const sn_ik_chain_def *def, sn_error *err);
+/// The skeleton of `ik`.
+const sn_skeleton *sn_ik_chain_skeleton(const sn_ik_chain *ik);
+/// Number of joints of `ik`.
+int sn_ik_chain_count(const sn_ik_chain *ik);
+/// Joint i (0 the root .. count - 1 the tip) of `ik`, 0-based; -1 for another i.
+int sn_ik_chain_joint(const sn_ik_chain *ik, int i);
+/// Method of `ik` (SN_IK_FABRIK or SN_IK_CCD).
+int sn_ik_chain_method(const sn_ik_chain *ik);
+/// Iterations of `ik`.
+int sn_ik_chain_iterations(const sn_ik_chain *ik);
+/// Tolerance of `ik`, model units.
+double sn_ik_chain_tolerance(const sn_ik_chain *ik);
+/// Sets the iterations, 1 .. SN_IK_CHAIN_MAX_ITERATIONS (SN_EINVAL otherwise, arg 1).
+sn_status sn_ik_chain_set_iterations(sn_ik_chain *ik, int iterations, sn_error *err);
+/// Sets the tolerance, finite, >= 0 (SN_EINVAL otherwise, arg 1).
+sn_status sn_ik_chain_set_tolerance(sn_ik_chain *ik, double tolerance, sn_error *err);
+
+/// Turns the chain's joints (root .. the tip's parent; the tip's rotation is kept) so that the
+/// tip reaches `target` (a model-space point), then writes them with `weight`; `*left` (NULL for
+/// none) receives the distance from the tip of the pose as written to the target. The root stays
+/// where it is and bone lengths do not change (rotations only). First, each limited joint is
+/// brought within its limit (a joint outside it takes the nearest rotation within); the
+/// iterations start from there and stop early once the tip is within the tolerance. FABRIK: a
+/// backward pass on positions from the target, then a forward pass from the root that turns each
+/// joint by the shortest arc taking its bone onto the new direction (the least turn, so the twist
+/// about the bone stays the input's) and applies its limit. CCD: from the tip's parent to the
+/// root, each joint turns by the shortest arc taking the tip's direction onto the target's, then
+/// its limit applies. Limits hold after every step, so after the solve; where the solve ends
+/// farther from the target than the limited input, the limited input is kept (never worse than
+/// the input). Uses + - * / and sqrt only, in double: the same bits on every IEEE platform.
+/// Fallbacks: every bone zero-length (SN_IK_DEGENERATE): nothing written; a zero-length bone is
+/// not turned; a target on the root (SN_IK_TARGET_AT_ROOT) or beyond the reach
+/// (SN_IK_UNREACHABLE) iterates as any other (the chain folds toward the root, or lies straight
+/// toward the target). `flags` (NULL for none) receives SN_IK_* bits: also SN_IK_REACHED (within
+/// the tolerance, weight 1) and SN_IK_LIMITED (a limit changed a rotation). Refuses (writing
+/// nothing) what sn_ik_two_bone_solve refuses (args 1, 2, 4; arg 3 is unused).
+sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *target, double weight, double *left,
+                            unsigned *flags, sn_error *err);
 
 #endif

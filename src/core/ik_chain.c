@@ -1,0 +1,608 @@
+/* The chain solver (see ik.h): FABRIK or CCD over a chain of joints, with hinge, cone and twist
+   limits applied at every step, on the model frames read once from the pose.
+
+   Determinism: the solve uses + - * / and sqrt only (all correctly rounded in IEEE double), in a
+   fixed order, and the limits' sines and cosines are computed at init by a polynomial of + and *
+   (ik_sincos_half below), not by the C library's sin and cos, which differ between libraries. A
+   compiler may still fuse a * b + c into one fused multiply-add, rounded once instead of twice,
+   on targets that have one (arm64, x86-64 built with -mfma): the pragma below forbids it in this
+   file (clang honours it; gcc ignores it but does not fuse in its ISO modes, -std=c99 as the
+   Makefile builds). */
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#include "ik_internal.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* One chain joint: what init fixes, then the scratch of a solve. */
+typedef struct ik_link {
+    int joint;          /* skeleton index */
+    unsigned kind;      /* SN_IK_HINGE, SN_IK_CONE | SN_IK_TWIST, or 0 */
+    double axis[3];     /* hinge axis, or the bone's rest direction (unit, in the joint's frame) */
+    sn_quat rest;       /* rest local rotation (unit) */
+    double lo_s, lo_c;  /* sin and cos of half the lower angle (hinge or twist) */
+    double hi_s, hi_c;  /* ... of half the upper angle */
+    double cone_c, cone_s; /* cos and sin of half the cone */
+    /* scratch */
+    sn_quat in;         /* the input local rotation (unit) */
+    sn_quat q;          /* the current local rotation */
+    sn_quat base;       /* the input within its limits */
+    sn_quat model;      /* the current model rotation */
+    double t[3];        /* local translation */
+    double s;           /* scale of the joint's model frame (uniform; x under non-uniform) */
+    double ls;          /* local scale (x) */
+    double p[3];        /* model position */
+    double f[3];        /* FABRIK's backward position */
+    double len;         /* length of the bone to the next joint (model units) */
+} ik_link;
+
+struct sn_ik_chain {
+    const sn_skeleton *skeleton;  /* outlives the solver */
+    int count, method, iterations;
+    int has_limits;               /* 1 when a joint has a limit */
+    double tolerance;
+    sn_quat parent;               /* scratch: the root's parent's model rotation */
+    double parent_t[3], parent_s; /* ... its origin and scale */
+    ik_link link[1];              /* count links */
+};
+
+/* ---- definition ---------------------------------------------------------------------------- */
+
+void sn_ik_limit_init(sn_ik_limit *limit, int joint) {
+    memset(limit, 0, sizeof *limit);
+    limit->joint = joint;
+    limit->axis.z = 1.0;
+    limit->min = limit->twist_min = -SN_IK_PI;
+    limit->max = limit->twist_max = SN_IK_PI;
+    limit->cone = SN_IK_PI;
+}
+
+void sn_ik_chain_def_init(sn_ik_chain_def *def) {
+    memset(def, 0, sizeof *def);
+    def->method = SN_IK_FABRIK;
+    def->iterations = 16;
+    def->tolerance = 1e-4;
+}
+
+static sn_status check_iterations(int iterations, sn_error *err) {
+    if (iterations < 1 || iterations > SN_IK_CHAIN_MAX_ITERATIONS)
+        return sn_fail_arg(err, 1, SN_EINVAL, "'iterations' %d is out of range (1 .. %d)", iterations,
+                           SN_IK_CHAIN_MAX_ITERATIONS);
+    return SN_OK;
+}
+
+static sn_status check_tolerance(double tolerance, sn_error *err) {
+    if (!sn_isfinite(tolerance)) return sn_fail_arg(err, 1, SN_EINVAL, "'tolerance' is not finite");
+    if (!(tolerance >= 0.0)) return sn_fail_range(err, 1, "'tolerance'", tolerance, 0.0, SN_IK_MAX_COORD);
+    return SN_OK;
+}
+
+/* a limit's angle range lo .. hi within [-pi, pi], named `what` */
+static sn_status check_range(const char *name, const char *what, double lo, double hi, sn_error *err) {
+    if (!sn_isfinite(lo) || !sn_isfinite(hi))
+        return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': %s is not finite", name, what);
+    if (!(lo >= -SN_IK_PI && hi <= SN_IK_PI))
+        return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': %s %g .. %g is out of range (%g .. %g)", name, what, lo, hi,
+                           -SN_IK_PI, SN_IK_PI);
+    if (!(lo <= hi)) return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': %s %g .. %g is empty (min > max)", name, what, lo, hi);
+    return SN_OK;
+}
+
+/* the position of `joint` on the chain, -1 when not on it */
+static int chain_index(const sn_ik_chain_def *def, int joint) {
+    int i;
+    for (i = 0; i < def->count; i++)
+        if (def->joints[i] == joint) return i;
+    return -1;
+}
+
+static sn_status check_limit(const sn_ik_chain_def *def, int k, sn_error *err) {
+    const sn_ik_limit *l = &def->limits[k];
+    const sn_skeleton *s = def->skeleton;
+    const int n = sn_skeleton_count(s);
+    const char *name;
+    int i, m;
+    if (l->joint < 0 || l->joint >= n)
+        return sn_fail_arg(err, 1, SN_EINVAL, "limit %d: joint %d is out of range (1 .. %d)", k + 1, l->joint + 1, n);
+    name = sn_skeleton_name(s, l->joint);
+    i = chain_index(def, l->joint);
+    if (i < 0) return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': the joint is not on the chain", name);
+    if (i == def->count - 1)
+        return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': the joint is the chain's tip, which the solve does not turn", name);
+    for (m = 0; m < k; m++)
+        if (def->limits[m].joint == l->joint) return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': the joint is limited twice", name);
+    if (l->kind == 0 || (l->kind & ~(unsigned)(SN_IK_HINGE | SN_IK_CONE | SN_IK_TWIST)) != 0 ||
+        ((l->kind & SN_IK_HINGE) && l->kind != SN_IK_HINGE))
+        return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': kind %u is not a hinge, or a cone and/or a twist", name, l->kind);
+    if (l->kind == SN_IK_HINGE) {
+        if (!sn_isfinite(l->axis.x) || !sn_isfinite(l->axis.y) || !sn_isfinite(l->axis.z))
+            return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': the hinge axis is not finite", name);
+        if (l->axis.x == 0.0 && l->axis.y == 0.0 && l->axis.z == 0.0)
+            return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': the hinge axis is a zero vector", name);
+        return check_range(name, "hinge angles", l->min, l->max, err);
+    } else {
+        float trs[10];
+        sn_skeleton_rest(s, def->joints[i + 1], trs);
+        if (trs[0] == 0.0f && trs[1] == 0.0f && trs[2] == 0.0f)
+            return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': a cone or twist needs a bone, and '%s' rests on the joint", name,
+                               sn_skeleton_name(s, def->joints[i + 1]));
+        if (l->kind & SN_IK_CONE) {
+            if (!sn_isfinite(l->cone)) return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': cone is not finite", name);
+            if (!(l->cone >= 0.0 && l->cone <= SN_IK_PI))
+                return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': cone %g is out of range (0 .. %g)", name, l->cone, SN_IK_PI);
+        }
+        if (l->kind & SN_IK_TWIST) return check_range(name, "twist", l->twist_min, l->twist_max, err);
+    }
+    return SN_OK;
+}
+
+sn_status sn_ik_chain_validate(const sn_ik_chain_def *def, sn_error *err) {
+    const sn_skeleton *s;
+    sn_status st;
+    int i, k, n;
+    if (def == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no chain definition");
+    if ((s = def->skeleton) == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no skeleton");
+    if (def->count < 2 || def->count > SN_IK_CHAIN_MAX)
+        return sn_fail_arg(err, 1, SN_EINVAL, "a chain of %d joints is out of range (2 .. %d)", def->count, SN_IK_CHAIN_MAX);
+    if (def->joints == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no joints");
+    n = sn_skeleton_count(s);
+    for (i = 0; i < def->count; i++)
+        if (def->joints[i] < 0 || def->joints[i] >= n)
+            return sn_fail_arg(err, 1, SN_EINVAL, "joint %d of the chain: %d is out of range (1 .. %d)", i + 1, def->joints[i] + 1, n);
+    for (i = 0; i < def->count; i++)
+        for (k = i + 1; k < def->count; k++)
+            if (def->joints[i] == def->joints[k])
+                return sn_fail_arg(err, 1, SN_EINVAL, "joints %d and %d of the chain are the same joint '%s'", i + 1, k + 1,
+                                   sn_skeleton_name(s, def->joints[i]));
+    for (i = 1; i < def->count; i++)
+        if (sn_skeleton_parent(s, def->joints[i]) != def->joints[i - 1])
+            return sn_fail_arg(err, 1, SN_EINVAL, "joints do not form a chain: '%s' (%d) is not a child of '%s' (%d)",
+                               sn_skeleton_name(s, def->joints[i]), i + 1, sn_skeleton_name(s, def->joints[i - 1]), i);
+    if (def->method != SN_IK_FABRIK && def->method != SN_IK_CCD)
+        return sn_fail_arg(err, 1, SN_EINVAL, "unknown method %d (SN_IK_FABRIK or SN_IK_CCD)", def->method);
+    if ((st = check_iterations(def->iterations, err)) != SN_OK) return st;
+    if ((st = check_tolerance(def->tolerance, err)) != SN_OK) return st;
+    if (def->limit_count < 0 || def->limit_count > def->count - 1)
+        return sn_fail_arg(err, 1, SN_EINVAL, "%d limits is out of range (0 .. %d)", def->limit_count, def->count - 1);
+    if (def->limit_count > 0 && def->limits == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no limits");
+    for (k = 0; k < def->limit_count; k++)
+        if ((st = check_limit(def, k, err)) != SN_OK) return st;
+    return SN_OK;
+}
+
+size_t sn_ik_chain_size(const sn_ik_chain_def *def, sn_error *err) {
+    if (sn_ik_chain_validate(def, err) != SN_OK) return 0;
+    return SN_ALIGN16(offsetof(sn_ik_chain, link) + (size_t)def->count * sizeof(ik_link));
+}
+
+/* sin and cos of x / 2 for |x| <= pi, by their Taylor series in Horner's form (terms to x^25,
+   below 1e-20 at pi / 2): + - * / by small integers only, the same bits everywhere. */
+static void ik_sincos_half(double x, double *s, double *c) {
+    const double h = 0.5 * x, h2 = h * h;
+    double ps = 1.0, pc = 1.0;
+    int k;
+    for (k = 24; k >= 2; k -= 2) {
+        ps = 1.0 - h2 / ((double)(k) * (double)(k + 1)) * ps;   /* 1 - h^2/(2*3) (1 - h^2/(4*5) (...)) */
+        pc = 1.0 - h2 / ((double)(k - 1) * (double)(k)) * pc;   /* 1 - h^2/(1*2) (1 - h^2/(3*4) (...)) */
+    }
+    *s = h * ps;
+    *c = pc;
+}
+
+/* v / |v| scaled by its largest component first: any finite non-zero vector normalises */
+static void unit_of(const double *v, double *o) {
+    double m = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
+    ik_scale(v, 1.0 / m, o);
+    ik_scale(o, 1.0 / ik_len(o), o);
+}
+
+sn_status sn_ik_chain_init(void *mem, size_t size, const sn_ik_chain_def *def, sn_error *err) {
+    size_t need = sn_ik_chain_size(def, err);
+    sn_ik_chain *ik = (sn_ik_chain *)mem;
+    int i, k;
+    if (need == 0) return err != NULL ? err->code : SN_EINVAL;
+    if (mem == NULL || size < need) return sn_fail(err, SN_ENOMEM, "chain solver needs %lu bytes", (unsigned long)need);
+    memset(mem, 0, need);
+    ik->skeleton = def->skeleton;
+    ik->count = def->count;
+    ik->method = def->method;
+    ik->iterations = def->iterations;
+    ik->tolerance = def->tolerance;
+    for (i = 0; i < def->count; i++) {
+        ik_link *l = &ik->link[i];
+        float trs[10];
+        double r2;
+        l->joint = def->joints[i];
+        sn_skeleton_rest(def->skeleton, l->joint, trs);
+        l->rest.x = trs[3];
+        l->rest.y = trs[4];
+        l->rest.z = trs[5];
+        l->rest.w = trs[6];
+        r2 = sn_quat_dot4(&l->rest, &l->rest);
+        r2 = 1.0 / sqrt(r2); /* the skeleton's rest rotations are normalised and non-zero */
+        l->rest.x *= r2;
+        l->rest.y *= r2;
+        l->rest.z *= r2;
+        l->rest.w *= r2;
+        l->lo_s = -1.0;
+        l->lo_c = 0.0;
+        l->hi_s = 1.0;
+        l->hi_c = 0.0;
+        l->cone_c = 0.0;
+        l->cone_s = 1.0;
+    }
+    for (k = 0; k < def->limit_count; k++) {
+        const sn_ik_limit *lim = &def->limits[k];
+        ik_link *l = &ik->link[chain_index(def, lim->joint)];
+        l->kind = lim->kind;
+        ik->has_limits = 1;
+        if (lim->kind == SN_IK_HINGE) {
+            const double a[3] = {lim->axis.x, lim->axis.y, lim->axis.z};
+            unit_of(a, l->axis);
+            ik_sincos_half(lim->min, &l->lo_s, &l->lo_c);
+            ik_sincos_half(lim->max, &l->hi_s, &l->hi_c);
+        } else {
+            float trs[10];
+            double b[3];
+            sn_skeleton_rest(def->skeleton, l[1].joint, trs);
+            b[0] = trs[0];
+            b[1] = trs[1];
+            b[2] = trs[2];
+            unit_of(b, l->axis);
+            if (lim->kind & SN_IK_CONE) ik_sincos_half(lim->cone, &l->cone_s, &l->cone_c);
+            if (lim->kind & SN_IK_TWIST) {
+                ik_sincos_half(lim->twist_min, &l->lo_s, &l->lo_c);
+                ik_sincos_half(lim->twist_max, &l->hi_s, &l->hi_c);
+            }
+        }
+    }
+    return SN_OK;
+}
+
+const sn_skeleton *sn_ik_chain_skeleton(const sn_ik_chain *ik) { return ik->skeleton; }
+int sn_ik_chain_count(const sn_ik_chain *ik) { return ik->count; }
+int sn_ik_chain_joint(const sn_ik_chain *ik, int i) { return i >= 0 && i < ik->count ? ik->link[i].joint : -1; }
+int sn_ik_chain_method(const sn_ik_chain *ik) { return ik->method; }
+int sn_ik_chain_iterations(const sn_ik_chain *ik) { return ik->iterations; }
+double sn_ik_chain_tolerance(const sn_ik_chain *ik) { return ik->tolerance; }
+
+sn_status sn_ik_chain_set_iterations(sn_ik_chain *ik, int iterations, sn_error *err) {
+    sn_status st = check_iterations(iterations, err);
+    if (st == SN_OK) ik->iterations = iterations;
+    return st;
+}
+
+sn_status sn_ik_chain_set_tolerance(sn_ik_chain *ik, double tolerance, sn_error *err) {
+    sn_status st = check_tolerance(tolerance, err);
+    if (st == SN_OK) ik->tolerance = tolerance;
+    return st;
+}
+
+/* ---- limits --------------------------------------------------------------------------------- */
+
+/* Below these a rotation counts as within its limit and is left as it is: a float pose's rotation
+   on a hinge is off it by float rounding (1e-7), which a limit need not undo. */
+#define IK_SWING_SLACK 1e-8 /* sine of half the swing off the hinge */
+#define IK_ANGLE_SLACK 1e-9 /* sine of half an angle past a bound */
+
+/* The twist (s, c) = (sin, cos) of half an angle in [-pi, pi] (c >= 0), clamped to the bounds
+   of `l`: where it is outside, the nearer bound (the larger |cos| of half the difference). 1 when
+   it changed. */
+static int clamp_angle(const ik_link *l, double *s, double *c) {
+    double dlo, dhi;
+    if (*s >= l->lo_s - IK_ANGLE_SLACK && *s <= l->hi_s + IK_ANGLE_SLACK) return 0;
+    dlo = fabs(*s * l->lo_s + *c * l->lo_c);
+    dhi = fabs(*s * l->hi_s + *c * l->hi_c);
+    if (dlo >= dhi) {
+        *s = l->lo_s;
+        *c = l->lo_c;
+    } else {
+        *s = l->hi_s;
+        *c = l->hi_c;
+    }
+    return 1;
+}
+
+/* Brings the local rotation *q of link `l` within its limit; 1 when it changed (*q untouched
+   otherwise). d = rest^-1 q, split as swing * twist about the axis. */
+static int apply_limit(const ik_link *l, sn_quat *q) {
+    sn_quat d, sw, tw, out;
+    double p, tl, ts, tc, sv;
+    int changed = 0;
+    if (l->kind == 0) return 0;
+    ik_qconj_mul(&l->rest, q, &d);
+    if (d.w < 0.0) {
+        d.x = -d.x;
+        d.y = -d.y;
+        d.z = -d.z;
+        d.w = -d.w;
+    }
+    /* the twist: d's vector part along the axis, with d's w, normalised (the identity where d is a
+       half turn about an axis across it) */
+    p = d.x * l->axis[0] + d.y * l->axis[1] + d.z * l->axis[2];
+    tl = sqrt(p * p + d.w * d.w);
+    if (tl > 1e-12) {
+        ts = p / tl;
+        tc = d.w / tl;
+    } else {
+        ts = 0.0;
+        tc = 1.0;
+    }
+    /* the swing: d twist^-1 */
+    tw.x = l->axis[0] * ts;
+    tw.y = l->axis[1] * ts;
+    tw.z = l->axis[2] * ts;
+    tw.w = tc;
+    {
+        const sn_quat ti = {-tw.x, -tw.y, -tw.z, tw.w};
+        ik_qmul(&d, &ti, &sw);
+    }
+    if (sw.w < 0.0) {
+        sw.x = -sw.x;
+        sw.y = -sw.y;
+        sw.z = -sw.z;
+        sw.w = -sw.w;
+    }
+    sv = sqrt(sw.x * sw.x + sw.y * sw.y + sw.z * sw.z);
+    if (l->kind == SN_IK_HINGE) {
+        changed = sv > IK_SWING_SLACK;
+        sw.x = sw.y = sw.z = 0.0;
+        sw.w = 1.0;
+        changed |= clamp_angle(l, &ts, &tc);
+    } else {
+        if ((l->kind & SN_IK_CONE) && sw.w < l->cone_c - IK_ANGLE_SLACK) {
+            if (sv > 0.0) {
+                const double k = l->cone_s / sv;
+                sw.x *= k;
+                sw.y *= k;
+                sw.z *= k;
+            }
+            sw.w = l->cone_c;
+            changed = 1;
+        }
+        if (l->kind & SN_IK_TWIST) changed |= clamp_angle(l, &ts, &tc);
+    }
+    if (!changed) return 0;
+    tw.x = l->axis[0] * ts;
+    tw.y = l->axis[1] * ts;
+    tw.z = l->axis[2] * ts;
+    tw.w = tc;
+    ik_qmul(&sw, &tw, &d);
+    ik_qmul(&l->rest, &d, &out);
+    *q = out;
+    return 1;
+}
+
+/* ---- the chain in model space ------------------------------------------------------------- */
+
+/* The model rotation of the parent of link i. */
+static const sn_quat *parent_model(const sn_ik_chain *ik, int i) { return i == 0 ? &ik->parent : &ik->link[i - 1].model; }
+
+/* Model rotations and positions of links from..count-1 from their local rotations q (link from's
+   position is where it is: the root's, or placed by its parent's bone). */
+static void forward(sn_ik_chain *ik, int from) {
+    ik_link *L = ik->link;
+    int i;
+    for (i = from; i < ik->count; i++) {
+        ik_qmul(parent_model(ik, i), &L[i].q, &L[i].model);
+        if (i + 1 < ik->count) {
+            double v[3];
+            ik_rotate(&L[i].model, L[i + 1].t, v);
+            ik_madd(L[i].p, L[i].s, v, L[i + 1].p);
+        }
+    }
+}
+
+/* Turns link i by the model-space shortest arc taking the direction `from` onto `to` (neither
+   needs to be unit), then applies its limit; updates its model rotation only. A hinge turns about
+   its axis only: both directions projected across the axis first (its best turn, where the
+   shortest arc's part about the axis would fall short). Returns 1 when its limit changed the
+   turn. Directions shorter than `tiny` leave the link as it is. */
+static int turn_link(sn_ik_chain *ik, int i, const double *from, const double *to, double tiny) {
+    ik_link *l = &ik->link[i];
+    double a[3], b[3];
+    sn_quat arc, m, q;
+    int limited;
+    if (l->kind == SN_IK_HINGE) {
+        double n[3], fa[3], ta[3];
+        ik_rotate(&l->model, l->axis, n);
+        ik_madd(from, -ik_dot(from, n), n, fa);
+        ik_madd(to, -ik_dot(to, n), n, ta);
+        if (ik_unit(fa, tiny, a) == 0.0 || ik_unit(ta, tiny, b) == 0.0) return 0;
+        ik_roll(n, a, b, &arc);
+    } else {
+        if (ik_unit(from, tiny, a) == 0.0 || ik_unit(to, tiny, b) == 0.0) return 0;
+        sn_quat_arc_unit(a, b, &arc);
+    }
+    ik_qmul(&arc, &l->model, &m);
+    ik_qconj_mul(parent_model(ik, i), &m, &q);
+    limited = apply_limit(l, &q);
+    {
+        /* renormalise: products of unit quaternions drift by rounding over many iterations */
+        double l2 = sn_quat_dot4(&q, &q), k = 1.5 - 0.5 * l2; /* one Newton step of 1 / sqrt near 1 */
+        q.x *= k;
+        q.y *= k;
+        q.z *= k;
+        q.w *= k;
+    }
+    l->q = q;
+    ik_qmul(parent_model(ik, i), &l->q, &l->model);
+    return limited;
+}
+
+static double tip_distance(const sn_ik_chain *ik, const double *target) {
+    double d[3];
+    ik_sub(target, ik->link[ik->count - 1].p, d);
+    return ik_len(d);
+}
+
+/* One FABRIK iteration: the backward pass on positions from the target, then the forward pass
+   turning each joint onto its new bone direction, limits applied on the way. */
+static int fabrik_step(sn_ik_chain *ik, const double *target, double tiny) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    int i, limited = 0;
+    memcpy(L[n - 1].f, target, sizeof L[n - 1].f);
+    for (i = n - 2; i >= 0; i--) {
+        double v[3], u[3];
+        ik_sub(L[i].p, L[i + 1].f, v);
+        if (ik_unit(v, tiny, u) == 0.0) { /* on the next one: keep the bone's direction */
+            ik_sub(L[i].p, L[i + 1].p, v);
+            if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
+        }
+        ik_madd(L[i + 1].f, L[i].len, u, L[i].f);
+    }
+    for (i = 0; i < n - 1; i++) {
+        double bone[3], want[3], v[3];
+        if (i > 0) ik_qmul(parent_model(ik, i), &L[i].q, &L[i].model); /* carried by its parent */
+        if (L[i].len > tiny) {
+            /* the bone as placed now by the model rotation (the next position is stale) */
+            ik_rotate(&L[i].model, L[i + 1].t, bone);
+            ik_scale(bone, L[i].s, bone);
+            ik_sub(L[i + 1].f, L[i].p, want);
+            limited |= turn_link(ik, i, bone, want, tiny);
+        }
+        ik_rotate(&L[i].model, L[i + 1].t, v);
+        ik_madd(L[i].p, L[i].s, v, L[i + 1].p);
+    }
+    ik_qmul(parent_model(ik, n - 1), &L[n - 1].q, &L[n - 1].model);
+    return limited;
+}
+
+/* One CCD iteration: from the tip's parent to the root, each joint turns the tip toward the
+   target, limits applied, the chain below it placed again. */
+static int ccd_step(sn_ik_chain *ik, const double *target, double tiny) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    int i, limited = 0;
+    for (i = n - 2; i >= 0; i--) {
+        double e[3], d[3];
+        ik_sub(L[n - 1].p, L[i].p, e);
+        ik_sub(target, L[i].p, d);
+        limited |= turn_link(ik, i, e, d, tiny);
+        forward(ik, i);
+    }
+    return limited;
+}
+
+/* ---- the solve ------------------------------------------------------------------------------ */
+
+/* Reads the chain's model frames and local transforms from the pose into the scratch. */
+static sn_status read_chain(sn_ik_chain *ik, const sn_pose *pose, sn_error *err) {
+    ik_link *L = ik->link;
+    sn_ik_frame pf;
+    int i, bad;
+    sn_ik_fault f = sn_ik_parent_frame(pose, L[0].joint, &pf, &bad);
+    if (f != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, bad, err);
+    ik->parent = pf.q;
+    memcpy(ik->parent_t, pf.t, sizeof pf.t);
+    /* under a non-uniform scale the chain counts the length of the frame's first column */
+    ik->parent_s = pf.general ? sqrt(pf.m[0] * pf.m[0] + pf.m[3] * pf.m[3] + pf.m[6] * pf.m[6]) : pf.s;
+    for (i = 0; i < ik->count; i++) {
+        sn_ik_local lo;
+        if ((f = sn_ik_read_local(pose, L[i].joint, &lo)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, L[i].joint, err);
+        L[i].in = L[i].q = lo.q;
+        memcpy(L[i].t, lo.t, sizeof lo.t);
+        L[i].ls = lo.s[0];
+    }
+    /* positions and scales, checked against SN_IK_MAX_COORD */
+    {
+        double v[3];
+        ik_rotate(&ik->parent, L[0].t, v);
+        ik_madd(ik->parent_t, ik->parent_s, v, L[0].p);
+    }
+    L[0].s = ik->parent_s * L[0].ls;
+    for (i = 1; i < ik->count; i++) L[i].s = L[i - 1].s * L[i].ls;
+    forward(ik, 0);
+    for (i = 0; i < ik->count; i++) {
+        const double *p = L[i].p;
+        if (!(fabs(p[0]) <= SN_IK_MAX_COORD && fabs(p[1]) <= SN_IK_MAX_COORD && fabs(p[2]) <= SN_IK_MAX_COORD) ||
+            !sn_isfinite(L[i].s))
+            return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, L[i].joint, err);
+    }
+    for (i = 0; i + 1 < ik->count; i++) L[i].len = fabs(L[i].s) * ik_len(L[i + 1].t);
+    return SN_OK;
+}
+
+sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *target, double weight, double *left,
+                            unsigned *flags, sn_error *err) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    double tgt[3], reach = 0.0, tiny, d_base, d_end, v[3];
+    unsigned fl = 0;
+    int i, it, limited = 0, solved = 0, wrote = 0;
+    sn_status st;
+    if (flags != NULL) *flags = 0;
+    if ((st = sn_ik_check_call(ik->skeleton, pose, target, NULL, "", 1, weight, err)) != SN_OK) return st;
+    if ((st = read_chain(ik, pose, err)) != SN_OK) return st;
+    tgt[0] = target->x;
+    tgt[1] = target->y;
+    tgt[2] = target->z;
+    for (i = 0; i + 1 < n; i++) reach += L[i].len;
+    if (!(reach >= SN_IK_MIN_LENGTH)) {
+        if (left != NULL) *left = tip_distance(ik, tgt);
+        if (flags != NULL) *flags = SN_IK_DEGENERATE;
+        return SN_OK;
+    }
+    tiny = SN_IK_MIN_RATIO * reach;
+    ik_sub(tgt, L[0].p, v);
+    if (ik_len(v) <= tiny) fl |= SN_IK_TARGET_AT_ROOT;
+    if (ik_len(v) > reach * (1.0 + 1e-12)) fl |= SN_IK_UNREACHABLE;
+    if (weight == 0.0) {
+        if (left != NULL) *left = tip_distance(ik, tgt);
+        if (flags != NULL) *flags = fl;
+        return SN_OK;
+    }
+
+    /* the input within its limits: where the iterations start, and what they must beat */
+    for (i = 0; i + 1 < n; i++) limited |= apply_limit(&L[i], &L[i].q);
+    if (limited) forward(ik, 0);
+    for (i = 0; i + 1 < n; i++) L[i].base = L[i].q;
+    d_base = d_end = tip_distance(ik, tgt);
+
+    for (it = 0; it < ik->iterations && d_end > ik->tolerance; it++) {
+        const double d_was = d_end;
+        if (ik->method == SN_IK_CCD) {
+            limited |= ccd_step(ik, tgt, tiny);
+        } else {
+            limited |= fabrik_step(ik, tgt, tiny);
+            /* limits can hold FABRIK at a point its passes keep returning to, away from the
+               target: an iteration that gained less than a tenth stalls, and a CCD sweep follows */
+            if (ik->has_limits && (d_end = tip_distance(ik, tgt)) > 0.9 * d_was)
+                limited |= ccd_step(ik, tgt, tiny);
+        }
+        d_end = tip_distance(ik, tgt);
+        solved = 1;
+    }
+    if (d_end > d_base) { /* never worse than the (limited) input */
+        for (i = 0; i + 1 < n; i++) L[i].q = L[i].base;
+        solved = 0;
+    }
+    if (limited) fl |= SN_IK_LIMITED;
+
+    /* write back what changed: solved joints, or those the limits moved */
+    for (i = 0; i + 1 < n; i++) {
+        if (!solved && memcmp(&L[i].q, &L[i].in, sizeof(sn_quat)) == 0) continue;
+        sn_ik_write_rotation(pose, L[i].joint, &L[i].in, &L[i].q, weight);
+        wrote = 1;
+    }
+    /* the distance left by the pose as written (floats, weighted) */
+    if (wrote) {
+        for (i = 0; i + 1 < n; i++) {
+            sn_ik_local lo;
+            (void)sn_ik_read_local(pose, L[i].joint, &lo); /* finite, non-zero: written above */
+            L[i].q = lo.q;
+        }
+        forward(ik, 0);
+        d_end = tip_distance(ik, tgt);
+    } else {
+        d_end = d_base;
+    }
+    if (d_end <= ik->tolerance && weight >= 1.0) fl |= SN_IK_REACHED;
+    if (left != NULL) *left = d_end;
+    if (flags != NULL) *flags = fl;
+    return SN_OK;
+}
