@@ -282,14 +282,20 @@ sn_status sn_ik_chain_set_tolerance(sn_ik_chain *ik, double tolerance, sn_error 
 /// none) receives the distance from the tip of the pose as written to the target. The root stays
 /// where it is and bone lengths do not change (rotations only). First, each limited joint is
 /// brought within its limit (a joint outside it takes the nearest rotation within); the
-/// iterations start from there and stop early once the tip is within the tolerance. FABRIK: a
-/// backward pass on positions from the target, then a forward pass from the root that turns each
-/// joint by the shortest arc taking its bone onto the new direction (the least turn, so the twist
-/// about the bone stays the input's) and applies its limit. CCD: from the tip's parent to the
-/// root, each joint turns by the shortest arc taking the tip's direction onto the target's, then
-/// its limit applies. Limits hold after every step, so after the solve; where the solve ends
-/// farther from the target than the limited input, the limited input is kept (never worse than
-/// the input). Uses + - * / and sqrt only, in double: the same bits on every IEEE platform.
+/// iterations start from there and stop early once the tip is within the tolerance. FABRIK
+/// without limits works on positions (a backward pass from the target, a forward pass from the
+/// root, bones at their lengths), then turns each joint, root first, by the shortest arc taking
+/// its bone from the input's direction onto the solved one: the least turn, so each joint's twist
+/// about its bone stays the input's. FABRIK with limits turns the joints in the forward pass
+/// (each onto its new direction by the shortest arc, then its limit), and where an iteration gains
+/// less than a tenth of the distance (limits can hold FABRIK at a fixed point short of the target)
+/// a CCD sweep follows. CCD: from the tip's parent to the root, each joint turns by the shortest
+/// arc taking the tip's direction onto the target's, then its limit applies. A hinge joint turns
+/// about its axis only (the directions projected across it), as far as its best turn. Limits
+/// hold after every step, so after the solve; where the solve ends farther from the target than
+/// the limited input, the limited input is kept (never worse than the input). Weight 0 and 1 use
+/// + - * / and sqrt only, in double: the same bits on every IEEE platform (a weight in (0, 1)
+/// blends through sn_quat_slerp, which uses the C library's trigonometry).
 /// Fallbacks: every bone zero-length (SN_IK_DEGENERATE): nothing written; a zero-length bone is
 /// not turned; a target on the root (SN_IK_TARGET_AT_ROOT) or beyond the reach
 /// (SN_IK_UNREACHABLE) iterates as any other (the chain folds toward the root, or lies straight

@@ -340,12 +340,7 @@ static int apply_limit(const ik_link *l, sn_quat *q) {
         const sn_quat ti = {-tw.x, -tw.y, -tw.z, tw.w};
         ik_qmul(&d, &ti, &sw);
     }
-    if (sw.w < 0.0) {
-        sw.x = -sw.x;
-        sw.y = -sw.y;
-        sw.z = -sw.z;
-        sw.w = -sw.w;
-    }
+    /* sw.w = (d.w^2 + p^2) / tl >= 0: the swing's angle is 2 acos(sw.w), in [0, pi] */
     sv = sqrt(sw.x * sw.x + sw.y * sw.y + sw.z * sw.z);
     if (l->kind == SN_IK_HINGE) {
         changed = sv > IK_SWING_SLACK;
@@ -472,6 +467,58 @@ static int fabrik_step(sn_ik_chain *ik, const double *target, double tiny) {
     return limited;
 }
 
+/* One FABRIK iteration on positions only, for a chain without limits: the backward pass from the
+   target, the forward pass from the root, each bone kept at its length along the direction the
+   pass gives it (its previous one where that is undefined). The rotations follow once, at the end
+   (positions_to_rotations). */
+static void fabrik_positions(sn_ik_chain *ik, const double *target, double tiny) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    int i;
+    memcpy(L[n - 1].f, target, sizeof L[n - 1].f);
+    for (i = n - 2; i >= 0; i--) {
+        double v[3], u[3];
+        ik_sub(L[i].p, L[i + 1].f, v);
+        if (ik_unit(v, tiny, u) == 0.0) { /* on the next one: keep the bone's direction */
+            ik_sub(L[i].p, L[i + 1].p, v);
+            if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
+        }
+        ik_madd(L[i + 1].f, L[i].len, u, L[i].f);
+    }
+    for (i = 0; i + 1 < n; i++) {
+        double v[3], u[3];
+        ik_sub(L[i + 1].f, L[i].p, v);
+        if (ik_unit(v, tiny, u) == 0.0) {
+            ik_sub(L[i + 1].p, L[i].p, v);
+            if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
+        }
+        ik_madd(L[i].p, L[i].len, u, L[i + 1].p);
+    }
+}
+
+/* The local rotations that place the bones along the positions: from the root down, each joint
+   (carried by its parent's new rotation) turns by the shortest arc from its bone to the bone's new
+   direction, so its twist about the bone stays the input's. The positions become those the
+   rotations give (the same to rounding). */
+static void positions_to_rotations(sn_ik_chain *ik, double tiny) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    int i;
+    for (i = 0; i + 1 < n; i++) {
+        double bone[3], want[3], v[3];
+        ik_qmul(parent_model(ik, i), &L[i].q, &L[i].model);
+        if (L[i].len > tiny) {
+            ik_rotate(&L[i].model, L[i + 1].t, bone);
+            ik_scale(bone, L[i].s, bone);
+            ik_sub(L[i + 1].p, L[i].p, want);
+            (void)turn_link(ik, i, bone, want, tiny);
+        }
+        ik_rotate(&L[i].model, L[i + 1].t, v);
+        ik_madd(L[i].p, L[i].s, v, L[i + 1].p);
+    }
+    ik_qmul(parent_model(ik, n - 1), &L[n - 1].q, &L[n - 1].model);
+}
+
 /* One CCD iteration: from the tip's parent to the root, each joint turns the tip toward the
    target, limits applied, the chain below it placed again. */
 static int ccd_step(sn_ik_chain *ik, const double *target, double tiny) {
@@ -563,7 +610,19 @@ sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *targe
     for (i = 0; i + 1 < n; i++) L[i].base = L[i].q;
     d_base = d_end = tip_distance(ik, tgt);
 
-    for (it = 0; it < ik->iterations && d_end > ik->tolerance; it++) {
+    if (ik->method == SN_IK_FABRIK && !ik->has_limits) {
+        /* free FABRIK: positions only, the rotations once at the end */
+        for (it = 0; it < ik->iterations && d_end > ik->tolerance; it++) {
+            fabrik_positions(ik, tgt, tiny);
+            d_end = tip_distance(ik, tgt);
+            solved = 1;
+        }
+        if (solved) {
+            positions_to_rotations(ik, tiny);
+            d_end = tip_distance(ik, tgt);
+        }
+    }
+    for (it = 0; (ik->method == SN_IK_CCD || ik->has_limits) && it < ik->iterations && d_end > ik->tolerance; it++) {
         const double d_was = d_end;
         if (ik->method == SN_IK_CCD) {
             limited |= ccd_step(ik, tgt, tiny);

@@ -1,3 +1,6 @@
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
 /* What the IK solvers share: reading model frames from a pose, checking arguments, writing a
    weighted local rotation back (see ik_internal.h). */
 #include "ik_internal.h"
