@@ -1,4 +1,4 @@
--- sinew.ik: the two-bone and aim solvers from Lua (src/binding/ik.c, the C core in src/core/ik_*.c),
+-- sinew.ik: the two-bone, aim and chain solvers from Lua (src/binding/ik.c, the C core in src/core/ik_*.c),
 -- measured in model space by a forward kinematics written here in doubles (pose:get and
 -- sinew.quat), on the Fox and on random chains with uniform scales (where the core is exact).
 local helper = require "helper"
@@ -78,6 +78,7 @@ describe("sinew.ik", function()
   it("exports the solvers and the flags", function()
     assert.equal("function", type(ik.two_bone))
     assert.equal("function", type(ik.aim))
+    assert.equal("function", type(ik.chain))
     local bits = { REACHED = 1, DEGENERATE = 2, TARGET_AT_ROOT = 4, POLE_ON_LINE = 8, HINGE_ON_BONE = 16,
       SOFTENED = 32, UNREACHABLE = 64, LIMITED = 128 }
     for name, v in pairs(bits) do assert.equal(v, ik[name], name) end
@@ -411,6 +412,229 @@ describe("sinew.ik", function()
     end)
   end)
 
+  describe("chain()", function()
+    -- A random line of joints: one ancestor, then a chain of n joints, each with a random rest
+    -- translation (length 0.2 .. 1.5) and rotation, and a random uniform scale in the pose.
+    local function random_line(rng, n)
+      local names, parents, rest = {}, {}, {}
+      for j = 1, n + 1 do
+        local d, x, y, z, w = unit(rng), helper.random_quat(rng)
+        local l = rng(0.2, 1.5)
+        names[j], parents[j] = "j" .. j, j - 1
+        rest[j] = { d[1] * l, d[2] * l, d[3] * l, x, y, z, w, 1, 1, 1 }
+      end
+      local skel = sinew.skeleton { names = names, parents = parents, rest = rest }
+      local pose = sinew.pose(skel) -- at the rest pose
+      for j = 1, n + 1 do
+        local s = rng(0.5, 2)
+        pose:set_rotation(j, helper.random_quat(rng))
+        pose:set_scale(j, s, s, s)
+      end
+      return skel, pose
+    end
+    local function joints_of(n) local t = {} for j = 1, n do t[j] = j + 1 end return t end
+
+    it("reaches reachable targets by FABRIK and CCD, bone lengths kept, returning the distance left", function()
+      local rng = helper.rng(2525)
+      for _, method in ipairs { "fabrik", "ccd" } do
+        local cases, reached = 0, 0
+        for _ = 1, 200 do
+          local n = math.floor(rng(2, 6.999))
+          local skel, pose = random_line(rng, n)
+          local js = joints_of(n)
+          -- the target: the tip of another random pose of the chain
+          for j = 1, n - 1 do pose:set_rotation(js[j], helper.random_quat(rng)) end
+          local target = pos(pose, js[n])
+          for j = 1, n - 1 do pose:set_rotation(js[j], helper.random_quat(rng)) end
+          local lengths, reach = {}, 0
+          for j = 1, n - 1 do
+            lengths[j] = len(sub(pos(pose, js[j + 1]), pos(pose, js[j])))
+            reach = reach + lengths[j]
+          end
+          local arm = ik.chain { skeleton = skel, joints = js, method = method, iterations = 1000, tolerance = 1e-4 * reach }
+          local left, flags = arm:solve(pose, target[1], target[2], target[3])
+          local tip = pos(pose, js[n])
+          assert.is_true(helper.near_abs(left, len(sub(tip, target)), 1e-5 * reach))
+          cases = cases + 1
+          if left <= 1e-4 * reach then
+            reached = reached + 1
+            assert.is_true(ik.has(flags, ik.REACHED))
+          end
+          for j = 1, n - 1 do
+            assert.is_true(helper.near_abs(len(sub(pos(pose, js[j + 1]), pos(pose, js[j]))), lengths[j], 1e-5 * reach))
+          end
+        end
+        assert.is_true(reached >= 0.98 * cases, method .. ": " .. reached .. " of " .. cases)
+      end
+    end)
+
+    it("holds a hinge within its range and never ends farther than the input", function()
+      local rng = helper.rng(31)
+      for _ = 1, 200 do
+        local skel, pose = random_line(rng, 4)
+        local axis = unit(rng)
+        local lo = rng(-2, 0)
+        local hi = lo + rng(0.2, 2)
+        local _, _, _, rx, ry, rz, rw = skel:rest(3)
+        -- the input within the hinge: rest * R(axis, a)
+        local a = rng(lo, hi)
+        local s = math.sin(a / 2)
+        pose:set_rotation(3, quat.mul(rx, ry, rz, rw, axis[1] * s, axis[2] * s, axis[3] * s, math.cos(a / 2)))
+        local arm = ik.chain { skeleton = skel, joints = { 2, 3, 4, 5 }, method = rng() < 0.5 and "ccd" or "fabrik",
+          limits = { j3 = { hinge = axis, min = lo, max = hi } } }
+        local target = add(pos(pose, 2), scale(unit(rng), rng(0, 3)))
+        local before = len(sub(pos(pose, 5), target))
+        local left = arm:solve(pose, target[1], target[2], target[3])
+        assert.is_true(left <= before + 1e-5 * (1 + before))
+        -- the hinge's angle: rest^-1 q is a turn about the axis, within [lo, hi]
+        local _, _, _, qx, qy, qz, qw = pose:get(3)
+        local dx, dy, dz, dw = quat.mul(-rx, -ry, -rz, rw, qx, qy, qz, qw)
+        if dw < 0 then dx, dy, dz, dw = -dx, -dy, -dz, -dw end
+        local along = dx * axis[1] + dy * axis[2] + dz * axis[3]
+        local off = len(sub({ dx, dy, dz }, scale(axis, along)))
+        local angle_now = 2 * math.atan2(along, dw)
+        assert.is_true(off <= 1e-6, off)
+        assert.is_true(angle_now >= lo - 1e-6 and angle_now <= hi + 1e-6, angle_now)
+      end
+    end)
+
+    it("leaves the pose bit for bit with weight 0 and solves the same input to the same bits", function()
+      local rng = helper.rng(5)
+      for _ = 1, 50 do
+        local skel, pose = random_line(rng, 5)
+        local copy = sinew.pose(skel)
+        copy:copy(pose)
+        local arm = ik.chain { skeleton = skel, joints = joints_of(5), method = rng() < 0.5 and "ccd" or "fabrik",
+          limits = { j3 = { cone = 1, twist = { -0.3, 0.3 } } } }
+        local t = add(pos(pose, 2), unit(rng))
+        local before = snapshot(pose)
+        local l0 = arm:solve(pose, t[1], t[2], t[3], 0)
+        assert.same(before, snapshot(pose))
+        assert.is_true(helper.near_abs(l0, len(sub(pos(pose, 6), t)), 1e-5))
+        local w = rng() < 0.5 and 1 or rng()
+        local l1, f1 = arm:solve(pose, t[1], t[2], t[3], w)
+        local l2, f2 = arm:solve(copy, t[1], t[2], t[3], w)
+        assert.same({ l1, f1 }, { l2, f2 })
+        assert.same(snapshot(pose), snapshot(copy))
+      end
+    end)
+
+    it("reads and sets its settings", function()
+      local skel = random_line(helper.rng(1), 3)
+      local arm = ik.chain { skeleton = skel, joints = { "j2", "j3", "j4" }, method = "ccd", iterations = 8, tolerance = 0.01 }
+      assert.equal(3, #arm)
+      assert.equal("ccd", arm:method())
+      assert.same({ 2, 3, 4 }, { arm:joints() })
+      assert.equal(8, arm:iterations())
+      assert.equal(0.01, arm:tolerance())
+      arm:set_iterations(40)
+      arm:set_tolerance(0)
+      assert.equal(40, arm:iterations())
+      assert.equal(0, arm:tolerance())
+      assert.equal(skel, arm:skeleton())
+      assert.is_truthy(tostring(arm):find("sinew.IKChain (ccd, 'j2' .. 'j4', 3 joints)", 1, true))
+      local free = ik.chain { skeleton = skel, joints = { 1, 2 } }
+      assert.equal("fabrik", free:method())
+      assert.equal(16, free:iterations())
+      assert.equal(1e-4, free:tolerance())
+    end)
+
+    it("refuses bad definitions and solves with exact messages, writing nothing", function()
+      local skel = sinew.skeleton { names = { "root", "a", "b", "c", "d" }, parents = { 0, 1, 2, 3, 2 },
+        rest = { { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1 }, { 0, 1, 0, 0, 0, 0, 1, 1, 1, 1 }, { 1, 0, 0, 0, 0, 0, 1, 1, 1, 1 },
+          { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1 }, { 1, 0, 0, 0, 0, 0, 1, 1, 1, 1 } } }
+      local J = { "a", "b", "c" }
+      local cases = {
+        { { joints = J }, "'skeleton' must be a sinew.Skeleton (got nil)" },
+        { { skeleton = skel, joints = J, bones = 1 }, "unknown field 'bones' in the chain definition" },
+        { { skeleton = skel, joints = "a" }, "'joints' must be a table of joints (got string)" },
+        { { skeleton = skel, joints = { "a" } }, "a chain of 1 joints is out of range (2 .. 32)" },
+        { { skeleton = skel, joints = { "a", "x" } }, "joints[2]: unknown joint 'x'" },
+        { { skeleton = skel, joints = { "a", "b", "a" } }, "joints 1 and 3 of the chain are the same joint 'a'" },
+        { { skeleton = skel, joints = { "a", "b", "d" } }, "joints do not form a chain: 'd' (3) is not a child of 'b' (2)" },
+        { { skeleton = skel, joints = J, method = "jacobian" }, "unknown method 'jacobian' ('fabrik' or 'ccd')" },
+        { { skeleton = skel, joints = J, iterations = 0 }, "'iterations' 0 is out of range (1 .. 1000)" },
+        { { skeleton = skel, joints = J, iterations = 2.5 }, "'iterations' must be an integer (got 2.5)" },
+        { { skeleton = skel, joints = J, tolerance = 0 / 0 }, "'tolerance' is not finite" },
+        { { skeleton = skel, joints = J, limits = 3 }, "'limits' must be a table of limits by joint (got number)" },
+        { { skeleton = skel, joints = J, limits = { x = { cone = 1 } } }, "limits.x: unknown joint 'x'" },
+        { { skeleton = skel, joints = J, limits = { a = 1 } }, "limits.a must be a table (got number)" },
+        { { skeleton = skel, joints = J, limits = { a = { bend = 1 } } }, "unknown field 'bend' in limits.a" },
+        { { skeleton = skel, joints = J, limits = { a = {} } }, "limits.a: needs 'hinge', 'cone' or 'twist'" },
+        { { skeleton = skel, joints = J, limits = { a = { hinge = { 0, 0, 1 }, cone = 1 } } },
+          "limits.a: a hinge takes no 'cone' or 'twist'" },
+        { { skeleton = skel, joints = J, limits = { a = { cone = 1, max = 1 } } },
+          "limits.a: 'min' and 'max' belong to a hinge" },
+        { { skeleton = skel, joints = J, limits = { a = { twist = 1 } } },
+          "limits.a.twist must be a table of 2 numbers, min and max (got number)" },
+        { { skeleton = skel, joints = J, limits = { a = { hinge = { 0, 0 } } } },
+          "'limits.a.hinge' must be a table of 3 numbers (got a table of another length)" },
+        { { skeleton = skel, joints = J, limits = { a = { hinge = { 0, 0, 0 } } } },
+          "limit of 'a': the hinge axis is a zero vector" },
+        { { skeleton = skel, joints = J, limits = { a = { hinge = { 0, 0, 1 }, min = 1, max = 0 } } },
+          "limit of 'a': hinge angles 1 .. 0 is empty (min > max)" },
+        { { skeleton = skel, joints = J, limits = { a = { cone = 4 } } }, "limit of 'a': cone 4 is out of range (0 .. 3.14159)" },
+        { { skeleton = skel, joints = J, limits = { c = { cone = 1 } } },
+          "limit of 'c': the joint is the chain's tip, which the solve does not turn" },
+        { { skeleton = skel, joints = J, limits = { root = { cone = 1 } } }, "limit of 'root': the joint is not on the chain" },
+        { { skeleton = skel, joints = J, limits = { b = { cone = 1 } } },
+          "limit of 'b': a cone or twist needs a bone, and 'c' rests on the joint" },
+        { { skeleton = skel, joints = J, limits = { [true] = { cone = 1 } } },
+          "'limits' keys must be joint names or indices (got boolean)" },
+      }
+      for _, case in ipairs(cases) do
+        local ok, msg = pcall(ik.chain, case[1])
+        assert.is_false(ok, case[2])
+        assert.is_truthy(tostring(msg):find(case[2], 1, true), case[2] .. " / " .. tostring(msg))
+        local none, why, arg = sinew.try(ik.chain, case[1])
+        assert.same({ nil, case[2], 1 }, { none, why, arg })
+      end
+      local pose, wrong = sinew.pose(skel), sinew.pose(random_line(helper.rng(3), 2))
+      local arm = ik.chain { skeleton = skel, joints = J, limits = { [2] = { hinge = { 0, 0, 1 } } } }
+      local nan = 0 / 0
+      local solves = {
+        { function() local _ = arm:solve(nil, 1, 1, 1) end, "bad argument #1 to 'solve' (sinew.Pose expected, got nil)" },
+        { function() local _ = arm:solve(wrong, 1, 1, 1) end, "bad argument #1 to 'solve' (pose of another skeleton)" },
+        { function() local _ = arm:solve(pose, nan, 1, 1) end, "bad argument #2 to 'solve' (target x is not finite)" },
+        { function() local _ = arm:solve(pose, 1, 1, 1e13) end,
+          "bad argument #2 to 'solve' (target z 1e+13 is out of range (-1e+12 .. 1e+12))" },
+        { function() local _ = arm:solve(pose, 1, "y", 1) end, "bad argument #3 to 'solve' (number expected, got string)" },
+        { function() local _ = arm:solve(pose, 1, 1, 1, 2) end,
+          "bad argument #5 to 'solve' (weight 2 is out of range (0 .. 1))" },
+        { function() local _ = arm:set_iterations(0) end,
+          "bad argument #1 to 'set_iterations' ('iterations' 0 is out of range (1 .. 1000))" },
+        { function() local _ = arm:set_tolerance(-1) end, "bad argument #1 to 'set_tolerance' ('tolerance'" },
+        { function() local _ = arm.solve(pose, pose, 1, 1, 1) end, "sinew.IKChain expected, got sinew.Pose" },
+      }
+      pose:set_rotation("a", 0.1, 0.2, 0.3, 0.9)
+      local before = snapshot(pose)
+      for _, case in ipairs(solves) do
+        local ok, msg = pcall(case[1])
+        assert.is_false(ok, case[2])
+        assert.is_truthy(tostring(msg):find(case[2], 1, true), case[2] .. " / " .. tostring(msg))
+        assert.same(before, snapshot(pose))
+      end
+      assert.same({ nil, "weight 2 is out of range (0 .. 1)", 6 }, { sinew.try(arm.solve, arm, pose, 1, 1, 1, 2) })
+    end)
+
+    it("takes the fallbacks: every bone zero-length writes nothing, a target on the root is flagged", function()
+      local skel = sinew.skeleton { names = { "a", "b", "c" }, parents = { 0, 1, 2 } }
+      local pose = sinew.pose(skel)
+      local arm = ik.chain { skeleton = skel, joints = { 1, 2, 3 } }
+      local before = snapshot(pose)
+      local left, flags = arm:solve(pose, 1, 2, 2)
+      assert.equal(3, left)
+      assert.is_true(ik.has(flags, ik.DEGENERATE))
+      assert.same(before, snapshot(pose))
+      local line = random_line(helper.rng(8), 3)
+      local p2 = sinew.pose(line)
+      local r = pos(p2, 2)
+      local _, f2 = ik.chain { skeleton = line, joints = { 2, 3, 4 } }:solve(p2, r[1], r[2], r[3])
+      assert.is_true(ik.has(f2, ik.TARGET_AT_ROOT))
+      for j = 1, #p2 do for _, v in ipairs { p2:get(j) } do assert.is_true(v == v) end end
+    end)
+  end)
+
   describe("garbage", function()
     it("makes none per solve, on both solvers", function()
       local fox = assert(sinew.gltf.load(FOX))
@@ -432,6 +656,12 @@ describe("sinew.ik", function()
       assert.equal(0, helper.least_garbage(solve_leg, 1000))
       assert.equal(0, helper.least_garbage(solve_head, 1000))
       assert.equal(0, helper.least_garbage(flags, 1000))
+      local arm = ik.chain { skeleton = fox.skeleton, joints = { 17, 18, 19 }, limits = { [18] = { cone = 2 } } }
+      local function solve_arm()
+        i = i + 1
+        arm:solve(pose, root[1], root[2] - 20 + (i % 7), root[3] + 5, 0.9)
+      end
+      assert.equal(0, helper.least_garbage(solve_arm, 1000))
     end)
   end)
 

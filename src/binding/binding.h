@@ -140,6 +140,7 @@ void *sn_lua_checkself(lua_State *L);
 #define SN_MASK2D_MT "sinew.Mask2D"
 #define SN_IK_TWO_BONE_MT "sinew.IKTwoBone"
 #define SN_IK_AIM_MT "sinew.IKAim"
+#define SN_IK_CHAIN_MT "sinew.IKChain"
 /// Registry key of the list of the blend spaces' metatables, one per mode (for ffi.c)
 #define SN_BLENDSPACE_METATABLES "sinew.BlendSpace metatables"
 
@@ -176,8 +177,8 @@ typedef struct sn_lua_space {
     int n, inputs;     /* number of points, numbers weights() takes */
 } sn_lua_space;
 
-/// The userdata of an IK solver (ik.c): this header, then the core object (sn_ik_two_bone or
-/// sn_ik_aim) it points to. ffi.c's solve functions take it; the FFI path declares it opaque.
+/// The userdata of an IK solver (ik.c): this header, then the core object (sn_ik_two_bone,
+/// sn_ik_aim or sn_ik_chain) it points to. ffi.c's solve functions take it; the FFI path declares it opaque.
 typedef struct sn_lua_ik {
     void *solver; /* the core object, inside this userdata (it alone holds the settings) */
 } sn_lua_ik;
