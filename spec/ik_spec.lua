@@ -695,6 +695,28 @@ describe("sinew.ik", function()
         assert.same({ nil, "weight 2 is out of range (0 .. 1)", 9 }, { none, why, arg })
         assert.are_not.equal(C.IKTwoBone.solve, leg.solve) -- the fast function is installed
       end)
+
+      it("solves chains as the C binding does, bit for bit, and refuses alike", function()
+        local rng = helper.rng(98)
+        for _ = 1, 100 do
+          local skel = random_chain(rng)
+          local a, b = sinew.pose(skel), sinew.pose(skel)
+          local arm = ik.chain { skeleton = skel, joints = { 2, 3, 4, 5 }, method = rng() < 0.5 and "ccd" or "fabrik",
+            limits = { mid = { hinge = unit(rng), min = -1, max = 1 } } }
+          local t, w = unit(rng), rng() < 0.3 and rng() or nil
+          local l1, f1 = arm:solve(a, t[1], t[2], t[3], w)
+          local l2, f2 = C.IKChain.solve(arm, b, t[1], t[2], t[3], w)
+          assert.same({ l2, f2 }, { l1, f1 })
+          assert.same(snapshot(b), snapshot(a))
+        end
+        local skel = random_chain(rng)
+        local arm = ik.chain { skeleton = skel, joints = { 3, 4, 5 } }
+        assert.same({ nil, "weight 2 is out of range (0 .. 1)", 6 }, { sinew.try(arm.solve, arm, sinew.pose(skel), 1, 1, 1, 2) })
+        local ok, msg = pcall(function() local _ = arm:solve(sinew.pose(skel), 0 / 0, 1, 1) end)
+        assert.is_false(ok)
+        assert.is_truthy(tostring(msg):find("bad argument #2 to 'solve' (target x is not finite)", 1, true), tostring(msg))
+        assert.are_not.equal(C.IKChain.solve, arm.solve)
+      end)
     end)
   end
 

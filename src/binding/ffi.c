@@ -40,6 +40,8 @@ typedef struct sn_ffi_table {
                                    double pz, double weight, unsigned *flags);
     sn_status (*ik_aim_solve)(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double weight, int has_up,
                               double ux, double uy, double uz, unsigned *flags);
+    sn_status (*ik_chain_solve)(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double weight,
+                                double *left, unsigned *flags);
 } sn_ffi_table;
 /* END sn_ffi_table */
 
@@ -83,6 +85,14 @@ static sn_status ik_aim_solve(const sn_lua_ik *ik, sn_pose *pose, double tx, dou
     return sn_ik_aim_solve((const sn_ik_aim *)ik->solver, pose, &t, has_up ? &u : NULL, weight, flags, NULL);
 }
 
+/* the chain's solve: the distance left in *left (its solver's scratch is inside the userdata) */
+static sn_status ik_chain_solve(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double weight,
+                                double *left, unsigned *flags) {
+    sn_vec3 t;
+    t.x = tx, t.y = ty, t.z = tz;
+    return sn_ik_chain_solve((sn_ik_chain *)ik->solver, pose, &t, weight, left, flags, NULL);
+}
+
 static const sn_ffi_table table = {
     sn_quat_slerp, sn_quat_nlerp, sn_quat_pow, sn_quat_log, sn_quat_exp, sn_quat_blend,
     space_weights,
@@ -90,7 +100,7 @@ static const sn_ffi_table table = {
     sn_clip_sample, sn_clip_cursor_sample, sn_clip_sample_joint,
     sn_chain_step, sn_chain_update,
     sn_blendspace_wedges_of,
-    ik_two_bone_solve, ik_aim_solve,
+    ik_two_bone_solve, ik_aim_solve, ik_chain_solve,
 };
 
 static void set_size(lua_State *L, const char *name, size_t v) {
@@ -103,7 +113,7 @@ static void set_size(lua_State *L, const char *name, size_t v) {
    getmetatable on an object) */
 void sn_open_ffi(lua_State *L, int module) {
     static const char *const classes[] = {SN_POSE_MT, SN_MASK_MT, SN_MATRICES_MT, SN_CLIP_MT, SN_CLIP_CURSOR_MT, SN_CHAIN_MT,
-                                         SN_IK_TWO_BONE_MT, SN_IK_AIM_MT, NULL};
+                                         SN_IK_TWO_BONE_MT, SN_IK_AIM_MT, SN_IK_CHAIN_MT, NULL};
     int i;
     lua_createtable(L, 0, 3);
     lua_createtable(L, 0, 6);

@@ -553,11 +553,11 @@ static int read_limits(lua_State *L, const sn_skeleton *s, sn_ik_limit *out) {
 }
 
 /***
- * Builds a chain solver: `skeleton` (a Skeleton), `joints` (the chain's joints, root first, each
- * the parent of the next: names or 1-based indices; 2 .. 32 of them), `method` ["fabrik"] ("fabrik"
- * or "ccd"), `iterations` [16] (1 .. 1000), `tolerance` [1e-4] (model units: a tip this near the
- * target stops the iterations) and `limits` [none] (by joint name or index, any joint of the chain
- * but the tip: `{ hinge = { x, y, z }, min = a, max = b }`, a turn about the axis (in the joint's
+ * Builds a chain solver, FABRIK or CCD with joint limits. Its definition: `skeleton` (a Skeleton),
+ * `joints` (the chain's joints, root first, each the parent of the next: names or 1-based indices;
+ * 2 .. 32 of them), `method` ["fabrik"] ("fabrik" or "ccd"), `iterations` [16] (1 .. 1000),
+ * `tolerance` [1e-4] (model units: a tip this near the target stops the iterations) and `limits`
+ * [none] (by joint name or index, any joint of the chain but the tip: `{ hinge = { x, y, z }, min = a, max = b }`, a turn about the axis (in the joint's
  * frame) by an angle from the joint's rest rotation in [min, max] (radians, default -pi .. pi);
  * or `{ cone = a, twist = { min, max } }` (either or both): the bone (the next joint's rest
  * translation) stays within `cone` radians of its rest direction, and the turn about it from rest
@@ -623,9 +623,8 @@ static int l_chain(lua_State *L) {
 }
 
 /***
- * Turns the chain's joints (the root .. the tip's parent) of `pose` so that the tip reaches the
- * target (a model-space point), by FABRIK or CCD within the joints' limits, then writes them with
- * `weight`. Bone lengths do not change; the solve never ends farther from the target than the
+ * Turns the chain's joints of `pose` (all but the tip) so that the tip reaches the target (a
+ * model-space point), by FABRIK or CCD within the joints' limits, then writes them with `weight`. Bone lengths do not change; the solve never ends farther from the target than the
  * input (brought within its limits). A refused call writes nothing; weight 0 writes nothing.
  * @function IKChain:solve
  * @tparam Pose pose a pose of the solver's skeleton

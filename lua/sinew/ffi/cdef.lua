@@ -72,6 +72,8 @@ typedef struct sn_ffi_table {
                                    double pz, double weight, unsigned *flags);
     sn_status (*ik_aim_solve)(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double weight, int has_up,
                               double ux, double uy, double uz, unsigned *flags);
+    sn_status (*ik_chain_solve)(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double weight,
+                                double *left, unsigned *flags);
 } sn_ffi_table;
 ]]
 M.CDEF = CDEF
