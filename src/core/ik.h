@@ -292,8 +292,10 @@ sn_status sn_ik_chain_set_tolerance(sn_ik_chain *ik, double tolerance, sn_error 
 /// a CCD sweep follows. CCD: from the tip's parent to the root, each joint turns by the shortest
 /// arc taking the tip's direction onto the target's, then its limit applies. A hinge joint turns
 /// about its axis only (the directions projected across it), as far as its best turn. Limits
-/// hold after every step, so after the solve; where the solve ends farther from the target than
-/// the limited input, the limited input is kept (never worse than the input). Weight 0 and 1 use
+/// hold after every step, so after the solve at weight 1 (a weight in (0, 1) blends each joint's
+/// input and solved rotations along the shorter arc, which the limits do not check again); where
+/// the solve ends farther from the target than the limited input, the limited input is kept
+/// (never worse than the input). Weight 0 and 1 use
 /// + - * / and sqrt only, in double: the same bits on every IEEE platform (a weight in (0, 1)
 /// blends through sn_quat_slerp, which uses the C library's trigonometry).
 /// Fallbacks: every bone zero-length (SN_IK_DEGENERATE): nothing written; a zero-length bone is
