@@ -282,15 +282,15 @@ sn_status sn_ik_chain_set_tolerance(sn_ik_chain *ik, double tolerance, sn_error 
 /// none) receives the distance from the tip of the pose as written to the target. The root stays
 /// where it is and bone lengths do not change (rotations only). First, each limited joint is
 /// brought within its limit (a joint outside it takes the nearest rotation within); the
-/// iterations start from there and stop early once the tip is within the tolerance. FABRIK
-/// without limits works on positions (a backward pass from the target, a forward pass from the
-/// root, bones at their lengths), then turns each joint, root first, by the shortest arc taking
-/// its bone from the input's direction onto the solved one: the least turn, so each joint's twist
-/// about its bone stays the input's. FABRIK with limits turns the joints in the forward pass
-/// (each onto its new direction by the shortest arc, then its limit), and where an iteration gains
-/// less than a tenth of the distance (limits can hold FABRIK at a fixed point short of the target)
-/// a CCD sweep follows. CCD: from the tip's parent to the root, each joint turns by the shortest
-/// arc taking the tip's direction onto the target's, then its limit applies. A hinge joint turns
+/// iterations start from there and stop early once the tip is within the tolerance. FABRIK: a
+/// backward pass from the target, then a forward pass from the root, bones at their lengths. CCD:
+/// from the tip's parent to the root, each joint turns by the shortest arc taking the tip's
+/// direction onto the target's. Without limits both iterate on positions only, then turn each
+/// joint once, root first, by the shortest arc taking its bone from the input's direction onto
+/// the solved one: the least turn, so each joint's twist about its bone stays the input's. With
+/// limits they turn the joints at every step (FABRIK in its forward pass), each by the shortest
+/// arc and then its limit; where a FABRIK iteration gains less than a tenth of the distance
+/// (limits can hold FABRIK at a fixed point short of the target) a CCD sweep follows. A hinge joint turns
 /// about its axis only (the directions projected across it), as far as its best turn. Limits
 /// hold after every step, so after the solve at weight 1 (a weight in (0, 1) blends each joint's
 /// input and solved rotations along the shorter arc, which the limits do not check again); where

@@ -519,6 +519,29 @@ static void positions_to_rotations(sn_ik_chain *ik, double tiny) {
     ik_qmul(parent_model(ik, n - 1), &L[n - 1].q, &L[n - 1].model);
 }
 
+/* One CCD iteration on positions only, for a chain without limits: from the tip's parent to the
+   root, the joints below each turn about it by the shortest arc taking the tip's direction onto
+   the target's. The rotations follow once, at the end (positions_to_rotations). */
+static void ccd_positions(sn_ik_chain *ik, const double *target, double tiny) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    int i, k;
+    for (i = n - 2; i >= 0; i--) {
+        double e[3], d[3], a[3], b[3];
+        sn_quat arc;
+        ik_sub(L[n - 1].p, L[i].p, e);
+        ik_sub(target, L[i].p, d);
+        if (ik_unit(e, tiny, a) == 0.0 || ik_unit(d, tiny, b) == 0.0) continue;
+        sn_quat_arc_unit(a, b, &arc);
+        for (k = i + 1; k < n; k++) {
+            double v[3];
+            ik_sub(L[k].p, L[i].p, v);
+            ik_rotate(&arc, v, v);
+            ik_madd(L[i].p, 1.0, v, L[k].p);
+        }
+    }
+}
+
 /* One CCD iteration: from the tip's parent to the root, each joint turns the tip toward the
    target, limits applied, the chain below it placed again. */
 static int ccd_step(sn_ik_chain *ik, const double *target, double tiny) {
@@ -610,10 +633,11 @@ sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *targe
     for (i = 0; i + 1 < n; i++) L[i].base = L[i].q;
     d_base = d_end = tip_distance(ik, tgt);
 
-    if (ik->method == SN_IK_FABRIK && !ik->has_limits) {
-        /* free FABRIK: positions only, the rotations once at the end */
+    if (!ik->has_limits) {
+        /* free chains: positions only, the rotations once at the end */
         for (it = 0; it < ik->iterations && d_end > ik->tolerance; it++) {
-            fabrik_positions(ik, tgt, tiny);
+            if (ik->method == SN_IK_FABRIK) fabrik_positions(ik, tgt, tiny);
+            else ccd_positions(ik, tgt, tiny);
             d_end = tip_distance(ik, tgt);
             solved = 1;
         }
@@ -622,7 +646,7 @@ sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *targe
             d_end = tip_distance(ik, tgt);
         }
     }
-    for (it = 0; (ik->method == SN_IK_CCD || ik->has_limits) && it < ik->iterations && d_end > ik->tolerance; it++) {
+    for (it = 0; ik->has_limits && it < ik->iterations && d_end > ik->tolerance; it++) {
         const double d_was = d_end;
         if (ik->method == SN_IK_CCD) {
             limited |= ccd_step(ik, tgt, tiny);
