@@ -303,7 +303,8 @@ sn_status sn_ik_chain_set_tolerance(sn_ik_chain *ik, double tolerance, sn_error 
 /// (SN_IK_UNREACHABLE) iterates as any other (the chain folds toward the root, or lies straight
 /// toward the target). `flags` (NULL for none) receives SN_IK_* bits: also SN_IK_REACHED (within
 /// the tolerance, weight 1) and SN_IK_LIMITED (a limit changed a rotation). Refuses (writing
-/// nothing) what sn_ik_two_bone_solve refuses (args 1, 2, 4; arg 3 is unused).
+/// nothing) what sn_ik_two_bone_solve refuses (args 1, 2, 4; arg 3 is unused), also at weight 0
+/// (which reads the chain for `*left`).
 sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *target, double weight, double *left,
                             unsigned *flags, sn_error *err);
 

@@ -654,7 +654,7 @@ sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *targe
             limited |= fabrik_step(ik, tgt, tiny);
             /* limits can hold FABRIK at a point its passes keep returning to, away from the
                target: an iteration that gained less than a tenth stalls, and a CCD sweep follows */
-            if (ik->has_limits && (d_end = tip_distance(ik, tgt)) > 0.9 * d_was)
+            if ((d_end = tip_distance(ik, tgt)) > 0.9 * d_was)
                 limited |= ccd_step(ik, tgt, tiny);
         }
         d_end = tip_distance(ik, tgt);
