@@ -52,10 +52,15 @@ local space_defs = {
 }
 
 -- an animator definition of every kind of part: a 1-D tree, a machine with a trigger, events, an
--- additive layer with a mask, a smoothed float, root motion, an inertialised transition
+-- additive layer with a mask, a smoothed float, root motion, an inertialised transition, IK (a
+-- smoothed target, an aim weighted by a parameter, a two-bone solve reaching for a joint; the
+-- solvers O.head and O.leg, made before)
+local O = {}
 local function animator_def(skel, clip, mask)
   return { skeleton = skel, root_motion = "j0",
     parameters = { speed = 0, go = "trigger", on = false, soft = { float = 0, smoothing = 0.2 } },
+    targets = { gaze = { 0, 1, 2, smoothing = 0.1 } },
+    ik = { { solver = "head", target = "gaze", weight = "soft" }, { solver = "leg", target = { joint = "j2" } } },
     layers = {
       { name = "base", entry = "idle",
         states = { idle = { motion = "c", events = { { 0.25, "tick" } } },
@@ -66,10 +71,9 @@ local function animator_def(skel, clip, mask)
                           mode = "inertialize" } } },
       { name = "look", mode = "additive", mask = "upper", entry = "a",
         states = { a = { motion = { blend = "1d", parameter = "soft", children = { { -1, "c" }, { 1, "d" } } } } } },
-    } }, { clips = { c = clip, d = sinew.clip(clip_def(skel)) }, masks = { upper = mask } }
+    } }, { clips = { c = clip, d = sinew.clip(clip_def(skel)) }, masks = { upper = mask }, ik = { head = O.head, leg = O.leg } }
 end
 
-local O = {}
 local function make_objects()
   O.skel, O.other = skeleton("j"), skeleton("k")
   O.pose, O.pose2, O.other_pose = sinew.pose(O.skel), sinew.pose(O.skel), sinew.pose(O.other)
@@ -343,6 +347,8 @@ local function templates(name)
     ["sinew.Animator:set"] = { { O.anim, "speed", 0.8 }, { O.anim, "on", true } },
     ["sinew.Animator:get"] = { { O.anim, "speed" } }, ["sinew.Animator:trigger"] = { { O.anim, "go" } },
     ["sinew.Animator:reset_trigger"] = { { O.anim, "go" } },
+    ["sinew.Animator:set_target"] = { { O.anim, "gaze", 1, 2, 3 } }, ["sinew.Animator:target"] = { { O.anim, "gaze" } },
+    ["sinew.ik.kind"] = { { O.head }, { O.arm } },
     ["sinew.dragonbones.Rig:chain"] = { { O.tailrig, { bones = { "tail1", "tail2", "tail3" }, end_length = 10,
       stiffness = { 0.2, 0.1 }, gravity = { 0, 980 }, force = { 10, 0 }, solver = "sweep",
       colliders = { { shape = "capsule", a = { 0, 0 }, b = { 0, 10 }, radius = 1 },

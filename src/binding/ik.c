@@ -783,6 +783,29 @@ static int l_has(lua_State *L) {
     return 1;
 }
 
+/***
+ * The kind of an IK solver: "two_bone", "aim" or "chain" (what made it), nil for anything else
+ * (the animator's `ik` lists call each kind's `solve` with its own arguments).
+ * @function kind
+ * @param v any value
+ * @treturn ?string
+ * @raise never
+ */
+static int l_kind(lua_State *L) {
+    static const struct {
+        const char *mt, *name;
+    } kinds[] = {{SN_IK_TWO_BONE_MT, "two_bone"}, {SN_IK_AIM_MT, "aim"}, {SN_IK_CHAIN_MT, "chain"}};
+    size_t i;
+    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (sn_lua_testobject(L, 1, kinds[i].mt) != NULL) {
+            lua_pushstring(L, kinds[i].name);
+            return 1;
+        }
+    }
+    lua_pushnil(L);
+    return 1;
+}
+
 void sn_open_ik(lua_State *L, int module) {
     static const luaL_Reg two_bone_methods[] = {
         {"solve", l_two_bone_solve}, {"soften", l_two_bone_soften}, {"set_soften", l_two_bone_set_soften},
@@ -818,6 +841,8 @@ void sn_open_ik(lua_State *L, int module) {
     lua_setfield(L, -2, "chain");
     lua_pushcfunction(L, l_has);
     lua_setfield(L, -2, "has");
+    lua_pushcfunction(L, l_kind);
+    lua_setfield(L, -2, "kind");
     for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         lua_pushinteger(L, flags[i].value);
         lua_setfield(L, -2, flags[i].name);
