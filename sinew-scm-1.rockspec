@@ -82,6 +82,8 @@ build = {
     ["sinew.animator.events"] = "lua/sinew/animator/events.lua",
     ["sinew.animator.ik"] = "lua/sinew/animator/ik.lua",
     ["sinew.animator.spring"] = "lua/sinew/animator/spring.lua",
+    ["sinew.ik"] = "lua/sinew/ik/init.lua",
+    ["sinew.ik.spread"] = "lua/sinew/ik/spread.lua",
     },
   },
 }

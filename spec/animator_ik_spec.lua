@@ -19,6 +19,8 @@ local function solvers()
     head = ik.aim { skeleton = skel, joint = "b_Head_05", forward = { 0, 0, 1 }, limit = math.rad(80) },
     leg = ik.two_bone { skeleton = skel, joints = LEG },
     tail = ik.chain { skeleton = skel, joints = { "b_Tail01_012", "b_Tail02_013", "b_Tail03_014" } },
+    look = ik.spread { skeleton = skel, joints = { "b_Spine02_03", "b_Neck_04", "b_Head_05" }, forward = { 0, 1, 0 },
+      up = { 0, 0, 1 }, weights = { 0.2, 0.4, 1 } },
   }
 end
 
@@ -99,6 +101,26 @@ describe("IK in the animator", function()
     assert.equal("head", d.ik[1].solver)
     assert.equal("aim", d.ik[1].kind)
     assert.equal(1, d.ik[1].weight)
+  end)
+
+  it("runs a chain and a spread aim with an up target as by hand", function()
+    local s = solvers()
+    local def = definition { targets = { gaze = { 0, 60, 200 }, sky = { 0, 0, 1 } },
+      ik = { { solver = s.look, target = "gaze", up = "sky", weight = 0.75 }, { solver = "tail", target = "gaze" } } }
+    local anim = sinew.animator(def, { clips = fox.clips, ik = s })
+    local bare = sinew.animator(plain(def), { clips = fox.clips })
+    local pose, want = sinew.pose(skel), sinew.pose(skel)
+    for frame = 1, 5 do
+      anim:set_target("gaze", 20 * frame, 50, 150):update(0.1):evaluate(pose)
+      bare:update(0.1):evaluate(want)
+      s.look:solve(want, 20 * frame, 50, 150, 0.75, 0, 0, 1)
+      local left = s.tail:solve(want, 20 * frame, 50, 150, 1)
+      assert.is_true(same_pose(pose, want))
+      local d = anim:debug()
+      assert.equal("spread", d.ik[1].kind)
+      assert.equal("tail", d.ik[2].solver)
+      assert.equal(left, d.ik[2].left)
+    end
   end)
 
   it("reaches for a joint, with the knee's own side as the default pole", function()

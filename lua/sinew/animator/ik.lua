@@ -10,6 +10,7 @@
 -- velocities) and what each entry did in its last evaluation (for `debug`), here only.
 -- @module sinew.animator.ik
 local core = require "sinew.core"
+local Solvers = require "sinew.ik"
 local Fault = require "sinew.fault"
 -- sinew.animator.layer requires the definition, which requires this module: required by `plan`
 local Layer
@@ -76,7 +77,8 @@ local function point(v, path, ctx, targets, joints_too)
   fail(path, "must be a target's name%s (got %s)", joints_too and " or { joint = name }" or "", show(v))
 end
 
-local kinds = { two_bone = "a two-bone solver", aim = "an aim solver", chain = "a chain solver" }
+local kinds = { two_bone = "a two-bone solver", aim = "an aim solver", chain = "a chain solver",
+  spread = "a spread aim" }
 
 --- An `ik` list at `path`: a list of { solver = name or solver, target = ..., pole = ..., up = ...,
 -- weight = w or parameter name, states = { ... } (a layer's list only: `states` the layer's) }.
@@ -93,7 +95,7 @@ function M.list(v, path, ctx, targets, states)
       name = solver
       solver = ctx.read.resource(ctx, "ik", solver, p .. ".solver")
     end
-    local kind = core.ik.kind(solver)
+    local kind = Solvers.kind(solver)
     if not kind then fail(p .. ".solver", "must be a sinew.ik solver or its name in resources.ik (got %s)", show(solver)) end
     if solver:skeleton() ~= ctx.skeleton then fail(p .. ".solver", "solver of another skeleton") end
     local entry = { solver = solver, kind = kind, name = name or tostring(solver), path = p }
@@ -106,7 +108,7 @@ function M.list(v, path, ctx, targets, states)
       entry.pole = { joint = (select(2, solver:joints())) } -- the knee's own side: it bends as the clip bends it
     end
     if e.up ~= nil then
-      if kind ~= "aim" then fail(p .. ".up", "only an aim solver has an up reference") end
+      if kind ~= "aim" and kind ~= "spread" then fail(p .. ".up", "only an aim solver has an up reference") end
       entry.up = point(e.up, p .. ".up", ctx, targets, false)
     end
     if type(e.weight) == "string" then
@@ -259,7 +261,7 @@ function M.run(K, S, A, layers, pose)
       if kind == "two_bone" then
         local px, py, pz = where(K, S, e.pole)
         r, f = e.solver:solve(pose, tx, ty, tz, px, py, pz, w)
-      elseif kind == "aim" then
+      elseif kind == "aim" or kind == "spread" then
         if e.up then
           local ux, uy, uz = where(K, S, e.up)
           r, f = e.solver:solve(pose, tx, ty, tz, w, ux, uy, uz)
