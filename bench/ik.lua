@@ -1,0 +1,485 @@
+-- Figures of sinew.ik from Lua: ns per solve of the two-bone, aim and chain (FABRIK, 4 joints, 16
+-- iterations) solvers, each beside the same work written in plain Lua as a careful LuaJIT
+-- programmer would (locals, no table or closure per call): read the joints' local transforms and
+-- their ancestors' from a pose held as a flat Lua array (10 numbers a joint: translation,
+-- rotation, scale), solve in model space, write the local rotations back. The skeleton and the
+-- solvers are bench/c/bench_ik.c's. Before timing, each plain solver is run beside sinew's on the
+-- same inputs and must write the same rotations (within 1e-5) and put the tip at the same place
+-- (within 1e-4 of the reach), or the bench stops with an error: the comparison is of the same
+-- work. On LuaJIT sinew takes its FFI path, on Lua 5.4 the C API, and the plain version runs on
+-- the same interpreter. Issue 25's target: 2x the plain version or more where it takes over 200 ns.
+--
+-- Each call solves the pose as the call before left it, with a new target (16 in turn): every
+-- call does the whole work (reads the frames, solves, writes), as bench_ik's do on a fresh copy of
+-- their input. Copying the input back from Lua would cost more than some solves (pose:set_rotation
+-- is a C API call, which LuaJIT does not compile), so neither side copies.
+local sinew = require "sinew"
+local bench = require "common"
+local ik = sinew.ik
+
+local sqrt, exp, abs, min, max = math.sqrt, math.exp, math.abs, math.min, math.max
+local atan2 = math.atan2 or math.atan
+local PI = math.pi
+
+-- ---- the skeleton of bench_ik.c ----------------------------------------------------------------
+-- hips(0) spine(1) chest(2) neck(3) head(4); thigh(5) under hips, shin(6), foot(7), then 8 .. 23
+-- each under the one before (the arm: 8, 9, 10, 11). 0-based joints here, as in the C bench.
+local JOINTS = 24
+local names, parents, rest = {}, {}, {}
+local PAR = {} -- PAR[j + 1]: the 0-based parent of 0-based joint j, -1 for the root
+do
+  local l = sqrt(0.05 * 0.05 + 0.1 * 0.1 + 0.02 * 0.02 + 0.993 * 0.993)
+  for j = 0, JOINTS - 1 do
+    local p = j == 0 and -1 or j <= 4 and j - 1 or j == 5 and 0 or j - 1
+    names[j + 1], parents[j + 1], PAR[j + 1] = "j" .. j, p + 1, p
+    local t = (j == 6 or j == 7) and { 0, -0.45, 0 } or { 0.1, 0.4, 0.05 }
+    rest[j + 1] = { t[1], t[2], t[3], 0.05 / l, 0.1 / l, 0.02 / l, 0.993 / l, 1, 1, 1 }
+  end
+end
+local skel = sinew.skeleton { names = names, parents = parents, rest = rest }
+local pose, mats = sinew.pose(skel), sinew.matrices(skel)
+
+-- the pose for plain Lua: joint j's translation at P[10 j + 1 .. 3], rotation x, y, z, w at
+-- P[10 j + 4 .. 7], scale at P[10 j + 8 .. 10]
+local P = {}
+local function sync() -- P = sinew's pose, number for number (sinew's floats)
+  for j = 0, JOINTS - 1 do
+    local v = { pose:get(j + 1) }
+    for c = 1, 10 do P[10 * j + c] = v[c] end
+  end
+end
+sync()
+
+-- ---- plain Lua ----------------------------------------------------------------------------------
+local function qmul(ax, ay, az, aw, bx, by, bz, bw)
+  return aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+         aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz
+end
+local function rotate(qx, qy, qz, qw, x, y, z) -- v + w c + u x c, c = 2 u x v (unit q)
+  local cx, cy, cz = 2 * (qy * z - qz * y), 2 * (qz * x - qx * z), 2 * (qx * y - qy * x)
+  return x + qw * cx + (qy * cz - qz * cy), y + qw * cy + (qz * cx - qx * cz), z + qw * cz + (qx * cy - qy * cx)
+end
+-- the shortest arc taking the unit a onto the unit b (a half turn about some axis across a when
+-- they are opposite)
+local function arc(ax, ay, az, bx, by, bz)
+  local c = ax * bx + ay * by + az * bz
+  if 1 + c < 1e-9 then
+    local ex, ey, ez = 1, 0, 0
+    if abs(ax) > abs(ay) or abs(ax) > abs(az) then
+      if abs(ay) <= abs(az) then ex, ey = 0, 1 else ex, ez = 0, 1 end
+    end
+    local x, y, z = ay * ez - az * ey, az * ex - ax * ez, ax * ey - ay * ex
+    local k = 1 / sqrt(x * x + y * y + z * z)
+    return x * k, y * k, z * k, 0
+  end
+  local x, y, z, w = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx, 1 + c
+  local k = 1 / sqrt(x * x + y * y + z * z + w * w)
+  return x * k, y * k, z * k, w * k
+end
+-- the model frame of the parent of joint j (rotation, origin, uniform scale), up the parents
+local function parent_frame(pose_, j)
+  local qx, qy, qz, qw, tx, ty, tz, s = 0, 0, 0, 1, 0, 0, 0, 1
+  local k = PAR[j + 1]
+  while k >= 0 do
+    local b = 10 * k
+    local lx, ly, lz, lw, ls = pose_[b + 4], pose_[b + 5], pose_[b + 6], pose_[b + 7], pose_[b + 8]
+    local rx, ry, rz = rotate(lx, ly, lz, lw, tx, ty, tz)
+    tx, ty, tz = pose_[b + 1] + ls * rx, pose_[b + 2] + ls * ry, pose_[b + 3] + ls * rz
+    s = ls * s
+    qx, qy, qz, qw = qmul(lx, ly, lz, lw, qx, qy, qz, qw)
+    k = PAR[k + 1]
+  end
+  return qx, qy, qz, qw, tx, ty, tz, s
+end
+-- writes the unit rotation x, y, z, w of joint j, on the side of the rotation it replaces
+local function write_rotation(pose_, j, x, y, z, w)
+  local b = 10 * j
+  local k = 1 / sqrt(x * x + y * y + z * z + w * w)
+  if x * pose_[b + 4] + y * pose_[b + 5] + z * pose_[b + 6] + w * pose_[b + 7] < 0 then k = -k end
+  pose_[b + 4], pose_[b + 5], pose_[b + 6], pose_[b + 7] = x * k, y * k, z * k, w * k
+end
+
+-- Two-bone: the tip onto the (softened) target, the knee bending about its hinge (ax, ay, az,
+-- unit, in the mid joint's frame), the root turned onto the target and about it into the plane
+-- of the pole. The knee's angle from the law of cosines written for a hinge at any angle to the
+-- bones: |u + v(phi)|^2 = base + 2 R cos(phi - phi0). Returns dist^2 - reached^2, 0 when the tip
+-- is on the target (not softened, within reach).
+local function two_bone(pose_, root, mid, tip, ax, ay, az, soften, tx, ty, tz, px, py, pz)
+  local pqx, pqy, pqz, pqw, ptx, pty, ptz, ps = parent_frame(pose_, root)
+  local b = 10 * root
+  local rlx, rly, rlz, rlw = pose_[b + 4], pose_[b + 5], pose_[b + 6], pose_[b + 7]
+  local x, y, z = rotate(pqx, pqy, pqz, pqw, pose_[b + 1], pose_[b + 2], pose_[b + 3])
+  local Ax, Ay, Az = ptx + ps * x, pty + ps * y, ptz + ps * z
+  local rqx, rqy, rqz, rqw = qmul(pqx, pqy, pqz, pqw, rlx, rly, rlz, rlw)
+  local rs = ps * pose_[b + 8]
+  b = 10 * mid
+  local mlx, mly, mlz, mlw = pose_[b + 4], pose_[b + 5], pose_[b + 6], pose_[b + 7]
+  x, y, z = rotate(rqx, rqy, rqz, rqw, pose_[b + 1], pose_[b + 2], pose_[b + 3])
+  local Bx, By, Bz = Ax + rs * x, Ay + rs * y, Az + rs * z
+  local mqx, mqy, mqz, mqw = qmul(rqx, rqy, rqz, rqw, mlx, mly, mlz, mlw)
+  local ms = rs * pose_[b + 8]
+  b = 10 * tip
+  x, y, z = rotate(mqx, mqy, mqz, mqw, pose_[b + 1], pose_[b + 2], pose_[b + 3])
+  local Cx, Cy, Cz = Bx + ms * x, By + ms * y, Bz + ms * z
+  -- bones u = B - A, v = C - B; the hinge n in model space
+  local ux, uy, uz, vx, vy, vz = Bx - Ax, By - Ay, Bz - Az, Cx - Bx, Cy - By, Cz - Bz
+  local l1, l2 = sqrt(ux * ux + uy * uy + uz * uz), sqrt(vx * vx + vy * vy + vz * vz)
+  local nx, ny, nz = rotate(mqx, mqy, mqz, mqw, ax, ay, az)
+  -- v's parts along n and across it, and n x vperp: v(phi) = vpar + cos(phi) vperp + sin(phi) w
+  local vn = vx * nx + vy * ny + vz * nz
+  local apx, apy, apz = nx * vn, ny * vn, nz * vn
+  local cpx, cpy, cpz = vx - apx, vy - apy, vz - apz
+  local wx, wy, wz = ny * cpz - nz * cpy, nz * cpx - nx * cpz, nx * cpy - ny * cpx
+  local al, be = ux * cpx + uy * cpy + uz * cpz, ux * wx + uy * wy + uz * wz
+  local base = l1 * l1 + l2 * l2 + 2 * (ux * apx + uy * apy + uz * apz)
+  local R = sqrt(al * al + be * be)
+  local c0, s0 = al / R, be / R
+  local reach2, fold2 = base + 2 * R, base - 2 * R
+  if fold2 < 0 then fold2 = 0 end
+  -- the target's direction and softened distance
+  local dx, dy, dz = tx - Ax, ty - Ay, tz - Az
+  local dist = sqrt(dx * dx + dy * dy + dz * dz)
+  local fx, fy, fz = dx / dist, dy / dist, dz / dist
+  -- beyond soften x reach (da) the target's distance is softened to da + ds (1 - exp(-(d - da) / ds)),
+  -- ds = reach - da: written with max and min, which LuaJIT compiles without a branch
+  local reach = sqrt(reach2)
+  local da = soften * reach
+  local ds = reach - da
+  local over = max(dist - da, 0)
+  local want = dist - over + ds * (1 - exp(-over / ds))
+  local want2 = min(max(want * want, fold2), reach2)
+  -- the knee's turn phi = phi0 - acos(c), as a cosine and sine
+  local c = (want2 - base) / (2 * R)
+  c = min(max(c, -1), 1)
+  local s = sqrt(1 - c * c)
+  local cphi, sphi = c0 * c + s0 * s, s0 * c - c0 * s
+  -- the root-tip vector e after the knee, and the mid's offset m from the root-tip line
+  local ex, ey, ez = ux + apx + cphi * cpx + sphi * wx, uy + apy + cphi * cpy + sphi * wy, uz + apz + cphi * cpz + sphi * wz
+  local k = 1 / sqrt(ex * ex + ey * ey + ez * ez)
+  ex, ey, ez = ex * k, ey * k, ez * k
+  k = ux * ex + uy * ey + uz * ez
+  local mx, my, mz = ux - k * ex, uy - k * ey, uz - k * ez
+  local ml = sqrt(mx * mx + my * my + mz * mz)
+  -- the root: the shortest arc e -> f, then the roll about f taking the mid onto the pole's side
+  local q1x, q1y, q1z, q1w = arc(ex, ey, ez, fx, fy, fz)
+  local a1x, a1y, a1z, a1w = qmul(q1x, q1y, q1z, q1w, rqx, rqy, rqz, rqw)
+  local pxx, pxy, pxz = px - Ax, py - Ay, pz - Az
+  k = pxx * fx + pxy * fy + pxz * fz
+  pxx, pxy, pxz = pxx - k * fx, pxy - k * fy, pxz - k * fz
+  k = 1 / sqrt(pxx * pxx + pxy * pxy + pxz * pxz)
+  pxx, pxy, pxz = pxx * k, pxy * k, pxz * k
+  local b1x, b1y, b1z = rotate(q1x, q1y, q1z, q1w, mx, my, mz)
+  local sx = (b1y * pxz - b1z * pxy) * fx + (b1z * pxx - b1x * pxz) * fy + (b1x * pxy - b1y * pxx) * fz
+  local sw = ml + b1x * pxx + b1y * pxy + b1z * pxz
+  k = 1 / sqrt(sw * sw + sx * sx)
+  local xx, xy, xz, xw = fx * sx * k, fy * sx * k, fz * sx * k, sw * k
+  -- locals: root' = parent^-1 X q1 root_model; mid' = mid R(axis, phi)
+  x, y, z, k = qmul(-pqx, -pqy, -pqz, pqw, xx, xy, xz, xw)
+  write_rotation(pose_, root, qmul(x, y, z, k, a1x, a1y, a1z, a1w))
+  k = 1 / sqrt(sphi * sphi + (1 + cphi) * (1 + cphi))
+  write_rotation(pose_, mid, qmul(mlx, mly, mlz, mlw, ax * sphi * k, ay * sphi * k, az * sphi * k, (1 + cphi) * k))
+  return dist * dist - want2
+end
+
+-- Aim: the joint's forward axis (fx, fy, fz, unit), drawn from the offset (ox, oy, oz), through
+-- the target; the up axis (ux, uy, uz, unit, across forward) rolled as near as it goes to its
+-- input direction; the turn of the forward axis capped at `limit` (easing back to the input, a
+-- smoothstep, as the target goes behind). Returns true when the forward line is on the target.
+local function aim(pose_, j, fwx, fwy, fwz, upx, upy, upz, ox, oy, oz, limit, cos_limit, tx, ty, tz)
+  local pqx, pqy, pqz, pqw, ptx, pty, ptz, ps = parent_frame(pose_, j)
+  local b = 10 * j
+  local x, y, z = rotate(pqx, pqy, pqz, pqw, pose_[b + 1], pose_[b + 2], pose_[b + 3])
+  local jx, jy, jz = ptx + ps * x, pty + ps * y, ptz + ps * z
+  local mqx, mqy, mqz, mqw = qmul(pqx, pqy, pqz, pqw, pose_[b + 4], pose_[b + 5], pose_[b + 6], pose_[b + 7])
+  local s = ps * pose_[b + 8]
+  local Ox, Oy, Oz = rotate(mqx, mqy, mqz, mqw, ox, oy, oz)
+  Ox, Oy, Oz = Ox * s, Oy * s, Oz * s
+  local fx, fy, fz = rotate(mqx, mqy, mqz, mqw, fwx, fwy, fwz)
+  local ux, uy, uz = rotate(mqx, mqy, mqz, mqw, upx, upy, upz)
+  -- the point of the forward line from the offset at the target's distance: w = o + lam f
+  local dx, dy, dz = tx - jx, ty - jy, tz - jz
+  local d2 = dx * dx + dy * dy + dz * dz
+  local dist = sqrt(d2)
+  local of = Ox * fx + Oy * fy + Oz * fz
+  local disc = d2 - (Ox * Ox + Oy * Oy + Oz * Oz - of * of)
+  if disc < 0 then return false end
+  local lam = sqrt(disc) - of
+  if lam <= 1e-9 * dist then return false end
+  local wx, wy, wz = Ox + lam * fx, Oy + lam * fy, Oz + lam * fz
+  -- the shortest arc w -> d (|w| = |d|)
+  local cs = d2 + wx * dx + wy * dy + wz * dz
+  local cx, cy, cz = wy * dz - wz * dy, wz * dx - wx * dz, wx * dy - wy * dx
+  local k = 1 / sqrt(cx * cx + cy * cy + cz * cz + cs * cs)
+  local q1x, q1y, q1z, q1w = cx * k, cy * k, cz * k, cs * k
+  local nx, ny, nz = dx / dist, dy / dist, dz / dist
+  -- the roll about the target direction bringing the turned up axis onto the input's, across it
+  local ax, ay, az = rotate(q1x, q1y, q1z, q1w, ux, uy, uz)
+  k = ax * nx + ay * ny + az * nz
+  ax, ay, az = ax - k * nx, ay - k * ny, az - k * nz
+  k = ux * nx + uy * ny + uz * nz
+  local bx, by, bz = ux - k * nx, uy - k * ny, uz - k * nz
+  k = 1 / sqrt(bx * bx + by * by + bz * bz)
+  bx, by, bz = bx * k, by * k, bz * k
+  local al = sqrt(ax * ax + ay * ay + az * az)
+  local sn = (ay * bz - az * by) * nx + (az * bx - ax * bz) * ny + (ax * by - ay * bx) * nz
+  local sw = al + ax * bx + ay * by + az * bz
+  k = 1 / sqrt(sn * sn + sw * sw)
+  local rx, ry, rz, rw = qmul(nx * sn * k, ny * sn * k, nz * sn * k, sw * k, q1x, q1y, q1z, q1w)
+  -- the limit: the angle the forward axis turns
+  local reached = true
+  local rf = rx * fx + ry * fy + rz * fz
+  if limit < PI and 1 - 2 * ((rx * rx + ry * ry + rz * rz) - rf * rf) < cos_limit then
+    local gx, gy, gz = rotate(rx, ry, rz, rw, fx, fy, fz)
+    local ex, ey, ez = fy * gz - fz * gy, fz * gx - fx * gz, fx * gy - fy * gx
+    local el = sqrt(ex * ex + ey * ey + ez * ez)
+    local angle = atan2(el, fx * gx + fy * gy + fz * gz)
+    if angle > limit then
+      reached = false
+      local t = (angle - limit) / (PI - limit)
+      if t > 1 then t = 1 end
+      local g = limit * (1 - t * t * (3 - 2 * t))
+      -- the full turn's roll about its forward axis: r = R(g, rho) arc(f -> g)
+      local hx, hy, hz, hw = arc(fx, fy, fz, gx, gy, gz)
+      local ox_, oy_, oz_, ow_ = qmul(rx, ry, rz, rw, -hx, -hy, -hz, hw)
+      local rho = 2 * atan2(ox_ * gx + oy_ * gy + oz_ * gz, ow_)
+      if rho > PI then rho = rho - 2 * PI elseif rho < -PI then rho = rho + 2 * PI end
+      -- turn f by g along the same great circle, and keep the roll faded by g / limit
+      ex, ey, ez = ex / el, ey / el, ez / el
+      local sg, cg = math.sin(0.5 * g), math.cos(0.5 * g)
+      local cqx, cqy, cqz, cqw = ex * sg, ey * sg, ez * sg, cg
+      local hx2, hy2, hz2 = rotate(cqx, cqy, cqz, cqw, fx, fy, fz)
+      local h = 0.5 * rho * g / limit
+      local sh, ch = math.sin(h), math.cos(h)
+      rx, ry, rz, rw = qmul(hx2 * sh, hy2 * sh, hz2 * sh, ch, cqx, cqy, cqz, cqw)
+    end
+  end
+  -- local' = parent^-1 r model
+  x, y, z, k = qmul(rx, ry, rz, rw, mqx, mqy, mqz, mqw)
+  write_rotation(pose_, j, qmul(-pqx, -pqy, -pqz, pqw, x, y, z, k))
+  return reached
+end
+
+-- FABRIK over the chain joints CH[1 .. n] (0-based joints), `iterations` at most, stopping once
+-- the tip is within `tolerance`: the backward pass from the target, the forward pass from the
+-- root, bones at their lengths, on positions; then, root first, each joint turned by the shortest
+-- arc from its bone to the bone's solved direction. Scratch: flat tables made once. Returns the
+-- distance left.
+local CH, N = { 8, 9, 10, 11 }, 4
+local X, Y, Z, FX, FY, FZ, LEN = {}, {}, {}, {}, {}, {}, {}
+local S = {}
+for i = 1, N do X[i], Y[i], Z[i], FX[i], FY[i], FZ[i], LEN[i], S[i] = 0, 0, 0, 0, 0, 0, 0, 1 end
+local function fabrik(pose_, iterations, tolerance, tx, ty, tz)
+  local pqx, pqy, pqz, pqw, ptx, pty, ptz, ps = parent_frame(pose_, CH[1])
+  -- model positions, rotations and scales down the chain
+  local b = 10 * CH[1]
+  local x, y, z = rotate(pqx, pqy, pqz, pqw, pose_[b + 1], pose_[b + 2], pose_[b + 3])
+  X[1], Y[1], Z[1] = ptx + ps * x, pty + ps * y, ptz + ps * z
+  local mx, my, mz, mw, s = pqx, pqy, pqz, pqw, ps
+  for i = 1, N - 1 do
+    b = 10 * CH[i]
+    mx, my, mz, mw = qmul(mx, my, mz, mw, pose_[b + 4], pose_[b + 5], pose_[b + 6], pose_[b + 7])
+    s = s * pose_[b + 8]
+    S[i] = s
+    local c = 10 * CH[i + 1]
+    local lx, ly, lz = pose_[c + 1], pose_[c + 2], pose_[c + 3]
+    x, y, z = rotate(mx, my, mz, mw, lx, ly, lz)
+    X[i + 1], Y[i + 1], Z[i + 1] = X[i] + s * x, Y[i] + s * y, Z[i] + s * z
+    LEN[i] = abs(s) * sqrt(lx * lx + ly * ly + lz * lz)
+  end
+  local dx, dy, dz = tx - X[N], ty - Y[N], tz - Z[N]
+  local d = sqrt(dx * dx + dy * dy + dz * dz)
+  for _ = 1, iterations do
+    if d <= tolerance then break end
+    FX[N], FY[N], FZ[N] = tx, ty, tz
+    for i = N - 1, 1, -1 do
+      local vx, vy, vz = X[i] - FX[i + 1], Y[i] - FY[i + 1], Z[i] - FZ[i + 1]
+      local k = LEN[i] / sqrt(vx * vx + vy * vy + vz * vz)
+      FX[i], FY[i], FZ[i] = FX[i + 1] + k * vx, FY[i + 1] + k * vy, FZ[i + 1] + k * vz
+    end
+    for i = 1, N - 1 do
+      local vx, vy, vz = FX[i + 1] - X[i], FY[i + 1] - Y[i], FZ[i + 1] - Z[i]
+      local k = LEN[i] / sqrt(vx * vx + vy * vy + vz * vz)
+      X[i + 1], Y[i + 1], Z[i + 1] = X[i] + k * vx, Y[i] + k * vy, Z[i] + k * vz
+    end
+    dx, dy, dz = tx - X[N], ty - Y[N], tz - Z[N]
+    d = sqrt(dx * dx + dy * dy + dz * dz)
+  end
+  -- the rotations, root first: each joint carried by its parent's new rotation, then turned
+  mx, my, mz, mw = pqx, pqy, pqz, pqw
+  local px, py, pz = X[1], Y[1], Z[1]
+  for i = 1, N - 1 do
+    b = 10 * CH[i]
+    local c = 10 * CH[i + 1]
+    local qx, qy, qz, qw = qmul(mx, my, mz, mw, pose_[b + 4], pose_[b + 5], pose_[b + 6], pose_[b + 7])
+    local bx, by, bz = rotate(qx, qy, qz, qw, pose_[c + 1], pose_[c + 2], pose_[c + 3])
+    local wx, wy, wz = X[i + 1] - px, Y[i + 1] - py, Z[i + 1] - pz
+    local kb, kw = 1 / sqrt(bx * bx + by * by + bz * bz), 1 / sqrt(wx * wx + wy * wy + wz * wz)
+    local ax_, ay_, az_, aw_ = arc(bx * kb, by * kb, bz * kb, wx * kw, wy * kw, wz * kw)
+    qx, qy, qz, qw = qmul(ax_, ay_, az_, aw_, qx, qy, qz, qw)
+    -- the local rotation: parent^-1 model, written; the model rotation from it
+    local lx, ly, lz, lw = qmul(-mx, -my, -mz, mw, qx, qy, qz, qw)
+    write_rotation(pose_, CH[i], lx, ly, lz, lw)
+    mx, my, mz, mw = qmul(mx, my, mz, mw, pose_[b + 4], pose_[b + 5], pose_[b + 6], pose_[b + 7])
+    x, y, z = rotate(mx, my, mz, mw, pose_[c + 1], pose_[c + 2], pose_[c + 3])
+    s = S[i]
+    px, py, pz = px + s * x, py + s * y, pz + s * z
+  end
+  dx, dy, dz = tx - px, ty - py, tz - pz
+  return sqrt(dx * dx + dy * dy + dz * dz)
+end
+
+-- ---- the solvers, sinew's and their plain parameters ------------------------------------------
+local SOFTEN, LIMIT, OFFSET_Y, ITERATIONS = 0.9, 1.4, 0.1, 16
+local leg = ik.two_bone { skeleton = skel, joints = { 6, 7, 8 }, mid_axis = { 1, 0, 0 }, soften = SOFTEN }
+local head = ik.aim { skeleton = skel, joint = 5, offset = { 0, OFFSET_Y, 0 }, limit = LIMIT }
+local arm = ik.chain { skeleton = skel, joints = { 9, 10, 11, 12 }, method = "fabrik", iterations = ITERATIONS,
+  tolerance = 0 }
+local COS_LIMIT = math.cos(LIMIT)
+
+local function plain_leg(tx, ty, tz, px, py, pz)
+  return two_bone(P, 5, 6, 7, 1, 0, 0, SOFTEN, tx, ty, tz, px, py, pz)
+end
+local function plain_head(tx, ty, tz)
+  return aim(P, 4, 0, 0, 1, 0, 1, 0, 0, OFFSET_Y, 0, LIMIT, COS_LIMIT, tx, ty, tz)
+end
+local function plain_arm(tx, ty, tz) return fabrik(P, ITERATIONS, 0, tx, ty, tz) end
+
+-- model-space position of joint j (0-based) in sinew's pose, and in P
+local function sinew_position(j)
+  pose:to_model(mats)
+  local m = { mats:get(j + 1) }
+  return m[13], m[14], m[15]
+end
+local function plain_position(j)
+  local qx, qy, qz, qw, tx, ty, tz, s = parent_frame(P, j)
+  local b = 10 * j
+  local x, y, z = rotate(qx, qy, qz, qw, P[b + 1], P[b + 2], P[b + 3])
+  return tx + s * x, ty + s * y, tz + s * z
+end
+
+-- the targets: 16 a solver, taken in turn (bench_ik.c's, around the solved joints)
+local function targets(fn)
+  local tx, ty, tz = {}, {}, {}
+  for i = 0, 15 do tx[i + 1], ty[i + 1], tz[i + 1] = fn(i / 15) end
+  return tx, ty, tz
+end
+local hx, hy, hz = sinew_position(5) -- the thigh
+local LX, LY, LZ = targets(function(f) -- from 0.75 to 1.05 of the leg's reach (0.9), soften from 0.81
+  local d = 0.9 * (0.75 + 0.3 * f)
+  return hx + 0.3 * d, hy - 0.9 * d, hz + 0.3 * d
+end)
+local LPX, LPY, LPZ = hx + 0.3, hy - 0.2, hz + 2 -- the pole: in front of the knee
+local AX, AY, AZ = targets(function(f) return 1.0 + 0.5 * f, 2.0, 3.0 end)
+local ax0, ay0, az0 = sinew_position(8) -- the arm's root
+local CX, CY, CZ = targets(function(f) return ax0 + 0.3 + 0.4 * f, ay0 - 0.2, az0 + 0.5 end)
+
+-- ---- the same work: checked once ------------------------------------------------------------------
+local function same(what, joints, tip, tx, ty, tz)
+  for _, j in ipairs(joints) do
+    local x, y, z, w = pose:get_rotation(j + 1)
+    local b = 10 * j
+    local e = math.max(abs(x - P[b + 4]), abs(y - P[b + 5]), abs(z - P[b + 6]), abs(w - P[b + 7]))
+    if e > 1e-5 or e ~= e then
+      error(("%s, target (%g, %g, %g): joint %d's rotation: sinew (%.7f, %.7f, %.7f, %.7f), plain Lua (%.7f, %.7f, %.7f, %.7f)")
+        :format(what, tx, ty, tz, j, x, y, z, w, P[b + 4], P[b + 5], P[b + 6], P[b + 7]))
+    end
+  end
+  local ax, ay, az = sinew_position(tip)
+  local bx, by, bz = plain_position(tip)
+  local e = math.max(abs(ax - bx), abs(ay - by), abs(az - bz))
+  if e > 1e-4 or e ~= e then
+    error(("%s, target (%g, %g, %g): the tip: sinew (%g, %g, %g), plain Lua (%g, %g, %g)")
+      :format(what, tx, ty, tz, ax, ay, az, bx, by, bz))
+  end
+end
+
+local fresh = { pose:get_rotation(1) } -- the input rotations of bench_ik.c (every joint alike)
+local function reset()
+  for j = 1, JOINTS do pose:set_rotation(j, fresh[1], fresh[2], fresh[3], fresh[4]) end
+  sync()
+end
+local count = { two = 0, soft = 0, aim = 0, limited = 0 }
+for i = 1, 16 do
+  reset()
+  local r1 = leg:solve(pose, LX[i], LY[i], LZ[i], LPX, LPY, LPZ, 1)
+  local r2 = plain_leg(LX[i], LY[i], LZ[i], LPX, LPY, LPZ) == 0
+  assert(r1 == r2, "two-bone: sinew and plain Lua agree on reaching the target")
+  count.two, count.soft = count.two + 1, count.soft + (r1 and 0 or 1)
+  same("two-bone", { 5, 6 }, 7, LX[i], LY[i], LZ[i])
+  reset()
+  -- aim: bench_ik.c's targets, and targets behind and beside the head (held back by the limit)
+  for _, t in ipairs { { AX[i], AY[i], AZ[i] }, { -1 + 0.1 * i, 1.5, -3 }, { 3, 1.8, -0.5 + 0.1 * i } } do
+    r1 = head:solve(pose, t[1], t[2], t[3], 1)
+    r2 = plain_head(t[1], t[2], t[3])
+    assert(r1 == r2, "aim: sinew and plain Lua agree on the limit")
+    count.aim, count.limited = count.aim + 1, count.limited + (r1 and 0 or 1)
+    same("aim", { 4 }, 4, t[1], t[2], t[3])
+    sync() -- go on from sinew's floats
+  end
+  reset()
+  local left = arm:solve(pose, CX[i], CY[i], CZ[i], 1)
+  local plain_left = plain_arm(CX[i], CY[i], CZ[i])
+  assert(abs(left - plain_left) <= 1e-4, "chain: sinew and plain Lua leave the same distance")
+  same("chain", { 8, 9, 10 }, 11, CX[i], CY[i], CZ[i])
+end
+assert(count.soft > 0 and count.soft < count.two, "two-bone: the targets are both inside and in the softening band")
+assert(count.limited > 0 and count.limited < count.aim, "aim: the targets are both within and past the limit")
+
+-- ---- timing ---------------------------------------------------------------------------------------
+-- each side's closure its own function (LuaJIT's traces specialise on a function's code)
+local plain_name = bench.interpreter == "luajit" and "plain LuaJIT" or ("plain Lua " .. _VERSION:match("%d.%d"))
+local jit_ = bench.interpreter == "luajit"
+local sink = 0
+local k1, k2, k3, k4, k5, k6 = 0, 0, 0, 0, 0, 0
+local cases = {
+  { "ik two-bone", jit_ and 400000 or 100000,
+    function()
+      k1 = k1 % 16 + 1
+      local _, flags = leg:solve(pose, LX[k1], LY[k1], LZ[k1], LPX, LPY, LPZ, 1)
+      sink = sink + flags
+    end,
+    function()
+      k2 = k2 % 16 + 1
+      sink = sink + plain_leg(LX[k2], LY[k2], LZ[k2], LPX, LPY, LPZ)
+    end },
+  { "ik aim", jit_ and 400000 or 100000,
+    function()
+      k3 = k3 % 16 + 1
+      local r = head:solve(pose, AX[k3], AY[k3], AZ[k3], 1)
+      if r then sink = sink + 1 end
+    end,
+    function()
+      k4 = k4 % 16 + 1
+      if plain_head(AX[k4], AY[k4], AZ[k4]) then sink = sink + 1 end
+    end },
+  { "ik chain FABRIK 4 joints, 16 iterations", jit_ and 100000 or 20000,
+    function()
+      k5 = k5 % 16 + 1
+      sink = sink + arm:solve(pose, CX[k5], CY[k5], CZ[k5], 1)
+    end,
+    function()
+      k6 = k6 % 16 + 1
+      sink = sink + plain_arm(CX[k6], CY[k6], CZ[k6])
+    end },
+}
+-- the check's traces end in its own calls (pose:get_rotation, C API, not compiled), and LuaJIT
+-- gives up on a trace that fails too often: start the timing from no compiled code at all
+if rawget(_G, "jit") then jit.flush() end
+reset()
+print(("%-7s (%s; 24 joints, solved joints 1 (two-bone) / 4 (aim) / 4 (chain) below the root; checked: "
+  .. "the same rotations as plain Lua on %d two-bone (%d softened), %d aim (%d limited), 16 chain solves)")
+  :format(bench.interpreter, sinew.path == "ffi" and "FFI path" or "C API", count.two, count.soft, count.aim,
+    count.limited))
+local only = arg and arg[1] -- a word of the cases' names: `luajit bench/ik.lua aim` runs that one
+for _, c in ipairs(cases) do
+  local what, n, s_call, p_call = c[1], c[2], c[3], c[4]
+  if only and not what:find(only, 1, true) then goto continue end
+  local ts = bench.ns_per_call(s_call, n)
+  local tp = bench.ns_per_call(p_call, n)
+  local g = bench.least_garbage(s_call, math.floor(n / 4))
+  local target = tp > 200 and "target 2x" or "plain under 200 ns"
+  print(("%-7s %s: sinew %.0f ns, %s %.0f ns (%.1fx faster; %s), %g B/call")
+    :format(bench.interpreter, what, ts, plain_name, tp, tp / ts, target, g))
+  ::continue::
+end
+assert(sink == sink, "the results are numbers")
