@@ -12,8 +12,8 @@ describe("bench/ik.lua's plain-Lua solvers", function()
       helper.quote(package.cpath), helper.quote("lua/?.lua;lua/?/init.lua;bench/?.lua;spec/?.lua;;"),
       helper.interpreter), 60)
     assert.are.equal(0, status, out)
-    local two, soft, aim, limited, chain = out:match(
-      "checked: the same rotations as plain Lua on (%d+) two%-bone %((%d+) not reached%), (%d+) aim %((%d+) limited%), (%d+) chain")
+    local two, soft, aim, limited, chain = out:match("checked: the same rotations as plain Lua on (%d+) two%-bone "
+      .. "%((%d+) not reached%), (%d+) aim %((%d+) limited%), (%d+) chain")
     assert.is_truthy(two, out)
     assert.are.equal(316, tonumber(two))
     assert.are.equal(348, tonumber(aim))
