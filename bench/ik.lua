@@ -7,8 +7,9 @@
 -- the chain). Before timing, each plain solver is run beside sinew's on the same inputs and must
 -- write the same rotations (within 1e-5) and put the tip at the same place (within 1e-4 of the
 -- rig's scale), or the bench stops with an error: the comparison is of the same work
--- (`bench/ik.lua check [n]` runs that check alone, with n random targets per solver and rig). On LuaJIT sinew takes its FFI path, on Lua 5.4 the C API, and the plain version runs on
--- the same interpreter. Issue 25's target: 2x the plain version or more where it takes over 200 ns.
+-- (`bench/ik.lua check [n]` runs that check alone, with n random targets per solver and rig).
+-- On LuaJIT sinew takes its FFI path, on Lua 5.4 the C API, and the plain version runs on the
+-- same interpreter. Issue 25's target: 2x the plain version or more where it takes over 200 ns.
 --
 -- Each call solves the pose as the call before left it, with a new target (16 in turn): every
 -- call does the whole work (reads the frames, solves, writes), as bench_ik's do on a fresh copy of
