@@ -480,7 +480,8 @@ local function panel()
   if timing.added then
     lg.print(("%d animators of one plan; 100 made in %.0f ms"):format(#foxes, 1e3 * timing.added), 20, y + 50)
   end
-  lg.print("arrows speed/turn, w/a/s/d look, mouse: IK look (g), space jump, tab skeleton, c +100 foxes, drag camera/look square, wheel zoom",
+  lg.print("arrows speed/turn, w/a/s/d look, mouse IK look (g), space jump, tab skeleton, c +100 foxes, " ..
+    "drag camera/look square, wheel zoom",
     10, H - 22)
 end
 
