@@ -36,6 +36,12 @@ typedef struct ik_link {
     double ls;          /* local scale (x) */
     double p[3];        /* model position */
     double f[3];        /* FABRIK's backward position */
+    double c[3];        /* a hinge's column of the damped least-squares step */
+    sn_quat best;       /* the local rotation of the best pose so far ... */
+    sn_quat best_model; /* ... its model rotation ... */
+    double best_p[3];   /* ... and position */
+    sn_quat next;       /* the rotation a damped least-squares step gives it */
+    int held;           /* 1: the step's limit held the joint, the others solve again */
     double len;         /* length of the bone to the next joint (model units) */
 } ik_link;
 
@@ -558,6 +564,248 @@ static int ccd_step(sn_ik_chain *ik, const double *target, double tiny) {
     return limited;
 }
 
+/* ---- damped least squares ---------------------------------------------------------------- */
+
+/* Damped steps that gain nothing this many times in a row end the solve: the tip is held by the
+   limits, or as near as rounding lets it. */
+#define IK_DLS_MISSES 3
+/* A tip within this fraction of the chain's reach ends the damped steps whatever the tolerance:
+   rounding moves the positions about as much, and the pose's floats a hundred thousand times more. */
+#define IK_DLS_FLOOR 1e-12
+/* The first step's damping lambda2, over the reach squared (J J^T is about the reach squared
+   times the joint count). */
+#define IK_DLS_DAMPING 1e-2
+
+/* Keeps the chain's state as the best so far (keep 1), or goes back to it (keep 0). */
+static void keep_best(sn_ik_chain *ik, int keep) {
+    ik_link *L = ik->link;
+    int i;
+    for (i = 0; i < ik->count; i++) {
+        if (keep) {
+            L[i].best = L[i].q;
+            L[i].best_model = L[i].model;
+            memcpy(L[i].best_p, L[i].p, sizeof L[i].p);
+        } else {
+            L[i].q = L[i].best;
+            L[i].model = L[i].best_model;
+            memcpy(L[i].p, L[i].best_p, sizeof L[i].p);
+        }
+    }
+}
+
+/* the tip's move by the joints not held, summed into the symmetric a (xx xy xz yy yz zz) */
+static void dls_normal(sn_ik_chain *ik, double lambda2, double *a) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    int i;
+    a[0] = a[3] = a[5] = lambda2;
+    a[1] = a[2] = a[4] = 0.0;
+    for (i = 0; i + 1 < n; i++) {
+        double r[3];
+        if (L[i].held) continue;
+        ik_sub(L[n - 1].p, L[i].p, r);
+        if (L[i].kind == SN_IK_HINGE) {
+            double ax[3], *c = L[i].c;
+            ik_rotate(&L[i].model, L[i].axis, ax);
+            ik_cross(ax, r, c);
+            a[0] += c[0] * c[0];
+            a[1] += c[0] * c[1];
+            a[2] += c[0] * c[2];
+            a[3] += c[1] * c[1];
+            a[4] += c[1] * c[2];
+            a[5] += c[2] * c[2];
+        } else { /* over the axes x, y, z: the sum of (e_k x r)(e_k x r)^T = |r|^2 I - r r^T */
+            const double rr = ik_dot(r, r);
+            a[0] += rr - r[0] * r[0];
+            a[1] -= r[0] * r[1];
+            a[2] -= r[0] * r[2];
+            a[3] += rr - r[1] * r[1];
+            a[4] -= r[1] * r[2];
+            a[5] += rr - r[2] * r[2];
+        }
+    }
+}
+
+/* y = a^-1 e for the symmetric positive definite a, by its adjugate; 0 when singular */
+static int solve3(const double *a, const double *e, double *y) {
+    const double b00 = a[3] * a[5] - a[4] * a[4], b01 = a[2] * a[4] - a[1] * a[5], b02 = a[1] * a[4] - a[2] * a[3];
+    const double b11 = a[0] * a[5] - a[2] * a[2], b12 = a[1] * a[2] - a[0] * a[4], b22 = a[0] * a[3] - a[1] * a[1];
+    double det = a[0] * b00 + a[1] * b01 + a[2] * b02;
+    if (!(det > 0.0)) return 0;
+    det = 1.0 / det;
+    y[0] = (b00 * e[0] + b01 * e[1] + b02 * e[2]) * det;
+    y[1] = (b01 * e[0] + b11 * e[1] + b12 * e[2]) * det;
+    y[2] = (b02 * e[0] + b12 * e[1] + b22 * e[2]) * det;
+    return 1;
+}
+
+/* the local rotation of link i turned by its share J_i^T y of the step, normalised (unlimited) */
+static void dls_turn(const sn_ik_chain *ik, int i, const double *y, sn_quat *q) {
+    const ik_link *l = &ik->link[i];
+    sn_quat d;
+    double k;
+    if (l->kind == SN_IK_HINGE) { /* q R(axis, th), th = c . y: about the hinge, in its own frame */
+        const double h = 0.5 * ik_dot(l->c, y);
+        d.x = l->axis[0] * h;
+        d.y = l->axis[1] * h;
+        d.z = l->axis[2] * h;
+        d.w = 1.0;
+        ik_qmul(&l->q, &d, q);
+    } else { /* w = r x y in model space, in the parent's frame: P^-1 R(w) P q */
+        const sn_quat *P = parent_model(ik, i);
+        const sn_quat Pc = {-P->x, -P->y, -P->z, P->w};
+        double r[3], w[3];
+        ik_sub(ik->link[ik->count - 1].p, l->p, r);
+        ik_cross(r, y, w);
+        ik_rotate(&Pc, w, w);
+        d.x = 0.5 * w[0]; /* (w / 2, 1) normalised: a turn of 2 atan(|w| / 2), |w| to first order */
+        d.y = 0.5 * w[1];
+        d.z = 0.5 * w[2];
+        d.w = 1.0;
+        ik_qmul(&d, &l->q, q);
+    }
+    k = 1.0 / sqrt(sn_quat_dot4(q, q));
+    q->x *= k;
+    q->y *= k;
+    q->z *= k;
+    q->w *= k;
+}
+
+/* e -= the tip's move by link i turned from its rotation q to `to` (to first order) */
+static void dls_moved(const sn_ik_chain *ik, int i, const sn_quat *to, double *e) {
+    const ik_link *l = &ik->link[i];
+    const sn_quat *P = parent_model(ik, i);
+    const sn_quat qc = {-l->q.x, -l->q.y, -l->q.z, l->q.w}, Pc = {-P->x, -P->y, -P->z, P->w};
+    sn_quat d, m;
+    double k, w[3], r[3], v[3];
+    ik_qmul(to, &qc, &d); /* to = d q, d in the parent's frame */
+    ik_qmul(P, &d, &m);
+    ik_qmul(&m, &Pc, &d); /* in model space */
+    k = d.w < 0.0 ? -2.0 : 2.0;
+    w[0] = k * d.x;
+    w[1] = k * d.y;
+    w[2] = k * d.z;
+    ik_sub(ik->link[ik->count - 1].p, l->p, r);
+    ik_cross(w, r, v);
+    ik_sub(e, v, e);
+}
+
+/* The damped least-squares step (a Levenberg-Marquardt step on the tip's position): every joint
+   turns at once by a small rotation, together chosen to move the tip onto the target to first
+   order. A joint's turn w_i (model space) moves the tip by w_i x r_i (r_i from the joint to the
+   tip); a hinge turns about its axis n_i only, its angle moving the tip along n_i x r_i. With J
+   those columns and e = target - tip, the turns are J^T y where (J J^T + lambda2 I) y = e: one
+   3x3 solve whatever the chain's length. Each turn is then brought within its joint's limit; a
+   joint whose limit changed its turn keeps the changed turn, its own move of the tip comes out of
+   e, and the others solve once more without it. The positions follow. Returns 1 when a limit
+   changed a turn. */
+static int dls_step(sn_ik_chain *ik, const double *target, double lambda2) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    double e[3], a[6], y[3];
+    int i, round, limited = 0, again = 0;
+    ik_sub(target, L[n - 1].p, e);
+    for (i = 0; i + 1 < n; i++) L[i].held = 0;
+    for (round = 0; round < 2; round++) {
+        dls_normal(ik, lambda2, a);
+        if (!solve3(a, e, y)) {
+            if (round == 0) return 0; /* lambda2 > 0 keeps a positive definite: not reached */
+            break;
+        }
+        again = 0;
+        for (i = 0; i + 1 < n; i++) {
+            sn_quat q;
+            if (L[i].held) continue;
+            dls_turn(ik, i, y, &q);
+            if (apply_limit(&L[i], &q)) {
+                limited = 1;
+                if (round == 0) {
+                    L[i].held = 1;
+                    dls_moved(ik, i, &q, e);
+                    again = 1;
+                }
+            }
+            L[i].next = q;
+        }
+        if (!again) break;
+    }
+    for (i = 0; i + 1 < n; i++) L[i].q = L[i].next;
+    forward(ik, 0);
+    return limited;
+}
+
+/* The damped least-squares step of a chain without limits, on its positions: each bone turns
+   on its own (its joint's turn carries the bones below along, which the step leaves to the
+   others), the tip moving by w_k x v_k for a turn w_k of the bone v_k, so A = sum |v_k|^2 I -
+   v_k v_k^T + lambda2 I, w_k = v_k x y, and the bone becomes v_k + w_k x v_k set back to its
+   length. The rotations follow once, at the end (positions_to_rotations). */
+static void dls_positions(sn_ik_chain *ik, const double *target, double lambda2, double tiny) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    double e[3], a[6], y[3], was[3];
+    int k;
+    ik_sub(target, L[n - 1].p, e);
+    a[0] = a[3] = a[5] = lambda2;
+    a[1] = a[2] = a[4] = 0.0;
+    for (k = 0; k + 1 < n; k++) {
+        double v[3], vv;
+        ik_sub(L[k + 1].p, L[k].p, v);
+        vv = ik_dot(v, v);
+        a[0] += vv - v[0] * v[0];
+        a[1] -= v[0] * v[1];
+        a[2] -= v[0] * v[2];
+        a[3] += vv - v[1] * v[1];
+        a[4] -= v[1] * v[2];
+        a[5] += vv - v[2] * v[2];
+    }
+    if (!solve3(a, e, y)) return;
+    memcpy(was, L[0].p, sizeof was);
+    for (k = 0; k + 1 < n; k++) {
+        double v[3], w[3], u[3];
+        ik_sub(L[k + 1].p, was, v);
+        memcpy(was, L[k + 1].p, sizeof was);
+        ik_scale(y, ik_dot(v, v), w); /* (v x y) x v = |v|^2 y - (v . y) v */
+        ik_madd(w, -ik_dot(v, y), v, w);
+        ik_madd(v, 1.0, w, w);
+        if (L[k].len > tiny && ik_unit(w, tiny, u) != 0.0) ik_madd(L[k].p, L[k].len, u, L[k + 1].p);
+        else ik_madd(L[k].p, 1.0, v, L[k + 1].p);
+    }
+}
+
+/* Up to `steps` damped least-squares steps from a tip `d` from the target, on positions (free
+   chains) or rotations (limited ones), each kept only when it brings the tip nearer: the damping
+   falls then, and rises otherwise (Levenberg-Marquardt); they stop within the tolerance, at
+   IK_DLS_FLOOR of the reach, or after IK_DLS_MISSES steps in a row that gain nothing. Returns the
+   distance left; *flag: 1 when a step ran (positions) or a limit changed a turn (rotations). */
+static double dls_finish(sn_ik_chain *ik, const double *target, double reach, double d, int steps, int positions,
+                         int *flag) {
+    const double stop = fmax(ik->tolerance, IK_DLS_FLOOR * reach), lambda0 = IK_DLS_DAMPING * reach * reach;
+    const double tiny = SN_IK_MIN_RATIO * reach;
+    double best = d, lambda2 = lambda0;
+    int it, missed = 0;
+    keep_best(ik, 1);
+    for (it = 0; it < steps && best > stop && missed < IK_DLS_MISSES; it++) {
+        if (positions) {
+            dls_positions(ik, target, lambda2, tiny);
+            *flag = 1;
+        } else {
+            *flag |= dls_step(ik, target, lambda2);
+        }
+        d = tip_distance(ik, target);
+        if (d < best) {
+            best = d;
+            keep_best(ik, 1);
+            lambda2 = fmax(0.25 * lambda2, IK_DLS_FLOOR * lambda0); /* never 0: A stays invertible */
+            missed = 0;
+        } else {
+            keep_best(ik, 0);
+            lambda2 *= 8.0;
+            missed++;
+        }
+    }
+    return best;
+}
+
 /* ---- the solve ------------------------------------------------------------------------------ */
 
 /* Reads the chain's model frames and local transforms from the pose into the scratch. */
@@ -603,7 +851,7 @@ sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *targe
     const int n = ik->count;
     double tgt[3], reach = 0.0, tiny, d_base, d_end, v[3];
     unsigned fl = 0;
-    int i, it, limited = 0, solved = 0, wrote = 0;
+    int i, it, half, limited = 0, solved = 0, wrote = 0;
     sn_status st;
     if (flags != NULL) *flags = 0;
     if ((st = sn_ik_check_call(ik->skeleton, pose, target, NULL, "", 1, weight, err)) != SN_OK) return st;
@@ -633,32 +881,42 @@ sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *targe
     for (i = 0; i + 1 < n; i++) L[i].base = L[i].q;
     d_base = d_end = tip_distance(ik, tgt);
 
+    /* the method's iterations: the first half of the budget; damped least-squares steps the rest */
+    half = (ik->iterations + 1) / 2;
     if (!ik->has_limits) {
         /* free chains: positions only, the rotations once at the end */
-        for (it = 0; it < ik->iterations && d_end > ik->tolerance; it++) {
+        for (it = 0; it < half && d_end > ik->tolerance; it++) {
             if (ik->method == SN_IK_FABRIK) fabrik_positions(ik, tgt, tiny);
             else ccd_positions(ik, tgt, tiny);
             d_end = tip_distance(ik, tgt);
             solved = 1;
         }
+        if (d_end > ik->tolerance && half < ik->iterations) d_end = dls_finish(ik, tgt, reach, d_end, ik->iterations - half, 1, &solved);
         if (solved) {
             positions_to_rotations(ik, tiny);
             d_end = tip_distance(ik, tgt);
         }
-    }
-    for (it = 0; ik->has_limits && it < ik->iterations && d_end > ik->tolerance; it++) {
-        const double d_was = d_end;
-        if (ik->method == SN_IK_CCD) {
-            limited |= ccd_step(ik, tgt, tiny);
-        } else {
-            limited |= fabrik_step(ik, tgt, tiny);
-            /* limits can hold FABRIK at a point its passes keep returning to, away from the
-               target: an iteration that gained less than a tenth stalls, and a CCD sweep follows */
-            if ((d_end = tip_distance(ik, tgt)) > 0.9 * d_was)
+    } else {
+        for (it = 0; it < half && d_end > ik->tolerance; it++) {
+            const double d_was = d_end;
+            if (ik->method == SN_IK_CCD) {
                 limited |= ccd_step(ik, tgt, tiny);
+            } else {
+                limited |= fabrik_step(ik, tgt, tiny);
+                /* limits can hold FABRIK at a point its passes keep returning to, away from the
+                   target: an iteration that gained less than a tenth stalls, and a CCD sweep follows */
+                if ((d_end = tip_distance(ik, tgt)) > 0.9 * d_was)
+                    limited |= ccd_step(ik, tgt, tiny);
+            }
+            d_end = tip_distance(ik, tgt);
+            solved = 1;
         }
-        d_end = tip_distance(ik, tgt);
-        solved = 1;
+        if (d_end > ik->tolerance && half < ik->iterations) {
+            int held = 0;
+            d_end = dls_finish(ik, tgt, reach, d_end, ik->iterations - half, 0, &held);
+            limited |= held;
+            solved = 1;
+        }
     }
     if (d_end > d_base) { /* never worse than the (limited) input */
         for (i = 0; i + 1 < n; i++) L[i].q = L[i].base;
