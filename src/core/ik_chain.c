@@ -11,6 +11,11 @@
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
 #endif
+#if defined(__GNUC__) && !defined(__clang__) && defined(__FMA__)
+/* gcc 12's straight-line vectoriser fuses a * b - c, a * b + c pairs into vfmsubadd where FMA is
+   there (-march=native, -mfma), whatever -ffp-contract says: off in this file on such targets */
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
 
 #include "ik_chain_internal.h"
 
