@@ -625,7 +625,8 @@ sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *targe
             d_end = tip_distance(ik, tgt);
             solved = 1;
         }
-        if (d_end > ik->tolerance && half < ik->iterations) d_end = dls_finish(ik, tgt, reach, d_end, ik->iterations - half, 1, &solved);
+        if (d_end > ik->tolerance && half < ik->iterations)
+            d_end = dls_finish(ik, tgt, reach, d_end, ik->iterations - half, 1, &solved);
         if (solved) {
             positions_to_rotations(ik, tiny);
             d_end = tip_distance(ik, tgt);
