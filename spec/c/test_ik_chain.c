@@ -392,10 +392,11 @@ static void free_chains(int method, int iterations, int *reached_out, int *cases
     *cases_out = CASES;
 }
 
-/* The rate of reached targets at several iteration counts (printed): FABRIK and CCD converge
-   slowly on targets at the edge of the chain's reach (stretched out or folded up), so the rate
-   asked for is at the largest count. */
-static void free_rates(int method, const int *iterations, int counts, int permille) {
+/* The rate of reached targets at several iteration counts (printed), the first being the
+   default (16): FABRIK and CCD alone converge slowly on targets at the edge of the chain's reach
+   (stretched out or folded up), the damped least-squares steps of the budget's second half finish
+   them; the rate asked for is at the default count, and more at the largest. */
+static void free_rates(int method, const int *iterations, int counts) {
     int k;
     for (k = 0; k < counts; k++) {
         int reached = 0, cases = 1;
@@ -405,18 +406,19 @@ static void free_rates(int method, const int *iterations, int counts, int permil
         printf("  free %s, %d iterations, tolerance 1e-4 of the reach: %d of %d reached (%.2f%%), lengths within %.2g\n",
                method == SN_IK_FABRIK ? "FABRIK" : "CCD", iterations[k], reached, cases, 100.0 * reached / cases, le);
         ENSURE(le <= 1e-6);
-        if (k == counts - 1) ENSURE(reached >= cases * permille / 1000);
+        if (k == 0) ENSURE(reached >= cases * 99 / 100);
+        if (k == counts - 1) ENSURE(reached >= cases * 999 / 1000);
     }
 }
 
 static void test_free_fabrik(void) {
-    static const int iterations[3] = {16, 64, 256};
-    free_rates(SN_IK_FABRIK, iterations, 3, 999);
+    static const int iterations[4] = {16, 8, 64, 256};
+    free_rates(SN_IK_FABRIK, iterations, 4);
 }
 
 static void test_free_ccd(void) {
-    static const int iterations[3] = {16, 256, 1000};
-    free_rates(SN_IK_CCD, iterations, 3, 995);
+    static const int iterations[4] = {16, 8, 256, 1000};
+    free_rates(SN_IK_CCD, iterations, 4);
 }
 
 /* ---- limited chains ---------------------------------------------------------------------------- */
@@ -437,7 +439,7 @@ static void limited_chains(int method, int iterations, int *reached_out, int *ca
         pos_of(r.pose, r.c[n - 1], tp);
         for (j = 0; j + 1 < n; j++) random_within(&r, j, q), set_rot(r.pose, r.c[j], q);
         reach = reach_of(&r);
-        tol = 1e-3 * reach;
+        tol = 1e-4 * reach;
         ik = make_chain(&r, method, iterations, tol, 1);
         if (ik == NULL) return;
         t.x = tp[0];
@@ -452,7 +454,7 @@ static void limited_chains(int method, int iterations, int *reached_out, int *ca
         if (dist3(tip, tp) <= tol + 2e-6 * reach) reached++;
         for (j = 0; j + 1 < n; j++) worst = fmax(worst, limit_excess(&r, r.pose, j));
     }
-    printf("  limited %s, %d iterations, tolerance 1e-3 of the reach: %d of %d reached (%.2f%%), limits exceeded by at most "
+    printf("  limited %s, %d iterations, tolerance 1e-4 of the reach: %d of %d reached (%.2f%%), limits exceeded by at most "
            "%.2g rad\n",
            method == SN_IK_FABRIK ? "FABRIK" : "CCD", iterations, reached, CASES, 100.0 * reached / CASES, worst);
     ENSURE(worst <= 1e-6);
@@ -460,24 +462,27 @@ static void limited_chains(int method, int iterations, int *reached_out, int *ca
     *cases_out = CASES;
 }
 
+/* Limited chains may stop where their limits hold them, away from the target: at the default
+   count (the first) 90% of the targets are reached, 95% at the largest. */
 static void limited_rates(int method, const int *iterations, int counts) {
     int k;
     for (k = 0; k < counts; k++) {
         int reached = 0, cases = 1;
         fixture_seed = FIXTURE_SEED + 1;
         limited_chains(method, iterations[k], &reached, &cases);
-        if (k == counts - 1) ENSURE(reached >= cases * 9 / 10);
+        if (k == 0) ENSURE(reached >= cases * 9 / 10);
+        if (k == counts - 1) ENSURE(reached >= cases * 95 / 100);
     }
 }
 
 static void test_limited_fabrik(void) {
-    static const int iterations[3] = {16, 64, 256};
-    limited_rates(SN_IK_FABRIK, iterations, 3);
+    static const int iterations[4] = {16, 8, 64, 256};
+    limited_rates(SN_IK_FABRIK, iterations, 4);
 }
 
 static void test_limited_ccd(void) {
-    static const int iterations[3] = {16, 64, 256};
-    limited_rates(SN_IK_CCD, iterations, 3);
+    static const int iterations[4] = {16, 8, 64, 256};
+    limited_rates(SN_IK_CCD, iterations, 4);
 }
 
 /* An input outside its limits comes back within them, whatever the target. */

@@ -308,6 +308,13 @@ sn_status sn_ik_chain_set_tolerance(sn_ik_chain *ik, double tolerance, sn_error 
 /// (never worse than the input). Weight 0 and 1 use
 /// + - * / and sqrt only, in double: the same bits on every IEEE platform (a weight in (0, 1)
 /// blends through sn_quat_slerp, which uses the C library's trigonometry).
+/// The method runs the first half of the iterations (rounded up); damped least-squares steps
+/// (Levenberg-Marquardt on the tip) run the rest: every joint turns at once by the small turn that
+/// moves the tip onto the target to first order (one 3x3 solve; without limits each bone's
+/// direction turns, the joints once at the end as above; a hinge turns about its axis; a joint
+/// whose limit cut its turn keeps the cut turn and the others solve again), a step kept only when
+/// it brings the tip nearer; they stop within the tolerance, at 1e-12 of the reach, or after 3
+/// steps in a row that gain nothing.
 /// Fallbacks: every bone zero-length (SN_IK_DEGENERATE): nothing written; a zero-length bone is
 /// not turned; a target on the root (SN_IK_TARGET_AT_ROOT) or beyond the reach
 /// (SN_IK_UNREACHABLE) iterates as any other (the chain folds toward the root, or lies straight

@@ -3,7 +3,7 @@
 
    Determinism: the solve uses + - * / and sqrt only (all correctly rounded in IEEE double), in a
    fixed order, and the limits' sines and cosines are computed at init by a polynomial of + and *
-   (ik_sincos_half below), not by the C library's sin and cos, which differ between libraries. A
+   (ik_chain_def.c), not by the C library's sin and cos, which differ between libraries. A
    compiler may still fuse a * b + c into one fused multiply-add, rounded once instead of twice,
    on targets that have one (arm64, x86-64 built with -mfma): the pragma below forbids it in this
    file (clang honours it; gcc ignores it but does not fuse in its ISO modes, -std=c99 as the
@@ -11,275 +11,15 @@
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
 #endif
+#if defined(__GNUC__) && !defined(__clang__) && defined(__FMA__)
+/* gcc 12's straight-line vectoriser fuses a * b - c, a * b + c pairs into vfmsubadd where FMA is
+   there (-march=native, -mfma), whatever -ffp-contract says: off in this file on such targets */
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
 
-#include "ik_internal.h"
+#include "ik_chain_internal.h"
 
-#include <stddef.h>
 #include <string.h>
-
-/* One chain joint: what init fixes, then the scratch of a solve. */
-typedef struct ik_link {
-    int joint;          /* skeleton index */
-    unsigned kind;      /* SN_IK_HINGE, SN_IK_CONE | SN_IK_TWIST, or 0 */
-    double axis[3];     /* hinge axis, or the bone's rest direction (unit, in the joint's frame) */
-    sn_quat rest;       /* rest local rotation (unit) */
-    double lo_s, lo_c;  /* sin and cos of half the lower angle (hinge or twist) */
-    double hi_s, hi_c;  /* ... of half the upper angle */
-    double cone_c, cone_s; /* cos and sin of half the cone */
-    /* scratch */
-    sn_quat in;         /* the input local rotation (unit) */
-    sn_quat q;          /* the current local rotation */
-    sn_quat base;       /* the input within its limits */
-    sn_quat model;      /* the current model rotation */
-    double t[3];        /* local translation */
-    double s;           /* scale of the joint's model frame (uniform; x under non-uniform) */
-    double ls;          /* local scale (x) */
-    double p[3];        /* model position */
-    double f[3];        /* FABRIK's backward position */
-    double len;         /* length of the bone to the next joint (model units) */
-} ik_link;
-
-struct sn_ik_chain {
-    const sn_skeleton *skeleton;  /* outlives the solver */
-    int count, method, iterations;
-    int has_limits;               /* 1 when a joint has a limit */
-    double tolerance;
-    sn_quat parent;               /* scratch: the root's parent's model rotation */
-    double parent_t[3], parent_s; /* ... its origin and scale */
-    ik_link link[1];              /* count links */
-};
-
-/* ---- definition ---------------------------------------------------------------------------- */
-
-void sn_ik_limit_init(sn_ik_limit *limit, int joint) {
-    memset(limit, 0, sizeof *limit);
-    limit->joint = joint;
-    limit->axis.z = 1.0;
-    limit->min = limit->twist_min = -SN_IK_PI;
-    limit->max = limit->twist_max = SN_IK_PI;
-    limit->cone = SN_IK_PI;
-}
-
-void sn_ik_chain_def_init(sn_ik_chain_def *def) {
-    memset(def, 0, sizeof *def);
-    def->method = SN_IK_FABRIK;
-    def->iterations = 16;
-    def->tolerance = 1e-4;
-}
-
-static sn_status check_iterations(int iterations, sn_error *err) {
-    if (iterations < 1 || iterations > SN_IK_CHAIN_MAX_ITERATIONS)
-        return sn_fail_arg(err, 1, SN_EINVAL, "'iterations' %d is out of range (1 .. %d)", iterations,
-                           SN_IK_CHAIN_MAX_ITERATIONS);
-    return SN_OK;
-}
-
-static sn_status check_tolerance(double tolerance, sn_error *err) {
-    if (!sn_isfinite(tolerance)) return sn_fail_arg(err, 1, SN_EINVAL, "'tolerance' is not finite");
-    if (!(tolerance >= 0.0)) return sn_fail_range(err, 1, "'tolerance'", tolerance, 0.0, SN_IK_MAX_COORD);
-    return SN_OK;
-}
-
-/* a limit's angle range lo .. hi within [-pi, pi], named `what` */
-static sn_status check_range(const char *name, const char *what, double lo, double hi, sn_error *err) {
-    if (!sn_isfinite(lo) || !sn_isfinite(hi))
-        return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': %s is not finite", name, what);
-    if (!(lo >= -SN_IK_PI && hi <= SN_IK_PI))
-        return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': %s %g .. %g is out of range (%g .. %g)", name, what, lo, hi,
-                           -SN_IK_PI, SN_IK_PI);
-    if (!(lo <= hi)) return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': %s %g .. %g is empty (min > max)", name, what, lo, hi);
-    return SN_OK;
-}
-
-/* the position of `joint` on the chain, -1 when not on it */
-static int chain_index(const sn_ik_chain_def *def, int joint) {
-    int i;
-    for (i = 0; i < def->count; i++)
-        if (def->joints[i] == joint) return i;
-    return -1;
-}
-
-static sn_status check_limit(const sn_ik_chain_def *def, int k, sn_error *err) {
-    const sn_ik_limit *l = &def->limits[k];
-    const sn_skeleton *s = def->skeleton;
-    const int n = sn_skeleton_count(s);
-    const char *name;
-    int i, m;
-    if (l->joint < 0 || l->joint >= n)
-        return sn_fail_arg(err, 1, SN_EINVAL, "limit %d: joint %d is out of range (1 .. %d)", k + 1, l->joint + 1, n);
-    name = sn_skeleton_name(s, l->joint);
-    i = chain_index(def, l->joint);
-    if (i < 0) return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': the joint is not on the chain", name);
-    if (i == def->count - 1)
-        return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': the joint is the chain's tip, which the solve does not turn", name);
-    for (m = 0; m < k; m++)
-        if (def->limits[m].joint == l->joint) return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': the joint is limited twice", name);
-    if (l->kind == 0 || (l->kind & ~(unsigned)(SN_IK_HINGE | SN_IK_CONE | SN_IK_TWIST)) != 0 ||
-        ((l->kind & SN_IK_HINGE) && l->kind != SN_IK_HINGE))
-        return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': kind %u is not a hinge, or a cone and/or a twist", name, l->kind);
-    if (l->kind == SN_IK_HINGE) {
-        if (!sn_isfinite(l->axis.x) || !sn_isfinite(l->axis.y) || !sn_isfinite(l->axis.z))
-            return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': the hinge axis is not finite", name);
-        if (l->axis.x == 0.0 && l->axis.y == 0.0 && l->axis.z == 0.0)
-            return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': the hinge axis is a zero vector", name);
-        return check_range(name, "hinge angles", l->min, l->max, err);
-    } else {
-        float trs[10];
-        sn_skeleton_rest(s, def->joints[i + 1], trs);
-        if (trs[0] == 0.0f && trs[1] == 0.0f && trs[2] == 0.0f)
-            return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': a cone or twist needs a bone, and '%s' rests on the joint", name,
-                               sn_skeleton_name(s, def->joints[i + 1]));
-        if (l->kind & SN_IK_CONE) {
-            if (!sn_isfinite(l->cone)) return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': cone is not finite", name);
-            if (!(l->cone >= 0.0 && l->cone <= SN_IK_PI))
-                return sn_fail_arg(err, 1, SN_EINVAL, "limit of '%s': cone %g is out of range (0 .. %g)", name, l->cone, SN_IK_PI);
-        }
-        if (l->kind & SN_IK_TWIST) return check_range(name, "twist", l->twist_min, l->twist_max, err);
-    }
-    return SN_OK;
-}
-
-sn_status sn_ik_chain_validate(const sn_ik_chain_def *def, sn_error *err) {
-    const sn_skeleton *s;
-    sn_status st;
-    int i, k, n;
-    if (def == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no chain definition");
-    if ((s = def->skeleton) == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no skeleton");
-    if (def->count < 2 || def->count > SN_IK_CHAIN_MAX)
-        return sn_fail_arg(err, 1, SN_EINVAL, "a chain of %d joints is out of range (2 .. %d)", def->count, SN_IK_CHAIN_MAX);
-    if (def->joints == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no joints");
-    n = sn_skeleton_count(s);
-    for (i = 0; i < def->count; i++)
-        if (def->joints[i] < 0 || def->joints[i] >= n)
-            return sn_fail_arg(err, 1, SN_EINVAL, "joint %d of the chain: %d is out of range (1 .. %d)", i + 1, def->joints[i] + 1, n);
-    for (i = 0; i < def->count; i++)
-        for (k = i + 1; k < def->count; k++)
-            if (def->joints[i] == def->joints[k])
-                return sn_fail_arg(err, 1, SN_EINVAL, "joints %d and %d of the chain are the same joint '%s'", i + 1, k + 1,
-                                   sn_skeleton_name(s, def->joints[i]));
-    for (i = 1; i < def->count; i++)
-        if (sn_skeleton_parent(s, def->joints[i]) != def->joints[i - 1])
-            return sn_fail_arg(err, 1, SN_EINVAL, "joints do not form a chain: '%s' (%d) is not a child of '%s' (%d)",
-                               sn_skeleton_name(s, def->joints[i]), i + 1, sn_skeleton_name(s, def->joints[i - 1]), i);
-    if (def->method != SN_IK_FABRIK && def->method != SN_IK_CCD)
-        return sn_fail_arg(err, 1, SN_EINVAL, "unknown method %d (SN_IK_FABRIK or SN_IK_CCD)", def->method);
-    if ((st = check_iterations(def->iterations, err)) != SN_OK) return st;
-    if ((st = check_tolerance(def->tolerance, err)) != SN_OK) return st;
-    if (def->limit_count < 0 || def->limit_count > def->count - 1)
-        return sn_fail_arg(err, 1, SN_EINVAL, "%d limits is out of range (0 .. %d)", def->limit_count, def->count - 1);
-    if (def->limit_count > 0 && def->limits == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no limits");
-    for (k = 0; k < def->limit_count; k++)
-        if ((st = check_limit(def, k, err)) != SN_OK) return st;
-    return SN_OK;
-}
-
-size_t sn_ik_chain_size(const sn_ik_chain_def *def, sn_error *err) {
-    if (sn_ik_chain_validate(def, err) != SN_OK) return 0;
-    return SN_ALIGN16(offsetof(sn_ik_chain, link) + (size_t)def->count * sizeof(ik_link));
-}
-
-/* sin and cos of x / 2 for |x| <= pi, by their Taylor series in Horner's form (terms to x^25,
-   below 1e-20 at pi / 2): + - * / by small integers only, the same bits everywhere. */
-static void ik_sincos_half(double x, double *s, double *c) {
-    const double h = 0.5 * x, h2 = h * h;
-    double ps = 1.0, pc = 1.0;
-    int k;
-    for (k = 24; k >= 2; k -= 2) {
-        ps = 1.0 - h2 / ((double)(k) * (double)(k + 1)) * ps;   /* 1 - h^2/(2*3) (1 - h^2/(4*5) (...)) */
-        pc = 1.0 - h2 / ((double)(k - 1) * (double)(k)) * pc;   /* 1 - h^2/(1*2) (1 - h^2/(3*4) (...)) */
-    }
-    *s = h * ps;
-    *c = pc;
-}
-
-/* v / |v| scaled by its largest component first: any finite non-zero vector normalises */
-static void unit_of(const double *v, double *o) {
-    double m = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
-    ik_scale(v, 1.0 / m, o);
-    ik_scale(o, 1.0 / ik_len(o), o);
-}
-
-sn_status sn_ik_chain_init(void *mem, size_t size, const sn_ik_chain_def *def, sn_error *err) {
-    size_t need = sn_ik_chain_size(def, err);
-    sn_ik_chain *ik = (sn_ik_chain *)mem;
-    int i, k;
-    if (need == 0) return err != NULL ? err->code : SN_EINVAL;
-    if (mem == NULL || size < need) return sn_fail(err, SN_ENOMEM, "chain solver needs %lu bytes", (unsigned long)need);
-    memset(mem, 0, need);
-    ik->skeleton = def->skeleton;
-    ik->count = def->count;
-    ik->method = def->method;
-    ik->iterations = def->iterations;
-    ik->tolerance = def->tolerance;
-    for (i = 0; i < def->count; i++) {
-        ik_link *l = &ik->link[i];
-        float trs[10];
-        double r2;
-        l->joint = def->joints[i];
-        sn_skeleton_rest(def->skeleton, l->joint, trs);
-        l->rest.x = trs[3];
-        l->rest.y = trs[4];
-        l->rest.z = trs[5];
-        l->rest.w = trs[6];
-        r2 = sn_quat_dot4(&l->rest, &l->rest);
-        r2 = 1.0 / sqrt(r2); /* the skeleton's rest rotations are normalised and non-zero */
-        l->rest.x *= r2;
-        l->rest.y *= r2;
-        l->rest.z *= r2;
-        l->rest.w *= r2;
-        l->lo_s = -1.0;
-        l->lo_c = 0.0;
-        l->hi_s = 1.0;
-        l->hi_c = 0.0;
-        l->cone_c = 0.0;
-        l->cone_s = 1.0;
-    }
-    for (k = 0; k < def->limit_count; k++) {
-        const sn_ik_limit *lim = &def->limits[k];
-        ik_link *l = &ik->link[chain_index(def, lim->joint)];
-        l->kind = lim->kind;
-        ik->has_limits = 1;
-        if (lim->kind == SN_IK_HINGE) {
-            const double a[3] = {lim->axis.x, lim->axis.y, lim->axis.z};
-            unit_of(a, l->axis);
-            ik_sincos_half(lim->min, &l->lo_s, &l->lo_c);
-            ik_sincos_half(lim->max, &l->hi_s, &l->hi_c);
-        } else {
-            float trs[10];
-            double b[3];
-            sn_skeleton_rest(def->skeleton, l[1].joint, trs);
-            b[0] = trs[0];
-            b[1] = trs[1];
-            b[2] = trs[2];
-            unit_of(b, l->axis);
-            if (lim->kind & SN_IK_CONE) ik_sincos_half(lim->cone, &l->cone_s, &l->cone_c);
-            if (lim->kind & SN_IK_TWIST) {
-                ik_sincos_half(lim->twist_min, &l->lo_s, &l->lo_c);
-                ik_sincos_half(lim->twist_max, &l->hi_s, &l->hi_c);
-            }
-        }
-    }
-    return SN_OK;
-}
-
-const sn_skeleton *sn_ik_chain_skeleton(const sn_ik_chain *ik) { return ik->skeleton; }
-int sn_ik_chain_count(const sn_ik_chain *ik) { return ik->count; }
-int sn_ik_chain_joint(const sn_ik_chain *ik, int i) { return i >= 0 && i < ik->count ? ik->link[i].joint : -1; }
-int sn_ik_chain_method(const sn_ik_chain *ik) { return ik->method; }
-int sn_ik_chain_iterations(const sn_ik_chain *ik) { return ik->iterations; }
-double sn_ik_chain_tolerance(const sn_ik_chain *ik) { return ik->tolerance; }
-
-sn_status sn_ik_chain_set_iterations(sn_ik_chain *ik, int iterations, sn_error *err) {
-    sn_status st = check_iterations(iterations, err);
-    if (st == SN_OK) ik->iterations = iterations;
-    return st;
-}
-
-sn_status sn_ik_chain_set_tolerance(sn_ik_chain *ik, double tolerance, sn_error *err) {
-    sn_status st = check_tolerance(tolerance, err);
-    if (st == SN_OK) ik->tolerance = tolerance;
-    return st;
-}
 
 /* ---- limits --------------------------------------------------------------------------------- */
 
@@ -558,6 +298,248 @@ static int ccd_step(sn_ik_chain *ik, const double *target, double tiny) {
     return limited;
 }
 
+/* ---- damped least squares ---------------------------------------------------------------- */
+
+/* Damped steps that gain nothing this many times in a row end the solve: the tip is held by the
+   limits, or as near as rounding lets it. */
+#define IK_DLS_MISSES 3
+/* A tip within this fraction of the chain's reach ends the damped steps whatever the tolerance:
+   rounding moves the positions about as much, and the pose's floats a hundred thousand times more. */
+#define IK_DLS_FLOOR 1e-12
+/* The first step's damping lambda2, over the reach squared (J J^T is about the reach squared
+   times the joint count). */
+#define IK_DLS_DAMPING 1e-2
+
+/* Keeps the chain's state as the best so far (keep 1), or goes back to it (keep 0). */
+static void keep_best(sn_ik_chain *ik, int keep) {
+    ik_link *L = ik->link;
+    int i;
+    for (i = 0; i < ik->count; i++) {
+        if (keep) {
+            L[i].best = L[i].q;
+            L[i].best_model = L[i].model;
+            memcpy(L[i].best_p, L[i].p, sizeof L[i].p);
+        } else {
+            L[i].q = L[i].best;
+            L[i].model = L[i].best_model;
+            memcpy(L[i].p, L[i].best_p, sizeof L[i].p);
+        }
+    }
+}
+
+/* the tip's move by the joints not held, summed into the symmetric a (xx xy xz yy yz zz) */
+static void dls_normal(sn_ik_chain *ik, double lambda2, double *a) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    int i;
+    a[0] = a[3] = a[5] = lambda2;
+    a[1] = a[2] = a[4] = 0.0;
+    for (i = 0; i + 1 < n; i++) {
+        double r[3];
+        if (L[i].held) continue;
+        ik_sub(L[n - 1].p, L[i].p, r);
+        if (L[i].kind == SN_IK_HINGE) {
+            double ax[3], *c = L[i].c;
+            ik_rotate(&L[i].model, L[i].axis, ax);
+            ik_cross(ax, r, c);
+            a[0] += c[0] * c[0];
+            a[1] += c[0] * c[1];
+            a[2] += c[0] * c[2];
+            a[3] += c[1] * c[1];
+            a[4] += c[1] * c[2];
+            a[5] += c[2] * c[2];
+        } else { /* over the axes x, y, z: the sum of (e_k x r)(e_k x r)^T = |r|^2 I - r r^T */
+            const double rr = ik_dot(r, r);
+            a[0] += rr - r[0] * r[0];
+            a[1] -= r[0] * r[1];
+            a[2] -= r[0] * r[2];
+            a[3] += rr - r[1] * r[1];
+            a[4] -= r[1] * r[2];
+            a[5] += rr - r[2] * r[2];
+        }
+    }
+}
+
+/* y = a^-1 e for the symmetric positive definite a, by its adjugate; 0 when singular */
+static int solve3(const double *a, const double *e, double *y) {
+    const double b00 = a[3] * a[5] - a[4] * a[4], b01 = a[2] * a[4] - a[1] * a[5], b02 = a[1] * a[4] - a[2] * a[3];
+    const double b11 = a[0] * a[5] - a[2] * a[2], b12 = a[1] * a[2] - a[0] * a[4], b22 = a[0] * a[3] - a[1] * a[1];
+    double det = a[0] * b00 + a[1] * b01 + a[2] * b02;
+    if (!(det > 0.0)) return 0;
+    det = 1.0 / det;
+    y[0] = (b00 * e[0] + b01 * e[1] + b02 * e[2]) * det;
+    y[1] = (b01 * e[0] + b11 * e[1] + b12 * e[2]) * det;
+    y[2] = (b02 * e[0] + b12 * e[1] + b22 * e[2]) * det;
+    return 1;
+}
+
+/* the local rotation of link i turned by its share J_i^T y of the step, normalised (unlimited) */
+static void dls_turn(const sn_ik_chain *ik, int i, const double *y, sn_quat *q) {
+    const ik_link *l = &ik->link[i];
+    sn_quat d;
+    double k;
+    if (l->kind == SN_IK_HINGE) { /* q R(axis, th), th = c . y: about the hinge, in its own frame */
+        const double h = 0.5 * ik_dot(l->c, y);
+        d.x = l->axis[0] * h;
+        d.y = l->axis[1] * h;
+        d.z = l->axis[2] * h;
+        d.w = 1.0;
+        ik_qmul(&l->q, &d, q);
+    } else { /* w = r x y in model space, in the parent's frame: P^-1 R(w) P q */
+        const sn_quat *P = parent_model(ik, i);
+        const sn_quat Pc = {-P->x, -P->y, -P->z, P->w};
+        double r[3], w[3];
+        ik_sub(ik->link[ik->count - 1].p, l->p, r);
+        ik_cross(r, y, w);
+        ik_rotate(&Pc, w, w);
+        d.x = 0.5 * w[0]; /* (w / 2, 1) normalised: a turn of 2 atan(|w| / 2), |w| to first order */
+        d.y = 0.5 * w[1];
+        d.z = 0.5 * w[2];
+        d.w = 1.0;
+        ik_qmul(&d, &l->q, q);
+    }
+    k = 1.0 / sqrt(sn_quat_dot4(q, q));
+    q->x *= k;
+    q->y *= k;
+    q->z *= k;
+    q->w *= k;
+}
+
+/* e -= the tip's move by link i turned from its rotation q to `to` (to first order) */
+static void dls_moved(const sn_ik_chain *ik, int i, const sn_quat *to, double *e) {
+    const ik_link *l = &ik->link[i];
+    const sn_quat *P = parent_model(ik, i);
+    const sn_quat qc = {-l->q.x, -l->q.y, -l->q.z, l->q.w}, Pc = {-P->x, -P->y, -P->z, P->w};
+    sn_quat d, m;
+    double k, w[3], r[3], v[3];
+    ik_qmul(to, &qc, &d); /* to = d q, d in the parent's frame */
+    ik_qmul(P, &d, &m);
+    ik_qmul(&m, &Pc, &d); /* in model space */
+    k = d.w < 0.0 ? -2.0 : 2.0;
+    w[0] = k * d.x;
+    w[1] = k * d.y;
+    w[2] = k * d.z;
+    ik_sub(ik->link[ik->count - 1].p, l->p, r);
+    ik_cross(w, r, v);
+    ik_sub(e, v, e);
+}
+
+/* The damped least-squares step (a Levenberg-Marquardt step on the tip's position): every joint
+   turns at once by a small rotation, together chosen to move the tip onto the target to first
+   order. A joint's turn w_i (model space) moves the tip by w_i x r_i (r_i from the joint to the
+   tip); a hinge turns about its axis n_i only, its angle moving the tip along n_i x r_i. With J
+   those columns and e = target - tip, the turns are J^T y where (J J^T + lambda2 I) y = e: one
+   3x3 solve whatever the chain's length. Each turn is then brought within its joint's limit; a
+   joint whose limit changed its turn keeps the changed turn, its own move of the tip comes out of
+   e, and the others solve once more without it. The positions follow. Returns 1 when a limit
+   changed a turn. */
+static int dls_step(sn_ik_chain *ik, const double *target, double lambda2) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    double e[3], a[6], y[3];
+    int i, round, limited = 0, again = 0;
+    ik_sub(target, L[n - 1].p, e);
+    for (i = 0; i + 1 < n; i++) L[i].held = 0;
+    for (round = 0; round < 2; round++) {
+        dls_normal(ik, lambda2, a);
+        if (!solve3(a, e, y)) {
+            if (round == 0) return 0; /* lambda2 > 0 keeps a positive definite: not reached */
+            break;
+        }
+        again = 0;
+        for (i = 0; i + 1 < n; i++) {
+            sn_quat q;
+            if (L[i].held) continue;
+            dls_turn(ik, i, y, &q);
+            if (apply_limit(&L[i], &q)) {
+                limited = 1;
+                if (round == 0) {
+                    L[i].held = 1;
+                    dls_moved(ik, i, &q, e);
+                    again = 1;
+                }
+            }
+            L[i].next = q;
+        }
+        if (!again) break;
+    }
+    for (i = 0; i + 1 < n; i++) L[i].q = L[i].next;
+    forward(ik, 0);
+    return limited;
+}
+
+/* The damped least-squares step of a chain without limits, on its positions: each bone turns
+   on its own (its joint's turn carries the bones below along, which the step leaves to the
+   others), the tip moving by w_k x v_k for a turn w_k of the bone v_k, so A = sum |v_k|^2 I -
+   v_k v_k^T + lambda2 I, w_k = v_k x y, and the bone becomes v_k + w_k x v_k set back to its
+   length. The rotations follow once, at the end (positions_to_rotations). */
+static void dls_positions(sn_ik_chain *ik, const double *target, double lambda2, double tiny) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    double e[3], a[6], y[3], was[3];
+    int k;
+    ik_sub(target, L[n - 1].p, e);
+    a[0] = a[3] = a[5] = lambda2;
+    a[1] = a[2] = a[4] = 0.0;
+    for (k = 0; k + 1 < n; k++) {
+        double v[3], vv;
+        ik_sub(L[k + 1].p, L[k].p, v);
+        vv = ik_dot(v, v);
+        a[0] += vv - v[0] * v[0];
+        a[1] -= v[0] * v[1];
+        a[2] -= v[0] * v[2];
+        a[3] += vv - v[1] * v[1];
+        a[4] -= v[1] * v[2];
+        a[5] += vv - v[2] * v[2];
+    }
+    if (!solve3(a, e, y)) return;
+    memcpy(was, L[0].p, sizeof was);
+    for (k = 0; k + 1 < n; k++) {
+        double v[3], w[3], u[3];
+        ik_sub(L[k + 1].p, was, v);
+        memcpy(was, L[k + 1].p, sizeof was);
+        ik_scale(y, ik_dot(v, v), w); /* (v x y) x v = |v|^2 y - (v . y) v */
+        ik_madd(w, -ik_dot(v, y), v, w);
+        ik_madd(v, 1.0, w, w);
+        if (L[k].len > tiny && ik_unit(w, tiny, u) != 0.0) ik_madd(L[k].p, L[k].len, u, L[k + 1].p);
+        else ik_madd(L[k].p, 1.0, v, L[k + 1].p);
+    }
+}
+
+/* Up to `steps` damped least-squares steps from a tip `d` from the target, on positions (free
+   chains) or rotations (limited ones), each kept only when it brings the tip nearer: the damping
+   falls then, and rises otherwise (Levenberg-Marquardt); they stop within the tolerance, at
+   IK_DLS_FLOOR of the reach, or after IK_DLS_MISSES steps in a row that gain nothing. Returns the
+   distance left; *flag: 1 when a step ran (positions) or a limit changed a turn (rotations). */
+static double dls_finish(sn_ik_chain *ik, const double *target, double reach, double d, int steps, int positions,
+                         int *flag) {
+    const double stop = fmax(ik->tolerance, IK_DLS_FLOOR * reach), lambda0 = IK_DLS_DAMPING * reach * reach;
+    const double tiny = SN_IK_MIN_RATIO * reach;
+    double best = d, lambda2 = lambda0;
+    int it, missed = 0;
+    keep_best(ik, 1);
+    for (it = 0; it < steps && best > stop && missed < IK_DLS_MISSES; it++) {
+        if (positions) {
+            dls_positions(ik, target, lambda2, tiny);
+            *flag = 1;
+        } else {
+            *flag |= dls_step(ik, target, lambda2);
+        }
+        d = tip_distance(ik, target);
+        if (d < best) {
+            best = d;
+            keep_best(ik, 1);
+            lambda2 = fmax(0.25 * lambda2, IK_DLS_FLOOR * lambda0); /* never 0: A stays invertible */
+            missed = 0;
+        } else {
+            keep_best(ik, 0);
+            lambda2 *= 8.0;
+            missed++;
+        }
+    }
+    return best;
+}
+
 /* ---- the solve ------------------------------------------------------------------------------ */
 
 /* Reads the chain's model frames and local transforms from the pose into the scratch. */
@@ -603,7 +585,7 @@ sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *targe
     const int n = ik->count;
     double tgt[3], reach = 0.0, tiny, d_base, d_end, v[3];
     unsigned fl = 0;
-    int i, it, limited = 0, solved = 0, wrote = 0;
+    int i, it, half, limited = 0, solved = 0, wrote = 0;
     sn_status st;
     if (flags != NULL) *flags = 0;
     if ((st = sn_ik_check_call(ik->skeleton, pose, target, NULL, "", 1, weight, err)) != SN_OK) return st;
@@ -633,32 +615,43 @@ sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *targe
     for (i = 0; i + 1 < n; i++) L[i].base = L[i].q;
     d_base = d_end = tip_distance(ik, tgt);
 
+    /* the method's iterations: the first half of the budget; damped least-squares steps the rest */
+    half = (ik->iterations + 1) / 2;
     if (!ik->has_limits) {
         /* free chains: positions only, the rotations once at the end */
-        for (it = 0; it < ik->iterations && d_end > ik->tolerance; it++) {
+        for (it = 0; it < half && d_end > ik->tolerance; it++) {
             if (ik->method == SN_IK_FABRIK) fabrik_positions(ik, tgt, tiny);
             else ccd_positions(ik, tgt, tiny);
             d_end = tip_distance(ik, tgt);
             solved = 1;
         }
+        if (d_end > ik->tolerance && half < ik->iterations)
+            d_end = dls_finish(ik, tgt, reach, d_end, ik->iterations - half, 1, &solved);
         if (solved) {
             positions_to_rotations(ik, tiny);
             d_end = tip_distance(ik, tgt);
         }
-    }
-    for (it = 0; ik->has_limits && it < ik->iterations && d_end > ik->tolerance; it++) {
-        const double d_was = d_end;
-        if (ik->method == SN_IK_CCD) {
-            limited |= ccd_step(ik, tgt, tiny);
-        } else {
-            limited |= fabrik_step(ik, tgt, tiny);
-            /* limits can hold FABRIK at a point its passes keep returning to, away from the
-               target: an iteration that gained less than a tenth stalls, and a CCD sweep follows */
-            if ((d_end = tip_distance(ik, tgt)) > 0.9 * d_was)
+    } else {
+        for (it = 0; it < half && d_end > ik->tolerance; it++) {
+            const double d_was = d_end;
+            if (ik->method == SN_IK_CCD) {
                 limited |= ccd_step(ik, tgt, tiny);
+            } else {
+                limited |= fabrik_step(ik, tgt, tiny);
+                /* limits can hold FABRIK at a point its passes keep returning to, away from the
+                   target: an iteration that gained less than a tenth stalls, and a CCD sweep follows */
+                if ((d_end = tip_distance(ik, tgt)) > 0.9 * d_was)
+                    limited |= ccd_step(ik, tgt, tiny);
+            }
+            d_end = tip_distance(ik, tgt);
+            solved = 1;
         }
-        d_end = tip_distance(ik, tgt);
-        solved = 1;
+        if (d_end > ik->tolerance && half < ik->iterations) {
+            int held = 0;
+            d_end = dls_finish(ik, tgt, reach, d_end, ik->iterations - half, 0, &held);
+            limited |= held;
+            solved = 1;
+        }
     }
     if (d_end > d_base) { /* never worse than the (limited) input */
         for (i = 0; i + 1 < n; i++) L[i].q = L[i].base;
