@@ -107,9 +107,10 @@ describe("sinew.ik in 2-D", function()
         local a, d = rng(-math.pi, math.pi), reach * rng(1.01, 5)
         local tx, ty = rx + d * math.cos(a), ry + d * math.sin(a)
         local before = snapshot(pose)
-        local reached, flags = arm:solve(pose, tx, ty, 0)
+        local reached = arm:solve(pose, tx, ty, 0)
         assert.is_false(reached)
         assert.same(before, snapshot(pose))
+        local flags
         reached, flags = arm:solve(pose, tx, ty)
         assert.is_false(reached)
         assert.is_true(ik.has(flags, ik.UNREACHABLE))
@@ -260,7 +261,8 @@ describe("sinew.ik in 2-D", function()
         { ik.chain, { rig = rig, bones = { "a", "b" }, method = "x" }, "unknown method 'x'" },
         { ik.chain, { rig = rig, bones = { "a", "b" }, iterations = 0 }, "'iterations' 0 is out of range (1 .. 1000)" },
         { ik.chain, { rig = rig, bones = { "a", "b" }, tolerance = -1 }, "'tolerance' must be a finite number >= 0" },
-        { ik.chain, { rig = rig, bones = { "a", "b" }, limits = { d = { min = 0, max = 1 } } }, "'limits': bone 'd' is not in the chain" },
+        { ik.chain, { rig = rig, bones = { "a", "b" }, limits = { d = { min = 0, max = 1 } } },
+          "'limits': bone 'd' is not in the chain" },
         { ik.chain, { rig = rig, bones = { "a", "b" }, limits = { a = { min = 1, max = 0 } } }, "min 1 .. max 0 is no range" },
         { ik.chain, { rig = rig, bones = { "a", "b" }, limits = { a = 1 } }, "'limits' of 'a' must be a table" },
       }
