@@ -307,6 +307,30 @@ describe("sinew.ik in 2-D", function()
     end)
   end)
 
+  describe("manual/ik.md", function()
+    it("runs the example of its 2-D section as printed", function()
+      local text = helper.read_file("manual/ik.md")
+      local at = assert(text:find("\n## 2-D\n", 1, true), "no section 2-D")
+      local code = assert(text:match("```lua\n(.-)\n```", at))
+      local printed = {}
+      local env = setmetatable({ print = function(...)
+        local parts = {}
+        for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+        printed[#printed + 1] = table.concat(parts, "  ")
+      end }, { __index = _G })
+      helper.load_in(code, "manual/ik.md", env)()
+      local expected = {}
+      for line in code:gmatch("[^\n]+") do
+        local comment = line:match("^%s*print%(.-%-%->%s*(.-)%s*$")
+        if comment then expected[#expected + 1] = comment end
+      end
+      assert.is_true(#expected >= 4)
+      for i, want in ipairs(expected) do
+        assert.equal(want, printed[i]:sub(1, #want))
+      end
+    end)
+  end)
+
   describe("garbage", function()
     it("makes none per solve", function()
       local rig, pose = random_rig(helper.rng(2508), 4)

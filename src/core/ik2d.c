@@ -241,6 +241,67 @@ static void chain_fabrik(chain2d *c, const double *t) {
     }
 }
 
+/// Free chains iterate on positions only (no angles): one CCD sweep, each joint turning the rest
+/// by the rotation taking the tip's direction onto the target's (cosine and sine from the dot and
+/// cross products), and one FABRIK iteration with the bones kept at their lengths.
+static void free_ccd(chain2d *c, const double *t) {
+    for (int j = c->n - 1; j >= 0; j--) {
+        if (!(c->len[j] > 0.0)) continue;
+        double px = c->x[j], py = c->y[j];
+        double ux = c->x[c->n] - px, uy = c->y[c->n] - py, vx = t[0] - px, vy = t[1] - py;
+        double l = sqrt((ux * ux + uy * uy) * (vx * vx + vy * vy));
+        if (!(l > 0.0)) continue;
+        double co = (ux * vx + uy * vy) / l, si = (ux * vy - uy * vx) / l;
+        for (int k = j + 1; k <= c->n; k++) {
+            double rx = c->x[k] - px, ry = c->y[k] - py;
+            c->x[k] = px + co * rx - si * ry;
+            c->y[k] = py + si * rx + co * ry;
+        }
+    }
+}
+
+static void free_fabrik(chain2d *c, const double *t) {
+    double qx[SN_IK2D_CHAIN_MAX + 1], qy[SN_IK2D_CHAIN_MAX + 1];
+    int n = c->n;
+    qx[n] = t[0];
+    qy[n] = t[1];
+    for (int i = n - 1; i >= 0; i--) {
+        double ux = c->x[i] - qx[i + 1], uy = c->y[i] - qy[i + 1], l = sqrt(ux * ux + uy * uy);
+        if (!(l > 0.0)) {
+            ux = c->x[i] - c->x[i + 1];
+            uy = c->y[i] - c->y[i + 1];
+            l = sqrt(ux * ux + uy * uy);
+        }
+        double k = l > 0.0 ? c->len[i] / l : 0.0;
+        qx[i] = qx[i + 1] + ux * k;
+        qy[i] = qy[i + 1] + uy * k;
+    }
+    for (int i = 0; i < n; i++) {
+        double ux = qx[i + 1] - c->x[i], uy = qy[i + 1] - c->y[i], l = sqrt(ux * ux + uy * uy);
+        if (!(l > 0.0)) { /* keep the bone's direction */
+            ux = c->x[i + 1] - c->x[i];
+            uy = c->y[i + 1] - c->y[i];
+            l = sqrt(ux * ux + uy * uy);
+        }
+        double k = l > 0.0 ? c->len[i] / l : 0.0;
+        double nx = c->x[i] + ux * k, ny = c->y[i] + uy * k;
+        c->x[i + 1] = nx;
+        c->y[i + 1] = ny;
+    }
+}
+
+/// The turns that place the bones along the joints' present segments (zero-length bones: 0).
+static void turns_of_points(chain2d *c) {
+    double prev_new = 0.0, prev_old = 0.0;
+    for (int i = 0; i < c->n; i++) {
+        double ux = c->x[i + 1] - c->x[i], uy = c->y[i + 1] - c->y[i];
+        double a = c->len[i] > 0.0 && (ux != 0.0 || uy != 0.0) ? atan2(uy, ux) : c->a0[i] + (prev_new - prev_old);
+        c->d[i] = wrap((a - prev_new) - (c->a0[i] - prev_old));
+        prev_new = a;
+        prev_old = c->a0[i];
+    }
+}
+
 sn_status sn_ik2d_chain(const double *p, int bones, const double *target, sn_ik_method method, int iterations,
                         double tolerance, const double *lo, const double *hi, double weight, double *turn,
                         double *left, unsigned *flags, sn_error *err) {
@@ -293,7 +354,12 @@ sn_status sn_ik2d_chain(const double *p, int bones, const double *target, sn_ik_
     for (int i = 0; i < bones; i++) best[i] = c.d[i];
     for (int it = 0; it < iterations && gap > tolerance; it++) {
         double before = gap;
-        if (method == SN_IK_CCD) {
+        if (!lo) {
+            if (method == SN_IK_CCD)
+                free_ccd(&c, target);
+            else
+                free_fabrik(&c, target);
+        } else if (method == SN_IK_CCD) {
             chain_ccd(&c, target);
         } else {
             chain_fabrik(&c, target);
@@ -302,6 +368,7 @@ sn_status sn_ik2d_chain(const double *p, int bones, const double *target, sn_ik_
         }
         gap = chain_gap(&c, target);
     }
+    if (!lo) turns_of_points(&c);
     chain_place(&c, c.d); /* the joints exactly as the turns place them */
     gap = chain_gap(&c, target);
     if (gap <= start) {
