@@ -465,7 +465,7 @@ static int l_aim_solve(lua_State *L) {
 /***
  * Turns the chain's bones (CCD or FABRIK in the plane) so that the end of the last bone reaches
  * the target (armature space), each limited bone's rotation (its local rotation as the rig composes
- * it: setup plus pose) kept within its min .. max. Reads the rig's world matrices; writes the
+ * it: setup plus pose) kept between its min and max. Reads the rig's world matrices; writes the
  * rotations into `pose` (nil: the rig's own) and updates the rig's world matrices.
  * @function IK2DChain:solve
  * @param pose a 2-D pose of the rig's armature, or nil
