@@ -24,10 +24,11 @@ end
 
 -- a random arm: root, a holder (random place, rotation, uniform scale, mirrored half of the time),
 -- then a chain of n bones of random lengths and rotations
-local function random_rig(rng, n)
+local function random_rig(rng, n, uneven)
   local mirror = rng() < 0.5 and -1 or 1
   local s = rng(0.5, 2)
-  local bones = { { "root" }, { "holder", "root", 10, rng(-100, 100), rng(-100, 100), rng(-180, 180), mirror * s, s } }
+  local bones = { { "root" }, { "holder", "root", 10, rng(-100, 100), rng(-100, 100), rng(-180, 180), mirror * s,
+    s * (uneven and rng(0.7, 1.4) or 1) } }
   local parent = "holder"
   for i = 1, n do
     local name = "b" .. i
@@ -117,6 +118,27 @@ describe("sinew.ik in 2-D", function()
         local x, y = tip(rig, "b2")
         assert.is_true(dist(x, y, rx + reach * math.cos(a), ry + reach * math.sin(a)) < 1e-9 * reach)
       end
+    end)
+
+    it("comes close under an unevenly scaled parent (approximate there), never writing a NaN", function()
+      local rng = helper.rng(2509)
+      local worst = 0
+      for _ = 1, 100 do
+        local rig, pose = random_rig(rng, 2, true)
+        local arm = ik.two_bone { rig = rig, bones = { "b1", "b2" } }
+        local rx, ry = origin(rig, "b1")
+        local mx, my = origin(rig, "b2")
+        local ex, ey = tip(rig, "b2")
+        local l1, l2 = dist(rx, ry, mx, my), dist(mx, my, ex, ey)
+        local lo = math.abs(l1 - l2)
+        local d, a = lo + (l1 + l2 - lo) * rng(0.2, 0.8), rng(-math.pi, math.pi)
+        local tx, ty = rx + d * math.cos(a), ry + d * math.sin(a)
+        arm:solve(pose, tx, ty)
+        local x, y = tip(rig, "b2")
+        assert.is_true(x == x and y == y)
+        worst = math.max(worst, dist(x, y, tx, ty) / (l1 + l2))
+      end
+      assert.is_true(worst < 5e-3, worst) -- 8e-4 of the reach at 8 passes
     end)
 
     it("writes the rig's own pose without a pose argument", function()

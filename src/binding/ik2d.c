@@ -42,8 +42,10 @@ typedef struct ik2d {
 
 static const char *const methods[] = {"fabrik", "ccd", NULL};
 
-/// Most solves of one call (see l_two_bone_solve), and the relative miss that ends them.
-#define PASSES 4
+/// Most solves of one call (see l_two_bone_solve: under uneven parent scales each pass closes about
+/// half the gap; 8 passes end within 1e-3 of the reach on parents scaled 0.7 .. 1.4), and the
+/// relative miss that ends them.
+#define PASSES 8
 #define CLOSE 1e-9
 
 static ik2d *check_two_bone(lua_State *L) { return (ik2d *)sn_lua_checkobject(L, 1, SN_IK2D_TWO_BONE_MT); }
