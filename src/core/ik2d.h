@@ -73,7 +73,8 @@ sn_status sn_ik2d_aim(const double *origin, const double *from, const double *di
 /// turn[0 .. bones-1] receives the turns, *left (NULL for none) the tip's distance to the target
 /// after the weighted turns. Flags: SN_IK_REACHED, SN_IK_LIMITED, SN_IK_UNREACHABLE (beyond the
 /// chain's length), SN_IK_DEGENERATE (every bone zero-length: turns 0). Refuses bad points (1),
-/// target (2), counts, method, tolerance or bounds (lo > hi, not finite) (3), weight (4).
+/// target (2), counts, method, tolerance or bounds (lo > hi, or NaN; infinite bounds are none) (3),
+/// weight (4).
 sn_status sn_ik2d_chain(const double *p, int bones, const double *target, sn_ik_method method, int iterations,
                         double tolerance, const double *lo, const double *hi, double weight, double *turn,
                         double *left, unsigned *flags, sn_error *err);
