@@ -50,8 +50,8 @@ local events_seen = {}
 -- mecha_1406: a base layer (idle, walk and run as one 1-D blend by `speed`, run being the walk
 -- played faster through the state's `rate`; a jump with events of the animator's own; an attack),
 -- and an aim layer on the upper body (the `aim` animation's first pose, faded in and out by the
--- layer's weight), after which the chest and the weapon turn onto the mouse (a small two-joint
--- aim written here, weighted the same; sinew's IK, issue 25, will take its place).
+-- layer's weight), after which the chest and the weapon turn onto the mouse (two aim solvers of
+-- sinew.ik on the rig, weighted the same).
 -- you_xin_body: her moods as states that fade in and back to idle, and her hair a dynamic chain.
 
 local MOODS = { "happy", "angry", "sad", "cry", "shock", "shy" }
@@ -116,7 +116,13 @@ local function new_character(kind, x, scale)
   kind.plan = kind.plan or PLANS[kind.name](rig)
   local ch = { kind = kind, rig = rig, anim = kind.plan:new(), pose = rig:pose(), x = x, y = GROUND,
     scale = scale or kind.scale, facing = 1, speed = 0, walk = 0, aim = 0, aiming = false, mx = 0, my = 0 }
-  if kind.name == "you_xin_body" then
+  if kind.name == "mecha_1406" then
+    -- the aim: the chest carries the weapon's line (the weapon's setup place and angle in the
+    -- chest's frame) 40 % of the way to the mouse, then the weapon turns the rest
+    local w = kind.data.armatures[1].bones[kind.bone.weapon]
+    ch.chest_aim = sinew.ik.aim { rig = rig, bone = "chest", forward = w.rotation, offset = { w.x, w.y } }
+    ch.gun = sinew.ik.aim { rig = rig, bone = "weapon" }
+  elseif kind.name == "you_xin_body" then
     ch.hair = rig:chain { root = "hair0501", gravity = { 0, 900 }, stiffness = 0.25, damping = 0.15 }
     ch.hair2 = rig:chain { root = "hair0601", gravity = { 0, 900 }, stiffness = 0.25, damping = 0.15 }
   elseif kind.name == "dragon_boy" then
@@ -125,33 +131,14 @@ local function new_character(kind, x, scale)
   return ch
 end
 
--- turns bone b of the pose by `angle` in world terms (a mirrored parent turns it the other way)
-local function turn(ch, b, angle)
-  local rig, pose = ch.rig, ch.pose
-  local parent = ch.kind.parent[b]
-  local sign = 1
-  if parent then
-    local a, pb, c, d = rig:bone(parent)
-    if a * d - pb * c < 0 then sign = -1 end
-  end
-  local x, y, r, k, sx, sy = pose:get(b)
-  pose:set(b, x, y, r + sign * angle, k, sx, sy)
-end
-
 -- the weapon points at the mouse (in the rig's armature space): the chest takes 40 % of the turn,
--- the weapon the rest, weighted by ch.aim (0 .. 1, fading in and out)
+-- the weapon the rest, weighted by ch.aim (0 .. 1, fading in and out); each solve writes the pose
+-- and shows it on the rig
 local function aim(ch)
-  local rig, idx = ch.rig, ch.kind.bone
   local sx = ch.scale * ch.facing
   local tx, ty = (ch.mx - ch.x) / sx, (ch.my - ch.y) / ch.scale -- the mouse in armature space
-  for pass = 1, 2 do
-    local a, b, _, _, wx, wy = rig:bone("weapon")
-    local now = math.atan2(b, a)
-    local want = math.atan2(ty - wy, tx - wx)
-    local delta = (want - now + math.pi) % (2 * math.pi) - math.pi
-    turn(ch, idx[pass == 1 and "chest" or "weapon"], delta * ch.aim * (pass == 1 and 0.4 or 1))
-    rig:apply(ch.pose)
-  end
+  ch.chest_aim:solve(ch.pose, tx, ty, 0.4 * ch.aim)
+  ch.gun:solve(ch.pose, tx, ty, ch.aim)
 end
 
 -- One frame of a character: its animator's parameters from what it wants, the pose, the aim,
@@ -265,8 +252,7 @@ function love.load(args)
     kind.data = assert(sinew.dragonbones.load(path))
     kind.art = assert(love2d.prepare(kind.data))
     local arm = kind.data.armatures[1]
-    kind.bone, kind.parent = arm.bone, {}
-    for b, bone in ipairs(arm.bones) do kind.parent[b] = bone.parent end
+    kind.bone = arm.bone
   end
   characters[1] = new_character(KINDS[1], 200)
   characters[2] = new_character(KINDS[2], 800)

@@ -118,6 +118,11 @@ local function make_objects()
   O.tailrig:apply(O.tailpose)
   O.chain2d = O.tailrig:chain { root = "tail1", gravity = { 0, 980 },
     colliders = { { shape = "circle", center = { 180, 140 }, radius = 20 } } }
+  -- issue 25, 2-D: inverse kinematics on the tail rig's bones
+  O.leg2d = sinew.ik.two_bone { rig = O.tailrig, bones = { "tail1", "tail2" }, bend = -1 }
+  O.aim2d = sinew.ik.aim { rig = O.tailrig, bone = "tail3", offset = { 0, 2 }, limit = 1 }
+  O.arm2d = sinew.ik.chain { rig = O.tailrig, bones = { "tail1", "tail2", "tail3", "tail4" }, method = "ccd",
+    iterations = 8, limits = { tail2 = { min = -1, max = 1 } } }
 end
 make_objects()
 
@@ -156,6 +161,7 @@ local function find_entries()
   local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim, O.plan,
     O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d, O.chain2d, O.leg, O.head, O.arm, O.look }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
+  for _, s in ipairs { O.leg2d, O.aim2d, O.arm2d } do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
     local mt = getmetatable(obj)
     local tname = tostring(rawget(mt, "__name") or type(obj))
@@ -407,6 +413,29 @@ local function templates(name)
     ["sinew._gltf.read_file"] = { { "spec/gltf-corpus/BoxAnimated/glTF-Binary/BoxAnimated.glb", "spec/gltf-corpus", 100 },
       { "spec/gltf-corpus", "spec", 10 }, { "/dev/zero", "/", 2 ^ 53 } },
   }
+  -- issue 25, 2-D: the solvers of 2-D rigs, and sinew.ik's constructors given a rig
+  t["sinew.IK2DTwoBone:solve"] = { { O.leg2d, O.tailpose, 150, 80 }, { O.leg2d, nil, 160, 60, 0.5 } }
+  t["sinew.IK2DAim:solve"] = { { O.aim2d, O.tailpose, 100, 300, 0.7 }, { O.aim2d, nil, 0, 0 } }
+  t["sinew.IK2DChain:solve"] = { { O.arm2d, O.tailpose, 170, 120 }, { O.arm2d, nil, 150, 90, 0.25 } }
+  for _, k in ipairs { "IK2DTwoBone:bones", "IK2DTwoBone:bend", "IK2DTwoBone:soften", "IK2DTwoBone:rig",
+    "IK2DTwoBone.__tostring", "IK2DAim:bone", "IK2DAim:limit", "IK2DAim:rig", "IK2DAim.__tostring", "IK2DChain:bones",
+    "IK2DChain:method", "IK2DChain:iterations", "IK2DChain:tolerance", "IK2DChain:rig", "IK2DChain.__tostring",
+    "IK2DChain.__len" } do
+    local solver = k:find("TwoBone") and O.leg2d or k:find("Aim") and O.aim2d or O.arm2d
+    t["sinew." .. k] = { { solver } }
+  end
+  t["sinew.IK2DTwoBone:set_bend"] = { { O.leg2d, 1 } }
+  t["sinew.IK2DTwoBone:set_soften"] = { { O.leg2d, 0.9 } }
+  t["sinew.IK2DAim:set_limit"] = { { O.aim2d, 2 } }
+  t["sinew.IK2DChain:set_iterations"] = { { O.arm2d, 12 } }
+  t["sinew.IK2DChain:set_tolerance"] = { { O.arm2d, 0.01 } }
+  local ik2 = { two_bone = { rig = O.tailrig, bones = { "tail2", "tail3" }, soften = 0.9 },
+    aim = { rig = O.tailrig, bone = 2, forward = 0.5 },
+    chain = { rig = O.tailrig, bones = { "tail1", "tail2" }, method = "fabrik", limits = { tail1 = { min = 0, max = 1 } } } }
+  for kind, def in pairs(ik2) do
+    local list = t["sinew.ik." .. kind]
+    if list then list[#list + 1] = { def } end
+  end
   if t[name] then return t[name] end
   local mode = name:match("^sinew%.BlendSpace%((.-)%)")
   if mode then
@@ -1003,6 +1032,70 @@ for _, name in ipairs({ "Group", "Pose", "Mask", "Matrices", "Clip", "ClipCursor
     return tried > 0 or ("no template for " .. mt_name)
   end }
 end
+
+-- issue 25, 2-D: the same for the 2-D solvers' methods
+for _, name in ipairs({ "IK2DTwoBone", "IK2DAim", "IK2DChain" }) do
+  local mt_name = "sinew." .. name
+  scenarios[#scenarios + 1] = { "finalisers that re-enter each method of " .. name, function()
+    local tried = 0
+    for _, e in ipairs(find_entries()) do
+      if e.name:sub(1, #mt_name + 1) == mt_name .. ":" or e.name:sub(1, #mt_name + 1) == mt_name .. "." then
+        for _, tpl in ipairs(templates(e.name) or {}) do
+          local n = #tpl
+          eager_collector()
+          for _ = 1, 100 do
+            for _ = 1, 3 do finaliser(function() pcall(e.fn, unpack(tpl, 1, n)) end) end
+            pcall(e.fn, unpack(tpl, 1, n))
+          end
+          normal_collector()
+          collectgarbage()
+          if not pcall(tostring, tpl[1]) then return e.name .. ": the object no longer answers tostring" end
+          tried = tried + 1
+        end
+        make_objects()
+      end
+    end
+    return tried > 0 or ("no template for " .. mt_name)
+  end }
+end
+
+-- issue 25, 2-D: a solver keeps its rig (collected by no one else) alive; definitions read through
+-- __index that collects, hostile solve arguments, wrong selves: clean errors, no NaN in the pose
+scenarios[#scenarios + 1] = { "2-D ik solvers: rigs kept, hostile definitions and arguments", function()
+  local file = "spec/support/chain2d_ske.json"
+  for _, kind in ipairs { "two_bone", "aim", "chain" } do
+    local reads = 0
+    local def = setmetatable({ rig = sinew.dragonbones.rig(assert(sinew.dragonbones.load(file))) }, { __index = function(_, k)
+      collectgarbage()
+      reads = reads + 1
+      if k == "bones" then return kind == "chain" and { "tail1", "tail2", "tail3" } or { "tail1", "tail2" } end
+      if k == "bone" then return "tail2" end
+    end })
+    local ok, solver = pcall(sinew.ik[kind], def)
+    if not ok then return kind .. ": " .. tostring(solver) end
+    def = nil -- luacheck: ignore (the rig's last reference is the solver's)
+    collectgarbage()
+    collectgarbage()
+    local rig = solver:rig()
+    local pose = rig:pose()
+    rig:apply(pose)
+    local r = solver:solve(pose, 150, 90)
+    if r == nil then return kind .. ": no result" end
+    local hostile = setmetatable({}, { __index = function() collectgarbage() return 1 end })
+    for _ = 1, 10 do
+      pcall(solver.solve, solver, pose, hostile, 1)
+      pcall(solver.solve, solver, hostile, 1, 1)
+      pcall(solver.solve, solver, pose, 1 / 0, 0 / 0)
+      pcall(solver.solve, O.leg, pose, 1, 1)
+      pcall(solver.solve, solver, O.pose2d, 1, 1)
+      pcall(getmetatable(solver).__tostring, O.leg)
+    end
+    for b = 1, #pose do
+      for _, v in ipairs { pose:get(b) } do if v ~= v then return kind .. ": a NaN in bone " .. b end end
+    end
+  end
+  return true
+end }
 
 -- an animator's event handlers (and finalisers) that call its own methods while it updates:
 -- every call gives a result or a clear error, never an internal one, and it still plays

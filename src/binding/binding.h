@@ -196,5 +196,15 @@ void sn_open_group(lua_State *L, int module);
 void sn_open_ffi(lua_State *L, int module);
 void sn_open_rig2d(lua_State *L, int module);
 void sn_open_ik(lua_State *L, int module);
+/// ik2d.c: the 2-D solvers behind sinew.ik's constructors (a definition with a `rig`); called by
+/// sn_open_ik with the `sinew.ik` table at `ik`.
+void sn_open_ik2d(lua_State *L, int ik);
+
+/* ---- rig2d.c: 2-D poses, for ik2d.c ------------------------------------------------------- */
+
+/// The values (6 a bone) of the Pose2D at `idx` and its armature into *data; NULL (data
+/// untouched) when the value is no Pose2D.
+struct sn_rig2d_data;
+double *sn_lua_testpose2d(lua_State *L, int idx, const struct sn_rig2d_data **data);
 
 #endif

@@ -865,5 +865,6 @@ void sn_open_ik(lua_State *L, int module) {
         lua_pushinteger(L, flags[i].value);
         lua_setfield(L, -2, flags[i].name);
     }
+    sn_open_ik2d(L, lua_gettop(L));
     lua_setfield(L, module, "ik");
 }

@@ -307,6 +307,15 @@ static int same_data(lua_State *L, int a, int b) {
     return same;
 }
 
+double *sn_lua_testpose2d(lua_State *L, int idx, const sn_rig2d_data **data) {
+    values2d *p = (values2d *)sn_lua_testobject(L, idx, SN_POSE2D_MT);
+    if (p == NULL) return NULL;
+    push_data_of(L, idx);
+    *data = (const sn_rig2d_data *)lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return p->v;
+}
+
 /// Rig2DData:pose() -> a new 2-D pose at rest (6 numbers a bone)
 static int l_new_pose(lua_State *L) {
     values2d *p = new_values(L, 1, 6, SN_POSE2D_MT);

@@ -10,6 +10,7 @@
  */
 #include <math.h>
 
+#include "ik2d.h"
 #include "rig2d_internal.h"
 
 #define PI_Q (R2_PI / 4.0)
@@ -147,7 +148,8 @@ static void bone_world(sn_rig2d *r, int b, int decompose) {
 static void ik_one(sn_rig2d *r, const r2_ik *k, double weight) {
     const double *t = r->world + 6 * k->target;
     r2_transform *g = &r->global[k->root];
-    double radian = atan2(t[5] - g->y, t[4] - g->x);
+    double origin[2] = {g->x, g->y};
+    double radian = sn_ik2d_direction(origin, t + 4);
     if (g->sx < 0.0) radian += R2_PI;
     g->rotation += (radian - g->rotation) * weight;
     r2_to_matrix(g, r->world + 6 * k->root);
@@ -166,33 +168,15 @@ static void ik_two(sn_rig2d *r, const r2_ik *k, double weight, int bend_positive
     double dX = g->x - pg->x, dY = g->y - pg->y;
     double lPP = dX * dX + dY * dY, lP = sqrt(lPP);
     double raw = g->rotation, raw_parent = pg->rotation, raw_a = atan2(dY, dX);
-    dX = tx - pg->x;
-    dY = ty - pg->y;
-    double lTT = dX * dX + dY * dY, lT = sqrt(lTT);
-    double radian_a;
-    if (lL + lP <= lT || lT + lL <= lP || lT + lP <= lL) {
-        radian_a = atan2(ty - pg->y, tx - pg->x);
-        if (!(lL + lP <= lT) && lP < lL) radian_a += R2_PI;
-    } else {
-        double h = (lPP - lLL + lTT) / (2.0 * lTT);
-        double rr = sqrt(lPP - h * h * lTT) / lT;
-        double hX = pg->x + (dX * h), hY = pg->y + (dY * h);
-        double rX = -dY * rr, rY = dX * rr;
-        int flipped = 0;
-        int grand = d->bone[k->root].parent;
-        if (grand >= 0) {
-            const double *gm = r->world + 6 * grand;
-            flipped = gm[0] * gm[3] - gm[1] * gm[2] < 0.0;
-        }
-        if (flipped != bend_positive) {
-            g->x = hX - rX;
-            g->y = hY - rY;
-        } else {
-            g->x = hX + rX;
-            g->y = hY + rY;
-        }
-        radian_a = atan2(g->y - pg->y, g->x - pg->x);
+    double radian_a, root[2] = {pg->x, pg->y}, target[2] = {tx, ty};
+    int flipped = 0;
+    int grand = d->bone[k->root].parent;
+    if (grand >= 0) {
+        const double *gm = r->world + 6 * grand;
+        flipped = gm[0] * gm[3] - gm[1] * gm[2] < 0.0;
     }
+    /* the knee on the side DragonBones picks: h - r where flipped != bend_positive */
+    (void)sn_ik2d_knee(root, lP, lPP, lL, lLL, target, flipped != bend_positive, &radian_a);
     double dR = r2_normalize(radian_a - raw_a);
     pg->rotation = raw_parent + dR * weight;
     r2_to_matrix(pg, r->world + 6 * k->root);
