@@ -6,8 +6,10 @@
 -- and solvers of bench/c/bench_ik.c, and the Fox (its left hind leg, its head, the leg and paw as
 -- the chain). Before timing, each plain solver is run beside sinew's on the same inputs and must
 -- write the same rotations (within 1e-5) and put the tip at the same place (within 1e-4 of the
--- rig's scale), or the bench stops with an error: the comparison is of the same work
--- (`bench/ik.lua check [n]` runs that check alone, with n random targets per solver and rig).
+-- rig's scale), or the bench stops with an error: the comparison is of the same work (the chain:
+-- sinew's turns half its iterations into damped least-squares steps, so the check is that its tip
+-- ends at least as near the target as the plain FABRIK's) (`bench/ik.lua check [n]` runs that
+-- check alone, with n random targets per solver and rig).
 -- On LuaJIT sinew takes its FFI path, on Lua 5.4 the C API, and the plain version runs on the
 -- same interpreter. Issue 25's target: 2x the plain version or more where it takes over 200 ns.
 --
@@ -513,18 +515,24 @@ local function run(rig, extra, only)
     same("aim", { hj }, hj, tx, ty, tz)
     sync() -- go on from sinew's floats
   end
+  -- (sinew's chain runs FABRIK for half its iterations and damped least-squares steps for the rest,
+  -- manual/ik.md, Chains; the plain one FABRIK for all 16: the check is that sinew's tip ends at
+  -- least as near the target, lengths kept, not that the two write the same rotations)
   local function chain_case(tx, ty, tz)
     reset()
     local left = arm:solve(pose, tx, ty, tz, 1)
     local plain_left = plain_arm(tx, ty, tz)
-    if abs(left - plain_left) > 1e-4 * rig.scale or left ~= left then
+    if left > plain_left + 1e-4 * rig.scale or left ~= left then
       error(("%s, chain, target (%g, %g, %g): distance left: sinew %g, plain Lua %g"):format(rig.name, tx, ty, tz,
         left, plain_left))
     end
     count.chain = count.chain + 1
-    local list = {}
-    for i = 1, N - 1 do list[i] = CH[i] end
-    same("chain", list, CH[N], tx, ty, tz)
+    local x, y, z = sinew_position(CH[N])
+    local d = math.sqrt((x - tx) ^ 2 + (y - ty) ^ 2 + (z - tz) ^ 2)
+    if abs(d - left) > 1e-4 * rig.scale then
+      error(("%s, chain, target (%g, %g, %g): the tip is %g from it, the solve said %g"):format(rig.name, tx, ty, tz,
+        d, left))
+    end
   end
   for i = 1, 16 do
     two_bone_case(LX[i], LY[i], LZ[i], LPX, LPY, LPZ)
