@@ -141,6 +141,7 @@ void *sn_lua_checkself(lua_State *L);
 #define SN_IK_TWO_BONE_MT "sinew.IKTwoBone"
 #define SN_IK_AIM_MT "sinew.IKAim"
 #define SN_IK_CHAIN_MT "sinew.IKChain"
+#define SN_IK_FEET_MT "sinew.IKFeet"
 /// Registry key of the list of the blend spaces' metatables, one per mode (for ffi.c)
 #define SN_BLENDSPACE_METATABLES "sinew.BlendSpace metatables"
 
@@ -196,5 +197,7 @@ void sn_open_group(lua_State *L, int module);
 void sn_open_ffi(lua_State *L, int module);
 void sn_open_rig2d(lua_State *L, int module);
 void sn_open_ik(lua_State *L, int module);
+/// Adds `feet` (ik_feet.c) to the `sinew.ik` table at `ik`; called by sn_open_ik.
+void sn_open_ik_feet(lua_State *L, int ik);
 
 #endif

@@ -822,5 +822,6 @@ void sn_open_ik(lua_State *L, int module) {
         lua_pushinteger(L, flags[i].value);
         lua_setfield(L, -2, flags[i].name);
     }
+    sn_open_ik_feet(L, -1);
     lua_setfield(L, module, "ik");
 }
