@@ -316,6 +316,9 @@ sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *targe
 /// Largest normal_limit of a foot-placement solver, radians (80 degrees): a foot's height over a
 /// ground steeper than this is measured as over a ground this steep (1 / cos stays below 6).
 #define SN_IK_FEET_MAX_NORMAL_LIMIT 1.3962634015954636
+/// The pelvis's target rises (toward 0) at most this many leg lengths (the shortest leg) per
+/// second; it falls at once (then the spring smooths it).
+#define SN_IK_FEET_RISE 0.25
 
 /// A foot-placement solver (opaque; built by sn_ik_feet_init). Unlike the other solvers it holds
 /// PER-INSTANCE STATE (the smoothed pelvis drop and foot normals, and the scratch between the two

@@ -24,6 +24,7 @@ struct sn_ik_feet {
     /* state */
     int started;                  /* 0: the next solve starts at its targets */
     double offset, velocity;      /* pelvis drop along up and its rate */
+    double low;                   /* the target held low (see SN_IK_FEET_RISE) */
     double normal[SN_IK_FEET_MAX][3], nvel[SN_IK_FEET_MAX][3]; /* smoothed foot normals and rates */
     /* the scratch between prepare and solve */
     const sn_pose *prepared;
@@ -245,7 +246,7 @@ sn_status sn_ik_feet_set_smoothing(sn_ik_feet *ik, double v, sn_error *err) {
 
 void sn_ik_feet_reset(sn_ik_feet *ik) {
     ik->started = 0;
-    ik->offset = ik->velocity = 0.0;
+    ik->offset = ik->velocity = ik->low = 0.0;
     ik->prepared = NULL;
 }
 
@@ -326,6 +327,18 @@ static void spring(double *x, double *v, double target, double time, double dt) 
     }
 }
 
+/* The highest pelvis offset along up that lets a leg rooted at a (model space, before the
+   offset) of `reach` reach the point c + lift up: |t - a - o up| <= reach for
+   o <= d.up + sqrt(reach^2 - |d across up|^2), d = t - a (infinity where no offset does). */
+static double leg_cap(const double *a, const double *c, double lift, double reach, const double *up) {
+    double d[3], du, room;
+    ik_madd(c, lift, up, d);
+    ik_sub(d, a, d);
+    du = ik_dot(d, up);
+    room = reach * reach * (1.0 - 1e-6) - (ik_dot(d, d) - du * du);
+    return room > 0.0 ? du + sqrt(room) : HUGE_VAL; /* out of reach across up: no height helps */
+}
+
 /* The pelvis's local translation change for a model-space move d, through the inverse of its
    parent's linear part. */
 static void local_move(const sn_ik_frame *p, const double *d, double *o) {
@@ -382,7 +395,8 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
                            unsigned *flags, sn_error *err) {
     static const char *const axis[3] = {"x", "y", "z"};
     const double *up = ik->up;
-    double lift[SN_IK_FEET_MAX], nrm[SN_IK_FEET_MAX][3], target, cap = HUGE_VAL, offset, velocity, cos_limit;
+    double lift[SN_IK_FEET_MAX], nrm[SN_IK_FEET_MAX][3];
+    double target, low, cap = HUGE_VAL, offset, velocity, cos_limit;
     double nstate[SN_IK_FEET_MAX][3], nvel[SN_IK_FEET_MAX][3];
     unsigned fl = 0;
     int l, k;
@@ -447,26 +461,29 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
         fl |= SN_IK_LIMITED;
     }
 
-    /* the pelvis: smoothed toward the target, then as low as each leg's reach needs:
-       |t - a - o up| <= reach for o <= d.up + sqrt(reach^2 - |d across up|^2), d = t - a */
+    /* the pelvis: smoothed toward the target, then never higher than each leg's reach lets it be */
     for (l = 0; l < ik->count; l++) {
         const leg_read *r = &ik->read[l];
-        double d[3], du, across, room;
-        ik_madd(r->c, lift[l], up, d);
-        ik_sub(d, r->a, d);
-        du = ik_dot(d, up);
-        across = ik_dot(d, d) - du * du;
-        room = r->reach * r->reach * (1.0 - 1e-6) - across;
-        du = room > 0.0 ? du + sqrt(room) : du;
-        if (du < cap) cap = du;
+        double c = leg_cap(r->a, r->c, lift[l], r->reach, up);
+        if (c < cap) cap = c;
+    }
+    /* the target held low: it follows a falling target at once and rises at most
+       SN_IK_FEET_RISE leg lengths per second, so over a gait the pelvis stays where the lowest
+       foot comes back to, and does not bob up and down with each step */
+    {
+        double shortest = HUGE_VAL, rise = SN_IK_FEET_RISE;
+        for (l = 0; l < ik->count; l++)
+            if (ik->read[l].reach < shortest) shortest = ik->read[l].reach;
+        low = ik->started ? ik->low + rise * shortest * dt : target;
+        if (!(low < target)) low = target; /* also a NaN from inf * 0 */
     }
     offset = ik->offset;
     velocity = ik->velocity;
     if (!ik->started) {
-        offset = target;
+        offset = low;
         velocity = 0.0;
     } else {
-        spring(&offset, &velocity, target, ik->smoothing, dt);
+        spring(&offset, &velocity, low, ik->smoothing, dt);
     }
     if (offset > cap) offset = cap;
     if (offset < -ik->max_drop) {
@@ -538,6 +555,7 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
     /* the state advances only when nothing was refused */
     ik->started = 1;
     ik->offset = offset;
+    ik->low = low;
     ik->velocity = velocity;
     memcpy(ik->normal, nstate, sizeof nstate);
     memcpy(ik->nvel, nvel, sizeof nvel);
