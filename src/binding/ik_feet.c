@@ -156,10 +156,10 @@ static int l_feet(lua_State *L) {
 
 /* ---- the solve ------------------------------------------------------------------------------------ */
 
-/* the error of the ground callback for leg l: "ground callback ... for leg 2: ..." */
+/* the error of the ground callback for leg l: "ground callback for leg 2 <what>" */
 static int ground_error(lua_State *L, feet_header *h, int leg, const char *what) {
     h->busy = 0;
-    return sn_lua_errorf(L, "ground callback %s for leg %d", what, leg);
+    return sn_lua_errorf(L, "ground callback for leg %d %s", leg, what);
 }
 
 /* asks the callback at `fn` about leg l (1-based) at p; writes height and normal to g */
@@ -172,8 +172,8 @@ static void ask_ground(lua_State *L, feet_header *h, int fn, int leg, const doub
     if (lua_pcall(L, 3, 4, 0) != 0) {
         const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
         h->busy = 0;
-        if (msg != NULL) sn_lua_errorf(L, "ground callback failed for leg %d: %s", leg, msg);
-        sn_lua_errorf(L, "ground callback failed for leg %d (error object is a %s value)", leg, luaL_typename(L, -1));
+        if (msg != NULL) sn_lua_errorf(L, "ground callback for leg %d failed: %s", leg, msg);
+        sn_lua_errorf(L, "ground callback for leg %d failed (error object is a %s value)", leg, luaL_typename(L, -1));
     }
     if (lua_type(L, -4) != LUA_TNUMBER)
         ground_error(L, h, leg, lua_pushfstring(L, "returned %s for the height (number expected)", luaL_typename(L, -4)));
@@ -210,11 +210,12 @@ static void ask_ground(lua_State *L, feet_header *h, int fn, int leg, const doub
  * normal_limit held), `REACHED`
  * @raise "sinew.Pose expected, got nil", "number expected, got nil"; "pose of another skeleton",
  * "joint 'a' of the pose is not finite"; "dt -1 is out of range (0 .. inf)", "weight 2 is out of
- * range (0 .. 1)"; "ground callback failed for leg 2: ...: boom" (it raised; "attempt to yield
- * across a C-call boundary" when it yields), "ground callback returned nil for the height of leg
- * 1 (number expected)", "ground callback returned a height that is not finite for leg 1",
- * "ground height of leg 1 1e+13 is out of range (-1e+12 .. 1e+12)"; "solve called from its own
- * ground callback"
+ * range (0 .. 1)"; "ground callback for leg 2 failed: ...: boom" (it raised; "... attempt to
+ * yield across a C-call boundary" when it yields), "ground callback for leg 1 returned nil for
+ * the height (number expected)", "ground callback for leg 1 returned a height that is not
+ * finite", "ground callback for leg 1 returned string for normal y (number expected)", "ground
+ * height of leg 1 1e+13 is out of range (-1e+12 .. 1e+12)"; "solve called from its own ground
+ * callback"
  */
 static int l_feet_solve(lua_State *L) {
     static const int args[] = {2, 0, 3, 4}; /* pose, ground (the callback: no argument), dt, weight */

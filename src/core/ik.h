@@ -115,6 +115,8 @@ double sn_ik_two_bone_twist(const sn_ik_two_bone *ik);
 sn_status sn_ik_two_bone_set_soften(sn_ik_two_bone *ik, double soften, sn_error *err);
 /// Sets twist, finite radians (SN_EINVAL otherwise, arg 1).
 sn_status sn_ik_two_bone_set_twist(sn_ik_two_bone *ik, double twist, sn_error *err);
+/// Sets mid_axis, finite and non-zero, in the mid joint's frame (normalised; SN_EINVAL otherwise, arg 1).
+sn_status sn_ik_two_bone_set_mid_axis(sn_ik_two_bone *ik, const sn_vec3 *axis, sn_error *err);
 
 /// Turns root and mid of `pose` so that the tip reaches `target` (a model-space point): the mid
 /// joint bends about mid_axis only, onto the side where a positive turn about mid_axis opens the
@@ -316,6 +318,9 @@ sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *targe
 /// Largest normal_limit of a foot-placement solver, radians (80 degrees): a foot's height over a
 /// ground steeper than this is measured as over a ground this steep (1 / cos stays below 6).
 #define SN_IK_FEET_MAX_NORMAL_LIMIT 1.3962634015954636
+/// A knee bent by more than about this angle (radians: the sine of thigh and shin) in the input
+/// pose bends about its current hinge, on its current side, unless the leg's mid_axis is given.
+#define SN_IK_FEET_BENT 0.05
 /// The pelvis's target rises (toward 0) at most this many leg lengths (the shortest leg) per
 /// second; it falls at once (then the spring smooths it).
 #define SN_IK_FEET_RISE 0.25

@@ -12,11 +12,16 @@ typedef struct leg_read {
     sn_quat tip;              /* the tip's model rotation */
     double h;                 /* the tip's height above the flat floor (along up) */
     double reach;             /* thigh + shin, model units */
+    double hinge[3];          /* the knee's current hinge in the mid frame (u x v), unit */
+    int bent;                 /* 1 when the knee bends enough in the pose for `hinge` */
+    sn_quat mid;              /* the mid joint's model rotation */
 } leg_read;
 
 struct sn_ik_feet {
     const sn_skeleton *skeleton;  /* outlives the solver */
     int pelvis, count;
+    int follow[SN_IK_FEET_MAX];   /* 1: the knee's hinge follows the pose (no mid_axis given) */
+    double axis[SN_IK_FEET_MAX][3]; /* the hinge last given to each leg's two-bone solver (mid frame) */
     int legs[SN_IK_FEET_MAX][3];
     double up[3];                 /* unit */
     double max_drop, normal_limit, smoothing;
@@ -145,8 +150,8 @@ static void rest_local(const sn_skeleton *s, int joint, double *t, sn_quat *q, d
 }
 
 /* The knee's hinge of the rest pose in the mid joint's frame: thigh u and shin v seen from the
-   mid joint; a positive turn of v about v x u opens the knee (ozz's convention); (0, 0, 1) for a
-   straight leg. */
+   mid joint; about u x v the two-bone solver keeps the knee on the side it bends to; (0, 0, 1)
+   for a straight leg. */
 static void rest_knee(const sn_skeleton *s, const int *j, double *axis) {
     double tm[3], tt[3], u[3], n[3], sc;
     sn_quat qm, qt, c;
@@ -157,7 +162,7 @@ static void rest_knee(const sn_skeleton *s, const int *j, double *axis) {
     c.z = -qm.z;
     c.w = qm.w;
     ik_rotate(&c, tm, u); /* the thigh's direction in the mid frame */
-    ik_cross(tt, u, n);
+    ik_cross(u, tt, n);
     if (ik_unit(n, 1e-6 * ik_len(tt) * ik_len(u), axis) == 0.0) {
         axis[0] = 0.0;
         axis[1] = 0.0;
@@ -199,9 +204,18 @@ sn_status sn_ik_feet_init(void *mem, size_t size, const sn_ik_feet_def *def, sn_
         if (def->mid_axis[l].x != 0.0 || def->mid_axis[l].y != 0.0 || def->mid_axis[l].z != 0.0) {
             d.mid_axis = def->mid_axis[l];
         } else {
+            ik->follow[l] = 1;
             d.mid_axis.x = axis[0];
             d.mid_axis.y = axis[1];
             d.mid_axis.z = axis[2];
+        }
+        ik->axis[l][0] = d.mid_axis.x;
+        ik->axis[l][1] = d.mid_axis.y;
+        ik->axis[l][2] = d.mid_axis.z;
+        {
+            double m = fmax(fabs(ik->axis[l][0]), fmax(fabs(ik->axis[l][1]), fabs(ik->axis[l][2])));
+            ik_scale(ik->axis[l], 1.0 / m, ik->axis[l]);
+            ik_scale(ik->axis[l], 1.0 / ik_len(ik->axis[l]), ik->axis[l]);
         }
         ik->solver[l] = (sn_ik_two_bone *)p;
         if ((st = sn_ik_two_bone_init(p, leg, &d, err)) != SN_OK) return st;
@@ -268,10 +282,28 @@ static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, leg_
     if (sn_ik_frame_check(&fm) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[1], err);
     sn_ik_frame_child(&fm, &lt, &ft);
     if (sn_ik_frame_check(&ft) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[2], err);
+    {
+        /* the knee's hinge in this pose: u x v (the side on which sn_ik_two_bone_solve keeps the
+           knee bent as it is), in the mid joint's frame */
+        double u[3], v[3], n[3], lu, lv, ln;
+        ik_sub(fm.t, fr.t, u);
+        ik_sub(ft.t, fm.t, v);
+        ik_cross(u, v, n);
+        lu = ik_len(u);
+        lv = ik_len(v);
+        ln = ik_len(n);
+        r->bent = ln > SN_IK_FEET_BENT * lu * lv;
+        if (r->bent) {
+            sn_quat c = {-fm.q.x, -fm.q.y, -fm.q.z, fm.q.w};
+            ik_scale(n, 1.0 / ln, n);
+            ik_rotate(&c, n, r->hinge);
+        }
+    }
     memcpy(r->a, fr.t, sizeof r->a);
     memcpy(r->b, fm.t, sizeof r->b);
     memcpy(r->c, ft.t, sizeof r->c);
     r->tip = ft.q;
+    r->mid = fm.q;
     r->h = ik_dot(r->c, ik->up);
     {
         double u[3], v[3];
@@ -485,7 +517,10 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
     } else {
         spring(&offset, &velocity, low, ik->smoothing, dt);
     }
-    if (offset > cap) offset = cap;
+    if (offset > cap) { /* the reach pulls the pelvis down: the spring starts again from there at rest */
+        offset = cap;
+        if (velocity < 0.0) velocity = 0.0;
+    }
     if (offset < -ik->max_drop) {
         offset = -ik->max_drop;
         if (velocity < 0.0) velocity = 0.0;
@@ -524,7 +559,27 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
             sn_ik_local lt;
             unsigned lf = 0;
             ik_madd(r->c, lift[l], up, t);
-            ik_madd(r->b, offset * weight, up, pl);
+            if (ik->follow[l] && r->bent) {
+                sn_vec3 h;
+                h.x = r->hinge[0];
+                h.y = r->hinge[1];
+                h.z = r->hinge[2];
+                (void)sn_ik_two_bone_set_mid_axis(ik->solver[l], &h, NULL); /* unit: cannot fail */
+                memcpy(ik->axis[l], r->hinge, sizeof r->hinge);
+            }
+            {
+                /* the pole: beside the middle of the new root-target line, on the side the knee
+                   bends to about its hinge n (e x n, e the root-target direction) */
+                double root[3], e[3], hn[3], side[3], el;
+                ik_madd(r->a, offset * weight, up, root);
+                ik_sub(t, root, e);
+                el = ik_len(e);
+                ik_rotate(&r->mid, ik->axis[l], hn);
+                if (el > 0.0) ik_scale(e, 1.0 / el, e);
+                ik_cross(e, hn, side);
+                ik_madd(root, 0.5, (const double[3]){t[0] - root[0], t[1] - root[1], t[2] - root[2]}, pl);
+                ik_madd(pl, r->reach, side, pl);
+            }
             tv.x = t[0];
             tv.y = t[1];
             tv.z = t[2];
