@@ -381,7 +381,7 @@ void sn_ik_feet_reset(sn_ik_feet *ik);
 
 /// Phase 1 of a solve: reads the pose and writes each foot's model-space position to
 /// points[3 * count] (x, y, z per leg): where the caller asks the ground. Keeps what it read in
-/// `ik` for sn_ik_feet_solve (the next call on `ik` with the same pose). Refuses (arg 1) a pose
+/// `ik` for one sn_ik_feet_solve (the next call on `ik`, with the same pose). Refuses (arg 1) a pose
 /// of another skeleton or one sn_ik_two_bone_solve would refuse on a leg's path; writes nothing
 /// into the pose.
 sn_status sn_ik_feet_prepare(sn_ik_feet *ik, const sn_pose *pose, double *points, sn_error *err);
