@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Longest path between the pelvis and a leg's root that prepare composes from the pelvis's frame. */
+#define SN_IK_FEET_PATH 16
+
 /* what phase 1 keeps of one leg, model space */
 typedef struct leg_read {
     double a[3], b[3], c[3];  /* root, mid and tip positions */
@@ -15,6 +18,7 @@ typedef struct leg_read {
     double hinge[3];          /* the knee's current hinge in the mid frame (u x v), unit */
     int bent;                 /* 1 when the knee bends enough in the pose for `hinge` */
     sn_quat mid;              /* the mid joint's model rotation */
+    sn_quat parent;           /* the root's parent's model rotation */
 } leg_read;
 
 struct sn_ik_feet {
@@ -31,8 +35,14 @@ struct sn_ik_feet {
     double offset, velocity;      /* pelvis drop along up and its rate */
     double low;                   /* the target held low (see SN_IK_FEET_RISE) */
     double normal[SN_IK_FEET_MAX][3], nvel[SN_IK_FEET_MAX][3]; /* smoothed foot normals and rates */
+    /* per leg, the joints from below the pelvis down to the root's parent (top down): prepare
+       composes them onto the pelvis's frame instead of walking each leg up to the root; depth -1
+       for a path longer than SN_IK_FEET_PATH (then the leg walks up) */
+    int path[SN_IK_FEET_MAX][SN_IK_FEET_PATH];
+    int depth[SN_IK_FEET_MAX];
     /* the scratch between prepare and solve */
     const sn_pose *prepared;
+    sn_ik_frame pelvis_parent;    /* the pelvis's parent's model frame */
     leg_read read[SN_IK_FEET_MAX];
 };
 
@@ -217,6 +227,18 @@ sn_status sn_ik_feet_init(void *mem, size_t size, const sn_ik_feet_def *def, sn_
             ik_scale(ik->axis[l], 1.0 / m, ik->axis[l]);
             ik_scale(ik->axis[l], 1.0 / ik_len(ik->axis[l]), ik->axis[l]);
         }
+        {
+            int k, n = 0, stack[SN_IK_FEET_PATH];
+            for (k = sn_skeleton_parent(def->skeleton, def->legs[l][0]); k != def->pelvis && n < SN_IK_FEET_PATH;
+                 k = sn_skeleton_parent(def->skeleton, k))
+                stack[n++] = k;
+            if (k != def->pelvis) {
+                ik->depth[l] = -1;
+            } else {
+                ik->depth[l] = n;
+                for (k = 0; k < n; k++) ik->path[l][k] = stack[n - 1 - k];
+            }
+        }
         ik->solver[l] = (sn_ik_two_bone *)p;
         if ((st = sn_ik_two_bone_init(p, leg, &d, err)) != SN_OK) return st;
         p += leg;
@@ -266,13 +288,28 @@ void sn_ik_feet_reset(sn_ik_feet *ik) {
 
 /* ---- phase 1: read the legs ------------------------------------------------------------------ */
 
-static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, leg_read *r, sn_error *err) {
+static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, const sn_ik_frame *pelvis, leg_read *r,
+                          sn_error *err) {
     const int *j = ik->legs[l];
     sn_ik_frame p, fr, fm, ft;
     sn_ik_local lr, lm, lt;
     sn_ik_fault f;
-    int bad;
-    if ((f = sn_ik_parent_frame(pose, j[0], &p, &bad)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, bad, err);
+    int bad, k;
+    if (ik->depth[l] < 0) {
+        if ((f = sn_ik_parent_frame(pose, j[0], &p, &bad)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, bad, err);
+    } else {
+        p = *pelvis;
+        for (k = 0; k < ik->depth[l]; k++) {
+            const int a = ik->path[l][k];
+            sn_ik_frame c;
+            sn_ik_local la;
+            if ((f = sn_ik_read_local(pose, a, &la)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, a, err);
+            sn_ik_frame_child(&p, &la, &c);
+            if (sn_ik_frame_check(&c) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, a, err);
+            p = c;
+        }
+    }
+    r->parent = p.q;
     if ((f = sn_ik_read_local(pose, j[0], &lr)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, j[0], err);
     if ((f = sn_ik_read_local(pose, j[1], &lm)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, j[1], err);
     if ((f = sn_ik_read_local(pose, j[2], &lt)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, j[2], err);
@@ -317,15 +354,20 @@ static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, leg_
 sn_status sn_ik_feet_prepare(sn_ik_feet *ik, const sn_pose *pose, double *points, sn_error *err) {
     int l, bad;
     sn_ik_frame p;
+    sn_ik_local lp;
     sn_ik_fault f;
     sn_status st;
     ik->prepared = NULL;
     if (pose == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no pose");
     if (pose->skeleton != ik->skeleton) return sn_fail_arg(err, 1, SN_EINVAL, "pose of another skeleton");
-    /* the pelvis's own path (its translation is written) */
-    if ((f = sn_ik_parent_frame(pose, ik->pelvis, &p, &bad)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, bad, err);
+    /* the pelvis's own path (its translation is written), then its frame, where the legs start */
+    if ((f = sn_ik_parent_frame(pose, ik->pelvis, &ik->pelvis_parent, &bad)) != SN_IK_POSE_OK)
+        return sn_ik_pose_error(pose, f, bad, err);
+    if ((f = sn_ik_read_local(pose, ik->pelvis, &lp)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->pelvis, err);
+    sn_ik_frame_child(&ik->pelvis_parent, &lp, &p);
+    if (sn_ik_frame_check(&p) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->pelvis, err);
     for (l = 0; l < ik->count; l++) {
-        if ((st = read_leg(ik, pose, l, &ik->read[l], err)) != SN_OK) return st;
+        if ((st = read_leg(ik, pose, l, &p, &ik->read[l], err)) != SN_OK) return st;
         memcpy(points + 3 * l, ik->read[l].c, 3 * sizeof(double));
     }
     ik->prepared = pose;
@@ -334,20 +376,19 @@ sn_status sn_ik_feet_prepare(sn_ik_feet *ik, const sn_pose *pose, double *points
 
 /* ---- phase 2: place the feet ----------------------------------------------------------------- */
 
-/* One step of a critically damped spring of time constant `time` toward `target`: exact for any
-   dt (the animator's smoothed parameters: omega = 2 / time); at the target when time is 0 or the
-   arithmetic leaves the double range. */
-static void spring(double *x, double *v, double target, double time, double dt) {
-    double w, y, j, e, nx, nv;
-    if (!(time > 0.0)) {
+/* One step of a critically damped spring of time constant `time` (w = 2 / time) toward `target`,
+   with e = exp(-w dt) computed once by the caller for every spring of the solve: exact for any dt
+   (the animator's smoothed parameters); at the target when time is 0 or the arithmetic leaves
+   the double range. */
+static void spring(double *x, double *v, double target, double w, double e, double dt) {
+    double y, j, nx, nv;
+    if (!(w > 0.0) || !sn_isfinite(w)) {
         *x = target;
         *v = 0.0;
         return;
     }
-    w = 2.0 / time;
     y = *x - target;
     j = *v + w * y;
-    e = exp(-w * dt);
     nx = target + (y + j * dt) * e;
     nv = (*v - w * j * dt) * e;
     if (sn_isfinite(nx) && sn_isfinite(nv)) {
@@ -428,7 +469,7 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
     static const char *const axis[3] = {"x", "y", "z"};
     const double *up = ik->up;
     double lift[SN_IK_FEET_MAX], nrm[SN_IK_FEET_MAX][3];
-    double target, low, cap = HUGE_VAL, offset, velocity, cos_limit;
+    double sw, se, target, low, cap = HUGE_VAL, offset, velocity, cos_limit;
     double nstate[SN_IK_FEET_MAX][3], nvel[SN_IK_FEET_MAX][3];
     unsigned fl = 0;
     int l, k;
@@ -442,6 +483,8 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
     if (!sn_isfinite(weight)) return sn_fail_arg(err, 4, SN_EINVAL, "weight is not finite");
     if (!(weight >= 0.0 && weight <= 1.0)) return sn_fail_range(err, 4, "weight", weight, 0.0, 1.0);
     cos_limit = cos(ik->normal_limit);
+    sw = ik->smoothing > 0.0 ? 2.0 / ik->smoothing : 0.0;
+    se = exp(-sw * dt);
 
     /* the ground under each foot: how far the foot moves along up, and the normal it turns to */
     target = 0.0;
@@ -516,7 +559,7 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
         offset = low;
         velocity = 0.0;
     } else {
-        spring(&offset, &velocity, low, ik->smoothing, dt);
+        spring(&offset, &velocity, low, sw, se, dt);
     }
     if (offset > cap) { /* the reach pulls the pelvis down: the spring starts again from there at rest */
         offset = cap;
@@ -531,21 +574,17 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
         for (k = 0; k < 3; k++) {
             nstate[l][k] = ik->started ? ik->normal[l][k] : nrm[l][k];
             nvel[l][k] = ik->started ? ik->nvel[l][k] : 0.0;
-            if (ik->started) spring(&nstate[l][k], &nvel[l][k], nrm[l][k], ik->smoothing, dt);
+            if (ik->started) spring(&nstate[l][k], &nvel[l][k], nrm[l][k], sw, se, dt);
         }
 
     /* the writes */
     if (weight > 0.0) {
         backup b;
-        sn_ik_frame pf;
         double move[3], dl[3];
-        int bad;
         sn_status st;
         save(ik, pose, &b);
-        if (sn_ik_parent_frame(pose, ik->pelvis, &pf, &bad) != SN_IK_POSE_OK)
-            return sn_fail_arg(err, 1, SN_EINVAL, "pose was changed since it was prepared");
         ik_scale(up, offset * weight, move);
-        local_move(&pf, move, dl);
+        local_move(&ik->pelvis_parent, move, dl);
         for (k = 0; k < 3; k++) {
             float *t = pose->ch + (SN_ROW_T + k) * pose->stride + ik->pelvis;
             *t = (float)(*t + dl[k]);
@@ -556,8 +595,8 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
             double t[3], pl[3], n[3], nl;
             sn_vec3 tv, pv;
             sn_quat turn, want, local, in;
-            sn_ik_frame mf;
-            sn_ik_local lt;
+            sn_quat midq = {0.0, 0.0, 0.0, 1.0};
+            sn_ik_local lt, lr, lm;
             unsigned lf = 0;
             ik_madd(r->c, lift[l], up, t);
             if (ik->follow[l] && r->bent) {
@@ -588,9 +627,17 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
             pv.y = pl[1];
             pv.z = pl[2];
             st = sn_ik_two_bone_solve(ik->solver[l], pose, &tv, &pv, weight, &lf, err);
-            if (st == SN_OK && (sn_ik_parent_frame(pose, tip, &mf, &bad) != SN_IK_POSE_OK ||
-                                sn_ik_read_local(pose, tip, &lt) != SN_IK_POSE_OK))
-                st = sn_fail_arg(err, 1, SN_EINVAL, "pose was changed since it was prepared");
+            /* the mid joint's new model rotation: the root's parent's, then the solved locals */
+            if (st == SN_OK) {
+                if (sn_ik_read_local(pose, ik->legs[l][0], &lr) != SN_IK_POSE_OK ||
+                    sn_ik_read_local(pose, ik->legs[l][1], &lm) != SN_IK_POSE_OK ||
+                    sn_ik_read_local(pose, tip, &lt) != SN_IK_POSE_OK) {
+                    st = sn_fail_arg(err, 1, SN_EINVAL, "pose was changed since it was prepared");
+                } else {
+                    ik_qmul(&r->parent, &lr.q, &midq);
+                    ik_qmul(&midq, &lm.q, &midq);
+                }
+            }
             if (st != SN_OK) {
                 restore(ik, pose, &b);
                 if (err != NULL) err->arg = 1;
@@ -602,7 +649,7 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
             if (nl > 0.0) sn_quat_arc_unit(up, n, &turn);
             else turn.x = turn.y = turn.z = 0.0, turn.w = 1.0;
             ik_qmul(&turn, &r->tip, &want);
-            ik_qconj_mul(&mf.q, &want, &local);
+            ik_qconj_mul(&midq, &want, &local);
             in = lt.q; /* two-bone leaves the tip's local rotation as it was */
             sn_ik_write_rotation(pose, tip, &in, &local, weight);
         }
