@@ -683,13 +683,13 @@ scenarios[#scenarios + 1] = { "ground callbacks that re-enter the foot placement
   local function ground(x, y, z)
     k = k + 1
     collectgarbage()
-    local calls = {
+    local pokes = {
       function() feet:solve(pose, 0.1) end, function() feet:reset() end, function() feet:set_smoothing(k % 3) end,
       function() feet:set_ground(ground) end, function() feet:set_normal_limit((k % 4) / 4) end,
       function() feet:set_max_drop(k % 2) end, function() pose:copy(sinew.pose(O.fskel)) end,
       function() feet = nil collectgarbage() end,
     }
-    local ok, err = pcall(calls[k % #calls + 1])
+    local ok, err = pcall(pokes[k % #pokes + 1])
     if not ok and is_internal(err) then bad = bad or tostring(err) end
     if feet == nil then feet = O.feet end
     return answers[k % #answers + 1](x, y, z)
