@@ -46,6 +46,18 @@ struct sn_ik_feet {
     leg_read read[SN_IK_FEET_MAX];
 };
 
+/* o = v / |v| for a finite non-zero v, scaled by its largest component first (by division: a
+   denormal one has no finite reciprocal); 0 when v is zero */
+static int unit_of(const double *v, double *o) {
+    double m = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2]))), a[3];
+    if (!(m > 0.0)) return 0;
+    a[0] = v[0] / m;
+    a[1] = v[1] / m;
+    a[2] = v[2] / m;
+    ik_scale(a, 1.0 / ik_len(a), o);
+    return 1;
+}
+
 static const char *const role[3] = {"root", "mid", "tip"};
 
 void sn_ik_feet_def_init(sn_ik_feet_def *def) {
@@ -194,9 +206,8 @@ sn_status sn_ik_feet_init(void *mem, size_t size, const sn_ik_feet_def *def, sn_
     ik->pelvis = def->pelvis;
     ik->count = def->count;
     {
-        double u[3] = {def->up.x, def->up.y, def->up.z}, m = fmax(fabs(u[0]), fmax(fabs(u[1]), fabs(u[2])));
-        ik_scale(u, 1.0 / m, u);
-        ik_scale(u, 1.0 / ik_len(u), ik->up);
+        const double u[3] = {def->up.x, def->up.y, def->up.z};
+        (void)unit_of(u, ik->up); /* validated: finite, non-zero */
     }
     ik->max_drop = def->max_drop;
     ik->normal_limit = def->normal_limit;
@@ -222,11 +233,7 @@ sn_status sn_ik_feet_init(void *mem, size_t size, const sn_ik_feet_def *def, sn_
         ik->axis[l][0] = d.mid_axis.x;
         ik->axis[l][1] = d.mid_axis.y;
         ik->axis[l][2] = d.mid_axis.z;
-        {
-            double m = fmax(fabs(ik->axis[l][0]), fmax(fabs(ik->axis[l][1]), fabs(ik->axis[l][2])));
-            ik_scale(ik->axis[l], 1.0 / m, ik->axis[l]);
-            ik_scale(ik->axis[l], 1.0 / ik_len(ik->axis[l]), ik->axis[l]);
-        }
+        (void)unit_of(ik->axis[l], ik->axis[l]);
         {
             int k, n = 0, stack[SN_IK_FEET_PATH];
             for (k = sn_skeleton_parent(def->skeleton, def->legs[l][0]); k != def->pelvis && n < SN_IK_FEET_PATH;
@@ -500,15 +507,7 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
         }
         for (k = 0; k < 3; k++)
             if (!sn_isfinite(g[1 + k])) return sn_fail_arg(err, 2, SN_EINVAL, "ground normal %s of leg %d is not finite", axis[k], l + 1);
-        {
-            double m = fmax(fabs(g[1]), fmax(fabs(g[2]), fabs(g[3])));
-            if (m > 0.0) {
-                ik_scale(g + 1, 1.0 / m, n);
-                ik_scale(n, 1.0 / ik_len(n), n);
-            } else {
-                memcpy(n, up, sizeof n);
-            }
-        }
+        if (!unit_of(g + 1, n)) memcpy(n, up, sizeof n);
         /* the foot's distance from the ground plane along its normal is its height h: over a
            plane whose normal makes the angle a with up, h / cos a along up (a capped at the
            normal limit's largest value) */

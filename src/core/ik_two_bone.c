@@ -107,11 +107,10 @@ sn_status sn_ik_two_bone_set_mid_axis(sn_ik_two_bone *ik, const sn_vec3 *axis, s
     double a[3], m;
     sn_status st = sn_ik_check_vec(axis, "mid_axis", 1, err);
     if (st != SN_OK) return st;
-    a[0] = axis->x;
-    a[1] = axis->y;
-    a[2] = axis->z;
-    m = fmax(fabs(a[0]), fmax(fabs(a[1]), fabs(a[2])));
-    ik_scale(a, 1.0 / m, a);
+    m = fmax(fabs(axis->x), fmax(fabs(axis->y), fabs(axis->z)));
+    a[0] = axis->x / m; /* by division: a denormal m has no finite reciprocal */
+    a[1] = axis->y / m;
+    a[2] = axis->z / m;
     ik_scale(a, 1.0 / ik_len(a), ik->axis);
     return SN_OK;
 }
