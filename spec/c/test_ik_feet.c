@@ -415,6 +415,7 @@ static void test_never_nan(void) {
         for (k = 0; k < 8; k++) g[k] = rnd(-3, 3);
         if (c % 7 == 0) g[1] = g[2] = g[3] = 0;
         if (c % 11 == 0) g[0] = rnd(-1e6, 1e6);
+        if (c % 13 == 0) g[1] = 4.9e-324, g[2] = g[3] = 0; /* a denormal normal (the fuzzer's first find) */
         snap(pose, before);
         ENSURE(solve(ik, pose, g, rnd(0, 0.2), rnd(0, 1), NULL, &err) == SN_OK);
         snap(pose, after);
