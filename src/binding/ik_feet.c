@@ -67,16 +67,16 @@ static const char *const feet_fields[] = {"skeleton", "pelvis", "up", "legs", "g
                                           "smoothing", NULL};
 
 /***
- * Builds a foot-placement solver: `skeleton` (a Skeleton), `pelvis` (the joint translated, a name
- * or 1-based index: an ancestor of every leg), `up` [{0, 1, 0}] (model space), `legs` (1 to 8
- * legs, each a table of three joints, thigh, shin and foot, each the parent of the next, with an
- * optional field `mid_axis`: the knee's hinge in the shin's frame; by default the rest pose's),
- * `ground` (a function(x, y, z) returning the ground's height along `up` at that model-space
- * point, and optionally its normal nx, ny, nz: called once per leg per solve, it should make no
- * garbage), `max_drop` [math.huge] (model units: the most the pelvis drops), `normal_limit`
- * [pi/4] (radians, 0 .. 1.39626: the most a foot turns toward the ground's normal) and
- * `smoothing` [0.1] (seconds: the time of the pelvis's and the normals' springs; 0 follows at
- * once). The solver keeps its skeleton and its callback alive.
+ * Builds a foot-placement solver. Its definition: `skeleton` (a Skeleton), `pelvis` (the joint
+ * translated, a name or 1-based index: an ancestor of every leg), `up` [{0, 1, 0}] (model space),
+ * `legs` (1 to 8 legs, each a table of three joints, thigh, shin and foot, each the parent of the
+ * next, with an optional field `mid_axis`: the knee's hinge in the shin's frame; by default the
+ * rest pose's), `ground` (a function(x, y, z) returning the ground's height along `up` at that
+ * model-space point, and optionally its normal nx, ny, nz: called once per leg per solve, it
+ * should make no garbage), `max_drop` [math.huge] (model units: the most the pelvis drops),
+ * `normal_limit` [pi/4] (radians, from 0 to 1.39626: the most a foot turns toward the ground's
+ * normal) and `smoothing` [0.1] (seconds: the time of the pelvis's and the normals' springs; 0
+ * follows at once). The solver keeps its skeleton and its callback alive.
  * @function feet
  * @tparam table def
  * @treturn IKFeet
