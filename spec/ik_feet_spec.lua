@@ -349,12 +349,14 @@ describe("sinew.ik.feet", function()
         { "NaN normal", function() return 0, 0, 0 / 0, 1 end, "ground callback for leg 1 returned a normal that is not finite" },
         { "re-entry", function() feet:solve(pose, 0) return 0 end, "solve called from its own ground callback" },
         { "late fault", function(x) if x < 0 then return 0 / 0 end return 0 end, "for leg 2 returned a height" },
+        -- (a reset from the callback is the caller's: the state is then the reset one)
+        { "reset", function() feet:reset() return 0 end, "pose was not prepared for this solve", 0 },
       } do
         answer = case[2]
         local msg = helper.error_of(feet.solve, feet, pose, 1 / FPS)
         assert.truthy(msg and msg:find(case[3], 1, true), ("%s: got %s"):format(case[1], tostring(msg)))
         assert.same(before, snapshot(pose))
-        assert.equal(offset, feet:offset())
+        assert.equal(case[4] or offset, feet:offset())
       end
       answer = function() return 0 end
       for _, case in ipairs {

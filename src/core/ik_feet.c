@@ -482,7 +482,7 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
     int l, k;
     if (flags != NULL) *flags = 0;
     if (pose == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no pose");
-    if (pose != ik->prepared) return sn_fail_arg(err, 1, SN_EINVAL, "pose was not prepared (sn_ik_feet_prepare first)");
+    if (pose != ik->prepared) return sn_fail_arg(err, 1, SN_EINVAL, "pose was not prepared for this solve (no prepare, another pose, or a reset since)");
     ik->prepared = NULL; /* one prepare serves one solve, refused or not */
     if (ground == NULL) return sn_fail_arg(err, 2, SN_EINVAL, "no ground");
     if (!sn_isfinite(dt)) return sn_fail_arg(err, 3, SN_EINVAL, "dt is not finite");
