@@ -80,6 +80,10 @@ build = {
     ["sinew.animator.plan"] = "lua/sinew/animator/plan.lua",
     ["sinew.animator.pose_kind"] = "lua/sinew/animator/pose_kind.lua",
     ["sinew.animator.events"] = "lua/sinew/animator/events.lua",
+    ["sinew.animator.ik"] = "lua/sinew/animator/ik.lua",
+    ["sinew.animator.spring"] = "lua/sinew/animator/spring.lua",
+    ["sinew.ik"] = "lua/sinew/ik/init.lua",
+    ["sinew.ik.spread"] = "lua/sinew/ik/spread.lua",
     },
   },
 }

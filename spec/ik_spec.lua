@@ -276,6 +276,85 @@ describe("sinew.ik", function()
       assert.equal(0.5, head:twist())
       assert.matches("sinew.IKAim %('b_Head_05'%)", tostring(head))
     end)
+
+    it("turns an ancestor so that its effector looks at the target", function()
+      local fox = assert(sinew.gltf.load(FOX))
+      local skel = fox.skeleton
+      local hj = skel:find("b_Head_05")
+      local neck = ik.aim { skeleton = skel, joint = "b_Neck_04", effector = "b_Head_05", forward = { 0, 1, 0 },
+        up = { 0, 0, 1 }, offset = { 0, 5, 0 } }
+      assert.equal(hj, neck:effector())
+      assert.equal(skel:find("b_Neck_04"), neck:joint())
+      assert.equal(hj, ik.aim { skeleton = skel, joint = hj }:effector())
+      local pose = sinew.pose(skel)
+      pose:copy(fox.rest)
+      local before = snapshot(pose)
+      local target = { 60, 120, 80 }
+      assert.is_true((neck:solve(pose, target[1], target[2], target[3])))
+      local after = snapshot(pose)
+      for j = 1, #skel do
+        if j ~= neck:joint() then assert.same(before[j], after[j]) end -- only the neck turned
+      end
+      local px, py, pz, qx, qy, qz, qw, sc = model(pose, hj)
+      local eye = add({ px, py, pz }, { quat.rotate(qx, qy, qz, qw, 0, 5 * sc, 0) })
+      local f = { quat.rotate(qx, qy, qz, qw, 0, 1, 0) }
+      assert.is_true(angle(f, sub(target, eye)) <= 1e-5)
+      assert.error_matches(function() ik.aim { skeleton = skel, joint = hj, effector = "b_Neck_04" } end,
+        "effector 6 is not a descendant of joint 7")
+      assert.error_matches(function() ik.aim { skeleton = skel, joint = hj, effector = "nope" } end, "unknown joint 'nope'")
+    end)
+
+    it("spreads one aim over the spine, neck and head with weights", function()
+      local fox = assert(sinew.gltf.load(FOX))
+      local skel = fox.skeleton
+      local joints = { "b_Spine02_03", "b_Neck_04", "b_Head_05" }
+      local look = ik.spread { skeleton = skel, joints = joints, weights = { 0.25, 0.5, 1 }, forward = { 0, 1, 0 },
+        up = { 0, 0, 1 }, limit = { 0.5, 0.8, 1.2 } }
+      assert.equal("spread", ik.kind(look))
+      assert.same({ skel:find(joints[1]), skel:find(joints[2]), skel:find(joints[3]) }, { look:joints() })
+      assert.equal(skel, look:skeleton())
+      assert.matches("sinew.IKSpread %(3 joints%)", tostring(look))
+      local pose, by_hand = sinew.pose(skel), sinew.pose(skel)
+      pose:copy(fox.rest)
+      by_hand:copy(fox.rest)
+      local hj = skel:find("b_Head_05")
+      local p = pos(pose, hj)
+      local target = add(p, { 80, 30, 60 })
+      local reached = look:solve(pose, target[1], target[2], target[3])
+      assert.is_true(reached)
+      local _, _, _, qx, qy, qz, qw = model(pose, hj)
+      assert.is_true(angle({ quat.rotate(qx, qy, qz, qw, 0, 1, 0) }, sub(target, pos(pose, hj))) <= 1e-5)
+      -- the same as three aims by hand, bit for bit; each joint took part of the turn
+      for k, w in ipairs { 0.25, 0.5, 1 } do
+        ik.aim { skeleton = skel, joint = joints[k], effector = "b_Head_05", forward = { 0, 1, 0 }, up = { 0, 0, 1 },
+          limit = ({ 0.5, 0.8, 1.2 })[k] }:solve(by_hand, target[1], target[2], target[3], w)
+      end
+      assert.same(snapshot(by_hand), snapshot(pose))
+      local rest = snapshot(sinew.pose(skel):copy(fox.rest))
+      for _, name in ipairs(joints) do
+        assert.are_not.same(rest[skel:find(name)], snapshot(pose)[skel:find(name)])
+      end
+      -- weight 0 changes nothing; an even spread by default
+      local still = snapshot(by_hand)
+      look:solve(by_hand, 0, 0, 500, 0)
+      assert.same(still, snapshot(by_hand))
+      assert.is_truthy(ik.spread { skeleton = skel, joints = joints })
+      local function fails(def, pattern)
+        local ok, err = pcall(ik.spread, def)
+        assert.is_false(ok)
+        assert.matches(pattern, err, 1, true)
+      end
+      fails(nil, "bad argument #1 to 'spread' (table expected, got nil)")
+      fails({ skeleton = skel, joints = { "b_Head_05" } }, "'joints' must be a list of 2 .. 32 joints")
+      fails({ skeleton = skel, joints = joints, weights = { 1, 1 } }, "'weights' must be a list of 3 numbers")
+      fails({ skeleton = skel, joints = joints, weights = { 1, 2, 1 } }, "weight 2 must be a number in [0, 1]")
+      fails({ skeleton = skel, joints = joints, limit = { 1 } }, "'limit' must be a number or a list of 3 numbers")
+      fails({ skeleton = skel, joints = { "b_Head_05", "b_Neck_04" } }, "joint 1: effector 6 is not a descendant of joint 7")
+      fails({ skeleton = skel, joints = joints, speed = 1 }, "unknown field 'speed'")
+      fails({ skeleton = skel, joints = { "b_Spine02_03", "nope" } }, "joint 1: effector: unknown joint 'nope'")
+      assert.error_matches(function() look.solve({}, pose, 1, 2, 3) end, "sinew.IKSpread expected, got table")
+      assert.error_matches(function() look:solve(pose, 1, 0 / 0, 3) end, "not finite")
+    end)
   end)
 
   describe("bad input", function()

@@ -30,17 +30,28 @@ local function run(code, name)
   return printed, expected
 end
 
+-- the complete example under `heading` of guide `path`, run: what it printed and what its comments say
+local function run_section(path, heading)
+  local text = read(path)
+  local section = assert(text:find("\n" .. heading .. "\n", 1, true), "no section " .. heading)
+  local found
+  for _, ex in ipairs(examples(path)) do
+    if text:find(ex.code, section, true) and not found then found = ex end
+  end
+  assert.is_truthy(found, "no complete example under " .. heading)
+  local printed, expected = run(found.code, path .. ":" .. found.line)
+  assert.is_true(#expected >= 2, "the example's print calls say what they print")
+  return printed, expected
+end
+
 describe("manual/animator.md", function()
   it("runs the crowd example of Plans and crowds as printed, printing what its comments say", function()
-    local text = read("manual/animator.md")
-    local section = assert(text:find("\n## Plans and crowds\n", 1, true), "no section Plans and crowds")
-    local found
-    for _, ex in ipairs(examples("manual/animator.md")) do
-      if text:find(ex.code, section, true) and not found then found = ex end
-    end
-    assert.is_truthy(found, "no complete example under Plans and crowds")
-    local printed, expected = run(found.code, "manual/animator.md:" .. found.line)
-    assert.is_true(#expected >= 2, "the example's print calls say what they print")
+    local printed, expected = run_section("manual/animator.md", "## Plans and crowds")
+    assert.same(expected, printed)
+  end)
+
+  it("runs the example of Inverse kinematics as printed, printing what its comments say", function()
+    local printed, expected = run_section("manual/animator.md", "### Inverse kinematics")
     assert.same(expected, printed)
   end)
 end)

@@ -5,7 +5,8 @@
 -- over a ground grid, with a panel of what the animator does.
 --
 --   make demo-love            (or, after `make LUA=luajit`: love examples/love)
---   keys: up/down speed, left/right turn (the head looks into the turn), w/a/s/d look,
+--   keys: up/down speed, left/right turn (the head looks into the turn), w/a/s/d look, g the
+--         mouse look (IK: spine, neck and head turn toward where the mouse points, fox_ik.lua),
 --         space jump, tab skeleton view, c adds 100 foxes (every fox's animator is one of a
 --         plan compiled once: a few KB each)
 --   mouse: drag to orbit, wheel to zoom; drag in the panel's look square to aim the head
@@ -28,6 +29,7 @@ end
 local sinew = require "sinew"
 local ffi = require "ffi"
 local look = require "look" -- look.lua beside this file: the look layer, shared with examples/demo.lua
+local fox_ik = require "fox_ik" -- fox_ik.lua: spine, neck and head look at the mouse (sinew.ik in the animator)
 
 local lg = love.graphics
 local W, H = 960, 600
@@ -167,6 +169,7 @@ end
 local foxes, events_seen, timing = {}, {}, { anim = 0, tail = 0, skin = 0, frames = 0, added = nil }
 local camera = { yaw = 2.3, pitch = 0.35, distance = 3.2 }
 local show_skeleton, script = false, nil
+local gaze = { on = true, x = 0, y = 0.6, z = 1 } -- the point the main fox looks at (world), and whether it does
 local clock = love.timer.getTime
 
 local function step_fox(f, dt, main)
@@ -210,7 +213,8 @@ function love.load(args)
   for i, clip in ipairs(look_clips) do look_index[clip] = i end
   look_triangles = look.space():triangles()
   definition.skeleton = fox.skeleton
-  plan = sinew.animator.compile(definition, { clips = fox.clips })
+  fox_ik.add(definition)
+  plan = sinew.animator.compile(definition, { clips = fox.clips, ik = fox_ik.solvers(fox) })
   foxes[1] = new_fox(0, 0, 0)
   foxes[1].anim:on("takeoff", function(name) events_seen[#events_seen + 1] = name end)
   foxes[1].anim:on("land", function(name) events_seen[#events_seen + 1] = name end)
@@ -252,11 +256,30 @@ local function in_look_box(x, y)
   return x >= look_box.x and y >= look_box.y and x <= look_box.x + look_box.size and y <= look_box.y + look_box.size
 end
 
+-- where the mouse points at the height `h` (world): the ray from the camera through the mouse
+-- meets the plane y = h; nil when it does not (above the horizon)
+local camera_eye = { 0, 0, 0 }
+local function mouse_point(h)
+  local mx, my = love.mouse.getPosition()
+  local t = math.tan(math.rad(50) / 2)
+  local nx, ny = (2 * mx / W - 1) * t * W / H, (1 - 2 * my / H) * t
+  -- the view's rows: right (1, 5, 9), up (2, 6, 10), back (3, 7, 11)
+  local dx = view[1] * nx + view[2] * ny - view[3]
+  local dy = view[5] * nx + view[6] * ny - view[7]
+  local dz = view[9] * nx + view[10] * ny - view[11]
+  local ex, ey, ez = camera_eye[1], camera_eye[2], camera_eye[3]
+  if math.abs(dy) < 1e-6 then return nil end
+  local k = (h - ey) / dy
+  if k <= 0 then return nil end
+  return ex + k * dx, h, ez + k * dz
+end
+
 function love.keypressed(key)
   local f = foxes[1]
   if key == "space" then f.anim:trigger("jump")
   elseif key == "tab" then show_skeleton = not show_skeleton
   elseif key == "c" then add_crowd()
+  elseif key == "g" then gaze.on = not gaze.on
   elseif key == "escape" then love.event.quit() end
 end
 
@@ -285,6 +308,9 @@ function love.update(dt)
     local speed, turn, jump, look_x, look_y = scripted(script.t)
     main.speed, main.turn, main.look_x, main.look_y = speed, turn, look_x, look_y
     if jump then main.anim:trigger("jump") end
+    -- looking at a point ahead and to its right while it walks (IK, the second screenshot)
+    gaze.active = script.t > 1.0 and script.t < 2.3
+    gaze.x, gaze.y, gaze.z = main.x - 0.8, 0.9, main.z + 0.8
     if script.t >= 4.8 and not script.crowd then -- the crowd for the last screenshot
       script.crowd = true
       add_crowd()
@@ -304,14 +330,22 @@ function love.update(dt)
       main.look_x = math.max(-1, math.min(1, look.follow_turn(main.turn) + (down("d") and 1 or 0) - (down("a") and 1 or 0)))
       main.look_y = (down("w") and 1 or 0) - (down("s") and 1 or 0)
     end
+    -- the mouse over the scene (not over the panel, not orbiting): the head looks where it points
+    local mx = love.mouse.getPosition()
+    local x, y, z = mouse_point(0.6)
+    gaze.active = gaze.on and mx > 320 and not love.mouse.isDown(1) and x ~= nil
+    if gaze.active then gaze.x, gaze.y, gaze.z = x, y, z end
   end
+  main.anim:set("gaze_on", gaze.active and 1 or 0)
+  if gaze.active then main.anim:set_target("gaze", fox_ik.to_model(main, gaze.x, gaze.y, gaze.z)) end
   for i = 1, #foxes do step_fox(foxes[i], dt, i == 1) end
   while #events_seen > 8 do table.remove(events_seen, 1) end
   -- the camera orbits the first fox
   local cx, cz = main.x, main.z
   local d = camera.distance
-  look_at(view, cx + d * math.cos(camera.pitch) * math.sin(camera.yaw), d * math.sin(camera.pitch) + 0.3,
-    cz + d * math.cos(camera.pitch) * math.cos(camera.yaw), cx, 0.3, cz)
+  camera_eye[1], camera_eye[2], camera_eye[3] = cx + d * math.cos(camera.pitch) * math.sin(camera.yaw),
+    d * math.sin(camera.pitch) + 0.3, cz + d * math.cos(camera.pitch) * math.cos(camera.yaw)
+  look_at(view, camera_eye[1], camera_eye[2], camera_eye[3], cx, 0.3, cz)
   to_transform(V, view)
   mul(vp, projection, view)
 end
@@ -379,7 +413,7 @@ local function panel()
   local f = foxes[1]
   local a = f.anim
   lg.setColor(0, 0, 0, 0.55)
-  lg.rectangle("fill", 10, 10, 300, 406, 6)
+  lg.rectangle("fill", 10, 10, 300, 424, 6)
   lg.setColor(1, 1, 1)
   local speed, target = a:get("speed")
   local from, norm, to, progress = a:state()
@@ -436,6 +470,9 @@ local function panel()
   end
   y = y + 184
   lg.setColor(1, 1, 1)
+  lg.print(("IK: spine, neck, head look at the mouse (g: %s)  %3.0f%%"):format(gaze.on and "on" or "off",
+    100 * a:get("gaze_on")), 20, y)
+  y = y + 18
   lg.print("events: " .. table.concat(events_seen, " ", math.max(1, #events_seen - 5)), 20, y)
   local n = math.max(1, timing.frames)
   lg.print(("sinew per frame, all foxes (ms):\n  animator %.3f  tail %.3f  skin %.3f"):format(1e3 * timing.anim / n,
@@ -443,7 +480,8 @@ local function panel()
   if timing.added then
     lg.print(("%d animators of one plan; 100 made in %.0f ms"):format(#foxes, 1e3 * timing.added), 20, y + 50)
   end
-  lg.print("arrows speed/turn, w/a/s/d look, space jump, tab skeleton, c +100 foxes, drag camera or look square, wheel zoom",
+  lg.print("arrows speed/turn, w/a/s/d look, mouse IK look (g), space jump, tab skeleton, c +100 foxes, " ..
+    "drag camera/look square, wheel zoom",
     10, H - 22)
 end
 

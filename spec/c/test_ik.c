@@ -725,6 +725,9 @@ static void aim_limit_zero(sn_ik_aim_def *d) { d->limit = 0; }
 static void aim_limit_big(sn_ik_aim_def *d) { d->limit = 4; }
 static void aim_limit_nan(sn_ik_aim_def *d) { d->limit = NAN; }
 static void aim_twist_nan(sn_ik_aim_def *d) { d->twist = NAN; }
+static void aim_effector_range(sn_ik_aim_def *d) { d->effector = 6; }
+static void aim_effector_above(sn_ik_aim_def *d) { d->effector = 0; }
+static void aim_effector_aside(sn_ik_aim_def *d) { d->effector = 5; }
 
 FIXTURE_CASE_TYPE(aim_case, sn_ik_aim_def);
 static const aim_case aim_cases[] = {
@@ -741,6 +744,9 @@ static const aim_case aim_cases[] = {
     {"limit 4", aim_limit_big, "'limit' 4 is out of range"},
     {"limit nan", aim_limit_nan, "'limit' is not finite"},
     {"twist nan", aim_twist_nan, "'twist' is not finite"},
+    {"effector out of range", aim_effector_range, "effector 7 is out of range (1 .. 6)"},
+    {"effector above", aim_effector_above, "effector 1 is not a descendant of joint 4 within 32 joints"},
+    {"effector aside", aim_effector_aside, "effector 6 is not a descendant of joint 4"},
 };
 
 static sn_status aim_size_of(const sn_ik_aim_def *d, sn_error *err) { return sn_ik_aim_size(d, err) == 0 ? err->code : SN_OK; }
@@ -981,6 +987,58 @@ static void test_aim_hits(void) {
     fixture_free();
 }
 
+/* an effector: an ancestor of the head's joint turns so that the head's forward line (its offset,
+   forward and up in the head's frame) passes through the target; spread over two ancestors with
+   partial weights and the head last, the head is on target; nothing but the turned joint changes */
+static void test_aim_effector(void) {
+    int i, bad_hit = 0, bad_other = 0, bad_spread = 0, solved = 0;
+    double worst = 0;
+    for (i = 0; i < CASES / 2; i++) {
+        head h = make_head(PI);
+        sn_ik_aim_def d = h.d;
+        sn_ik_aim *up1, *up2;
+        double t[3], dir[3], pj[3], fwd[3], up[3], eye[3], to[3];
+        float before[100], after[100];
+        unsigned fl;
+        int k, a1 = h.r.root, a2 = sn_skeleton_parent(h.r.s, h.r.root);
+        sn_vec3 tv;
+        if (a2 < 0) a2 = a1;
+        d.effector = h.j;
+        d.joint = a1;
+        up1 = make_aim(&d);
+        ENSURE(sn_ik_aim_effector(up1) == h.j && sn_ik_aim_joint(up1) == a1);
+        d.joint = a2;
+        up2 = make_aim(&d);
+        ref_pos(h.r.pose, a2, pj);
+        random_dir(dir);
+        for (k = 0; k < 3; k++) t[k] = pj[k] + rnd(2, 6) * dir[k];
+        tv = vec(t);
+        snapshot(h.r.pose, before);
+        ENSURE(sn_ik_aim_solve(up1, h.r.pose, &tv, NULL, 1.0, &fl, NULL) == SN_OK);
+        snapshot(h.r.pose, after);
+        if (!unchanged_but(before, after, h.r.n, &a1, 1)) bad_other++;
+        if (!(fl & SN_IK_DEGENERATE)) {
+            solved++;
+            head_axes(&h, h.r.pose, fwd, up, eye);
+            sub3(t, eye, to);
+            if (angle3(to, fwd) > worst) worst = angle3(to, fwd);
+            if (!(angle3(to, fwd) <= 1e-5)) bad_hit++;
+        }
+        ENSURE(sn_ik_aim_solve(up2, h.r.pose, &tv, NULL, 0.3, NULL, NULL) == SN_OK);
+        ENSURE(sn_ik_aim_solve(up1, h.r.pose, &tv, NULL, 0.5, NULL, NULL) == SN_OK);
+        ENSURE(sn_ik_aim_solve(h.ik, h.r.pose, &tv, NULL, 1.0, &fl, NULL) == SN_OK);
+        head_axes(&h, h.r.pose, fwd, up, eye);
+        sub3(t, eye, to);
+        if (!(fl & SN_IK_DEGENERATE) && !(angle3(to, fwd) <= 1e-5)) bad_spread++;
+    }
+    ENSURE(bad_hit == 0);
+    ENSURE(bad_other == 0);
+    ENSURE(bad_spread == 0);
+    ENSURE(solved > CASES / 4);
+    printf("aim with an effector: %d of %d solved, worst forward error %.3g rad\n", solved, CASES / 2, worst);
+    fixture_free();
+}
+
 /* the limit holds; within it the target is hit; sweeping the target round behind the joint moves the
    forward axis continuously (no flip) and back to the input's forward right behind */
 static void test_aim_limit(void) {
@@ -1166,6 +1224,7 @@ static void test_never_nan(void) {
 
 int main(void) {
     RUN(test_invalid_refused);
+    RUN(test_aim_effector);
     RUN(test_two_bone_reaches);
     RUN(test_two_bone_any_hinge);
     RUN(test_two_bone_unreachable);

@@ -163,6 +163,7 @@ static void fuzz_aim(reader *r, const sn_skeleton *s, sn_pose *pose) {
     if (read_byte(r) < 128u) def.offset = read_vec(r);
     if (read_byte(r) < 128u) def.limit = read_number(r);
     if (read_byte(r) < 64u) def.twist = read_number(r);
+    if (read_byte(r) < 96u) def.effector = read_int(r, -2, n);
     need = sn_ik_aim_size(&def, &err);
     if (sn_ik_aim_validate(&def, &err) != SN_OK) {
         FUZZ_CHECK(need == 0 && err.msg[0] != '\0' && err.arg == 1);

@@ -52,10 +52,16 @@ local space_defs = {
 }
 
 -- an animator definition of every kind of part: a 1-D tree, a machine with a trigger, events, an
--- additive layer with a mask, a smoothed float, root motion, an inertialised transition
+-- additive layer with a mask, a smoothed float, root motion, an inertialised transition, IK (a
+-- smoothed target, an aim weighted by a parameter, a two-bone solve reaching for a joint; the
+-- solvers O.head and O.leg, made before)
+local O = {}
 local function animator_def(skel, clip, mask)
   return { skeleton = skel, root_motion = "j0",
     parameters = { speed = 0, go = "trigger", on = false, soft = { float = 0, smoothing = 0.2 } },
+    targets = { gaze = { 0, 1, 2, smoothing = 0.1 } },
+    ik = { { solver = "head", target = "gaze", weight = "soft" }, { solver = "leg", target = { joint = "j2" } },
+      { solver = "look", target = "gaze", up = "gaze" }, { solver = "arm", target = "gaze", weight = 0.5 } },
     layers = {
       { name = "base", entry = "idle",
         states = { idle = { motion = "c", events = { { 0.25, "tick" } } },
@@ -66,10 +72,10 @@ local function animator_def(skel, clip, mask)
                           mode = "inertialize" } } },
       { name = "look", mode = "additive", mask = "upper", entry = "a",
         states = { a = { motion = { blend = "1d", parameter = "soft", children = { { -1, "c" }, { 1, "d" } } } } } },
-    } }, { clips = { c = clip, d = sinew.clip(clip_def(skel)) }, masks = { upper = mask } }
+    } }, { clips = { c = clip, d = sinew.clip(clip_def(skel)) }, masks = { upper = mask },
+    ik = { head = O.head, leg = O.leg, look = O.look, arm = O.arm } }
 end
 
-local O = {}
 local function make_objects()
   O.skel, O.other = skeleton("j"), skeleton("k")
   O.pose, O.pose2, O.other_pose = sinew.pose(O.skel), sinew.pose(O.skel), sinew.pose(O.other)
@@ -87,6 +93,8 @@ local function make_objects()
   -- inverse kinematics: a two-bone solver of j0, j1, j2 and an aim solver of j2
   O.leg = sinew.ik.two_bone { skeleton = O.skel, joints = { "j0", "j1", 3 }, soften = 0.9 }
   O.head = sinew.ik.aim { skeleton = O.skel, joint = "j2", offset = { 0, 0.1, 0 }, limit = 1 }
+  O.look = sinew.ik.spread { skeleton = O.skel, joints = { "j0", "j1", "j2" }, weights = { 0.3, 0.5, 1 },
+    offset = { 0, 0.1, 0 }, limit = { 0.5, 1, 2 } }
   O.arm = sinew.ik.chain { skeleton = O.skel, joints = { "j0", "j1", "j2" }, method = "ccd", iterations = 8,
     limits = { j0 = { hinge = { 0, 0, 1 }, min = -1, max = 1 }, j1 = { cone = 1, twist = { -0.5, 0.5 } } } }
   -- foot placement: a hips joint above a leg of three (a skeleton of its own: the probe's has no
@@ -153,7 +161,8 @@ local function find_entries()
     "function")
   -- every object the constructors made, and the metatables behind them
   local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim, O.plan,
-    O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d, O.chain2d, O.leg, O.head, O.arm, O.feet }
+    O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d, O.chain2d, O.leg, O.head, O.arm, O.look,
+    O.feet }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
     local mt = getmetatable(obj)
@@ -350,6 +359,13 @@ local function templates(name)
     ["sinew.Animator:set"] = { { O.anim, "speed", 0.8 }, { O.anim, "on", true } },
     ["sinew.Animator:get"] = { { O.anim, "speed" } }, ["sinew.Animator:trigger"] = { { O.anim, "go" } },
     ["sinew.Animator:reset_trigger"] = { { O.anim, "go" } },
+    ["sinew.Animator:set_target"] = { { O.anim, "gaze", 1, 2, 3 } }, ["sinew.Animator:target"] = { { O.anim, "gaze" } },
+    ["sinew.ik.kind"] = { { O.head }, { O.arm }, { O.look } },
+    ["sinew.ik.spread"] = { { { skeleton = O.skel, joints = { "j1", 3 }, weights = { 0.5, 1 }, forward = { 1, 0, 0 },
+      up = { 0, 0, 1 }, offset = { 0, 0.2, 0 }, limit = 1, twist = 0.1 } } },
+    ["sinew.IKSpread:solve"] = { { O.look, O.pose, 1, 2, 3 }, { O.look, O.pose2, 1, 2, 3, 0.5, 0, 1, 0 } },
+    ["sinew.IKSpread:joints"] = { { O.look } }, ["sinew.IKSpread:skeleton"] = { { O.look } },
+    ["sinew.IKSpread.__tostring"] = { { O.look } }, ["sinew.IKAim:effector"] = { { O.head } },
     ["sinew.dragonbones.Rig:chain"] = { { O.tailrig, { bones = { "tail1", "tail2", "tail3" }, end_length = 10,
       stiffness = { 0.2, 0.1 }, gravity = { 0, 980 }, force = { 10, 0 }, solver = "sweep",
       colliders = { { shape = "capsule", a = { 0, 0 }, b = { 0, 10 }, radius = 1 },
@@ -375,7 +391,7 @@ local function templates(name)
     ["sinew.ik.two_bone"] = { { { skeleton = O.skel, joints = { "j0", "j1", "j2" }, mid_axis = { 1, 0, 0 },
       soften = 0.5, twist = 0.1 } } },
     ["sinew.ik.aim"] = { { { skeleton = O.skel, joint = 2, forward = { 1, 0, 0 }, up = { 0, 0, 1 },
-      offset = { 0, 0.2, 0 }, limit = 0.5, twist = 0 } } },
+      offset = { 0, 0.2, 0 }, limit = 0.5, twist = 0 } }, { { skeleton = O.skel, joint = 1, effector = "j2" } } },
     ["sinew.ik.has"] = { { 33, 32 } },
     ["sinew.ik.feet"] = { { { skeleton = O.fskel, pelvis = 1, up = { 0, 1, 0 }, max_drop = 1, normal_limit = 0.3,
       smoothing = 0.05, legs = { { 2, "shin", "foot", mid_axis = { 1, 0, 0 } } }, ground = function() return 0 end } } },
@@ -1016,7 +1032,7 @@ end }
 -- every method of every type, called again on the same object by finalisers while it runs (with
 -- the arguments of its valid template): a clean result or error, and the object still answers
 for _, name in ipairs({ "Group", "Pose", "Mask", "Matrices", "Clip", "ClipCursor", "Chain", "Skeleton",
-  "BlendSpace", "Animator", "AnimatorPlan", "IKTwoBone", "IKAim", "IKFeet" }) do
+  "BlendSpace", "Animator", "AnimatorPlan", "IKTwoBone", "IKAim", "IKChain", "IKSpread", "IKFeet" }) do
   local mt_name = "sinew." .. name
   scenarios[#scenarios + 1] = { "finalisers that re-enter each method of " .. name, function()
     local tried = 0

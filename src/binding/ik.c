@@ -296,7 +296,8 @@ static int l_two_bone_tostring(lua_State *L) {
 
 /* ---- aim ------------------------------------------------------------------------------------------ */
 
-static const char *const aim_fields[] = {"skeleton", "joint", "forward", "up", "offset", "limit", "twist", NULL};
+static const char *const aim_fields[] = {"skeleton", "joint", "forward", "up", "offset", "limit", "twist", "effector",
+                                         NULL};
 
 /***
  * Builds an aim solver: `skeleton` (a Skeleton), `joint` (the joint turned: a name or 1-based
@@ -305,8 +306,10 @@ static const char *const aim_fields[] = {"skeleton", "joint", "forward", "up", "
  * to `forward`), `offset` [{0, 0, 0}] (where the forward line starts, the eyes, in the joint's
  * frame), `limit` [math.pi] (radians, in (0, pi]: the most the forward axis turns from the input
  * pose; past it the turn eases back to the input as the target goes behind, never flipping) and
- * `twist` [0] (radians, about the joint-target axis after aiming). The solver keeps its skeleton
- * alive.
+ * `twist` [0] (radians, about the joint-target axis after aiming) and `effector` [the joint] (a
+ * descendant of the joint, name or index, whose frame holds `forward`, `up` and `offset`: the
+ * joint turns so that the effector looks at the target, as a spine or neck turns the head; see
+ * manual/ik.md, Spreading an aim). The solver keeps its skeleton alive.
  * @function aim
  * @tparam table def
  * @treturn IKAim
@@ -316,7 +319,7 @@ static const char *const aim_fields[] = {"skeleton", "joint", "forward", "up", "
  * range (1 .. 8)"; "'forward' must be a table of 3 numbers (got number)", "element 2 of 'up' is not
  * finite", "'forward' is a zero vector", "'up' is parallel to 'forward'", "'offset' is out of range
  * (-1e+12 .. 1e+12)"; "'limit' must be a number (got string)", "'limit' 4 is out of range (0 ..
- * 3.14159)", "'twist' is not finite"
+ * 3.14159)", "'twist' is not finite"; "effector 3 is not a descendant of joint 5 within 32 joints"
  */
 static int l_aim(lua_State *L) {
     sn_ik_aim_def def;
@@ -336,6 +339,8 @@ static int l_aim(lua_State *L) {
     opt_vec3(L, "offset", &def.offset);
     opt_number(L, "limit", &def.limit);
     opt_number(L, "twist", &def.twist);
+    if (sn_lua_field(L, 1, "effector") != LUA_TNIL) def.effector = read_joint(L, -1, def.skeleton, "effector");
+    lua_pop(L, 1);
     size = sn_ik_aim_size(&def, &err);
     if (size == 0) return sn_lua_raise(L, &err, 0);
     h = new_solver(L, size, SN_IK_AIM_MT);
@@ -451,6 +456,17 @@ static int l_aim_set_twist(lua_State *L) {
  */
 static int l_aim_joint(lua_State *L) {
     lua_pushinteger(L, sn_ik_aim_joint((const sn_ik_aim *)check_aim(L)->solver) + 1);
+    return 1;
+}
+
+/***
+ * The solver's effector, a 1-based index (the joint itself when the definition gave none).
+ * @function IKAim:effector
+ * @treturn int (1 .. #skeleton)
+ * @raise never
+ */
+static int l_aim_effector(lua_State *L) {
+    lua_pushinteger(L, sn_ik_aim_effector((const sn_ik_aim *)check_aim(L)->solver) + 1);
     return 1;
 }
 
@@ -783,6 +799,30 @@ static int l_has(lua_State *L) {
     return 1;
 }
 
+/***
+ * The kind of an IK solver: "two_bone", "aim" or "chain" (what made it; `sinew.ik.kind` also
+ * knows "spread"), nil for anything else (the animator's `ik` lists call each kind's `solve` with
+ * its own arguments).
+ * @function kind
+ * @param v any value
+ * @treturn ?string
+ * @raise never
+ */
+static int l_kind(lua_State *L) {
+    static const struct {
+        const char *mt, *name;
+    } kinds[] = {{SN_IK_TWO_BONE_MT, "two_bone"}, {SN_IK_AIM_MT, "aim"}, {SN_IK_CHAIN_MT, "chain"}};
+    size_t i;
+    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (sn_lua_testobject(L, 1, kinds[i].mt) != NULL) {
+            lua_pushstring(L, kinds[i].name);
+            return 1;
+        }
+    }
+    lua_pushnil(L);
+    return 1;
+}
+
 void sn_open_ik(lua_State *L, int module) {
     static const luaL_Reg two_bone_methods[] = {
         {"solve", l_two_bone_solve}, {"soften", l_two_bone_soften}, {"set_soften", l_two_bone_set_soften},
@@ -791,7 +831,8 @@ void sn_open_ik(lua_State *L, int module) {
     static const luaL_Reg two_bone_meta[] = {{"__tostring", l_two_bone_tostring}, {NULL, NULL}};
     static const luaL_Reg aim_methods[] = {
         {"solve", l_aim_solve}, {"limit", l_aim_limit}, {"set_limit", l_aim_set_limit}, {"twist", l_aim_twist},
-        {"set_twist", l_aim_set_twist}, {"joint", l_aim_joint}, {"skeleton", l_aim_skeleton}, {NULL, NULL}};
+        {"set_twist", l_aim_set_twist}, {"joint", l_aim_joint}, {"effector", l_aim_effector},
+        {"skeleton", l_aim_skeleton}, {NULL, NULL}};
     static const luaL_Reg aim_meta[] = {{"__tostring", l_aim_tostring}, {NULL, NULL}};
     static const luaL_Reg chain_methods[] = {
         {"solve", l_chain_solve}, {"iterations", l_chain_iterations}, {"set_iterations", l_chain_set_iterations},
@@ -818,6 +859,8 @@ void sn_open_ik(lua_State *L, int module) {
     lua_setfield(L, -2, "chain");
     lua_pushcfunction(L, l_has);
     lua_setfield(L, -2, "has");
+    lua_pushcfunction(L, l_kind);
+    lua_setfield(L, -2, "kind");
     for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         lua_pushinteger(L, flags[i].value);
         lua_setfield(L, -2, flags[i].name);

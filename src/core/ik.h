@@ -139,6 +139,9 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
 /// An aim solver (opaque; built by sn_ik_aim_init).
 typedef struct sn_ik_aim sn_ik_aim;
 
+/// Most joints from an aim's joint down to its effector (the effector included).
+#define SN_IK_AIM_MAX_PATH 32
+
 /// What an aim solver is made from.
 typedef struct sn_ik_aim_def {
     const sn_skeleton *skeleton;  ///< the skeleton; outlives the solver
@@ -148,13 +151,17 @@ typedef struct sn_ik_aim_def {
     sn_vec3 offset;    ///< where the forward line starts (the eyes), in the joint's frame: finite
     double limit;      ///< (0, pi]: most angle between the aimed forward and the input's forward
     double twist;      ///< radians, finite: turn about the joint-target axis after aiming
+    int effector;      ///< -1: the joint itself; else a descendant (0-based) whose frame holds forward,
+                       ///< up and offset: the joint turns so that the effector's forward line passes
+                       ///< through the target (a spine or neck turning the head toward it)
 } sn_ik_aim_def;
 
 /// Fills `def` with the defaults: no skeleton, joint -1, forward (0, 0, 1), up (0, 1, 0),
-/// offset 0, limit pi (no limit), twist 0.
+/// offset 0, limit pi (no limit), twist 0, effector -1 (the joint).
 void sn_ik_aim_def_init(sn_ik_aim_def *def);
 /// Checks `def` (arg 1): a skeleton, the joint in range, forward and up finite, non-zero and not
-/// parallel, offset finite within SN_IK_MAX_COORD, limit in (0, pi], twist finite.
+/// parallel, offset finite within SN_IK_MAX_COORD, limit in (0, pi], twist finite, the effector
+/// -1 or a descendant of the joint at most SN_IK_AIM_MAX_PATH joints below it.
 sn_status sn_ik_aim_validate(const sn_ik_aim_def *def, sn_error *err);
 /// Bytes needed by the solver of `def`; 0 when `def` is invalid (then `err` says why).
 size_t sn_ik_aim_size(const sn_ik_aim_def *def, sn_error *err);
@@ -165,6 +172,8 @@ sn_status sn_ik_aim_init(void *mem, size_t size, const sn_ik_aim_def *def, sn_er
 const sn_skeleton *sn_ik_aim_skeleton(const sn_ik_aim *ik);
 /// The joint of `ik`, 0-based.
 int sn_ik_aim_joint(const sn_ik_aim *ik);
+/// The effector of `ik`, 0-based (the joint itself when it has none).
+int sn_ik_aim_effector(const sn_ik_aim *ik);
 /// Limit of `ik`, radians in (0, pi].
 double sn_ik_aim_limit(const sn_ik_aim *ik);
 /// Twist of `ik`, radians.
@@ -175,7 +184,8 @@ sn_status sn_ik_aim_set_limit(sn_ik_aim *ik, double limit, sn_error *err);
 sn_status sn_ik_aim_set_twist(sn_ik_aim *ik, double twist, sn_error *err);
 
 /// Turns the joint of `pose` about its own position so that the forward axis, drawn from the
-/// offset, passes through `target` (a model-space point); of the turns that do, the one that
+/// offset, passes through `target` (a model-space point; forward, up and offset in the effector's
+/// frame when there is one, as the pose places it); of the turns that do, the one that
 /// brings the up axis nearest to `up` (a model-space direction; NULL: the up axis's direction in
 /// the input pose, the least roll), then the twist about the joint-target axis. The limit caps
 /// the angle between the aimed forward axis and the input's: where the full aim would turn the

@@ -15,6 +15,8 @@ struct sn_ik_aim {
     double twist;      /* radians */
     double twist_c, twist_s;  /* cos and sin of twist / 2 */
     double cos_limit;  /* cos(limit) */
+    int path_n;        /* joints from the joint's child down to the effector (0: no effector) */
+    int path[SN_IK_AIM_MAX_PATH];
 };
 
 /* The sine of the smallest angle allowed between forward and up. */
@@ -26,6 +28,20 @@ void sn_ik_aim_def_init(sn_ik_aim_def *def) {
     def->forward.z = 1.0;
     def->up.y = 1.0;
     def->limit = SN_IK_PI;
+    def->effector = -1;
+}
+
+/* The joints below `joint` down to `effector`, top first, into path (NULL: only counted): their
+   count, or -1 when the effector is not below the joint within SN_IK_AIM_MAX_PATH joints. */
+static int effector_path(const sn_skeleton *s, int joint, int effector, int *path) {
+    int n = 0, j = effector, k;
+    while (j != joint) {
+        if (j < 0 || n >= SN_IK_AIM_MAX_PATH) return -1;
+        n++;
+        j = sn_skeleton_parent(s, j);
+    }
+    for (j = effector, k = n - 1; path != NULL && k >= 0; k--, j = sn_skeleton_parent(s, j)) path[k] = j;
+    return n;
 }
 
 static sn_status check_limit(double limit, sn_error *err) {
@@ -62,6 +78,13 @@ sn_status sn_ik_aim_validate(const sn_ik_aim_def *def, sn_error *err) {
         return sn_fail_arg(err, 1, SN_EINVAL, "'offset' is out of range (%g .. %g)", -SN_IK_MAX_COORD, SN_IK_MAX_COORD);
     if ((st = check_limit(def->limit, err)) != SN_OK) return st;
     if (!sn_isfinite(def->twist)) return sn_fail_arg(err, 1, SN_EINVAL, "'twist' is not finite");
+    if (def->effector != -1) {
+        if (def->effector < 0 || def->effector >= n)
+            return sn_fail_arg(err, 1, SN_EINVAL, "effector %d is out of range (1 .. %d)", def->effector + 1, n);
+        if (effector_path(def->skeleton, def->joint, def->effector, NULL) < 0)
+            return sn_fail_arg(err, 1, SN_EINVAL, "effector %d is not a descendant of joint %d within %d joints",
+                               def->effector + 1, def->joint + 1, SN_IK_AIM_MAX_PATH);
+    }
     return SN_OK;
 }
 
@@ -90,12 +113,15 @@ sn_status sn_ik_aim_init(void *mem, size_t size, const sn_ik_aim_def *def, sn_er
     ik->twist = def->twist;
     ik->twist_c = cos(0.5 * def->twist);
     ik->twist_s = sin(0.5 * def->twist);
+    ik->path_n = def->effector == -1 ? 0 : effector_path(def->skeleton, def->joint, def->effector, ik->path);
     return SN_OK;
 }
 
 const sn_skeleton *sn_ik_aim_skeleton(const sn_ik_aim *ik) { return ik->skeleton; }
 
 int sn_ik_aim_joint(const sn_ik_aim *ik) { return ik->joint; }
+
+int sn_ik_aim_effector(const sn_ik_aim *ik) { return ik->path_n > 0 ? ik->path[ik->path_n - 1] : ik->joint; }
 
 double sn_ik_aim_limit(const sn_ik_aim *ik) { return ik->limit; }
 
@@ -168,13 +194,33 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     if ((fault = sn_ik_parent_frame(pose, ik->joint, &p, &bad)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, fault, bad, err);
     if ((fault = sn_ik_read_local(pose, ik->joint, &l)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, fault, ik->joint, err);
     sn_ik_frame_child(&p, &l, &mj);
-    ik_frame_vector(&mj, ik->offset, o);
-    if (sn_ik_frame_check(&mj) != SN_IK_POSE_OK || !(fabs(o[0]) <= SN_IK_MAX_COORD && fabs(o[1]) <= SN_IK_MAX_COORD &&
-                                                      fabs(o[2]) <= SN_IK_MAX_COORD))
-        return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joint, err);
+    if (sn_ik_frame_check(&mj) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joint, err);
     pj[0] = mj.t[0]; pj[1] = mj.t[1]; pj[2] = mj.t[2];
-    ik_rotate(&mj.q, ik->fwd, f);
-    ik_rotate(&mj.q, ik->up, upm);
+    if (ik->path_n == 0) {
+        ik_frame_vector(&mj, ik->offset, o);
+        ik_rotate(&mj.q, ik->fwd, f);
+        ik_rotate(&mj.q, ik->up, upm);
+    } else { /* the effector's frame, down the path: its offset point from the joint, its axes */
+        sn_ik_frame me = mj, next;
+        sn_ik_local le;
+        int k;
+        for (k = 0; k < ik->path_n; k++) {
+            if ((fault = sn_ik_read_local(pose, ik->path[k], &le)) != SN_IK_POSE_OK)
+                return sn_ik_pose_error(pose, fault, ik->path[k], err);
+            sn_ik_frame_child(&me, &le, &next);
+            if (sn_ik_frame_check(&next) != SN_IK_POSE_OK)
+                return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->path[k], err);
+            me = next;
+        }
+        ik_frame_vector(&me, ik->offset, o);
+        o[0] += me.t[0] - pj[0];
+        o[1] += me.t[1] - pj[1];
+        o[2] += me.t[2] - pj[2];
+        ik_rotate(&me.q, ik->fwd, f);
+        ik_rotate(&me.q, ik->up, upm);
+    }
+    if (!(fabs(o[0]) <= SN_IK_MAX_COORD && fabs(o[1]) <= SN_IK_MAX_COORD && fabs(o[2]) <= SN_IK_MAX_COORD))
+        return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joint, err);
 
     /* the direction w from the joint, in the joint's current frame, that the target must take: the
        point of the forward line from the offset at the target's distance (ozz's offsetted forward) */

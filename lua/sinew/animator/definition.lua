@@ -14,6 +14,7 @@
 local core = require "sinew.core"
 local Fault = require "sinew.fault"
 local PoseKind = require "sinew.animator.pose_kind"
+local IK = require "sinew.animator.ik"
 
 local M = {}
 
@@ -210,7 +211,7 @@ local child_fields = { [1] = true, [2] = true, rate = true }
 -- a clip of the definition's kind of skeleton
 local function is_clip(v, ctx) return PoseKind.is(ctx.kind, v, ctx.Clip) end
 
-local singular = { clips = "clip", masks = "mask", poses = "pose" }
+local singular = { clips = "clip", masks = "mask", poses = "pose", ik = "IK solver" }
 
 -- the resource `kind` (clips, masks, poses) named `name`; a fault at `path` when there is none,
 -- saying when none of that kind was given (sinew.animator(def) without its resources) and which
@@ -675,7 +676,7 @@ local function synced(def, path, ctx, index, done)
 end
 
 local layer_fields = { name = true, entry = true, states = true, transitions = true, weight = true, mask = true,
-  mode = true, reference = true, sync = true, motions = true }
+  mode = true, reference = true, sync = true, motions = true, ik = true }
 
 local function layer(src, index, ctx, first, done)
   local path = ("layers[%d]"):format(index)
@@ -716,19 +717,21 @@ local function layer(src, index, ctx, first, done)
   if def.sync ~= nil then
     local out = synced(def, path, ctx, index, done)
     out.name, out.mode, out.weight, out.mask, out.reference = name, mode, weight, mask, reference
+    out.ik = IK.list(def.ik, path .. ".ik", ctx, ctx.targets, done.list[out.synced].states)
     return out
   end
   local m = machine_body(def, path, ctx, false, 0)
   return { name = name, index = index, mode = mode, weight = weight,
     inertial = m.inertial, mask = mask, reference = reference, states = m.states, order = m.order, entry = m.entry,
-    transitions = m.transitions, count = m.count }
+    transitions = m.transitions, count = m.count, ik = IK.list(def.ik, path .. ".ik", ctx, ctx.targets, m.states) }
 end
 
 --- Compiles a definition. `resources` holds `clips`, `masks` and `poses` tables for names. Also
 -- gives `clip_names` (clip -> its name in `resources.clips`).
 function M.compile(src, resources)
   local def = own(src, "definition",
-    { skeleton = true, parameters = true, layers = true, root_motion = true, machines = true })
+    { skeleton = true, parameters = true, layers = true, root_motion = true, machines = true, targets = true,
+      ik = true })
   local skeleton = def.skeleton
   local kind = PoseKind.of(skeleton)
   if not kind then
@@ -749,6 +752,7 @@ function M.compile(src, resources)
   res.clips = own(given.clips, "resources.clips", nil, true)
   res.masks = own(given.masks, "resources.masks", nil, true)
   res.poses = own(given.poses, "resources.poses", nil, true)
+  res.ik = own(given.ik, "resources.ik", nil, true)
   local clip_names = {}
   local named = {} -- a clip given under several names is known by the first (in Fault.before's order)
   for name, clip in each, res.clips or {} do
@@ -761,6 +765,8 @@ function M.compile(src, resources)
     machines = own(def.machines, "machines", nil, true) or {},
     kind = kind, Mask = kind.Mask, Pose = kind.Pose, Clip = kind.Clip }
   ctx.params = parameters(def.parameters, "parameters")
+  ctx.read = { own = own, list = list, number = number, resource = resource }
+  ctx.targets = IK.targets(def.targets, ctx.read, ctx.params, limits.value)
   local layers, n = list(def.layers, "layers")
   if n == 0 then fail("layers", "an animator needs a layer") end
   local out, names, count = {}, {}, 0
@@ -775,7 +781,8 @@ function M.compile(src, resources)
     end
   end
   return { skeleton = skeleton, params = ctx.params, layers = out, layer_index = names, clips = ctx.clips,
-    clip_names = clip_names, root_motion = root_motion }
+    clip_names = clip_names, root_motion = root_motion, targets = ctx.targets,
+    ik = IK.list(def.ik, "ik", ctx, ctx.targets, nil) }
 end
 
 return M

@@ -15,6 +15,8 @@ local Snapshot = require "sinew.animator.snapshot"
 local Dot = require "sinew.animator.dot"
 local RootMotion = require "sinew.animator.root_motion"
 local Events = require "sinew.animator.events"
+local Spring = require "sinew.animator.spring"
+local IK = require "sinew.animator.ik"
 
 local M = {}
 
@@ -52,6 +54,7 @@ local function check_self(self, name, what)
 end
 
 local huge = math.huge
+local spring = Spring.step
 local MAX_DT = Motion.MAX_DT
 
 --- A parameter that multiplies a state's speed or is an input of a direct blend node takes
@@ -73,6 +76,7 @@ local function compile(def, resources, level)
     if msg then error(("parameters.%s: %s"):format(name, msg), level) end
   end
   P.Pose = P.kind.Pose
+  P.ik = IK.plan(compiled, P)
   setmetatable(P, AnimatorPlan)
   plans[P] = true
   return P
@@ -134,6 +138,7 @@ function new_instance(P)
   for id, D in ipairs(P.machines) do A.machines[id] = Layer.new(P, D) end
   for i = 1, P.layers do A.layers[i] = A.machines[i] end
   A.rm = RootMotion.new(P, A)
+  A.ik = P.ik and IK.new(P.ik)
   setmetatable(A, Animator)
   animators[A] = true
   return A
@@ -209,28 +214,13 @@ function Animator:get(name)
   return self[i], targets and targets[i]
 end
 
--- smoothed floats follow their targets as critically damped springs (exact for any step: the
--- same result for one step of dt as for many smaller ones); a spring whose arithmetic leaves the
--- double range (values near it, a smoothing time near 0, a step of days) is at its target
+-- smoothed floats follow their targets as critically damped springs (sinew.animator.spring)
 local function smooth(P, A, dt)
   local list, times = P.smooth, P.smooth_time
   local values, targets, vels = A, A.targets, A.vels
   for k = 1, #list do
-    local i, time = list[k], times[k]
-    if time <= 0 then
-      values[i], vels[i] = targets[i], 0
-    else
-      local w = 2 / time
-      local y, v = values[i] - targets[i], vels[i]
-      local j = v + w * y
-      local e = math.exp(-w * dt)
-      local x, u = targets[i] + (y + j * dt) * e, (v - w * j * dt) * e
-      if x - x == 0 and u - u == 0 then -- both finite
-        values[i], vels[i] = x, u
-      else
-        values[i], vels[i] = targets[i], 0
-      end
-    end
+    local i = list[k]
+    values[i], vels[i] = spring(values[i], vels[i], targets[i], times[k], dt)
   end
 end
 
@@ -259,6 +249,31 @@ function Animator:reset_trigger(name)
   if P.kinds[i] ~= "trigger" then error(("parameter '%s' is not a trigger"):format(name), 2) end
   self[i] = false
   return self
+end
+
+--- Sets a target (a vector parameter of the definition's `targets`, in model space) that IK
+-- entries aim or reach for; a smoothed one moves there over the updates. Returns the animator.
+-- @tparam string name a target of the definition
+-- @tparam number x
+-- @tparam number y
+-- @tparam number z finite, within -1e9 .. 1e9
+-- @treturn Animator the animator
+-- @raise "unknown target 'x'" (with a near name: "(did you mean 'gaze'?)"); "bad argument #2 to
+-- 'set_target' (x must be a finite number within 1e+09, got nan)"
+function Animator:set_target(name, x, y, z)
+  if not animators[self] then check_self(self, "set_target") end
+  IK.set(self.plan.ik, self.ik, name, x, y, z, Definition.limits.value, 2)
+  return self
+end
+
+--- A target's value as the animator uses it (x, y, z), and for a smoothed target where it moves
+-- to (x, y, z).
+-- @tparam string name a target of the definition
+-- @return x, y, z, and for a smoothed target the three it moves to
+-- @raise "unknown target 'x'"
+function Animator:target(name)
+  if not animators[self] then check_self(self, "target") end
+  return IK.get(self.plan.ik, self.ik, name, 2)
 end
 
 -- ---- layers ----------------------------------------------------------------------------------------
@@ -327,6 +342,7 @@ function Animator:update(dt)
   self.busy, P.busy = "update", "update"
   Events.clear(self)
   if P.smooth[1] then smooth(P, self, dt) end
+  if self.ik then IK.update(P.ik, self.ik, dt) end
   local layers = self.layers
   for i = 1, P.layers do Layer.update(P, self, layers[i], dt) end
   local R = self.rm
@@ -365,6 +381,7 @@ function Animator:evaluate(pose)
   Layer.base(P, self, layers[1], pose)
   for i = 2, P.layers do Layer.apply(P, self, layers[i], pose) end
   if self.rm then RootMotion.remove(P, pose) end
+  if self.ik then IK.run(P.ik, self.ik, self, layers, pose) end
   self.busy, P.busy = false, false
   return pose
 end
@@ -554,6 +571,7 @@ function Animator:debug()
   for i = 1, P.layers do
     for _, e in ipairs(out.layers[i].clips) do e.heaviest = nil end
   end
+  if self.ik then out.targets, out.ik = IK.debug(P.ik, self.ik, self.layers) end
   return out
 end
 

@@ -723,6 +723,16 @@ function M.state(I, L)
   return L.cur.name, I.rec[5 * L.cur.slot - 4]
 end
 
+--- The weight (0 .. 1) of the states in `set` (name -> true) in the layer now: the playing
+-- state's 1, during a fade the source's 1 - fade and the destination's fade (a synced layer: the
+-- other's states).
+function M.share(I, L, set)
+  if L.p.synced then L = I.layers[L.p.src.id] end
+  if not L.trans then return set[L.cur.name] and 1 or 0 end
+  local f = fade(L)
+  return (set[L.from.name] and 1 - f or 0) + (set[L.to.name] and f or 0)
+end
+
 --- Whether the layer follows another (a synced layer).
 function M.synced(L) return L.p.synced == true end
 

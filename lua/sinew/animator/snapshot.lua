@@ -8,6 +8,8 @@
 local Fault = require "sinew.fault"
 local Motion = require "sinew.animator.motion"
 local Layer = require "sinew.animator.layer"
+local IK = require "sinew.animator.ik"
+local Definition = require "sinew.animator.definition"
 
 local M = {}
 
@@ -60,6 +62,7 @@ function M.take(P, I)
     end
   end
   for i = 1, P.layers do snap.layers[i] = layer_of(P, I, I.layers[i]) end
+  if I.ik then snap.ik = IK.take(P.ik, I.ik) end
   return snap
 end
 
@@ -307,6 +310,11 @@ local function read(P, I, snap)
   local n = rawlen(layers)
   if n ~= P.layers then fail("layers", "has %d layers, the animator %d", n, P.layers) end
   for i = 1, P.layers do plan.layers[i] = read_layer(P, I, i, rawget(layers, i), at("layers", i)) end
+  if P.ik then
+    plan.ik = IK.read(P.ik, rawget(snap, "ik"), "ik", { tbl = tbl, numbers = numbers }, Definition.limits.value)
+  elseif rawget(snap, "ik") ~= nil then
+    fail("ik", "the animator has no IK targets")
+  end
   return plan
 end
 
@@ -351,6 +359,7 @@ function M.put(P, I, plan)
   for i = 1, #P.names do values[i] = plan.values[i] end
   for _, i in ipairs(P.smooth) do targets[i], vels[i] = plan.targets[i], plan.vels[i] end
   for i = 1, P.layers do put_layer(P, I, i, plan.layers[i]) end
+  if plan.ik then IK.put(I.ik, plan.ik) end
   for i = 1, P.layers do
     local L = I.layers[i]
     if Layer.synced(L) then Layer.mirror(P, I, L) end

@@ -1,0 +1,342 @@
+--- Inverse kinematics in the animator: a definition's `targets` (vector parameters in model space,
+-- set with `anim:set_target`, smoothed or not) and its `ik` lists (one at the top of the
+-- definition, one in any layer) of the `sinew.ik` solvers a game made, by name. `evaluate` runs
+-- them after the layers (and after root motion is taken out): the layers' lists in layer order,
+-- then the top list, each entry with its weight (a number or a parameter, times its layer's weight
+-- and, where it names states, their share of the layer's fade), so that a parameter, a fade or a
+-- state switches IK on and off smoothly. See manual/animator.md, Inverse kinematics.
+--
+-- The compiled entries and targets belong to the plan; an animator holds the targets' values (and
+-- velocities) and what each entry did in its last evaluation (for `debug`), here only.
+-- @module sinew.animator.ik
+local core = require "sinew.core"
+local Solvers = require "sinew.ik"
+local Fault = require "sinew.fault"
+-- sinew.animator.layer requires the definition, which requires this module: required by `plan`
+local Layer
+local Spring = require "sinew.animator.spring"
+
+local M = {}
+
+local fail, show, finite = Fault.fail, Fault.show, Fault.finite
+local select = select
+
+--- The most targets and the most IK entries (all lists summed) of a definition.
+M.MAX_TARGETS, M.MAX_ENTRIES = 256, 256
+
+-- ---- compiling (called by sinew.animator.definition with its readers in `R`) ------------------------
+
+local target_fields = { true, true, true, smoothing = true }
+
+--- The definition's `targets`: name -> { x, y, z [, smoothing = s] }. Gives { names = {...} (sorted),
+-- index = name -> k, values = { x1, y1, z1, ... }, smoothing = { [k] = s } }.
+function M.targets(v, R, params, limit)
+  local defs = R.own(v, "targets", nil, true) or {}
+  local out = { names = {}, index = {}, values = {}, smoothing = {} }
+  for _, name in ipairs(Fault.sorted_keys(defs)) do
+    if type(name) ~= "string" or name == "" then fail("targets", "target names must be strings (got %s)", show(name)) end
+    local p = "targets." .. name
+    if params[name] then fail(p, "a parameter is named '%s' too: give the target another name", name) end
+    local t = R.own(defs[name], p, target_fields)
+    local k = #out.names + 1
+    if k > M.MAX_TARGETS then fail("targets", "more than %d targets", M.MAX_TARGETS) end
+    out.names[k], out.index[name] = name, k
+    for c = 1, 3 do
+      out.values[3 * k - 3 + c] = R.number(t[c], ("%s[%d]"):format(p, c), nil, -limit, limit)
+    end
+    if t.smoothing ~= nil then
+      local s = R.number(t.smoothing, p .. ".smoothing", nil, 0, 1e6)
+      if s > 0 and s < 1e-3 then fail(p .. ".smoothing", "%s is below a millisecond (0 for none)", show(s)) end
+      if s > 0 then out.smoothing[k] = s end
+    end
+  end
+  return out
+end
+
+local entry_fields = { solver = true, target = true, pole = true, up = true, weight = true, states = true }
+local point_fields = { joint = true }
+
+-- a target, pole or up of an entry: a target's name -> { target = k }, { joint = j } -> { joint = j }
+local function point(v, path, ctx, targets, joints_too)
+  if type(v) == "string" then
+    local k = targets.index[v]
+    if not k then
+      local near = Fault.nearest(v, targets.index)
+      fail(path, "unknown target '%s'%s", v, near and (" (did you mean '" .. near .. "'?)")
+        or next(targets.index) == nil and " (the definition's `targets` holds none)" or "")
+    end
+    return { target = k }
+  end
+  if joints_too and type(v) == "table" then
+    local t = ctx.read.own(v, path, point_fields)
+    local j = type(t.joint) == "number" and t.joint % 1 == 0 and t.joint >= 1 and t.joint <= #ctx.skeleton and t.joint
+      or type(t.joint) == "string" and ctx.skeleton:find(t.joint)
+    if not j then fail(path .. ".joint", "unknown joint %s", show(t.joint)) end
+    return { joint = j }
+  end
+  fail(path, "must be a target's name%s (got %s)", joints_too and " or { joint = name }" or "", show(v))
+end
+
+local kinds = { two_bone = "a two-bone solver", aim = "an aim solver", chain = "a chain solver",
+  spread = "a spread aim" }
+
+--- An `ik` list at `path`: a list of { solver = name or solver, target = ..., pole = ..., up = ...,
+-- weight = w or parameter name, states = { ... } (a layer's list only: `states` the layer's) }.
+function M.list(v, path, ctx, targets, states)
+  local src, n = ctx.read.list(v, path, true)
+  ctx.ik_entries = (ctx.ik_entries or 0) + n
+  if ctx.ik_entries > M.MAX_ENTRIES then fail(path, "more than %d IK entries in all", M.MAX_ENTRIES) end
+  local out = {}
+  for i = 1, n do
+    local p = ("%s[%d]"):format(path, i)
+    local e = ctx.read.own(src[i], p, entry_fields)
+    local solver, name = e.solver, nil
+    if type(solver) == "string" then
+      name = solver
+      solver = ctx.read.resource(ctx, "ik", solver, p .. ".solver")
+    end
+    local kind = Solvers.kind(solver)
+    if not kind then fail(p .. ".solver", "must be a sinew.ik solver or its name in resources.ik (got %s)", show(solver)) end
+    if solver:skeleton() ~= ctx.skeleton then fail(p .. ".solver", "solver of another skeleton") end
+    local entry = { solver = solver, kind = kind, name = name or tostring(solver), path = p }
+    if e.target == nil then fail(p .. ".target", "%s needs a target", kinds[kind]) end
+    entry.target = point(e.target, p .. ".target", ctx, targets, true)
+    if e.pole ~= nil then
+      if kind ~= "two_bone" then fail(p .. ".pole", "only a two-bone solver has a pole") end
+      entry.pole = point(e.pole, p .. ".pole", ctx, targets, true)
+    elseif kind == "two_bone" then
+      entry.pole = { joint = (select(2, solver:joints())) } -- the knee's own side: it bends as the clip bends it
+    end
+    if e.up ~= nil then
+      if kind ~= "aim" and kind ~= "spread" then fail(p .. ".up", "only an aim solver has an up reference") end
+      entry.up = point(e.up, p .. ".up", ctx, targets, false)
+    end
+    if type(e.weight) == "string" then
+      local prm = ctx.params[e.weight]
+      if not prm then fail(p .. ".weight", "unknown parameter '%s'", e.weight) end
+      if prm.kind ~= "float" and prm.kind ~= "int" then
+        fail(p .. ".weight", "parameter '%s' is a %s: a weight is a number parameter", e.weight, prm.kind)
+      end
+      entry.weight_parameter = e.weight
+    else
+      entry.weight = ctx.read.number(e.weight, p .. ".weight", 1, 0, 1)
+    end
+    if e.states ~= nil then
+      if not states then fail(p .. ".states", "only an entry of a layer's list plays with states") end
+      local list, m = ctx.read.list(e.states, p .. ".states")
+      if m == 0 then fail(p .. ".states", "names no state") end
+      entry.states = {}
+      for k = 1, m do
+        local s = list[k]
+        if type(s) ~= "string" or not states[s] then
+          fail(("%s.states[%d]"):format(p, k), "unknown state %s", show(s))
+        end
+        entry.states[s] = true
+      end
+    end
+    out[i] = entry
+  end
+  return out
+end
+
+-- ---- the plan -------------------------------------------------------------------------------------
+
+--- The IK part of plan P of `compiled` (a compiled definition), or nil when it has neither targets
+-- nor entries: the entries in the order they run, each with its layer's index (nil at the top)
+-- and its weight parameter's index.
+function M.plan(compiled, P)
+  Layer = Layer or require "sinew.animator.layer"
+  local targets, list = compiled.targets, {}
+  for i, l in ipairs(compiled.layers) do
+    for _, e in ipairs(l.ik or {}) do
+      e.layer = i
+      list[#list + 1] = e
+    end
+  end
+  for _, e in ipairs(compiled.ik or {}) do list[#list + 1] = e end
+  if #list == 0 and #targets.names == 0 then return nil end
+  local K = { names = targets.names, index = targets.index, values = targets.values, entries = list,
+    smooth = {}, smooth_time = {}, smoothed = {}, model = false }
+  for k = 1, #targets.names do
+    if targets.smoothing[k] then
+      K.smooth[#K.smooth + 1], K.smooth_time[#K.smooth_time + 1] = k, targets.smoothing[k]
+      K.smoothed[k] = true
+    end
+  end
+  for _, e in ipairs(list) do
+    if e.weight_parameter then e.wi = P.index[e.weight_parameter] end
+    if e.target.joint or (e.pole and e.pole.joint) then K.model = true end
+  end
+  if K.model then K.mats = core.matrices(P.skel) end -- (a scratch: P.busy guards it)
+  return K
+end
+
+-- ---- an animator's part -------------------------------------------------------------------------
+
+--- A new animator's IK state of plan part K: targets at their defaults, at rest.
+function M.new(K)
+  local S = { values = {}, goals = {}, vels = {}, weights = {}, flags = {}, results = {} }
+  for i, x in ipairs(K.values) do S.values[i], S.goals[i], S.vels[i] = x, x, 0 end
+  for i = 1, #K.entries do S.weights[i], S.flags[i], S.results[i] = 0, 0, false end
+  return S
+end
+
+--- Moves smoothed targets toward what was set, over `dt` seconds.
+function M.update(K, S, dt)
+  local list, times = K.smooth, K.smooth_time
+  local values, goals, vels, step = S.values, S.goals, S.vels, Spring.step
+  for n = 1, #list do
+    local b, time = 3 * list[n] - 3, times[n]
+    for c = b + 1, b + 3 do values[c], vels[c] = step(values[c], vels[c], goals[c], time, dt) end
+  end
+end
+
+-- the index of target `name` of K (a fault at the caller's `level`)
+local function target_index(K, name, level)
+  local k = K and K.index[name]
+  if not k then
+    local near = K and type(name) == "string" and Fault.nearest(name, K.index)
+    error(("unknown target %s%s"):format(show(name), near and (" (did you mean '" .. near .. "'?)") or ""), level + 1)
+  end
+  return k
+end
+
+--- Sets target `name` to x, y, z (a smoothed target moves there over time); raises at `level`.
+function M.set(K, S, name, x, y, z, limit, level)
+  local k = target_index(K, name, level + 1)
+  for c = 1, 3 do
+    local v = select(c, x, y, z)
+    if not finite(v) or v < -limit or v > limit then
+      error(("bad argument #%d to 'set_target' (%s must be a finite number within %s, got %s)")
+        :format(c + 1, ("xyz"):sub(c, c), show(limit), show(v)), level + 1)
+    end
+  end
+  local b = 3 * k - 3
+  local goals = S.goals
+  goals[b + 1], goals[b + 2], goals[b + 3] = x, y, z
+  if not K.smoothed[k] then
+    local values = S.values
+    values[b + 1], values[b + 2], values[b + 3] = x, y, z
+  end
+end
+
+--- Target `name`'s value x, y, z and, for a smoothed one, where it moves to.
+function M.get(K, S, name, level)
+  local k = target_index(K, name, level + 1)
+  local b, v, g = 3 * k - 3, S.values, S.goals
+  if K.smoothed[k] then return v[b + 1], v[b + 2], v[b + 3], g[b + 1], g[b + 2], g[b + 3] end
+  return v[b + 1], v[b + 2], v[b + 3]
+end
+
+-- the model-space point of `pt` (a target of S or a joint in K's matrices)
+local function where(K, S, pt)
+  local k = pt.target
+  if k then
+    local v, b = S.values, 3 * k - 3
+    return v[b + 1], v[b + 2], v[b + 3]
+  end
+  local x, y, z = select(13, K.mats:get(pt.joint))
+  return x, y, z
+end
+
+--- Runs the entries of K on `pose` for animator A (its parameters; `layers` its layers): each
+-- with its weight; an entry of weight 0 leaves the pose as it is. No garbage.
+function M.run(K, S, A, layers, pose)
+  if K.model then pose:to_model(K.mats) end -- (joint targets and poles: the pose as the layers left it)
+  local entries, weights, flags, results = K.entries, S.weights, S.flags, S.results
+  for i = 1, #entries do
+    local e = entries[i]
+    local w = e.weight
+    if e.wi then
+      w = A[e.wi]
+      if w < 0 then w = 0 elseif w > 1 then w = 1 end
+    end
+    local li = e.layer
+    if li and li > 1 and w > 0 then w = w * Layer.weight(layers[li]) end
+    if e.states and w > 0 then w = w * Layer.share(A, layers[li], e.states) end
+    weights[i] = w
+    if w > 0 then
+      local tx, ty, tz = where(K, S, e.target)
+      local kind, r, f = e.kind
+      if kind == "two_bone" then
+        local px, py, pz = where(K, S, e.pole)
+        r, f = e.solver:solve(pose, tx, ty, tz, px, py, pz, w)
+      elseif kind == "aim" or kind == "spread" then
+        if e.up then
+          local ux, uy, uz = where(K, S, e.up)
+          r, f = e.solver:solve(pose, tx, ty, tz, w, ux, uy, uz)
+        else
+          r, f = e.solver:solve(pose, tx, ty, tz, w)
+        end
+      else
+        r, f = e.solver:solve(pose, tx, ty, tz, w)
+      end
+      results[i], flags[i] = r, f
+    else
+      results[i], flags[i] = false, 0
+    end
+  end
+end
+
+-- ---- debug and snapshots --------------------------------------------------------------------------
+
+--- What `debug()` shows: the targets (name -> { x, y, z }) and each entry's solver name, kind,
+-- layer name (nil at the top), weight in the last evaluation, result and flags.
+function M.debug(K, S, layers)
+  local targets, list = {}, {}
+  for k, name in ipairs(K.names) do
+    local b = 3 * k - 3
+    targets[name] = { S.values[b + 1], S.values[b + 2], S.values[b + 3] }
+  end
+  for i, e in ipairs(K.entries) do
+    list[i] = { solver = e.name, kind = e.kind, layer = e.layer and Layer.name(layers[e.layer]) or nil,
+      weight = S.weights[i], flags = S.flags[i] }
+    if e.kind == "chain" then list[i].left = S.results[i] or nil else list[i].reached = S.results[i] end
+  end
+  return targets, list
+end
+
+local function triple(v, b) return { v[b + 1], v[b + 2], v[b + 3] } end
+
+--- The snapshot's part: { values = { name = { x, y, z } }, goals = ..., velocities = ... }.
+function M.take(K, S)
+  local t = { values = {}, goals = {}, velocities = {} }
+  for k, name in ipairs(K.names) do
+    local b = 3 * k - 3
+    t.values[name], t.goals[name], t.velocities[name] = triple(S.values, b), triple(S.goals, b), triple(S.vels, b)
+  end
+  return t
+end
+
+local parts = { "values", "goals", "velocities" }
+local function not_target(k, _, index) return index[k] == nil end
+
+--- Reads and checks a snapshot's part `t` at `path` (raw reads, with snapshot.lua's readers `R`:
+-- `tbl(v, path)`, `numbers(t, n, path, lo, hi, range)`), giving what `put` writes.
+function M.read(K, t, path, R, limit)
+  local out = { values = {}, goals = {}, vels = {} }
+  local into = { values = out.values, goals = out.goals, velocities = out.vels }
+  R.tbl(t, path)
+  for pi = 1, 3 do
+    local part = parts[pi]
+    local p = path .. "." .. part
+    local tp = R.tbl(rawget(t, part), p)
+    local dest = into[part]
+    local hi = part == "velocities" and 1e300 or limit
+    for k, name in ipairs(K.names) do
+      local v = R.numbers(rawget(tp, name), 3, p .. "." .. name, -hi, hi, ("-%s .. %s"):format(show(hi), show(hi)))
+      dest[3 * k - 2], dest[3 * k - 1], dest[3 * k] = v[1], v[2], v[3]
+    end
+    local bad = Fault.first(tp, not_target, K.index)
+    if bad ~= nil then fail(p, "unknown target %s", show(bad)) end
+  end
+  return out
+end
+
+--- Writes a part that `read` gave.
+function M.put(S, plan)
+  local values, goals, vels = S.values, S.goals, S.vels
+  for i = 1, #values do values[i], goals[i], vels[i] = plan.values[i], plan.goals[i], plan.vels[i] end
+end
+
+return M

@@ -1,0 +1,27 @@
+-- bench/ik.lua times sinew's IK solvers against the same work written in plain Lua; the
+-- comparison holds only while the plain versions do sinew's work. `bench/ik.lua check n` runs
+-- each solver (two-bone, aim, FABRIK chain) beside its plain version on the bench's targets and
+-- on n random ones each, on bench_ik.c's skeleton and on the Fox, and stops with an error at the
+-- first rotation that differs by more than 1e-5 or tip by more than 1e-4 (of the rig's scale):
+-- run here in a child process of this interpreter and path, so that a change of a solver's
+-- semantics shows in the suite, not first in `make bench`.
+local helper = require "helper"
+
+describe("bench/ik.lua's plain-Lua solvers", function()
+  it("write the same rotations as sinew's on random targets, reached or not, limited or not", function()
+    local out, status = helper.shell(("LUA_CPATH=%s LUA_PATH=%s %s bench/ik.lua check 300"):format(
+      helper.quote(package.cpath), helper.quote("lua/?.lua;lua/?/init.lua;bench/?.lua;spec/?.lua;;"),
+      helper.interpreter), 60)
+    assert.are.equal(0, status, out)
+    local two, soft, aim, limited, chain = out:match("checked: the same rotations as plain Lua on (%d+) two%-bone "
+      .. "%((%d+) not reached%), (%d+) aim %((%d+) limited%), (%d+) chain")
+    assert.is_truthy(two, out)
+    -- two rigs (bench_ik.c's skeleton and the Fox), 16 + 300 targets a solver on each
+    assert.are.equal(632, tonumber(two))
+    assert.are.equal(632, tonumber(aim))
+    assert.are.equal(632, tonumber(chain))
+    -- both branches of the two-bone (reached; softened or out of reach) and of the aim's limit
+    assert.is_true(tonumber(soft) > 60 and tonumber(soft) < 572, out)
+    assert.is_true(tonumber(limited) > 60 and tonumber(limited) < 572, out)
+  end)
+end)
