@@ -272,6 +272,26 @@ static void test_weight_and_max_drop(void) {
     ENSURE(sn_ik_feet_pelvis(ik) == PELVIS && sn_ik_feet_count(ik) == 2 && sn_ik_feet_skeleton(ik) == skel);
     ENSURE(sn_ik_feet_joint(ik, 1, 2) == FOOT_R && sn_ik_feet_joint(ik, 2, 0) == -1 && sn_ik_feet_joint(ik, 0, 3) == -1);
     ENSURE(sn_ik_feet_up(ik).y == 1);
+    /* a denormal mid_axis and up normalise (1 / 1e-320 is infinite: they are divided instead) */
+    valid_def(&d);
+    d.up.x = 0;
+    d.up.y = 1e-320;
+    d.up.z = 0;
+    d.mid_axis[0].x = 1e-320;
+    d.mid_axis[0].y = d.mid_axis[0].z = 0;
+    d.mid_axis[1] = d.mid_axis[0];
+    ik = make(&d);
+    ENSURE(sn_ik_feet_up(ik).y == 1);
+    pose = fixture_pose(skel);
+    g[0] = g[4] = -0.1;
+    ENSURE(solve(ik, pose, g, 0.1, 1, &flags, &err) == SN_OK);
+    ENSURE(flags & SN_IK_REACHED);
+    {
+        double p[3], q[4], r[3];
+        ref_model(fixture_pose(skel), FOOT_L, r, q);
+        ref_model(pose, FOOT_L, p, q);
+        ENSURE_NEAR(p[1], r[1] - 0.1, 1e-5); /* down with the ground, by the leg's hinge */
+    }
 }
 
 /* ---- refusals -------------------------------------------------------------------------------- */
