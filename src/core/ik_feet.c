@@ -8,6 +8,8 @@
 
 /* Longest path between the pelvis and a leg's root that prepare composes from the pelvis's frame. */
 #define SN_IK_FEET_PATH 16
+/* cos(SN_IK_FEET_MAX_NORMAL_LIMIT): cos(80 degrees) */
+#define FEET_MIN_COS 0.17364817766693041
 
 /* what phase 1 keeps of one leg, model space */
 typedef struct leg_read {
@@ -29,6 +31,7 @@ struct sn_ik_feet {
     int legs[SN_IK_FEET_MAX][3];
     double up[3];                 /* unit */
     double max_drop, normal_limit, smoothing;
+    double cos_limit, sin_limit;  /* of normal_limit */
     sn_ik_two_bone *solver[SN_IK_FEET_MAX]; /* inside this block, after it */
     /* state */
     int started;                  /* 0: the next solve starts at its targets */
@@ -211,6 +214,8 @@ sn_status sn_ik_feet_init(void *mem, size_t size, const sn_ik_feet_def *def, sn_
     }
     ik->max_drop = def->max_drop;
     ik->normal_limit = def->normal_limit;
+    ik->cos_limit = cos(def->normal_limit);
+    ik->sin_limit = sin(def->normal_limit);
     ik->smoothing = def->smoothing;
     p = (char *)mem + head;
     for (l = 0; l < def->count; l++) {
@@ -278,7 +283,11 @@ sn_status sn_ik_feet_set_max_drop(sn_ik_feet *ik, double v, sn_error *err) {
 }
 sn_status sn_ik_feet_set_normal_limit(sn_ik_feet *ik, double v, sn_error *err) {
     sn_status st = check_normal_limit(v, err);
-    if (st == SN_OK) ik->normal_limit = v;
+    if (st == SN_OK) {
+        ik->normal_limit = v;
+        ik->cos_limit = cos(v);
+        ik->sin_limit = sin(v);
+    }
     return st;
 }
 sn_status sn_ik_feet_set_smoothing(sn_ik_feet *ik, double v, sn_error *err) {
@@ -489,7 +498,7 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
     if (!(dt >= 0.0)) return sn_fail_range(err, 3, "dt", dt, 0.0, HUGE_VAL);
     if (!sn_isfinite(weight)) return sn_fail_arg(err, 4, SN_EINVAL, "weight is not finite");
     if (!(weight >= 0.0 && weight <= 1.0)) return sn_fail_range(err, 4, "weight", weight, 0.0, 1.0);
-    cos_limit = cos(ik->normal_limit);
+    cos_limit = ik->cos_limit;
     sw = ik->smoothing > 0.0 ? 2.0 / ik->smoothing : 0.0;
     se = exp(-sw * dt);
 
@@ -512,7 +521,7 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
            plane whose normal makes the angle a with up, h / cos a along up (a capped at the
            normal limit's largest value) */
         c = ik_dot(n, up);
-        c = c < cos(SN_IK_FEET_MAX_NORMAL_LIMIT) ? cos(SN_IK_FEET_MAX_NORMAL_LIMIT) : c;
+        c = c < FEET_MIN_COS ? FEET_MIN_COS : c;
         lift[l] = g[0] + r->h / c - r->h;
         if (l == 0 || lift[l] < target) target = lift[l];
         /* the turn: n within the limit of up */
@@ -522,7 +531,7 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
             ik_madd(n, -c, up, w);
             if (ik_unit(w, 1e-12, w) > 0.0) {
                 ik_scale(up, cos_limit, n);
-                ik_madd(n, sin(ik->normal_limit), w, n);
+                ik_madd(n, ik->sin_limit, w, n);
             } else {
                 memcpy(n, up, sizeof n);
             }
