@@ -30,7 +30,8 @@ describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
       "sinew.dragonbones.Chain:add_collider", "sinew.dragonbones.Chain:position", "sinew.dragonbones.Chain:__len",
       "sinew.ik.two_bone", "sinew.ik.aim", "sinew.ik.has", "sinew.IKTwoBone:solve", "sinew.IKTwoBone:set_soften",
       "sinew.IKTwoBone.__tostring", "sinew.IKAim:solve", "sinew.IKAim:set_limit", "sinew.IKAim:joint", "sinew.ik.chain",
-      "sinew.IKChain:solve", "sinew.IKChain:set_iterations", "sinew.IKChain.__len" }) do
+      "sinew.IKChain:solve", "sinew.IKChain:set_iterations", "sinew.IKChain.__len", "sinew.ik.feet", "sinew.IKFeet:solve",
+      "sinew.IKFeet:set_ground", "sinew.IKFeet:reset", "sinew.IKFeet.__len" }) do
       assert.is_truthy(found[name], name .. " was not found:\n" .. out)
     end
     assert.is_nil(out:match("template %d+ of [^\n]*"))

@@ -97,6 +97,13 @@ local function make_objects()
     offset = { 0, 0.1, 0 }, limit = { 0.5, 1, 2 } }
   O.arm = sinew.ik.chain { skeleton = O.skel, joints = { "j0", "j1", "j2" }, method = "ccd", iterations = 8,
     limits = { j0 = { hinge = { 0, 0, 1 }, min = -1, max = 1 }, j1 = { cone = 1, twist = { -0.5, 0.5 } } } }
+  -- foot placement: a hips joint above a leg of three (a skeleton of its own: the probe's has no
+  -- chain of three below another joint), on a ground a little below the floor
+  O.fskel = sinew.skeleton { names = { "hips", "thigh", "shin", "foot" }, parents = { 0, 1, 2, 3 },
+    rest = { { 0, 2, 0, 0, 0, 0, 1, 1, 1, 1 }, I, { 0, -1, 0, 0.2, 0, 0, 0.98, 1, 1, 1 }, { 0, -1, 0, 0, 0, 0, 1, 1, 1, 1 } } }
+  O.fpose = sinew.pose(O.fskel)
+  O.feet = sinew.ik.feet { skeleton = O.fskel, pelvis = "hips", legs = { { "thigh", "shin", "foot" } },
+    ground = function() return -0.2, 0, 1, 0.1 end }
   O.spaces = {}
   for i, d in ipairs(space_defs) do O.spaces[i] = sinew.blendspace(d) end
   O.pointer = O.mats:pointer()
@@ -159,7 +166,8 @@ local function find_entries()
     "function")
   -- every object the constructors made, and the metatables behind them
   local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim, O.plan,
-    O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d, O.chain2d, O.leg, O.head, O.arm, O.look }
+    O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d, O.chain2d, O.leg, O.head, O.arm, O.look,
+    O.feet }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
   for _, s in ipairs { O.leg2d, O.aim2d, O.arm2d } do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
@@ -391,6 +399,17 @@ local function templates(name)
     ["sinew.ik.aim"] = { { { skeleton = O.skel, joint = 2, forward = { 1, 0, 0 }, up = { 0, 0, 1 },
       offset = { 0, 0.2, 0 }, limit = 0.5, twist = 0 } }, { { skeleton = O.skel, joint = 1, effector = "j2" } } },
     ["sinew.ik.has"] = { { 33, 32 } },
+    ["sinew.ik.feet"] = { { { skeleton = O.fskel, pelvis = 1, up = { 0, 1, 0 }, max_drop = 1, normal_limit = 0.3,
+      smoothing = 0.05, legs = { { 2, "shin", "foot", mid_axis = { 1, 0, 0 } } }, ground = function() return 0 end } } },
+    ["sinew.IKFeet:solve"] = { { O.feet, O.fpose, 0.1 }, { O.feet, O.fpose, 0.02, 0.5 } },
+    ["sinew.IKFeet:pelvis"] = { { O.feet } }, ["sinew.IKFeet:leg"] = { { O.feet, 1 } }, ["sinew.IKFeet:up"] = { { O.feet } },
+    ["sinew.IKFeet:offset"] = { { O.feet } }, ["sinew.IKFeet:reset"] = { { O.feet } },
+    ["sinew.IKFeet:max_drop"] = { { O.feet } }, ["sinew.IKFeet:set_max_drop"] = { { O.feet, 2 } },
+    ["sinew.IKFeet:normal_limit"] = { { O.feet } }, ["sinew.IKFeet:set_normal_limit"] = { { O.feet, 0.5 } },
+    ["sinew.IKFeet:smoothing"] = { { O.feet } }, ["sinew.IKFeet:set_smoothing"] = { { O.feet, 0.2 } },
+    ["sinew.IKFeet:ground"] = { { O.feet } }, ["sinew.IKFeet:set_ground"] = { { O.feet, function() return 0.1 end } },
+    ["sinew.IKFeet:skeleton"] = { { O.feet } }, ["sinew.IKFeet.__tostring"] = { { O.feet } },
+    ["sinew.IKFeet.__len"] = { { O.feet } },
     ["sinew.IKTwoBone:solve"] = { { O.leg, O.pose, 0.5, 1, 0.5, 0, 1, 3, 0.7 }, { O.leg, O.pose2, 0, 3, 0, 1, 0, 0 } },
     ["sinew.IKTwoBone:soften"] = { { O.leg } }, ["sinew.IKTwoBone:set_soften"] = { { O.leg, 0.8 } },
     ["sinew.IKTwoBone:twist"] = { { O.leg } }, ["sinew.IKTwoBone:set_twist"] = { { O.leg, 0.2 } },
@@ -694,6 +713,43 @@ scenarios[#scenarios + 1] = { "ik solves with collecting and raising arguments",
     for _, v in ipairs { pose:get(j) } do if v ~= v then return "a NaN in joint " .. j end end
   end
   return true
+end }
+
+-- issue 25: a ground callback that calls its own solver (every method), collects garbage, drops
+-- the solver's references and answers badly now and then: each solve gives a result or a clear
+-- error, never an internal one, and the pose holds no NaN
+scenarios[#scenarios + 1] = { "ground callbacks that re-enter the foot placement solver", function()
+  local pose = sinew.pose(O.fskel)
+  local feet, bad, k
+  k = 0
+  local answers = { function() return 0 end, function() return 0 / 0 end, function() error("boom") end,
+    function() return "x" end, function() return 0, 1, 0 / 0, 0 end, function() return 1e300 end,
+    function() return -0.1, 0, 0, 0 end, function() return 0.3, 0, -1, 0 end }
+  local function ground(x, y, z)
+    k = k + 1
+    collectgarbage()
+    local pokes = {
+      function() feet:solve(pose, 0.1) end, function() feet:reset() end, function() feet:set_smoothing(k % 3) end,
+      function() feet:set_ground(ground) end, function() feet:set_normal_limit((k % 4) / 4) end,
+      function() feet:set_max_drop(k % 2) end, function() pose:copy(sinew.pose(O.fskel)) end,
+      function() feet = nil collectgarbage() end,
+    }
+    local ok, err = pcall(pokes[k % #pokes + 1])
+    if not ok and is_internal(err) then bad = bad or tostring(err) end
+    if feet == nil then feet = O.feet end
+    return answers[k % #answers + 1](x, y, z)
+  end
+  for _ = 1, 300 do
+    feet = sinew.ik.feet { skeleton = O.fskel, pelvis = "hips", legs = { { "thigh", "shin", "foot" } }, ground = ground }
+    for _ = 1, 3 do
+      local ok, err = pcall(feet.solve, feet, pose, 0.05)
+      if not ok and is_internal(err) then bad = bad or tostring(err) end
+    end
+  end
+  for j = 1, #pose do
+    for _, v in ipairs { pose:get(j) } do if v ~= v then return "a NaN in joint " .. j end end
+  end
+  return bad or true
 end }
 
 -- issue 12, defect 3: metamethods called with the wrong self
@@ -1005,7 +1061,7 @@ end }
 -- every method of every type, called again on the same object by finalisers while it runs (with
 -- the arguments of its valid template): a clean result or error, and the object still answers
 for _, name in ipairs({ "Group", "Pose", "Mask", "Matrices", "Clip", "ClipCursor", "Chain", "Skeleton",
-  "BlendSpace", "Animator", "AnimatorPlan", "IKTwoBone", "IKAim", "IKChain", "IKSpread" }) do
+  "BlendSpace", "Animator", "AnimatorPlan", "IKTwoBone", "IKAim", "IKChain", "IKSpread", "IKFeet" }) do
   local mt_name = "sinew." .. name
   scenarios[#scenarios + 1] = { "finalisers that re-enter each method of " .. name, function()
     local tried = 0

@@ -141,6 +141,7 @@ void *sn_lua_checkself(lua_State *L);
 #define SN_IK_TWO_BONE_MT "sinew.IKTwoBone"
 #define SN_IK_AIM_MT "sinew.IKAim"
 #define SN_IK_CHAIN_MT "sinew.IKChain"
+#define SN_IK_FEET_MT "sinew.IKFeet"
 /// Registry key of the list of the blend spaces' metatables, one per mode (for ffi.c)
 #define SN_BLENDSPACE_METATABLES "sinew.BlendSpace metatables"
 
@@ -206,5 +207,7 @@ void sn_open_ik2d(lua_State *L, int ik);
 /// untouched) when the value is no Pose2D.
 struct sn_rig2d_data;
 double *sn_lua_testpose2d(lua_State *L, int idx, const struct sn_rig2d_data **data);
+/// Adds `feet` (ik_feet.c) to the `sinew.ik` table at `ik`; called by sn_open_ik.
+void sn_open_ik_feet(lua_State *L, int ik);
 
 #endif

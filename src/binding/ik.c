@@ -866,5 +866,6 @@ void sn_open_ik(lua_State *L, int module) {
         lua_setfield(L, -2, flags[i].name);
     }
     sn_open_ik2d(L, lua_gettop(L));
+    sn_open_ik_feet(L, -1);
     lua_setfield(L, module, "ik");
 }

@@ -115,6 +115,8 @@ double sn_ik_two_bone_twist(const sn_ik_two_bone *ik);
 sn_status sn_ik_two_bone_set_soften(sn_ik_two_bone *ik, double soften, sn_error *err);
 /// Sets twist, finite radians (SN_EINVAL otherwise, arg 1).
 sn_status sn_ik_two_bone_set_twist(sn_ik_two_bone *ik, double twist, sn_error *err);
+/// Sets mid_axis, finite and non-zero, in the mid joint's frame (normalised; SN_EINVAL otherwise, arg 1).
+sn_status sn_ik_two_bone_set_mid_axis(sn_ik_two_bone *ik, const sn_vec3 *axis, sn_error *err);
 
 /// Turns root and mid of `pose` so that the tip reaches `target` (a model-space point): the mid
 /// joint bends about mid_axis only, onto the side where a positive turn about mid_axis opens the
@@ -324,5 +326,99 @@ sn_status sn_ik_chain_set_tolerance(sn_ik_chain *ik, double tolerance, sn_error 
 /// (which reads the chain for `*left`).
 sn_status sn_ik_chain_solve(sn_ik_chain *ik, sn_pose *pose, const sn_vec3 *target, double weight, double *left,
                             unsigned *flags, sn_error *err);
+
+
+/* ---- foot placement ------------------------------------------------------------------------- */
+
+/// Most legs of a foot-placement solver (a biped has 2, the Fox 4, a spider 8).
+#define SN_IK_FEET_MAX 8
+/// Largest normal_limit of a foot-placement solver, radians (80 degrees): a foot's height over a
+/// ground steeper than this is measured as over a ground this steep (1 / cos stays below 6).
+#define SN_IK_FEET_MAX_NORMAL_LIMIT 1.3962634015954636
+/// A knee bent by more than about this angle (radians: the sine of thigh and shin) in the input
+/// pose bends about its current hinge, on its current side, unless the leg's mid_axis is given.
+#define SN_IK_FEET_BENT 0.05
+/// The pelvis's target rises (toward 0) at most this many leg lengths (the shortest leg) per
+/// second; it falls at once (then the spring smooths it).
+#define SN_IK_FEET_RISE 0.25
+
+/// A foot-placement solver (opaque; built by sn_ik_feet_init). Unlike the other solvers it holds
+/// PER-INSTANCE STATE (the smoothed pelvis drop and foot normals, and the scratch between the two
+/// phases of a solve): one solver per character.
+typedef struct sn_ik_feet sn_ik_feet;
+
+/// What a foot-placement solver is made from.
+typedef struct sn_ik_feet_def {
+    const sn_skeleton *skeleton;        ///< the skeleton; outlives the solver
+    int pelvis;                         ///< the joint translated (0-based): an ancestor of every leg
+    sn_vec3 up;                         ///< model-space up, finite, non-zero (normalised)
+    int count;                          ///< legs, 1 .. SN_IK_FEET_MAX
+    int legs[SN_IK_FEET_MAX][3];        ///< per leg: root (thigh), mid (shin), tip (foot), each the parent of the next
+    sn_vec3 mid_axis[SN_IK_FEET_MAX];   ///< per leg: the knee's hinge in the mid joint's frame; zero: from the rest pose
+    double max_drop;                    ///< model units, >= 0 (infinity: no limit): the most the pelvis drops
+    double normal_limit;                ///< radians in [0, SN_IK_FEET_MAX_NORMAL_LIMIT]: the most a foot turns
+    double smoothing;                   ///< seconds, >= 0 and finite: time constant of the pelvis and normals (0: none)
+} sn_ik_feet_def;
+
+/// Fills `def` with the defaults: no skeleton, pelvis -1, up (0, 1, 0), no legs, mid axes zero
+/// (from the rest pose), max_drop infinity, normal_limit pi/4, smoothing 0.1 s.
+void sn_ik_feet_def_init(sn_ik_feet_def *def);
+/// Checks `def` (arg 1): a skeleton, the pelvis and the legs' joints in range, each leg a chain
+/// under the pelvis, no joint in two legs, up and mid axes finite (up non-zero), max_drop >= 0,
+/// normal_limit in [0, SN_IK_FEET_MAX_NORMAL_LIMIT], smoothing finite >= 0.
+sn_status sn_ik_feet_validate(const sn_ik_feet_def *def, sn_error *err);
+/// Bytes needed by the solver of `def`; 0 when `def` is invalid (then `err` says why).
+size_t sn_ik_feet_size(const sn_ik_feet_def *def, sn_error *err);
+/// Builds the solver of `def` at `mem` (at least sn_ik_feet_size bytes); validates first.
+/// SN_ENOMEM for a NULL or too small `mem`. A zero mid axis is the rest pose's knee hinge (the
+/// normal of thigh and shin, on the side that opens the knee), or (0, 0, 1) for a straight leg.
+sn_status sn_ik_feet_init(void *mem, size_t size, const sn_ik_feet_def *def, sn_error *err);
+/// The skeleton of `ik`.
+const sn_skeleton *sn_ik_feet_skeleton(const sn_ik_feet *ik);
+/// The pelvis of `ik`, 0-based.
+int sn_ik_feet_pelvis(const sn_ik_feet *ik);
+/// The number of legs of `ik`.
+int sn_ik_feet_count(const sn_ik_feet *ik);
+/// Joint i (0 root, 1 mid, 2 tip) of leg `leg` (0-based); -1 out of range.
+int sn_ik_feet_joint(const sn_ik_feet *ik, int leg, int i);
+/// The unit up direction of `ik`, model space.
+sn_vec3 sn_ik_feet_up(const sn_ik_feet *ik);
+/// max_drop, normal_limit and smoothing of `ik` (as in the definition).
+double sn_ik_feet_max_drop(const sn_ik_feet *ik);
+double sn_ik_feet_normal_limit(const sn_ik_feet *ik);
+double sn_ik_feet_smoothing(const sn_ik_feet *ik);
+/// Setters of the three (SN_EINVAL outside the definition's ranges, arg 1).
+sn_status sn_ik_feet_set_max_drop(sn_ik_feet *ik, double v, sn_error *err);
+sn_status sn_ik_feet_set_normal_limit(sn_ik_feet *ik, double v, sn_error *err);
+sn_status sn_ik_feet_set_smoothing(sn_ik_feet *ik, double v, sn_error *err);
+/// The pelvis offset along up of the last solve (model units, <= 0 at weight 1; 0 before any).
+double sn_ik_feet_offset(const sn_ik_feet *ik);
+/// Forgets the smoothing state: the next solve starts at its targets (after a teleport).
+void sn_ik_feet_reset(sn_ik_feet *ik);
+
+/// Phase 1 of a solve: reads the pose and writes each foot's model-space position to
+/// points[3 * count] (x, y, z per leg): where the caller asks the ground. Keeps what it read in
+/// `ik` for one sn_ik_feet_solve (the next call on `ik`, with the same pose). Refuses (arg 1) a pose
+/// of another skeleton or one sn_ik_two_bone_solve would refuse on a leg's path; writes nothing
+/// into the pose.
+sn_status sn_ik_feet_prepare(sn_ik_feet *ik, const sn_pose *pose, double *points, sn_error *err);
+/// Phase 2: places the feet. ground[4 * count] holds per leg the ground's height (along up, at
+/// the foot's point) and its normal (model space, any length; zero: up). Each foot (the leg's
+/// tip) moves along up so that its distance from the ground plane, along the plane's normal, is
+/// its height above the flat floor (the plane through the origin across up) in the input pose:
+/// a stance foot stands on the ground, a swing foot keeps its clearance. The pelvis drops (its
+/// translation, the only one written) by the most any foot moves down (at most max_drop),
+/// smoothed with a critically damped spring of time `smoothing` (exact for any dt; the first
+/// solve after init or reset starts at the target), then lower still where a leg could not
+/// reach. Each leg is a two-bone solve (its knee toward its current side); each foot then turns
+/// by the shortest arc from up to its smoothed ground normal (at most normal_limit). Weight
+/// blends every write with the input (translation lerp, rotations slerp); the state advances at
+/// any weight. `flags` receives SN_IK_UNREACHABLE (a leg fell short), SN_IK_LIMITED (max_drop or
+/// normal_limit held), SN_IK_REACHED (every foot placed, weight 1). Refuses (writing nothing,
+/// the state unchanged): a pose not the one prepared (arg 1), a height not finite or beyond
+/// SN_IK_MAX_COORD or a normal not finite (arg 2), dt not finite or negative (arg 3), weight
+/// outside [0, 1] (arg 4).
+sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, double dt, double weight,
+                           unsigned *flags, sn_error *err);
 
 #endif

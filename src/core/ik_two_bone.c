@@ -67,12 +67,12 @@ sn_status sn_ik_two_bone_init(void *mem, size_t size, const sn_ik_two_bone_def *
     if (mem == NULL || size < need) return sn_fail(err, SN_ENOMEM, "two-bone solver needs %lu bytes", (unsigned long)need);
     ik->skeleton = def->skeleton;
     for (i = 0; i < 3; i++) ik->joints[i] = def->joints[i];
-    /* scaled by the largest component first: any finite non-zero axis normalises */
-    a[0] = def->mid_axis.x;
-    a[1] = def->mid_axis.y;
-    a[2] = def->mid_axis.z;
-    m = fmax(fabs(a[0]), fmax(fabs(a[1]), fabs(a[2])));
-    ik_scale(a, 1.0 / m, a);
+    /* divided by the largest component first: any finite non-zero axis normalises (a denormal
+       largest component has no finite reciprocal: 1e-320 made the axis NaN, and the solve wrote nothing) */
+    m = fmax(fabs(def->mid_axis.x), fmax(fabs(def->mid_axis.y), fabs(def->mid_axis.z)));
+    a[0] = def->mid_axis.x / m;
+    a[1] = def->mid_axis.y / m;
+    a[2] = def->mid_axis.z / m;
     ik_scale(a, 1.0 / ik_len(a), ik->axis);
     ik->soften = def->soften;
     ik->twist = def->twist;
@@ -100,6 +100,18 @@ sn_status sn_ik_two_bone_set_twist(sn_ik_two_bone *ik, double twist, sn_error *e
     ik->twist = twist;
     ik->twist_c = cos(0.5 * twist);
     ik->twist_s = sin(0.5 * twist);
+    return SN_OK;
+}
+
+sn_status sn_ik_two_bone_set_mid_axis(sn_ik_two_bone *ik, const sn_vec3 *axis, sn_error *err) {
+    double a[3], m;
+    sn_status st = sn_ik_check_vec(axis, "mid_axis", 1, err);
+    if (st != SN_OK) return st;
+    m = fmax(fabs(axis->x), fmax(fabs(axis->y), fabs(axis->z)));
+    a[0] = axis->x / m; /* by division: a denormal m has no finite reciprocal */
+    a[1] = axis->y / m;
+    a[2] = axis->z / m;
+    ik_scale(a, 1.0 / ik_len(a), ik->axis);
     return SN_OK;
 }
 

@@ -1,0 +1,425 @@
+-- sinew.ik.feet: foot placement (src/binding/ik_feet.c over src/core/ik_feet.c), on the Fox's
+-- Walk over tilted planes and stairs, measured in model space by a forward kinematics written here
+-- in doubles (pose:get and sinew.quat).
+local helper = require "helper"
+local sinew = require "sinew"
+local ik = sinew.ik
+local quat = sinew.quat
+
+local FOX = "assets/fox/glTF-Binary/Fox.glb"
+local LEGS = {
+  { "b_LeftUpperArm_09", "b_LeftForeArm_010", "b_LeftHand_011" },
+  { "b_RightUpperArm_06", "b_RightForeArm_07", "b_RightHand_08" },
+  { "b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017" },
+  { "b_RightLeg01_019", "b_RightLeg02_020", "b_RightFoot01_021" },
+}
+local PELVIS = "b_Hip_01"
+local FPS = 30
+local unpack = table.unpack or unpack
+
+-- The model frame of joint j of `pose`: position and rotation (x, y, z, w).
+local function model(pose, j)
+  local skel = pose:skeleton()
+  local px, py, pz, qx, qy, qz, qw, s = 0, 0, 0, 0, 0, 0, 1, 1
+  local path = {}
+  while j ~= 0 do
+    path[#path + 1] = j
+    j = skel:parent(j)
+  end
+  for i = #path, 1, -1 do
+    local tx, ty, tz, rx, ry, rz, rw, sx = pose:get(path[i])
+    local vx, vy, vz = quat.rotate(qx, qy, qz, qw, s * tx, s * ty, s * tz)
+    px, py, pz = px + vx, py + vy, pz + vz
+    qx, qy, qz, qw = quat.mul(qx, qy, qz, qw, rx, ry, rz, rw)
+    s = s * sx
+  end
+  return px, py, pz, qx, qy, qz, qw
+end
+
+local function dist(ax, ay, az, bx, by, bz) return math.sqrt((ax - bx) ^ 2 + (ay - by) ^ 2 + (az - bz) ^ 2) end
+
+local function snapshot(pose)
+  local t = {}
+  for j = 1, #pose do t[j] = { pose:get(j) } end
+  return t
+end
+
+-- grounds: height along y and unit normal at (x, z). A plane rising toward +z by `deg` degrees
+-- (up hill for the Fox, which faces +z; negative: down hill), and stairs rising toward +z.
+local function plane(deg)
+  local a = math.rad(deg)
+  local t, ny, nz = math.tan(a), math.cos(a), -math.sin(a)
+  return {
+    fn = function(_, _, z) return z * t, 0, ny, nz end,
+    -- signed distance of a point from the ground, along its normal
+    above = function(_, y, z) return (y - z * t) * ny end,
+    normal = { 0, ny, nz },
+  }
+end
+local function stairs(rise, run)
+  local function h(z) return math.floor(z / run) * rise end
+  return {
+    fn = function(_, _, z) return h(z), 0, 1, 0 end,
+    above = function(_, y, z) return y - h(z) end,
+    normal = { 0, 1, 0 },
+  }
+end
+
+local fox, tips, lengths, shortest
+local function load_fox()
+  if fox then return fox end
+  fox = assert(sinew.gltf.load(FOX))
+  local skel, pose = fox.skeleton, sinew.pose(fox.skeleton)
+  pose:copy(fox.rest)
+  tips, lengths, shortest = {}, {}, math.huge
+  for i, leg in ipairs(LEGS) do
+    local r, m, t = skel:find(leg[1]), skel:find(leg[2]), skel:find(leg[3])
+    local ax, ay, az = model(pose, r)
+    local bx, by, bz = model(pose, m)
+    local cx, cy, cz = model(pose, t)
+    tips[i] = t
+    lengths[i] = dist(ax, ay, az, bx, by, bz) + dist(bx, by, bz, cx, cy, cz)
+    shortest = math.min(shortest, lengths[i])
+  end
+  return fox
+end
+
+local function new_feet(ground, extra)
+  local def = { skeleton = fox.skeleton, pelvis = PELVIS, up = { 0, 1, 0 }, legs = LEGS, ground = ground }
+  for k, v in pairs(extra or {}) do def[k] = v end
+  return ik.feet(def)
+end
+
+describe("sinew.ik.feet", function()
+  setup(load_fox)
+
+  it("is made from a definition and tells what it holds", function()
+    local feet = new_feet(function() return 0 end, { max_drop = 30, normal_limit = 0.5, smoothing = 0.2 })
+    local skel = fox.skeleton
+    assert.equal(4, #feet)
+    assert.equal(skel:find(PELVIS), feet:pelvis())
+    for i, leg in ipairs(LEGS) do
+      assert.same({ skel:find(leg[1]), skel:find(leg[2]), skel:find(leg[3]) }, { feet:leg(i) })
+    end
+    assert.same({ 0, 1, 0 }, { feet:up() })
+    assert.equal(30, feet:max_drop())
+    assert.equal(0.5, feet:normal_limit())
+    assert.equal(0.2, feet:smoothing())
+    feet:set_max_drop(math.huge)
+    feet:set_normal_limit(0)
+    feet:set_smoothing(0)
+    assert.equal(math.huge, feet:max_drop())
+    assert.equal(0, feet:normal_limit())
+    assert.equal(0, feet:smoothing())
+    assert.equal(skel, feet:skeleton())
+    assert.equal(0, feet:offset())
+    local g = function() return 1 end
+    feet:set_ground(g)
+    assert.equal(g, feet:ground())
+    assert.truthy(tostring(feet):find("sinew.IKFeet ('b_Hip_01', 4 legs)", 1, true))
+    local d = ik.feet { skeleton = skel, pelvis = PELVIS, legs = { LEGS[1] }, ground = g }
+    assert.equal(math.huge, d:max_drop())
+    assert.near(math.pi / 4, d:normal_limit(), 1e-15)
+    assert.equal(0.1, d:smoothing())
+  end)
+
+  for _, case in ipairs {
+    { "10 degrees up hill", function() return plane(10) end },
+    { "20 degrees up hill", function() return plane(20) end },
+    { "10 degrees down hill", function() return plane(-10) end },
+    { "20 degrees down hill", function() return plane(-20) end },
+    { "stairs", function() return stairs(6, 20) end },
+  } do
+    it("places the Fox's Walk on " .. case[1], function()
+      local ground = case[2]()
+      local skel, clip = fox.skeleton, fox.clips.Walk
+      local feet = new_feet(ground.fn)
+      local pose = sinew.pose(skel)
+      local pelvis = skel:find(PELVIS)
+      local on_leg = {}
+      for _, leg in ipairs(LEGS) do for _, name in ipairs(leg) do on_leg[skel:find(name)] = true end end
+      local last_y, worst_pelvis, worst_foot, lowest = nil, 0, 0, math.huge
+      for f = 0, 3 * FPS do
+        pose:copy(fox.rest)
+        clip:sample((f / FPS) % clip:duration(), pose)
+        local before, heights = snapshot(pose), {}
+        for i, t in ipairs(tips) do heights[i] = select(2, model(pose, t)) end
+        feet:solve(pose, 1 / FPS)
+        local after = snapshot(pose)
+        for j = 1, #pose do
+          -- no translation changes but the pelvis's, no scale; rotations of the legs only
+          for k = 1, 3 do
+            if j ~= pelvis then assert.equal(before[j][k], after[j][k]) end
+          end
+          for k = 8, 10 do assert.equal(before[j][k], after[j][k]) end
+          if not on_leg[j] then for k = 4, 7 do assert.equal(before[j][k], after[j][k]) end end
+        end
+        for i, t in ipairs(tips) do
+          local x, y, z = model(pose, t)
+          local above = ground.above(x, y, z)
+          lowest = math.min(lowest, above / lengths[i])
+          -- every foot, in stance or swing, keeps its height above the flat floor over the ground
+          worst_foot = math.max(worst_foot, math.abs(above - heights[i]) / lengths[i])
+        end
+        local _, py = model(pose, pelvis)
+        if last_y then worst_pelvis = math.max(worst_pelvis, math.abs(py - last_y) / shortest) end
+        last_y = py
+      end
+      assert.is_true(lowest >= 0, "a foot below the ground: " .. lowest)
+      assert.is_true(worst_foot <= 1e-2, "a foot off its height: " .. worst_foot)
+      assert.is_true(worst_pelvis <= 0.05, "the pelvis moved " .. worst_pelvis .. " leg lengths in a frame")
+    end)
+  end
+
+  it("keeps the knees on their side", function()
+    local ground = plane(20)
+    local skel = fox.skeleton
+    local pose = sinew.pose(skel)
+    local function sides()
+      local out = {}
+      for i, leg in ipairs(LEGS) do
+        local ax, ay, az = model(pose, skel:find(leg[1]))
+        local bx, by, bz = model(pose, skel:find(leg[2]))
+        local cx, cy, cz = model(pose, skel:find(leg[3]))
+        -- the knee's offset from the hip-foot line
+        local ux, uy, uz = cx - ax, cy - ay, cz - az
+        local k = ((bx - ax) * ux + (by - ay) * uy + (bz - az) * uz) / (ux * ux + uy * uy + uz * uz)
+        out[i] = { bx - ax - k * ux, by - ay - k * uy, bz - az - k * uz }
+      end
+      return out
+    end
+    local checked = 0
+    for f = 0, 20 do
+      local feet = new_feet(ground.fn)
+      pose:copy(fox.rest)
+      fox.clips.Walk:sample(f / FPS, pose)
+      local was = sides()
+      feet:solve(pose, 0)
+      for i, now in ipairs(sides()) do
+        local w = was[i]
+        -- a knee bent in the input (by 5% of its leg or more) stays on its side
+        if math.sqrt(w[1] ^ 2 + w[2] ^ 2 + w[3] ^ 2) >= 0.05 * lengths[i] then
+          checked = checked + 1
+          assert.is_true(w[1] * now[1] + w[2] * now[2] + w[3] * now[3] > 0, ("leg %d knee flipped at frame %d"):format(i, f))
+        end
+      end
+    end
+    assert.is_true(checked >= 40)
+  end)
+
+  it("turns each foot to the ground's normal within the limit", function()
+    local skel = fox.skeleton
+    for _, limit in ipairs { math.rad(30), math.rad(8) } do
+      local ground = plane(20)
+      local feet = new_feet(ground.fn, { normal_limit = limit, smoothing = 0 })
+      local pose = sinew.pose(skel)
+      pose:copy(fox.rest)
+      local q0 = {}
+      for i, t in ipairs(tips) do q0[i] = { select(4, model(pose, t)) } end
+      local _, flags = feet:solve(pose, 1 / FPS)
+      assert.equal(limit < math.rad(20), ik.has(flags, ik.LIMITED))
+      local turn = math.min(limit, math.rad(20))
+      for i, t in ipairs(tips) do
+        local qx, qy, qz, qw = select(4, model(pose, t))
+        local a = q0[i]
+        -- the turn from the input's foot: q1 q0^-1, applied to up
+        local rx, ry, rz, rw = quat.mul(qx, qy, qz, qw, -a[1], -a[2], -a[3], a[4])
+        local ux, uy, uz = quat.rotate(rx, ry, rz, rw, 0, 1, 0)
+        assert.near(math.cos(turn), uy, 1e-5)
+        assert.near(-math.sin(turn), uz, 1e-5) -- toward the normal (0, cos, -sin)
+        assert.near(0, ux, 1e-5)
+      end
+    end
+  end)
+
+  it("drops the pelvis at once on the first solve, smooths later changes exactly for any step, and respects max_drop", function()
+    local skel = fox.skeleton
+    local level = -5
+    local function ground() return level end
+    -- the hind legs (bent: their reach never holds the pelvis here)
+    local hind = { legs = { LEGS[3], LEGS[4] }, smoothing = 0.2 }
+    local a, b = new_feet(ground, hind), new_feet(ground, hind)
+    local pose = sinew.pose(skel)
+    local function solve(feet, dt)
+      pose:copy(fox.rest)
+      feet:solve(pose, dt)
+      return feet:offset()
+    end
+    assert.near(-5, solve(a, 1 / FPS), 1e-9)
+    assert.near(-5, solve(b, 1 / FPS), 1e-9)
+    level = -6.5
+    solve(a, 0.1)
+    solve(a, 0.1)
+    local two = a:offset()
+    local one = solve(b, 0.2)
+    assert.near(one, two, 1e-9)
+    assert.is_true(one < -5 and one > -6.5)
+    -- the critically damped answer from rest: x(t) = target + y0 (1 + w t) e^(-w t), w = 2 / 0.2
+    local w = 10
+    assert.near(-6.5 + 1.5 * (1 + w * 0.2) * math.exp(-w * 0.2), one, 1e-9)
+    -- a raised ground lets the pelvis rise slowly; reset starts at the target again
+    level = 0
+    local before = solve(a, 1 / FPS)
+    assert.is_true(before < -1)
+    a:reset()
+    assert.near(0, solve(a, 1 / FPS), 1e-9)
+    local limited = new_feet(function() return -40 end, { max_drop = 3 })
+    pose:copy(fox.rest)
+    local _, flags = limited:solve(pose, 1 / FPS)
+    assert.near(-3, limited:offset(), 1e-9)
+    assert.is_true(ik.has(flags, ik.LIMITED))
+  end)
+
+  it("leaves the pose bit for bit at weight 0 and goes part way in between", function()
+    local skel = fox.skeleton
+    local ground = plane(15)
+    local pose = sinew.pose(skel)
+    pose:copy(fox.rest)
+    local before = snapshot(pose)
+    new_feet(ground.fn):solve(pose, 1 / FPS, 0)
+    assert.same(before, snapshot(pose))
+    local full, half = sinew.pose(skel), sinew.pose(skel)
+    full:copy(fox.rest)
+    half:copy(fox.rest)
+    new_feet(ground.fn):solve(full, 1 / FPS, 1)
+    new_feet(ground.fn):solve(half, 1 / FPS, 0.5)
+    local p = skel:find(PELVIS)
+    local y0, y1, yh = before[p][2], select(2, full:get(p)), select(2, half:get(p))
+    assert.near((y0 + y1) / 2, yh, 1e-4)
+  end)
+
+  describe("refuses", function()
+    local function def(over)
+      local d = { skeleton = fox.skeleton, pelvis = PELVIS, legs = { LEGS[1], LEGS[3] }, ground = function() return 0 end }
+      for k, v in pairs(over) do d[k] = v end
+      return d
+    end
+    for _, case in ipairs {
+      { "unknown field", { leg = 1 }, "unknown field 'leg' in the foot-placement definition" },
+      { "no skeleton", { skeleton = false }, "'skeleton' must be a sinew.Skeleton (got boolean)" },
+      { "no ground", { ground = 3 }, "'ground' must be a function (got number)" },
+      { "no pelvis", { pelvis = false }, "pelvis must be a joint index or name (got boolean)" },
+      { "unknown pelvis", { pelvis = "hips" }, "pelvis: unknown joint 'hips'" },
+      { "pelvis out of range", { pelvis = 99 }, "pelvis joint 99 is out of range (1 .. 24)" },
+      { "legs not a table", { legs = "x" }, "'legs' must be a table of 1 to 8 legs (got string)" },
+      { "no legs", { legs = {} }, "'legs' must be a table of 1 to 8 legs (got a table of another length)" },
+      { "nine legs", { legs = { 1, 2, 3, 4, 5, 6, 7, 8, 9 } }, "'legs' must be a table of 1 to 8 legs" },
+      { "a leg of 2", { legs = { { "b_LeftLeg01_015", "b_LeftLeg02_016" } } }, "legs[1] must be a table of 3 joints" },
+      { "unknown joint", { legs = { LEGS[1], { "a", "b", "c" } } }, "legs[2][1]: unknown joint 'a'" },
+      { "not a chain", { legs = { { "b_LeftLeg01_015", "b_LeftFoot01_017", "b_LeftLeg02_016" } } },
+        "legs[1]: joints do not form a chain: mid 'b_LeftFoot01_017' is not a child of root 'b_LeftLeg01_015'" },
+      { "not under the pelvis", { pelvis = "b_Tail01_012" },
+        "legs[1]: root 'b_LeftUpperArm_09' is not below the pelvis 'b_Tail01_012'" },
+      { "shared joints", { legs = { LEGS[3], LEGS[3] } }, "legs[1] and legs[2] share the joint 'b_LeftLeg01_015'" },
+      { "zero up", { up = { 0, 0, 0 } }, "'up' is a zero vector" },
+      { "NaN up", { up = { 0, 0 / 0, 0 } }, "element 2 of 'up'" },
+      { "zero mid_axis", { legs = { { "b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017", mid_axis = { 0, 0, 0 } } } },
+        "'legs[1].mid_axis' is a zero vector" },
+      { "negative max_drop", { max_drop = -1 }, "'max_drop' -1 is out of range (0 .. inf)" },
+      { "NaN max_drop", { max_drop = 0 / 0 }, "'max_drop' is not a number" },
+      { "normal_limit", { normal_limit = 2 }, "'normal_limit' 2 is out of range (0 .. 1.39626)" },
+      { "smoothing", { smoothing = math.huge }, "'smoothing' is not finite" },
+      { "smoothing type", { smoothing = "x" }, "'smoothing' must be a number (got string)" },
+    } do
+      it(case[1], function()
+        local msg = helper.error_of(ik.feet, def(case[2]))
+        assert.truthy(msg and msg:find(case[3], 1, true), ("%s: got %s"):format(case[1], tostring(msg)))
+      end)
+    end
+
+    it("bad solve arguments and bad ground answers, writing nothing and keeping the state", function()
+      local skel = fox.skeleton
+      local answer
+      local feet = new_feet(function(x) return answer(x) end)
+      local pose = sinew.pose(skel)
+      pose:copy(fox.rest)
+      answer = function() return -2 end
+      feet:solve(pose, 1 / FPS)
+      local offset = feet:offset()
+      pose:copy(fox.rest)
+      local before = snapshot(pose)
+      for _, case in ipairs {
+        { "raises", function() error("boom") end, "ground callback for leg 1 failed: " },
+        { "raises a table", function() error({}) end, "ground callback for leg 1 failed (error object is a table value)" },
+        { "NaN", function() return 0 / 0 end, "ground callback for leg 1 returned a height that is not finite" },
+        { "nothing", function() end, "ground callback for leg 1 returned nil for the height (number expected)" },
+        { "a string", function() return "1" end, "ground callback for leg 1 returned string for the height" },
+        { "huge", function() return 1e13 end, "ground height of leg 1 1e+13 is out of range (-1e+12 .. 1e+12)" },
+        { "half a normal", function() return 0, 0, 1 end, "ground callback for leg 1 returned nil for normal z" },
+        { "NaN normal", function() return 0, 0, 0 / 0, 1 end, "ground callback for leg 1 returned a normal that is not finite" },
+        { "re-entry", function() feet:solve(pose, 0) return 0 end, "solve called from its own ground callback" },
+        { "late fault", function(x) if x < 0 then return 0 / 0 end return 0 end, "for leg 2 returned a height" },
+        -- (a reset from the callback is the caller's: the state is then the reset one)
+        { "reset", function() feet:reset() return 0 end, "pose was not prepared for this solve", 0 },
+      } do
+        answer = case[2]
+        local msg = helper.error_of(feet.solve, feet, pose, 1 / FPS)
+        assert.truthy(msg and msg:find(case[3], 1, true), ("%s: got %s"):format(case[1], tostring(msg)))
+        assert.same(before, snapshot(pose))
+        assert.equal(case[4] or offset, feet:offset())
+      end
+      answer = function() return 0 end
+      for _, case in ipairs {
+        { { pose, -1 }, "dt -1 is out of range (0 .. inf)" },
+        { { pose, 0 / 0 }, "dt is not finite" },
+        { { pose, 0, 2 }, "weight 2 is out of range (0 .. 1)" },
+        { { pose, "x" }, "number expected, got string" },
+        { { "pose", 0 }, "sinew.Pose expected, got string" },
+        { { sinew.pose(sinew.skeleton { names = { "a" }, parents = { 0 } }), 0 }, "pose of another skeleton" },
+      } do
+        local msg = helper.error_of(feet.solve, feet, unpack(case[1]))
+        assert.truthy(msg and msg:find(case[2], 1, true), ("got %s"):format(tostring(msg)))
+        assert.same(before, snapshot(pose))
+      end
+      local msg = helper.error_of(feet.solve, pose, pose, 0)
+      assert.truthy(msg:find("sinew.IKFeet expected, got sinew.Pose", 1, true))
+      -- a pose that places a leg out of range
+      local bad = sinew.pose(skel)
+      bad:copy(fox.rest)
+      bad:set(skel:find("b_LeftLeg02_016"), 1e30, 0, 0, 0, 0, 0, 1, 1, 1, 1)
+      local was = snapshot(bad)
+      msg = helper.error_of(feet.solve, feet, bad, 0)
+      assert.truthy(msg and msg:find("of the pose is placed out of range", 1, true), msg)
+      assert.same(was, snapshot(bad))
+    end)
+
+    it("a ground callback that yields, with an error (in a child process)", function()
+      local dir = helper.tmpdir()
+      local script = dir .. "/yield.lua"
+      helper.write_file(script, ([[
+local sinew = require "sinew"
+local fox = assert(sinew.gltf.load(%q))
+local feet = sinew.ik.feet { skeleton = fox.skeleton, pelvis = "b_Hip_01",
+  legs = { { "b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017" } },
+  ground = function() coroutine.yield(1) return 0 end }
+local pose = sinew.pose(fox.skeleton)
+pose:copy(fox.rest)
+local co = coroutine.create(function() return feet:solve(pose, 0.1) end)
+print(coroutine.resume(co))
+print(select(2, pose:get(3)) == select(2, fox.rest:get(3)))
+]]):format(FOX))
+      local out, status = helper.lua_child(script, 20, 512)
+      os.remove(script)
+      os.remove(dir)
+      assert.equal(0, status, out)
+      assert.truthy(out:find("^false\t"), out)
+      assert.truthy(out:find("ground callback for leg 1 failed: ", 1, true), out)
+      assert.truthy(out:find("yield", 1, true), out)
+      assert.truthy(out:find("\ntrue\n", 1, true), out)
+    end)
+  end)
+
+  it("makes no garbage per solve", function()
+    local ground = plane(10)
+    local feet = new_feet(ground.fn)
+    local pose = sinew.pose(fox.skeleton)
+    local clip = fox.clips.Walk
+    local t = 0
+    local function step()
+      t = (t + 1 / FPS) % clip:duration()
+      clip:sample(t, pose)
+      feet:solve(pose, 1 / FPS)
+    end
+    assert.equal(0, helper.least_garbage(step, 1000))
+  end)
+end)
