@@ -258,6 +258,51 @@ describe("IK in the animator", function()
     assert.matches("layers[2].ik[1].states[1]: unknown state 'walk'", err, 1, true)
   end)
 
+  it("places the feet with a clone per animator, as by hand, and survives a ground that raises", function()
+    local legs = { { "b_RightUpperArm_06", "b_RightForeArm_07", "b_RightHand_08" },
+      { "b_LeftUpperArm_09", "b_LeftForeArm_010", "b_LeftHand_011" },
+      { "b_RightLeg01_019", "b_RightLeg02_020", "b_RightFoot01_021" },
+      { "b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017" } }
+    local raise = false
+    local function ground(x, _, z)
+      if raise then error("no ground here") end
+      return 0.1 * x + 0.05 * z, -0.1, 1, -0.05 -- a slope
+    end
+    local feet = ik.feet { skeleton = skel, pelvis = "b_Hip_01", legs = legs, ground = ground }
+    local def = definition { ik = { { solver = "feet", weight = "planted" } } }
+    def.parameters.planted = { float = 1 }
+    local plan = sinew.animator.compile(def, { clips = fox.clips, ik = { feet = feet } })
+    local a, b = plan:new(), plan:new()
+    local bare = sinew.animator(plain(def), { clips = fox.clips })
+    local mine = feet:clone()
+    local pa, pb, want = sinew.pose(skel), sinew.pose(skel), sinew.pose(skel)
+    for frame = 1, 20 do
+      a:update(1 / 30)
+      a:update(1 / 60) -- (two updates between evaluations: the feet see their sum)
+      a:evaluate(pa)
+      bare:update(1 / 30):update(1 / 60):evaluate(want)
+      assert.is_false(same_pose(pa, want), frame) -- (the feet moved something)
+      mine:solve(want, 1 / 30 + 1 / 60, 1)
+      assert.is_true(same_pose(pa, want), frame)
+    end
+    b:update(0.5):evaluate(pb) -- its own solver: a's state does not reach it
+    local fresh = feet:clone()
+    local again = sinew.animator(plain(def), { clips = fox.clips })
+    again:update(0.5):evaluate(want)
+    fresh:solve(want, 0.5, 1)
+    assert.is_true(same_pose(pb, want))
+    assert.equal("feet", a:debug().ik[1].kind)
+    assert.equal("feet", ik.kind(feet))
+    raise = true
+    local ok, err = pcall(a.evaluate, a, pa)
+    assert.is_false(ok)
+    assert.matches("no ground here", err)
+    raise = false
+    a:update(0.1):evaluate(pa) -- not left busy
+    local bad = pcall(sinew.animator, definition { ik = { { solver = feet, target = "gaze" } } }, { clips = fox.clips })
+    assert.is_false(bad)
+  end)
+
   it("names what is wrong in set_target and target", function()
     local anim = sinew.animator(definition(), { clips = fox.clips })
     assert.error_matches(function() anim:set_target("gase", 1, 2, 3) end, "unknown target 'gase' %(did you mean 'gaze'%?%)")

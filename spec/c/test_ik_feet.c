@@ -234,6 +234,41 @@ static void test_spring_exact(void) {
     ENSURE_NEAR(sn_ik_feet_offset(b), 0, 1e-12);
 }
 
+/* a copy: the same definition and settings with a fresh state; it solves as the original did
+   from its own start, bit for bit, and the two keep separate states */
+static void test_copy(void) {
+    sn_ik_feet_def d;
+    sn_ik_feet *a, *b;
+    sn_pose *pa, *pb;
+    double g[8] = {-0.2, 0, 0, 0, -0.1, 0, 0, 0};
+    float sa[10 * JOINTS], sb[10 * JOINTS];
+    unsigned char small[16];
+    sn_error err;
+    skel = biped();
+    valid_def(&d);
+    a = make(&d);
+    ENSURE(sn_ik_feet_set_smoothing(a, 0.2, &err) == SN_OK);
+    pa = fixture_pose(skel);
+    ENSURE(solve(a, pa, g, 0.1, 1, NULL, &err) == SN_OK); /* a has a state now */
+    ENSURE(sn_ik_feet_block_size(a) == sn_ik_feet_size(&d, NULL));
+    b = (sn_ik_feet *)fixture_block(sn_ik_feet_block_size(a));
+    ENSURE(sn_ik_feet_copy(small, sizeof small, a, &err) == SN_ENOMEM);
+    ENSURE(sn_ik_feet_copy(b, sn_ik_feet_block_size(a), a, &err) == SN_OK);
+    ENSURE(sn_ik_feet_smoothing(b) == 0.2 && sn_ik_feet_offset(b) == 0.0);
+    sn_ik_feet_reset(a);
+    pa = fixture_pose(skel);
+    pb = fixture_pose(skel);
+    ENSURE(solve(a, pa, g, 0.1, 1, NULL, &err) == SN_OK);
+    ENSURE(solve(b, pb, g, 0.1, 1, NULL, &err) == SN_OK);
+    snap(pa, sa);
+    snap(pb, sb);
+    ENSURE(memcmp(sa, sb, sizeof sa) == 0);
+    g[0] = -0.4;
+    pb = fixture_pose(skel);
+    ENSURE(solve(b, pb, g, 0.05, 1, NULL, &err) == SN_OK); /* b moves on; a keeps its own state */
+    ENSURE(sn_ik_feet_offset(b) != sn_ik_feet_offset(a));
+}
+
 static void test_weight_and_max_drop(void) {
     sn_ik_feet_def d;
     sn_ik_feet *ik;
@@ -453,6 +488,7 @@ int main(void) {
     RUN(test_tilted_normal);
     RUN(test_spring_exact);
     RUN(test_weight_and_max_drop);
+    RUN(test_copy);
     RUN(test_refused);
     RUN(test_never_nan);
     fixture_free();

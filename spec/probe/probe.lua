@@ -404,6 +404,7 @@ local function templates(name)
     ["sinew.IKFeet:solve"] = { { O.feet, O.fpose, 0.1 }, { O.feet, O.fpose, 0.02, 0.5 } },
     ["sinew.IKFeet:pelvis"] = { { O.feet } }, ["sinew.IKFeet:leg"] = { { O.feet, 1 } }, ["sinew.IKFeet:up"] = { { O.feet } },
     ["sinew.IKFeet:offset"] = { { O.feet } }, ["sinew.IKFeet:reset"] = { { O.feet } },
+    ["sinew.IKFeet:clone"] = { { O.feet } },
     ["sinew.IKFeet:max_drop"] = { { O.feet } }, ["sinew.IKFeet:set_max_drop"] = { { O.feet, 2 } },
     ["sinew.IKFeet:normal_limit"] = { { O.feet } }, ["sinew.IKFeet:set_normal_limit"] = { { O.feet, 0.5 } },
     ["sinew.IKFeet:smoothing"] = { { O.feet } }, ["sinew.IKFeet:set_smoothing"] = { { O.feet, 0.2 } },

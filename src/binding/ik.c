@@ -800,8 +800,8 @@ static int l_has(lua_State *L) {
 }
 
 /***
- * The kind of an IK solver: "two_bone", "aim" or "chain" (what made it; `sinew.ik.kind` also
- * knows "spread"), nil for anything else (the animator's `ik` lists call each kind's `solve` with
+ * The kind of a 3-D IK solver: "two_bone", "aim", "chain" or "feet" (what made it;
+ * `sinew.ik.kind` also knows "spread"), nil for anything else (the animator's `ik` lists call each kind's `solve` with
  * its own arguments).
  * @function kind
  * @param v any value
@@ -811,7 +811,8 @@ static int l_has(lua_State *L) {
 static int l_kind(lua_State *L) {
     static const struct {
         const char *mt, *name;
-    } kinds[] = {{SN_IK_TWO_BONE_MT, "two_bone"}, {SN_IK_AIM_MT, "aim"}, {SN_IK_CHAIN_MT, "chain"}};
+    } kinds[] = {{SN_IK_TWO_BONE_MT, "two_bone"}, {SN_IK_AIM_MT, "aim"}, {SN_IK_CHAIN_MT, "chain"},
+                 {SN_IK_FEET_MT, "feet"}};
     size_t i;
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (sn_lua_testobject(L, 1, kinds[i].mt) != NULL) {

@@ -154,6 +154,40 @@ static int l_feet(lua_State *L) {
     return 1;
 }
 
+/***
+ * A new solver of the same definition and settings (max_drop, normal_limit, smoothing, the
+ * ground callback) with a fresh state, as after `reset`: the feet of one more character (the
+ * animator gives each of its animators its own).
+ * @function IKFeet:clone
+ * @treturn IKFeet
+ * @raise "sinew.IKFeet expected, got table" for a wrong `self`
+ */
+static int l_feet_clone(lua_State *L) {
+    const sn_ik_feet *src = feet_of(L);
+    size_t size = sn_ik_feet_block_size(src);
+    sn_error err;
+    feet_header *h;
+    lua_settop(L, 1); /* (the stack slots below are numbered from here) */
+    h = (feet_header *)sn_lua_newuserdata(L, SOLVER_OFFSET + size); /* 2 */
+    memset(h, 0, SOLVER_OFFSET + size);
+    h->solver = (char *)h + SOLVER_OFFSET;
+    sn_lua_setmetatable(L, SN_IK_FEET_MT);
+    if (sn_ik_feet_copy(h->solver, size, src, &err) != SN_OK) return sn_lua_raise(L, &err, 0);
+    sn_lua_getuservalue(L, 1); /* 3: { skeleton, ground }: the clone gets a table of its own */
+    if (!lua_istable(L, 3)) {
+        lua_newtable(L);
+        lua_replace(L, 3);
+    }
+    lua_createtable(L, 2, 0);
+    lua_rawgeti(L, 3, 1);
+    lua_rawseti(L, -2, 1);
+    lua_rawgeti(L, 3, 2);
+    lua_rawseti(L, -2, 2);
+    sn_lua_setuservalue(L, 2);
+    lua_settop(L, 2);
+    return 1;
+}
+
 /* ---- the solve ------------------------------------------------------------------------------------ */
 
 /* the error of the ground callback for leg l: "ground callback for leg 2 <what>" */
@@ -442,7 +476,7 @@ static int l_feet_tostring(lua_State *L) {
 
 void sn_open_ik_feet(lua_State *L, int ik) {
     static const luaL_Reg methods[] = {
-        {"solve", l_feet_solve}, {"pelvis", l_feet_pelvis}, {"leg", l_feet_leg}, {"up", l_feet_up},
+        {"solve", l_feet_solve}, {"clone", l_feet_clone}, {"pelvis", l_feet_pelvis}, {"leg", l_feet_leg}, {"up", l_feet_up},
         {"offset", l_feet_offset}, {"reset", l_feet_reset}, {"max_drop", l_feet_max_drop},
         {"set_max_drop", l_feet_set_max_drop}, {"normal_limit", l_feet_normal_limit},
         {"set_normal_limit", l_feet_set_normal_limit}, {"smoothing", l_feet_smoothing},

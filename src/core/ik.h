@@ -395,6 +395,12 @@ sn_status sn_ik_feet_set_smoothing(sn_ik_feet *ik, double v, sn_error *err);
 double sn_ik_feet_offset(const sn_ik_feet *ik);
 /// Forgets the smoothing state: the next solve starts at its targets (after a teleport).
 void sn_ik_feet_reset(sn_ik_feet *ik);
+/// The bytes of `ik`'s block (what sn_ik_feet_size gave for its definition).
+size_t sn_ik_feet_block_size(const sn_ik_feet *ik);
+/// Builds at `mem` (at least sn_ik_feet_block_size(src) bytes) a solver of `src`'s definition and
+/// settings (max_drop, normal_limit, smoothing, knee hinges) with a fresh state, as if reset: one
+/// more character's feet. SN_ENOMEM for a NULL or too small `mem`.
+sn_status sn_ik_feet_copy(void *mem, size_t size, const sn_ik_feet *src, sn_error *err);
 
 /// Phase 1 of a solve: reads the pose and writes each foot's model-space position to
 /// points[3 * count] (x, y, z per leg): where the caller asks the ground. Keeps what it read in

@@ -25,6 +25,7 @@ typedef struct leg_read {
 
 struct sn_ik_feet {
     const sn_skeleton *skeleton;  /* outlives the solver */
+    size_t size;                  /* of the whole block (sn_ik_feet_size) */
     int pelvis, count;
     int follow[SN_IK_FEET_MAX];   /* 1: the knee's hinge follows the pose (no mid_axis given) */
     double axis[SN_IK_FEET_MAX][3]; /* the hinge last given to each leg's two-bone solver (mid frame) */
@@ -206,6 +207,7 @@ sn_status sn_ik_feet_init(void *mem, size_t size, const sn_ik_feet_def *def, sn_
     leg = (need - head) / (size_t)def->count;
     memset(ik, 0, sizeof *ik);
     ik->skeleton = def->skeleton;
+    ik->size = need;
     ik->pelvis = def->pelvis;
     ik->count = def->count;
     {
@@ -294,6 +296,21 @@ sn_status sn_ik_feet_set_smoothing(sn_ik_feet *ik, double v, sn_error *err) {
     sn_status st = check_smoothing(v, err);
     if (st == SN_OK) ik->smoothing = v;
     return st;
+}
+
+size_t sn_ik_feet_block_size(const sn_ik_feet *ik) { return ik->size; }
+
+sn_status sn_ik_feet_copy(void *mem, size_t size, const sn_ik_feet *src, sn_error *err) {
+    sn_ik_feet *ik = (sn_ik_feet *)mem;
+    int l;
+    if (src->size < SN_ALIGN16(sizeof(sn_ik_feet))) return sn_fail_arg(err, 1, SN_EINVAL, "not a built solver");
+    if (mem == NULL || size < src->size)
+        return sn_fail(err, SN_ENOMEM, "foot-placement solver needs %lu bytes", (unsigned long)src->size);
+    memcpy(mem, src, src->size);
+    for (l = 0; l < src->count; l++) /* the legs' solvers sit inside the block: at the same offsets */
+        ik->solver[l] = (sn_ik_two_bone *)((char *)mem + ((const char *)src->solver[l] - (const char *)src));
+    sn_ik_feet_reset(ik);
+    return SN_OK;
 }
 
 void sn_ik_feet_reset(sn_ik_feet *ik) {

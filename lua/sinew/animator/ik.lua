@@ -78,7 +78,7 @@ local function point(v, path, ctx, targets, joints_too)
 end
 
 local kinds = { two_bone = "a two-bone solver", aim = "an aim solver", chain = "a chain solver",
-  spread = "a spread aim" }
+  spread = "a spread aim", feet = "a foot-placement solver" }
 
 --- An `ik` list at `path`: a list of { solver = name or solver, target = ..., pole = ..., up = ...,
 -- weight = w or parameter name, states = { ... } (a layer's list only: `states` the layer's) }.
@@ -99,8 +99,12 @@ function M.list(v, path, ctx, targets, states)
     if not kind then fail(p .. ".solver", "must be a sinew.ik solver or its name in resources.ik (got %s)", show(solver)) end
     if solver:skeleton() ~= ctx.skeleton then fail(p .. ".solver", "solver of another skeleton") end
     local entry = { solver = solver, kind = kind, name = name or tostring(solver), path = p }
-    if e.target == nil then fail(p .. ".target", "%s needs a target", kinds[kind]) end
-    entry.target = point(e.target, p .. ".target", ctx, targets, true)
+    if kind == "feet" then -- (its targets come from its ground callback)
+      if e.target ~= nil then fail(p .. ".target", "a foot-placement solver takes no target: its ground callback places the feet") end
+    else
+      if e.target == nil then fail(p .. ".target", "%s needs a target", kinds[kind]) end
+      entry.target = point(e.target, p .. ".target", ctx, targets, true)
+    end
     if e.pole ~= nil then
       if kind ~= "two_bone" then fail(p .. ".pole", "only a two-bone solver has a pole") end
       entry.pole = point(e.pole, p .. ".pole", ctx, targets, true)
@@ -165,7 +169,8 @@ function M.plan(compiled, P)
   end
   for _, e in ipairs(list) do
     if e.weight_parameter then e.wi = P.index[e.weight_parameter] end
-    if e.target.joint or (e.pole and e.pole.joint) then K.model = true end
+    if (e.target and e.target.joint) or (e.pole and e.pole.joint) then K.model = true end
+    if e.kind == "feet" then K.feet = true end
   end
   if K.model then K.mats = core.matrices(P.skel) end -- (a scratch: P.busy guards it)
   return K
@@ -173,16 +178,22 @@ end
 
 -- ---- an animator's part -------------------------------------------------------------------------
 
---- A new animator's IK state of plan part K: targets at their defaults, at rest.
+--- A new animator's IK state of plan part K: targets at their defaults, at rest; its own
+-- foot-placement solvers (clones of the plan's: they hold state), the seconds since its last
+-- evaluation (their dt).
 function M.new(K)
-  local S = { values = {}, goals = {}, vels = {}, weights = {}, flags = {}, results = {} }
+  local S = { values = {}, goals = {}, vels = {}, weights = {}, flags = {}, results = {}, solvers = {}, dt = 0 }
   for i, x in ipairs(K.values) do S.values[i], S.goals[i], S.vels[i] = x, x, 0 end
-  for i = 1, #K.entries do S.weights[i], S.flags[i], S.results[i] = 0, 0, false end
+  for i, e in ipairs(K.entries) do
+    S.weights[i], S.flags[i], S.results[i] = 0, 0, false
+    S.solvers[i] = e.kind == "feet" and e.solver:clone() or e.solver
+  end
   return S
 end
 
 --- Moves smoothed targets toward what was set, over `dt` seconds.
 function M.update(K, S, dt)
+  if K.feet then S.dt = S.dt + dt end
   local list, times = K.smooth, K.smooth_time
   local values, goals, vels, step = S.values, S.goals, S.vels, Spring.step
   for n = 1, #list do
@@ -243,7 +254,9 @@ end
 -- with its weight; an entry of weight 0 leaves the pose as it is. No garbage.
 function M.run(K, S, A, layers, pose)
   if K.model then pose:to_model(K.mats) end -- (joint targets and poles: the pose as the layers left it)
-  local entries, weights, flags, results = K.entries, S.weights, S.flags, S.results
+  local entries, weights, flags, results, solvers = K.entries, S.weights, S.flags, S.results, S.solvers
+  local dt = S.dt
+  S.dt = 0
   for i = 1, #entries do
     local e = entries[i]
     local w = e.weight
@@ -255,7 +268,9 @@ function M.run(K, S, A, layers, pose)
     if li and li > 1 and w > 0 then w = w * Layer.weight(layers[li]) end
     if e.states and w > 0 then w = w * Layer.share(A, layers[li], e.states) end
     weights[i] = w
-    if w > 0 then
+    if w > 0 and e.kind == "feet" then
+      results[i], flags[i] = solvers[i]:solve(pose, dt, w)
+    elseif w > 0 then
       local tx, ty, tz = where(K, S, e.target)
       local kind, r, f = e.kind
       if kind == "two_bone" then
@@ -333,10 +348,15 @@ function M.read(K, t, path, R, limit)
   return out
 end
 
---- Writes a part that `read` gave.
-function M.put(S, plan)
+--- Writes a part that `read` gave; foot-placement solvers start again from their targets (their
+-- smoothing state is not in snapshots).
+function M.put(K, S, plan)
   local values, goals, vels = S.values, S.goals, S.vels
   for i = 1, #values do values[i], goals[i], vels[i] = plan.values[i], plan.goals[i], plan.vels[i] end
+  for i, e in ipairs(K.entries) do
+    if e.kind == "feet" then S.solvers[i]:reset() end
+  end
+  S.dt = 0
 end
 
 return M

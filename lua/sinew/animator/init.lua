@@ -381,7 +381,14 @@ function Animator:evaluate(pose)
   Layer.base(P, self, layers[1], pose)
   for i = 2, P.layers do Layer.apply(P, self, layers[i], pose) end
   if self.rm then RootMotion.remove(P, pose) end
-  if self.ik then IK.run(P.ik, self.ik, self, layers, pose) end
+  if self.ik then
+    -- (a foot-placement solver's ground callback may raise: the animator must not stay busy)
+    local ok, err = pcall(IK.run, P.ik, self.ik, self, layers, pose)
+    if not ok then
+      self.busy, P.busy = false, false
+      error((tostring(err):gsub("^[^\n]-sinew/animator/ik%.lua:%d+: ", "")), 2)
+    end
+  end
   self.busy, P.busy = false, false
   return pose
 end

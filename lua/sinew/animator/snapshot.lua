@@ -359,7 +359,7 @@ function M.put(P, I, plan)
   for i = 1, #P.names do values[i] = plan.values[i] end
   for _, i in ipairs(P.smooth) do targets[i], vels[i] = plan.targets[i], plan.vels[i] end
   for i = 1, P.layers do put_layer(P, I, i, plan.layers[i]) end
-  if plan.ik then IK.put(I.ik, plan.ik) end
+  if plan.ik then IK.put(P.ik, I.ik, plan.ik) end
   for i = 1, P.layers do
     local L = I.layers[i]
     if Layer.synced(L) then Layer.mirror(P, I, L) end

@@ -11,7 +11,7 @@ for name, value in next, core.ik do M[name] = value end
 --- One aim over several joints (see `sinew.ik.spread`).
 M.spread = Spread.new
 
---- The kind of a solver: "two_bone", "aim", "chain", "spread", or nil for anything else.
+--- The kind of a 3-D solver: "two_bone", "aim", "chain", "feet", "spread", or nil for anything else.
 -- @param v any value
 -- @treturn ?string
 -- @raise never
