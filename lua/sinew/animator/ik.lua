@@ -100,7 +100,9 @@ function M.list(v, path, ctx, targets, states)
     if solver:skeleton() ~= ctx.skeleton then fail(p .. ".solver", "solver of another skeleton") end
     local entry = { solver = solver, kind = kind, name = name or tostring(solver), path = p }
     if kind == "feet" then -- (its targets come from its ground callback)
-      if e.target ~= nil then fail(p .. ".target", "a foot-placement solver takes no target: its ground callback places the feet") end
+      if e.target ~= nil then
+        fail(p .. ".target", "a foot-placement solver takes no target: its ground callback places the feet")
+      end
     else
       if e.target == nil then fail(p .. ".target", "%s needs a target", kinds[kind]) end
       entry.target = point(e.target, p .. ".target", ctx, targets, true)
