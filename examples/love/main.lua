@@ -7,6 +7,7 @@
 --   make demo-love            (or, after `make LUA=luajit`: love examples/love)
 --   keys: up/down speed, left/right turn (the head looks into the turn), w/a/s/d look, g the
 --         mouse look (IK: spine, neck and head turn toward where the mouse points, fox_ik.lua),
+--         f the feet on the ground (IK: a ramp and steps across its path, terrain.lua),
 --         space jump, tab skeleton view, c adds 100 foxes (every fox's animator is one of a
 --         plan compiled once: a few KB each)
 --   mouse: drag to orbit, wheel to zoom; drag in the panel's look square to aim the head
@@ -29,7 +30,8 @@ end
 local sinew = require "sinew"
 local ffi = require "ffi"
 local look = require "look" -- look.lua beside this file: the look layer, shared with examples/demo.lua
-local fox_ik = require "fox_ik" -- fox_ik.lua: spine, neck and head look at the mouse (sinew.ik in the animator)
+local fox_ik = require "fox_ik" -- fox_ik.lua: the look at the mouse and the feet on the ground (sinew.ik)
+local terrain = require "terrain" -- terrain.lua: a ramp, a plateau and steps across the Fox's path
 
 local lg = love.graphics
 local W, H = 960, 600
@@ -117,7 +119,10 @@ vec4 effect(vec4 color, Image tex, vec2 uv, vec2 screen) {
     vec2 g = abs(fract(world.xz - 0.5) - 0.5) / fwidth(world.xz);
     float line = 1.0 - min(min(g.x, g.y), 1.0);
     float far = clamp(length(world.xz) / 40.0, 0.0, 1.0);
-    vec3 base = mix(vec3(0.55, 0.60, 0.52), vec3(0.80, 0.84, 0.88), far);
+    vec3 n = normalize(cross(dFdx(world), dFdy(world)));
+    float light = 0.55 + 0.45 * abs(dot(n, normalize(vec3(0.3, 1.0, -0.5))));
+    vec3 ground = mix(vec3(0.55, 0.60, 0.52), vec3(0.66, 0.58, 0.46), step(0.002, world.y)); // raised: earth
+    vec3 base = mix(ground * light, vec3(0.80, 0.84, 0.88), far);
     return vec4(mix(base, vec3(0.35, 0.40, 0.34), line * (1.0 - far)), 1.0);
 }
 #endif
@@ -159,7 +164,7 @@ local function new_fox(x, z, heading)
     tail = sinew.chain { skeleton = fox.skeleton, root = "b_Tail01_012", end_length = 0.6,
       damping = 0.15, elasticity = 0.08, stiffness = { 0.5, 0.15 }, radius = 0.02 },
     bones = love.data.newByteData(64 * #fox.skeleton),
-    x = x, z = z, heading = heading, speed = 0, turn = 0, look_x = 0, look_y = 0,
+    x = x, y = terrain.height(x, z), z = z, heading = heading, speed = 0, turn = 0, look_x = 0, look_y = 0,
     model = { 0.01, 0, 0, 0, 0, 0.01, 0, 0, 0, 0, 0.01, 0, x, 0, z, 1 }, M = love.math.newTransform(),
   }
   f.tail:add_collider { shape = "plane", point = { 0, 0, 0 }, normal = { 0, 1, 0 } } -- the ground
@@ -170,18 +175,22 @@ local foxes, events_seen, timing = {}, {}, { anim = 0, tail = 0, skin = 0, frame
 local camera = { yaw = 2.3, pitch = 0.35, distance = 3.2 }
 local show_skeleton, script = false, nil
 local gaze = { on = true, x = 0, y = 0.6, z = 1 } -- the point the main fox looks at (world), and whether it does
+local feet_on = true -- whether the main fox's feet are placed on the ground (f toggles)
 local clock = love.timer.getTime
 
 local function step_fox(f, dt, main)
   local t0 = clock()
   f.anim:set("speed", f.speed):set("look_x", f.look_x):set("look_y", f.look_y)
-  f.anim:update(dt):evaluate(f.pose)
-  local t1 = clock()
   local moving = f.anim:get("speed")
   f.heading = f.heading + f.turn * dt
   f.x, f.z = f.x + math.sin(f.heading) * moving * dt, f.z + math.cos(f.heading) * moving * dt
+  -- the body follows the ground under it (a short lag over the steps); the feet find their own
+  f.y = f.y + (terrain.height(f.x, f.z) - f.y) * math.min(1, 10 * dt)
+  fox_ik.current = f -- (the ground callback of the feet asks about this fox)
+  f.anim:update(dt):evaluate(f.pose)
+  local t1 = clock()
   local c, s, m = math.cos(f.heading), math.sin(f.heading), f.model
-  m[1], m[3], m[9], m[11], m[13], m[15] = 0.01 * c, -0.01 * s, 0.01 * s, 0.01 * c, f.x, f.z
+  m[1], m[3], m[9], m[11], m[13], m[14], m[15] = 0.01 * c, -0.01 * s, 0.01 * s, 0.01 * c, f.x, f.y, f.z
   f.tail:update(dt, f.pose, m)
   local t2 = clock()
   f.pose:to_model(f.mats)
@@ -205,16 +214,14 @@ function love.load(args)
   fox_mesh:setTexture(lg.newImage(love.filesystem.newFileData(image.bytes, "fox.png")))
   skin_shader = lg.newShader(SKIN)
   ground_shader = lg.newShader(GROUND)
-  local S = 60
-  ground_mesh = lg.newMesh({ { "VertexPosition", "float", 3 } },
-    { { -S, 0, -S }, { S, 0, -S }, { S, 0, S }, { -S, 0, -S }, { S, 0, S }, { -S, 0, S } }, "triangles", "static")
+  ground_mesh = lg.newMesh({ { "VertexPosition", "float", 3 } }, terrain.triangles(), "triangles", "static")
   local look_clips
   definition.layers[2], look_clips = look.layer(fox.skeleton)
   for i, clip in ipairs(look_clips) do look_index[clip] = i end
   look_triangles = look.space():triangles()
   definition.skeleton = fox.skeleton
   fox_ik.add(definition)
-  plan = sinew.animator.compile(definition, { clips = fox.clips, ik = fox_ik.solvers(fox) })
+  plan = sinew.animator.compile(definition, { clips = fox.clips, ik = fox_ik.solvers(fox, terrain.height) })
   foxes[1] = new_fox(0, 0, 0)
   foxes[1].anim:on("takeoff", function(name) events_seen[#events_seen + 1] = name end)
   foxes[1].anim:on("land", function(name) events_seen[#events_seen + 1] = name end)
@@ -280,6 +287,7 @@ function love.keypressed(key)
   elseif key == "tab" then show_skeleton = not show_skeleton
   elseif key == "c" then add_crowd()
   elseif key == "g" then gaze.on = not gaze.on
+  elseif key == "f" then feet_on = not feet_on
   elseif key == "escape" then love.event.quit() end
 end
 
@@ -332,11 +340,11 @@ function love.update(dt)
     end
     -- the mouse over the scene (not over the panel, not orbiting): the head looks where it points
     local mx = love.mouse.getPosition()
-    local x, y, z = mouse_point(0.6)
+    local x, y, z = mouse_point(main.y + 0.6)
     gaze.active = gaze.on and mx > 320 and not love.mouse.isDown(1) and x ~= nil
     if gaze.active then gaze.x, gaze.y, gaze.z = x, y, z end
   end
-  main.anim:set("gaze_on", gaze.active and 1 or 0)
+  main.anim:set("gaze_on", gaze.active and 1 or 0):set("feet_on", feet_on and 1 or 0)
   if gaze.active then main.anim:set_target("gaze", fox_ik.to_model(main, gaze.x, gaze.y, gaze.z)) end
   for i = 1, #foxes do step_fox(foxes[i], dt, i == 1) end
   while #events_seen > 8 do table.remove(events_seen, 1) end
@@ -470,8 +478,8 @@ local function panel()
   end
   y = y + 184
   lg.setColor(1, 1, 1)
-  lg.print(("IK: spine, neck, head look at the mouse (g: %s)  %3.0f%%"):format(gaze.on and "on" or "off",
-    100 * a:get("gaze_on")), 20, y)
+  lg.print(("IK: look at the mouse (g) %3.0f%%, feet on the ground (f) %3.0f%%"):format(100 * a:get("gaze_on"),
+    100 * a:get("feet_on")), 20, y)
   y = y + 18
   lg.print("events: " .. table.concat(events_seen, " ", math.max(1, #events_seen - 5)), 20, y)
   local n = math.max(1, timing.frames)
@@ -480,7 +488,7 @@ local function panel()
   if timing.added then
     lg.print(("%d animators of one plan; 100 made in %.0f ms"):format(#foxes, 1e3 * timing.added), 20, y + 50)
   end
-  lg.print("arrows speed/turn, w/a/s/d look, mouse IK look (g), space jump, tab skeleton, c +100 foxes, " ..
+  lg.print("arrows speed/turn, w/a/s/d look, mouse IK look (g), f feet, space jump, tab skeleton, c +100 foxes, " ..
     "drag camera/look square, wheel zoom",
     10, H - 22)
 end
@@ -561,9 +569,9 @@ function love.draw()
   lg.setDepthMode()
   for i = 1, #foxes do -- projected by hand
     local f = foxes[i]
-    local sx, sy = project(f.x, 0, f.z)
+    local sx, sy = project(f.x, f.y + 0.005, f.z)
     if sx then
-      local ex = project(f.x + 0.25, 0, f.z)
+      local ex = project(f.x + 0.25, f.y + 0.005, f.z)
       lg.setColor(0, 0, 0, 0.18)
       lg.ellipse("fill", sx, sy, math.abs((ex or sx) - sx) + 2, math.abs((ex or sx) - sx) * 0.4 + 1)
     end
