@@ -207,7 +207,19 @@ static void init_def(lua_State *L, ik2d *k, const char *what, const char *const 
 
 static const char *const two_bone_fields[] = {"rig", "bones", "bend", "soften", NULL};
 
-/* The 2-D two-bone constructor (sinew.ik.two_bone with `rig`). */
+/***
+ * Builds a 2-D two-bone solver (`sinew.ik.two_bone` given a definition with `rig`): `rig` (a
+ * `sinew.dragonbones` rig), `bones` (two bones, names or 1-based indices, the second a child of
+ * the first; the tip is the second's end), `bend` [1] (1 or -1: the side of the knee, see
+ * `IK2DTwoBone:solve`) and `soften` [1] (in (0, 1]: the tip falls behind a target beyond that
+ * fraction of the reach). The solver keeps its rig alive.
+ * @function two_bone
+ * @tparam table def
+ * @treturn IK2DTwoBone
+ * @raise "unknown field 'x' in the 2-D two-bone definition"; "'bones': no bone 'x'"; "'bones':
+ * bone 'c' is not a child of 'a'"; "'bones': bone 'x' has length 0 (the tip is its end)"; "'bend' must
+ * be 1 or -1 (got 2)"; "'soften' 0 is out of range (0 .. 1)"
+ */
 static int l_two_bone2d(lua_State *L) {
     ik2d k;
     double bend = 1;
@@ -233,7 +245,18 @@ static int l_two_bone2d(lua_State *L) {
 
 static const char *const aim_fields[] = {"rig", "bone", "forward", "offset", "limit", NULL};
 
-/* The 2-D aim constructor. */
+/***
+ * Builds a 2-D aim solver (`sinew.ik.aim` given a definition with `rig`): `rig`, `bone` (a name or
+ * 1-based index), `forward` [0] (radians: the aimed axis in the bone's frame, 0 along the bone),
+ * `offset` [{0, 0}] (where the aimed line starts, in the bone's frame) and `limit` [math.pi]
+ * (radians in (0, pi]: the most the bone turns from its input; past it the turn eases back).
+ * @function aim
+ * @tparam table def
+ * @treturn IK2DAim
+ * @raise "unknown field 'x' in the 2-D aim definition"; "'bone': no bone 'x'"; "'offset' must be
+ * a table of 2 numbers (got a table of another length)"; "'limit' 4 is out of range (0 ..
+ * 3.14159)"
+ */
 static int l_aim2d(lua_State *L) {
     ik2d k;
     sn_error err;
@@ -285,7 +308,19 @@ static int set_tolerance(lua_State *L, ik2d *k, double v, int arg) {
     return 0;
 }
 
-/* The 2-D chain constructor. */
+/***
+ * Builds a 2-D chain solver (`sinew.ik.chain` given a definition with `rig`): `rig`, `bones` (up
+ * to 32 bones, root first, each the parent of the next; the tip is the last one's end), `method`
+ * ["fabrik"] ("fabrik" or "ccd"), `iterations` [16] (1 to 1000), `tolerance` [1e-3] (armature
+ * units: a tip this near stops the iterations) and `limits` (bone -> `{ min = a, max = b }`,
+ * radians: the bone's local rotation as the rig composes it, setup plus pose, kept between them).
+ * @function chain
+ * @tparam table def
+ * @treturn IK2DChain
+ * @raise "unknown field 'x' in the 2-D chain definition"; "unknown method 'x' ('fabrik' or
+ * 'ccd')"; "'iterations' 0 is out of range (1 .. 1000)"; "'tolerance' must be a finite number >= 0
+ * (got -1)"; "'limits' key: no bone 'x'"; "'bones': bone 'c' is not a child of 'a'"
+ */
 static int l_chain2d(lua_State *L) {
     ik2d k;
     double it = 16, tol = 1e-3;
@@ -542,14 +577,29 @@ static int push_bones(lua_State *L, const ik2d *k) {
     return k->n;
 }
 
-/// IK2DTwoBone:bones() -> the two bones' indices (1-based, as rig:bones() lists them)
+/***
+ * The two bones, 1-based indices (as the rig lists them).
+ * @function IK2DTwoBone:bones
+ * @return the indices
+ * @raise never
+ */
 static int l_two_bone_bones(lua_State *L) { return push_bones(L, check_two_bone(L)); }
-/// IK2DTwoBone:bend() -> 1 or -1
+/***
+ * The side of the knee: 1 or -1.
+ * @function IK2DTwoBone:bend
+ * @treturn int
+ * @raise never
+ */
 static int l_two_bone_bend(lua_State *L) {
     lua_pushinteger(L, check_two_bone(L)->bend);
     return 1;
 }
-/// IK2DTwoBone:set_bend(b): 1 or -1
+/***
+ * Sets the side of the knee.
+ * @function IK2DTwoBone:set_bend
+ * @tparam int bend 1 or -1
+ * @raise "'bend' must be 1 or -1 (got 0)"
+ */
 static int l_two_bone_set_bend(lua_State *L) {
     ik2d *k = check_two_bone(L);
     double b = sn_lua_checknumber(L, 2);
@@ -557,12 +607,22 @@ static int l_two_bone_set_bend(lua_State *L) {
     k->bend = (int)b;
     return 0;
 }
-/// IK2DTwoBone:soften() -> (0, 1]
+/***
+ * The softening fraction, in (0, 1].
+ * @function IK2DTwoBone:soften
+ * @treturn number
+ * @raise never
+ */
 static int l_two_bone_soften(lua_State *L) {
     lua_pushnumber(L, check_two_bone(L)->soften);
     return 1;
 }
-/// IK2DTwoBone:set_soften(s): (0, 1]
+/***
+ * Sets the softening fraction.
+ * @function IK2DTwoBone:set_soften
+ * @tparam number soften in (0, 1]
+ * @raise "'soften' 0 is out of range (0 .. 1)"
+ */
 static int l_two_bone_set_soften(lua_State *L) {
     ik2d *k = check_two_bone(L);
     double v = sn_lua_checknumber(L, 2);
@@ -574,14 +634,29 @@ static int l_two_bone_set_soften(lua_State *L) {
     k->soften = v;
     return 0;
 }
-/// IK2DAim:bone() -> the bone's index (1-based)
+/***
+ * The bone, a 1-based index.
+ * @function IK2DAim:bone
+ * @treturn int
+ * @raise never
+ */
 static int l_aim_bone(lua_State *L) { return push_bones(L, check_aim(L)); }
-/// IK2DAim:limit() -> (0, pi]
+/***
+ * The limit, radians in (0, pi].
+ * @function IK2DAim:limit
+ * @treturn number
+ * @raise never
+ */
 static int l_aim_limit(lua_State *L) {
     lua_pushnumber(L, check_aim(L)->limit);
     return 1;
 }
-/// IK2DAim:set_limit(l): (0, pi]
+/***
+ * Sets the limit.
+ * @function IK2DAim:set_limit
+ * @tparam number limit radians in (0, pi]
+ * @raise "'limit' 4 is out of range (0 .. 3.14159)"
+ */
 static int l_aim_set_limit(lua_State *L) {
     ik2d *k = check_aim(L);
     double v = sn_lua_checknumber(L, 2);
@@ -593,39 +668,80 @@ static int l_aim_set_limit(lua_State *L) {
     k->limit = v;
     return 0;
 }
-/// IK2DChain:bones() -> the bones' indices, root first
+/***
+ * The bones, 1-based indices, root first.
+ * @function IK2DChain:bones
+ * @return the indices
+ * @raise never
+ */
 static int l_chain_bones(lua_State *L) { return push_bones(L, check_chain(L)); }
-/// IK2DChain:method() -> "fabrik" or "ccd"
+/***
+ * The method: "fabrik" or "ccd".
+ * @function IK2DChain:method
+ * @treturn string
+ * @raise never
+ */
 static int l_chain_method(lua_State *L) {
     lua_pushstring(L, methods[check_chain(L)->method]);
     return 1;
 }
-/// IK2DChain:iterations() -> (1 .. 1000)
+/***
+ * The most iterations of a solve, 1 to 1000.
+ * @function IK2DChain:iterations
+ * @treturn int
+ * @raise never
+ */
 static int l_chain_iterations(lua_State *L) {
     lua_pushinteger(L, check_chain(L)->iterations);
     return 1;
 }
-/// IK2DChain:set_iterations(n)
+/***
+ * Sets the most iterations of a solve.
+ * @function IK2DChain:set_iterations
+ * @tparam int iterations 1 to 1000
+ * @raise "'iterations' 0 is out of range (1 .. 1000)"
+ */
 static int l_chain_set_iterations(lua_State *L) {
     ik2d *k = check_chain(L);
     return set_iterations(L, k, sn_lua_checknumber(L, 2), 2);
 }
-/// IK2DChain:tolerance() -> armature units
+/***
+ * The tolerance, armature units.
+ * @function IK2DChain:tolerance
+ * @treturn number
+ * @raise never
+ */
 static int l_chain_tolerance(lua_State *L) {
     lua_pushnumber(L, check_chain(L)->tolerance);
     return 1;
 }
-/// IK2DChain:set_tolerance(t): finite, >= 0
+/***
+ * Sets the tolerance.
+ * @function IK2DChain:set_tolerance
+ * @tparam number tolerance armature units, finite, >= 0
+ * @raise "'tolerance' must be a finite number >= 0 (got -1)"
+ */
 static int l_chain_set_tolerance(lua_State *L) {
     ik2d *k = check_chain(L);
     return set_tolerance(L, k, sn_lua_checknumber(L, 2), 2);
 }
+/***
+ * The number of bones (`#chain`).
+ * @function IK2DChain:__len
+ * @treturn int
+ * @raise never
+ */
 static int l_chain_len(lua_State *L) {
     lua_pushinteger(L, check_chain(L)->n);
     return 1;
 }
 
-/// The dragonbones rig a solver was made for (every class: `solver:rig()`).
+/***
+ * The `sinew.dragonbones` rig the solver was made for (also `IK2DAim:rig`, `IK2DChain:rig`).
+ * @function IK2DTwoBone:rig
+ * @return the rig
+ * @raise never
+ */
 static int l_rig_of(lua_State *L) {
     sn_lua_checkself(L);
     sn_lua_getuservalue(L, 1);
