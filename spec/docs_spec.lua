@@ -10,7 +10,8 @@
 
 local read = require("helper").read_file
 
-local bindings = { "quat", "blendspace", "skeleton", "pose", "clip", "chain", "group", "gltf", "ik", "ik_feet", "ik2d",
+local bindings = { "quat", "blendspace", "skeleton", "pose", "clip", "chain", "group", "gltf", "ik", "ik_chain",
+  "ik_feet", "ik2d",
   "module" }
 -- files whose functions are not for users: plain `/*` comments, so that LDoc leaves them out
 local internal = { gltf = true }

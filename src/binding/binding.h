@@ -197,6 +197,24 @@ void sn_open_group(lua_State *L, int module);
 void sn_open_ffi(lua_State *L, int module);
 void sn_open_rig2d(lua_State *L, int module);
 void sn_open_ik(lua_State *L, int module);
+
+/* ---- ik.c: what the 3-D solvers' files (ik.c, ik_chain.c, ik_feet.c) read definitions with ---- */
+
+/// The value at `idx` as a table of 3 finite numbers into v; raises naming `what` (argument 1).
+void sn_lua_ik_vec3(lua_State *L, int idx, const char *what, sn_vec3 *v);
+/// The optional vector and number fields `key` of the definition at 1 (left as they are when nil).
+void sn_lua_ik_opt_vec3(lua_State *L, const char *key, sn_vec3 *v);
+void sn_lua_ik_opt_number(lua_State *L, const char *key, double *v);
+/// The skeleton of the definition at 1, pushed at stack index 2.
+sn_skeleton *sn_lua_ik_skeleton(lua_State *L);
+/// The joint at `idx` (a 1-based index or a name) of skeleton s, 0-based; `what` names the place.
+int sn_lua_ik_joint(lua_State *L, int idx, const sn_skeleton *s, const char *what);
+/// A new solver userdata (sn_lua_ik, then `size` zeroed core bytes) with metatable `tname`.
+sn_lua_ik *sn_lua_ik_new(lua_State *L, size_t size, const char *tname);
+/// The optional weight at `arg`: 1 when none or nil.
+double sn_lua_ik_weight(lua_State *L, int arg);
+/// ik_chain.c: adds the chain class and `chain` to the `sinew.ik` table at `ik`.
+void sn_open_ik_chain(lua_State *L, int ik);
 /// ik2d.c: the 2-D solvers behind sinew.ik's constructors (a definition with a `rig`); called by
 /// sn_open_ik with the `sinew.ik` table at `ik`.
 void sn_open_ik2d(lua_State *L, int ik);

@@ -17,7 +17,6 @@
  */
 #include "../core/ik.h"
 
-#include <limits.h>
 #include <string.h>
 
 #include "binding.h"
@@ -35,33 +34,6 @@ static feet_header *check_feet(lua_State *L) { return (feet_header *)sn_lua_chec
 static sn_ik_feet *feet_of(lua_State *L) { return (sn_ik_feet *)check_feet(L)->solver; }
 
 /* ---- the definition ---------------------------------------------------------------------------- */
-
-static void read_vec3(lua_State *L, int idx, const char *what, sn_vec3 *v) {
-    idx = sn_lua_absindex(L, idx);
-    if (!lua_istable(L, idx) || sn_lua_rawlen(L, idx) != 3)
-        sn_lua_argerror(L, 1, lua_pushfstring(L, "'%s' must be a table of 3 numbers (got %s)", what,
-                                              lua_istable(L, idx) ? "a table of another length" : luaL_typename(L, idx)));
-    v->x = sn_lua_finite_at(L, idx, 1, 1, what);
-    v->y = sn_lua_finite_at(L, idx, 2, 1, what);
-    v->z = sn_lua_finite_at(L, idx, 3, 1, what);
-}
-
-static int read_joint(lua_State *L, int idx, const sn_skeleton *s, const char *what) {
-    int t = lua_type(L, idx), j;
-    if (t == LUA_TNUMBER) {
-        j = sn_lua_toint(L, idx, 1, what);
-        return j > INT_MIN ? j - 1 : j;
-    }
-    if (t == LUA_TSTRING) {
-        size_t len;
-        const char *name = lua_tolstring(L, idx, &len);
-        j = strlen(name) == len ? sn_skeleton_find(s, name) : -1;
-        if (j < 0) sn_lua_argerror(L, 1, lua_pushfstring(L, "%s: unknown joint '%s'", what, name));
-        return j;
-    }
-    return sn_lua_argerror(L, 1, lua_pushfstring(L, "%s must be a joint index or name (got %s)", what,
-                                                 luaL_typename(L, idx)));
-}
 
 static const char *const feet_fields[] = {"skeleton", "pelvis", "up", "legs", "ground", "max_drop", "normal_limit",
                                           "smoothing", NULL};
@@ -107,8 +79,8 @@ static int l_feet(lua_State *L) {
     if (sn_lua_field(L, 1, "ground") != LUA_TFUNCTION) /* 3 */
         sn_lua_argerror(L, 1, lua_pushfstring(L, "'ground' must be a function (got %s)", luaL_typename(L, 3)));
     if (sn_lua_field(L, 1, "pelvis") == LUA_TNIL) sn_lua_argerror(L, 1, "'pelvis' is needed"); /* 4 */
-    def.pelvis = read_joint(L, 4, def.skeleton, "pelvis");
-    if (sn_lua_field(L, 1, "up") != LUA_TNIL) read_vec3(L, 5, "up", &def.up); /* 5 */
+    def.pelvis = sn_lua_ik_joint(L, 4, def.skeleton, "pelvis");
+    if (sn_lua_field(L, 1, "up") != LUA_TNIL) sn_lua_ik_vec3(L, 5, "up", &def.up); /* 5 */
     if (sn_lua_field(L, 1, "legs") != LUA_TTABLE || (legs = (int)sn_lua_rawlen(L, 6)) < 1 || legs > SN_IK_FEET_MAX) /* 6 */
         sn_lua_argerror(L, 1, lua_pushfstring(L, "'legs' must be a table of 1 to %d legs (got %s)", SN_IK_FEET_MAX,
                                               lua_istable(L, 6) ? "a table of another length" : luaL_typename(L, 6)));
@@ -122,14 +94,14 @@ static int l_feet(lua_State *L) {
         for (i = 0; i < 3; i++) {
             lua_rawgeti(L, -1, i + 1);
             snprintf(what, sizeof what, "legs[%d][%d]", l + 1, i + 1);
-            def.legs[l][i] = read_joint(L, -1, def.skeleton, what);
+            def.legs[l][i] = sn_lua_ik_joint(L, -1, def.skeleton, what);
             lua_pop(L, 1);
         }
         lua_pushliteral(L, "mid_axis");
         lua_rawget(L, -2);
         if (!lua_isnil(L, -1)) {
             snprintf(what, sizeof what, "legs[%d].mid_axis", l + 1);
-            read_vec3(L, -1, what, &def.mid_axis[l]);
+            sn_lua_ik_vec3(L, -1, what, &def.mid_axis[l]);
             if (def.mid_axis[l].x == 0.0 && def.mid_axis[l].y == 0.0 && def.mid_axis[l].z == 0.0)
                 sn_lua_argerror(L, 1, lua_pushfstring(L, "'%s' is a zero vector", what));
         }
