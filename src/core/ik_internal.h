@@ -213,7 +213,14 @@ static inline sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik
     return SN_IK_POSE_OK;
 }
 /// The translation t[3] of `joint` from `pose` (all a tip needs); a fault when it is not finite.
-sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t);
+static inline sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t) {
+    const int st = pose->stride;
+    const float *ch = pose->ch + joint;
+    t[0] = ch[SN_ROW_T * st];
+    t[1] = ch[(SN_ROW_T + 1) * st];
+    t[2] = ch[(SN_ROW_T + 2) * st];
+    return sn_isfinite(t[0] + t[1] + t[2]) ? SN_IK_POSE_OK : SN_IK_POSE_NOT_FINITE;
+}
 /// *out = the model frame of the parent of `joint` (the identity for a root), walking the
 /// skeleton's parents bottom up. On a fault *bad is the joint at fault.
 sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad);
@@ -233,8 +240,16 @@ static inline void sn_ik_frame_child(const sn_ik_frame *p, const sn_ik_local *l,
     out->general = 0;
     ik_qmul(&p->q, &l->q, &out->q);
 }
-/// SN_IK_POSE_OK when every entry of `f` is finite and its translation within SN_IK_MAX_COORD.
-sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f);
+/// sn_ik_frame_check of a general frame (its matrix).
+sn_ik_fault sn_ik_frame_check_general(const sn_ik_frame *f);
+/// SN_IK_POSE_OK when every entry of `f` is finite and its translation within SN_IK_MAX_COORD
+/// (inline for similarities: a scale and three coordinates).
+static inline sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f) {
+    if (f->general) return sn_ik_frame_check_general(f);
+    if (!sn_isfinite(f->s) || !(fabs(f->t[0]) <= SN_IK_MAX_COORD && fabs(f->t[1]) <= SN_IK_MAX_COORD && fabs(f->t[2]) <= SN_IK_MAX_COORD))
+        return SN_IK_POSE_TOO_FAR;
+    return SN_IK_POSE_OK;
+}
 /// The error of a pose fault at `joint` (arg 1).
 sn_status sn_ik_pose_error(const sn_pose *pose, sn_ik_fault f, int joint, sn_error *err);
 
