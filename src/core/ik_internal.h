@@ -85,6 +85,15 @@ static inline void ik_rotate(const sn_quat *q, const double *v, double *o) {
     o[1] = vy + w * cy + (z * cx - x * cz);
     o[2] = vz + w * cz + (x * cy - y * cx);
 }
+/// o = v rotated by q, a quaternion of any non-zero length, where h = 2 / |q|^2: v + h (w c + u x c)
+/// with c = u x v (o may be v). Lets a caller rotate by q before its normalisation is known.
+static inline void ik_rotate_h(const sn_quat *q, double h, const double *v, double *o) {
+    const double x = q->x, y = q->y, z = q->z, w = q->w, vx = v[0], vy = v[1], vz = v[2];
+    const double cx = y * vz - z * vy, cy = z * vx - x * vz, cz = x * vy - y * vx;
+    o[0] = vx + h * (w * cx + (y * cz - z * cy));
+    o[1] = vy + h * (w * cy + (z * cx - x * cz));
+    o[2] = vz + h * (w * cz + (x * cy - y * cx));
+}
 /// out = a * b (apply b first).
 static inline void ik_qmul(const sn_quat *a, const sn_quat *b, sn_quat *out) {
     sn_quat r;
@@ -141,6 +150,27 @@ static inline void ik_roll_scaled(const double *axis, const double *b, double bl
     double x[3];
     ik_cross(b, p, x);
     ik_qaxis_ws(axis, bl + ik_dot(b, p), ik_dot(x, axis), 1e-150 * bl, out); /* opposite: a half turn */
+}
+/// ik_roll_scaled unnormalised: *out = (axis s, bl + c), returning 1 / its length (for a half turn,
+/// (axis, 0) and 1), so that the caller can scale a product of it instead of waiting for it.
+static inline double ik_roll_scaled_raw(const double *axis, const double *b, double bl, const double *p, sn_quat *out) {
+    double x[3], w, s, l;
+    ik_cross(b, p, x);
+    w = bl + ik_dot(b, p);
+    s = ik_dot(x, axis);
+    l = sqrt(w * w + s * s);
+    if (!(l > 1e-150 * bl)) { /* opposite: a half turn */
+        out->x = axis[0];
+        out->y = axis[1];
+        out->z = axis[2];
+        out->w = 0.0;
+        return 1.0;
+    }
+    out->x = axis[0] * s;
+    out->y = axis[1] * s;
+    out->z = axis[2] * s;
+    out->w = w;
+    return 1.0 / l;
 }
 /// out = R(axis, twist) * q where (tc, ts) = (cos, sin) of twist / 2 and the axis is unit; q
 /// itself for no twist.
