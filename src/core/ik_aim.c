@@ -178,7 +178,7 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     sn_ik_frame p, mj;
     sn_ik_local l;
     double t[3], pj[3], o[3], f[3], upm[3], w[3], wn[3], tn[3], ref[3], u1[3], a[3], b[3], c[3], fa[3];
-    double dist, ol, of, disc, lam, al, tt, oo, q2, kx = 1.0, k;
+    double dist, ol, of, disc, lam, al, tt, oo, q2, x2 = 1.0, r2, k;
     unsigned fl = 0;
     sn_quat q1, x, a1, r, model, local;
     sn_status st;
@@ -269,21 +269,22 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     x.x = x.y = x.z = 0.0;
     x.w = 1.0;
     if (al > SN_IK_MIN_RATIO && ik_unit(b, SN_IK_MIN_RATIO, b) > 0.0) {
-        kx = ik_roll_scaled_raw(tn, a, al, b, &x); /* unnormalised too: kx its inverse length */
+        x2 = ik_roll_scaled_raw(tn, a, al, b, &x); /* unnormalised too: x2 its squared length */
     } else {
         fl |= SN_IK_POLE_ON_LINE;
     }
-    k = kx / sqrt(q2); /* the inverse length of X q1 */
+    r2 = x2 * q2;            /* |X q1|^2 */
+    k = 1.0 / sqrt(r2);      /* beside the products below */
     ik_twist(tn, ik->twist_c, ik->twist_s, &x, &x); /* X: the roll, then the twist */
     ik_qmul(&q1, &mj.q, &a1);                         /* q1 model, beside X */
     ik_qmul(&x, &q1, &r);
 
     /* the limit: the angle the forward axis turns, whose cosine f . (r f) is 1 - 2 (|u|^2 - (u . f)^2)
-       for r = (u, w) unit (k^2 times that for r unnormalised): the turned axis itself only past the
+       for r = (u, w) unit (|r|^2 times that for r unnormalised): the turned axis itself only past the
        limit's cosine */
     if (ik->limit < SN_IK_PI &&
-        1.0 - 2.0 * (k * k) * ((r.x * r.x + r.y * r.y + r.z * r.z) - (r.x * f[0] + r.y * f[1] + r.z * f[2]) * (r.x * f[0] + r.y * f[1] + r.z * f[2])) <
-            ik->cos_limit) {
+        r2 - 2.0 * ((r.x * r.x + r.y * r.y + r.z * r.z) - (r.x * f[0] + r.y * f[1] + r.z * f[2]) * (r.x * f[0] + r.y * f[1] + r.z * f[2])) <
+            ik->cos_limit * r2) {
         double angle;
         r.x *= k; /* R normalised (X and q1 stay as they are) */
         r.y *= k;

@@ -151,15 +151,15 @@ static inline void ik_roll_scaled(const double *axis, const double *b, double bl
     ik_cross(b, p, x);
     ik_qaxis_ws(axis, bl + ik_dot(b, p), ik_dot(x, axis), 1e-150 * bl, out); /* opposite: a half turn */
 }
-/// ik_roll_scaled unnormalised: *out = (axis s, bl + c), returning 1 / its length (for a half turn,
-/// (axis, 0) and 1), so that the caller can scale a product of it instead of waiting for it.
+/// ik_roll_scaled unnormalised: *out = (axis s, bl + c), returning its squared length (for a half
+/// turn, (axis, 0) and 1), so that the caller can scale a product of it instead of waiting for it.
 static inline double ik_roll_scaled_raw(const double *axis, const double *b, double bl, const double *p, sn_quat *out) {
-    double x[3], w, s, l;
+    double x[3], w, s, l2;
     ik_cross(b, p, x);
     w = bl + ik_dot(b, p);
     s = ik_dot(x, axis);
-    l = sqrt(w * w + s * s);
-    if (!(l > 1e-150 * bl)) { /* opposite: a half turn */
+    l2 = w * w + s * s;
+    if (!(sqrt(l2) > 1e-150 * bl)) { /* opposite: a half turn */
         out->x = axis[0];
         out->y = axis[1];
         out->z = axis[2];
@@ -170,7 +170,7 @@ static inline double ik_roll_scaled_raw(const double *axis, const double *b, dou
     out->y = axis[1] * s;
     out->z = axis[2] * s;
     out->w = w;
-    return 1.0 / l;
+    return l2;
 }
 /// out = R(axis, twist) * q where (tc, ts) = (cos, sin) of twist / 2 and the axis is unit; q
 /// itself for no twist.

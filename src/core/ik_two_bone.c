@@ -194,7 +194,7 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     chain ch;
     knee k;
     double u[3], v[3], n[3], d[3], e[3], e1[3], f1[3], bend[3], p[3], vt[3];
-    double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2, inv_e, kx = 1.0, k1 = 1.0;
+    double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2, inv_e, x2 = 1.0, kr = 1.0;
     unsigned fl = 0;
     sn_quat q1, x, y, a1, lroot, qk, lmid;
     sn_status st;
@@ -297,11 +297,11 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
         if (have_bend && ik_unit(p, SN_IK_MIN_RATIO * (pl + len), p) > 0.0) {
             double b1[3];
             ik_rotate_h(&q1, 2.0 / q2, m, b1); /* across f1, as p; |b1| = ml */
-            kx = ik_roll_scaled_raw(f1, b1, ml, p, &x);
+            x2 = ik_roll_scaled_raw(f1, b1, ml, p, &x);
         } else {
             fl |= SN_IK_POLE_ON_LINE;
         }
-        k1 = 1.0 / sqrt(q2);
+        kr = 1.0 / sqrt(x2 * q2); /* the inverse length of X q1, beside the products below */
         ik_twist(f1, ik->twist_c, ik->twist_s, &x, &x);
         ik_qmul(&q1, &ch.root, &a1); /* q1 root_model, beside the roll */
     }
@@ -311,11 +311,10 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
        unnormalised, root' scaled by their lengths' inverses at the end */
     ik_qconj_mul(&ch.parent, &x, &y);
     ik_qmul(&y, &a1, &lroot);
-    kx *= k1;
-    lroot.x *= kx;
-    lroot.y *= kx;
-    lroot.z *= kx;
-    lroot.w *= kx;
+    lroot.x *= kr;
+    lroot.y *= kr;
+    lroot.z *= kr;
+    lroot.w *= kr;
     ik_qaxis_cs(ik->axis, cphi, sphi, &qk);
     ik_qmul(&ch.lmid, &qk, &lmid);
     sn_ik_write_rotation(pose, ik->joints[0], &ch.lroot, &lroot, weight);
