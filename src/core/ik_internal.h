@@ -159,7 +159,7 @@ static inline double ik_roll_scaled_raw(const double *axis, const double *b, dou
     w = bl + ik_dot(b, p);
     s = ik_dot(x, axis);
     l2 = w * w + s * s;
-    if (!(sqrt(l2) > 1e-150 * bl)) { /* opposite: a half turn */
+    if (!(l2 > 1e-300 * (bl * bl))) { /* opposite: a half turn (|out| not above 1e-150 bl, or 0) */
         out->x = axis[0];
         out->y = axis[1];
         out->z = axis[2];
