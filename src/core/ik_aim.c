@@ -178,7 +178,7 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     sn_ik_frame p, mj;
     sn_ik_local l;
     double t[3], pj[3], o[3], f[3], upm[3], w[3], wn[3], tn[3], ref[3], u1[3], a[3], b[3], c[3], fa[3];
-    double dist, ol, of, disc, lam, al, tt, oo, q2, x2 = 1.0, r2, k;
+    double dist, ol, of, disc, lam, al, tt, oo, q2, x2 = 1.0, r2, kr;
     unsigned fl = 0;
     sn_quat q1, x, a1, r, model, local;
     sn_status st;
@@ -274,7 +274,7 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
         fl |= SN_IK_POLE_ON_LINE;
     }
     r2 = x2 * q2;            /* |X q1|^2 */
-    k = 1.0 / sqrt(r2);      /* beside the products below */
+    kr = 1.0 / sqrt(r2);     /* beside the products below */
     ik_twist(tn, ik->twist_c, ik->twist_s, &x, &x); /* X: the roll, then the twist */
     ik_qmul(&q1, &mj.q, &a1);                         /* q1 model, beside X */
     ik_qmul(&x, &q1, &r);
@@ -286,10 +286,10 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
         r2 - 2.0 * ((r.x * r.x + r.y * r.y + r.z * r.z) - (r.x * f[0] + r.y * f[1] + r.z * f[2]) * (r.x * f[0] + r.y * f[1] + r.z * f[2])) <
             ik->cos_limit * r2) {
         double angle;
-        r.x *= k; /* R normalised (X and q1 stay as they are) */
-        r.y *= k;
-        r.z *= k;
-        r.w *= k;
+        r.x *= kr; /* R normalised (X and q1 stay as they are) */
+        r.y *= kr;
+        r.z *= kr;
+        r.w *= kr;
         ik_rotate(&r, f, fa);
         ik_cross(f, fa, c);
         angle = atan2(ik_len(c), ik_dot(f, fa));
@@ -304,10 +304,10 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     if (!(fl & SN_IK_LIMITED)) {
         ik_qconj_mul(&p.q, &x, &model);
         ik_qmul(&model, &a1, &local);
-        local.x *= k;
-        local.y *= k;
-        local.z *= k;
-        local.w *= k;
+        local.x *= kr;
+        local.y *= kr;
+        local.z *= kr;
+        local.w *= kr;
     } else {
         ik_qmul(&r, &mj.q, &model);
         ik_qconj_mul(&p.q, &model, &local);
