@@ -178,7 +178,7 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     sn_ik_frame p, mj;
     sn_ik_local l;
     double t[3], pj[3], o[3], f[3], upm[3], w[3], wn[3], tn[3], ref[3], u1[3], a[3], b[3], c[3], fa[3];
-    double dist, ol, of, disc, lam, al;
+    double dist, ol, of, disc, lam, al, tt, oo, q2, x2 = 1.0, r2, kr;
     unsigned fl = 0;
     sn_quat q1, x, a1, r, model, local;
     sn_status st;
@@ -225,11 +225,13 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     /* the direction w from the joint, in the joint's current frame, that the target must take: the
        point of the forward line from the offset at the target's distance (ozz's offsetted forward) */
     ik_sub((const double[3]){target->x, target->y, target->z}, pj, t);
-    dist = ik_len(t);
-    ol = ik_len(o);
+    tt = ik_dot(t, t); /* |t|^2 and |o|^2 as dot products: the square roots stay beside the path */
+    oo = ik_dot(o, o);
     of = ik_dot(o, f);
-    disc = dist * dist - (ol * ol - of * of);
+    disc = tt - (oo - of * of);
     lam = disc >= 0.0 ? sqrt(disc) - of : -1.0;
+    dist = sqrt(tt);
+    ol = sqrt(oo);
     if (!(lam > SN_IK_MIN_RATIO * (dist + ol))) { /* the line cannot pass through the target */
         if (flags != NULL) *flags = SN_IK_DEGENERATE;
         return SN_OK;
@@ -237,19 +239,20 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     ik_madd(o, lam, f, w);
     ik_scale(t, 1.0 / dist, tn);
     {
-        /* the shortest arc w -> t, |w| = |t| = dist: (w x t, dist^2 + w . t) normalised, as
-           sn_quat_arc_unit of the unit vectors without waiting for 1 / dist */
-        double d2 = dist * dist, cs = ik_dot(w, t), wt[3], l2;
-        if (d2 + cs < 1e-9 * d2) { /* opposite: sn_quat_arc_unit's half turn */
+        /* the shortest arc w -> t, |w| = |t| = dist: (w x t, |t|^2 + w . t), as sn_quat_arc_unit
+           of the unit vectors; kept unnormalised (k1 its inverse length, found beside it) */
+        double cs = ik_dot(w, t), wt[3];
+        if (tt + cs < 1e-9 * tt) { /* opposite: sn_quat_arc_unit's half turn */
             ik_scale(w, 1.0 / dist, wn);
             sn_quat_arc_unit(wn, tn, &q1);
+            q2 = 1.0;
         } else {
             ik_cross(w, t, wt);
-            l2 = 1.0 / sqrt(wt[0] * wt[0] + wt[1] * wt[1] + wt[2] * wt[2] + (d2 + cs) * (d2 + cs));
-            q1.x = wt[0] * l2;
-            q1.y = wt[1] * l2;
-            q1.z = wt[2] * l2;
-            q1.w = (d2 + cs) * l2;
+            q1.x = wt[0];
+            q1.y = wt[1];
+            q1.z = wt[2];
+            q1.w = tt + cs;
+            q2 = wt[0] * wt[0] + wt[1] * wt[1] + wt[2] * wt[2] + q1.w * q1.w;
         }
     }
 
@@ -259,27 +262,34 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     } else {
         ref[0] = upm[0]; ref[1] = upm[1]; ref[2] = upm[2];
     }
-    ik_rotate(&q1, upm, u1);
+    ik_rotate_h(&q1, 2.0 / q2, upm, u1); /* a division, no square root, before the roll */
     ik_madd(u1, -ik_dot(u1, tn), tn, a);
     ik_madd(ref, -ik_dot(ref, tn), tn, b);
     al = ik_len(a); /* the roll takes a unnormalised: |a| beside it */
     x.x = x.y = x.z = 0.0;
     x.w = 1.0;
     if (al > SN_IK_MIN_RATIO && ik_unit(b, SN_IK_MIN_RATIO, b) > 0.0) {
-        ik_roll_scaled(tn, a, al, b, &x);
+        x2 = ik_roll_scaled_raw(tn, a, al, b, &x); /* unnormalised too: x2 its squared length */
     } else {
         fl |= SN_IK_POLE_ON_LINE;
     }
+    r2 = x2 * q2;            /* |X q1|^2 */
+    kr = 1.0 / sqrt(r2);     /* beside the products below */
     ik_twist(tn, ik->twist_c, ik->twist_s, &x, &x); /* X: the roll, then the twist */
     ik_qmul(&q1, &mj.q, &a1);                         /* q1 model, beside X */
     ik_qmul(&x, &q1, &r);
 
     /* the limit: the angle the forward axis turns, whose cosine f . (r f) is 1 - 2 (|u|^2 - (u . f)^2)
-       for r = (u, w) unit: the turned axis itself only past the limit's cosine */
+       for r = (u, w) unit (|r|^2 times that for r unnormalised): the turned axis itself only past the
+       limit's cosine */
     if (ik->limit < SN_IK_PI &&
-        1.0 - 2.0 * ((r.x * r.x + r.y * r.y + r.z * r.z) - (r.x * f[0] + r.y * f[1] + r.z * f[2]) * (r.x * f[0] + r.y * f[1] + r.z * f[2])) <
-            ik->cos_limit) {
+        r2 - 2.0 * ((r.x * r.x + r.y * r.y + r.z * r.z) - (r.x * f[0] + r.y * f[1] + r.z * f[2]) * (r.x * f[0] + r.y * f[1] + r.z * f[2])) <
+            ik->cos_limit * r2) {
         double angle;
+        r.x *= kr; /* R normalised (X and q1 stay as they are) */
+        r.y *= kr;
+        r.z *= kr;
+        r.w *= kr;
         ik_rotate(&r, f, fa);
         ik_cross(f, fa, c);
         angle = atan2(ik_len(c), ik_dot(f, fa));
@@ -294,6 +304,10 @@ sn_status sn_ik_aim_solve(const sn_ik_aim *ik, sn_pose *pose, const sn_vec3 *tar
     if (!(fl & SN_IK_LIMITED)) {
         ik_qconj_mul(&p.q, &x, &model);
         ik_qmul(&model, &a1, &local);
+        local.x *= kr;
+        local.y *= kr;
+        local.z *= kr;
+        local.w *= kr;
     } else {
         ik_qmul(&r, &mj.q, &model);
         ik_qconj_mul(&p.q, &model, &local);

@@ -85,6 +85,15 @@ static inline void ik_rotate(const sn_quat *q, const double *v, double *o) {
     o[1] = vy + w * cy + (z * cx - x * cz);
     o[2] = vz + w * cz + (x * cy - y * cx);
 }
+/// o = v rotated by q, a quaternion of any non-zero length, where h = 2 / |q|^2: v + h (w c + u x c)
+/// with c = u x v (o may be v). Lets a caller rotate by q before its normalisation is known.
+static inline void ik_rotate_h(const sn_quat *q, double h, const double *v, double *o) {
+    const double x = q->x, y = q->y, z = q->z, w = q->w, vx = v[0], vy = v[1], vz = v[2];
+    const double cx = y * vz - z * vy, cy = z * vx - x * vz, cz = x * vy - y * vx;
+    o[0] = vx + h * (w * cx + (y * cz - z * cy));
+    o[1] = vy + h * (w * cy + (z * cx - x * cz));
+    o[2] = vz + h * (w * cz + (x * cy - y * cx));
+}
 /// out = a * b (apply b first).
 static inline void ik_qmul(const sn_quat *a, const sn_quat *b, sn_quat *out) {
     sn_quat r;
@@ -141,6 +150,27 @@ static inline void ik_roll_scaled(const double *axis, const double *b, double bl
     double x[3];
     ik_cross(b, p, x);
     ik_qaxis_ws(axis, bl + ik_dot(b, p), ik_dot(x, axis), 1e-150 * bl, out); /* opposite: a half turn */
+}
+/// ik_roll_scaled unnormalised: *out = (axis s, bl + c), returning its squared length (for a half
+/// turn, (axis, 0) and 1), so that the caller can scale a product of it instead of waiting for it.
+static inline double ik_roll_scaled_raw(const double *axis, const double *b, double bl, const double *p, sn_quat *out) {
+    double x[3], w, s, l2;
+    ik_cross(b, p, x);
+    w = bl + ik_dot(b, p);
+    s = ik_dot(x, axis);
+    l2 = w * w + s * s;
+    if (!(l2 > 1e-300 * (bl * bl))) { /* opposite: a half turn (|out| not above 1e-150 bl, or 0) */
+        out->x = axis[0];
+        out->y = axis[1];
+        out->z = axis[2];
+        out->w = 0.0;
+        return 1.0;
+    }
+    out->x = axis[0] * s;
+    out->y = axis[1] * s;
+    out->z = axis[2] * s;
+    out->w = w;
+    return l2;
 }
 /// out = R(axis, twist) * q where (tc, ts) = (cos, sin) of twist / 2 and the axis is unit; q
 /// itself for no twist.
@@ -213,7 +243,14 @@ static inline sn_ik_fault sn_ik_read_local(const sn_pose *pose, int joint, sn_ik
     return SN_IK_POSE_OK;
 }
 /// The translation t[3] of `joint` from `pose` (all a tip needs); a fault when it is not finite.
-sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t);
+static inline sn_ik_fault sn_ik_read_translation(const sn_pose *pose, int joint, double *t) {
+    const int st = pose->stride;
+    const float *ch = pose->ch + joint;
+    t[0] = ch[SN_ROW_T * st];
+    t[1] = ch[(SN_ROW_T + 1) * st];
+    t[2] = ch[(SN_ROW_T + 2) * st];
+    return sn_isfinite(t[0] + t[1] + t[2]) ? SN_IK_POSE_OK : SN_IK_POSE_NOT_FINITE;
+}
 /// *out = the model frame of the parent of `joint` (the identity for a root), walking the
 /// skeleton's parents bottom up. On a fault *bad is the joint at fault.
 sn_ik_fault sn_ik_parent_frame(const sn_pose *pose, int joint, sn_ik_frame *out, int *bad);
@@ -233,8 +270,16 @@ static inline void sn_ik_frame_child(const sn_ik_frame *p, const sn_ik_local *l,
     out->general = 0;
     ik_qmul(&p->q, &l->q, &out->q);
 }
-/// SN_IK_POSE_OK when every entry of `f` is finite and its translation within SN_IK_MAX_COORD.
-sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f);
+/// sn_ik_frame_check of a general frame (its matrix).
+sn_ik_fault sn_ik_frame_check_general(const sn_ik_frame *f);
+/// SN_IK_POSE_OK when every entry of `f` is finite and its translation within SN_IK_MAX_COORD
+/// (inline for similarities: a scale and three coordinates).
+static inline sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f) {
+    if (f->general) return sn_ik_frame_check_general(f);
+    if (!sn_isfinite(f->s) || !(fabs(f->t[0]) <= SN_IK_MAX_COORD && fabs(f->t[1]) <= SN_IK_MAX_COORD && fabs(f->t[2]) <= SN_IK_MAX_COORD))
+        return SN_IK_POSE_TOO_FAR;
+    return SN_IK_POSE_OK;
+}
 /// The error of a pose fault at `joint` (arg 1).
 sn_status sn_ik_pose_error(const sn_pose *pose, sn_ik_fault f, int joint, sn_error *err);
 

@@ -206,7 +206,7 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     chain ch;
     knee k;
     double u[3], v[3], n[3], d[3], e[3], e1[3], f1[3], bend[3], p[3], vt[3];
-    double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2, inv_e;
+    double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2, inv_e, x2 = 1.0, kr = 1.0;
     unsigned fl = 0;
     sn_quat q1, x, y, a1, lroot, qk, lmid;
     sn_status st;
@@ -278,7 +278,7 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     x.w = 1.0;
     a1 = ch.root;
     if (have_dir) {
-        double m[3], pl, ml;
+        double m[3], pl, ml, cs, q2;
         int have_bend;
         ik_madd(u, -ik_dot(u, e1), e1, m); /* the mid's offset from the root-tip line */
         ml = ik_len(m); /* the roll takes m unnormalised: |m| beside the turn below */
@@ -288,25 +288,45 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
             have_bend = ik_unit(bend, SN_IK_MIN_RATIO, m) > 0.0;
             ml = 1.0;
         }
-        sn_quat_arc_unit(e1, f1, &q1);
-        ik_qmul(&q1, &ch.root, &a1); /* q1 root_model, beside the roll */
         ik_sub((const double[3]){pole->x, pole->y, pole->z}, ch.a, p);
         pl = ik_len(p);
         ik_madd(p, -ik_dot(p, f1), f1, p);
+        /* q1 = (e1 x f1, 1 + e1 . f1) / |.|: the bend turned by q1 unnormalised (a division, no
+           square root, on the way to the roll), q1's own length found beside it */
+        cs = ik_dot(e1, f1);
+        if (1.0 + cs < 1e-9) { /* opposite: sn_quat_arc_unit's half turn */
+            sn_quat_arc_unit(e1, f1, &q1);
+            q2 = 1.0;
+        } else {
+            double ax[3];
+            ik_cross(e1, f1, ax);
+            q1.x = ax[0];
+            q1.y = ax[1];
+            q1.z = ax[2];
+            q1.w = 1.0 + cs;
+            q2 = ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2] + q1.w * q1.w;
+        }
         if (have_bend && ik_unit(p, SN_IK_MIN_RATIO * (pl + len), p) > 0.0) {
             double b1[3];
-            ik_rotate(&q1, m, b1); /* across f1, as p; |b1| = ml */
-            ik_roll_scaled(f1, b1, ml, p, &x);
+            ik_rotate_h(&q1, 2.0 / q2, m, b1); /* across f1, as p; |b1| = ml */
+            x2 = ik_roll_scaled_raw(f1, b1, ml, p, &x);
         } else {
             fl |= SN_IK_POLE_ON_LINE;
         }
+        kr = 1.0 / sqrt(x2 * q2); /* the inverse length of X q1, beside the products below */
         ik_twist(f1, ik->twist_c, ik->twist_s, &x, &x);
+        ik_qmul(&q1, &ch.root, &a1); /* q1 root_model, beside the roll */
     }
     if (!(fl & (SN_IK_SOFTENED | SN_IK_UNREACHABLE)) && weight >= 1.0) fl |= SN_IK_REACHED;
 
-    /* locals: root' = parent^-1 X (q1 root_model); mid' = mid * R(axis, phi) */
+    /* locals: root' = parent^-1 X (q1 root_model); mid' = mid * R(axis, phi); X and q1 taken
+       unnormalised, root' scaled by their lengths' inverses at the end */
     ik_qconj_mul(&ch.parent, &x, &y);
     ik_qmul(&y, &a1, &lroot);
+    lroot.x *= kr;
+    lroot.y *= kr;
+    lroot.z *= kr;
+    lroot.w *= kr;
     ik_qaxis_cs(ik->axis, cphi, sphi, &qk);
     ik_qmul(&ch.lmid, &qk, &lmid);
     sn_ik_write_rotation(pose, ik->joints[0], &ch.lroot, &lroot, weight);
