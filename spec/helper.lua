@@ -269,6 +269,13 @@ function M.pose_numbers(pose)
   return out
 end
 
+--- Every value of every joint of `pose` (2-D or 3-D): a list per joint of what `pose:get(j)` gives.
+function M.pose_values(pose)
+  local t = {}
+  for j = 1, #pose do t[j] = { pose:get(j) } end
+  return t
+end
+
 --- Whether poses `a` and `b` hold the same numbers bit for bit; false and the first that differs.
 function M.same_pose(a, b)
   local x, y = M.pose_numbers(a), M.pose_numbers(b)
