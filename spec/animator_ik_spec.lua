@@ -24,22 +24,7 @@ local function solvers()
   }
 end
 
-local function numbers(pose)
-  local out = {}
-  for j = 1, #pose do
-    local v = { pose:get(j) }
-    for k = 1, 10 do out[#out + 1] = v[k] end
-  end
-  return out
-end
-
-local function same_pose(a, b)
-  local x, y = numbers(a), numbers(b)
-  for i = 1, #x do
-    if x[i] ~= y[i] then return false, ("number %d: %.17g and %.17g"):format(i, x[i], y[i]) end
-  end
-  return true
-end
+local same_pose = helper.same_pose
 
 -- the model-space position of joint j of a pose
 local function position(pose, j)

@@ -8,23 +8,7 @@ local Fixture = require "support.animator_fixture"
 
 local skel = Fixture.skeleton
 
--- the ten numbers of every joint of a pose, as one list
-local function numbers(pose)
-  local out = {}
-  for j = 1, #pose do
-    local v = { pose:get(j) }
-    for k = 1, 10 do out[#out + 1] = v[k] end
-  end
-  return out
-end
-
-local function same_pose(a, b)
-  local x, y = numbers(a), numbers(b)
-  for i = 1, #x do
-    if x[i] ~= y[i] then return false, ("number %d: %.17g and %.17g"):format(i, x[i], y[i]) end
-  end
-  return true
-end
+local numbers, same_pose = helper.pose_numbers, helper.same_pose
 
 local function events_of(anim)
   local out = {}

@@ -259,4 +259,30 @@ function M.error_of(fn, ...)
   return tostring(err)
 end
 
+--- The ten numbers of every joint of `pose` (`pose:get(j)`), as one list.
+function M.pose_numbers(pose)
+  local out = {}
+  for j = 1, #pose do
+    local v = { pose:get(j) }
+    for k = 1, 10 do out[#out + 1] = v[k] end
+  end
+  return out
+end
+
+--- Every value of every joint of `pose` (2-D or 3-D): a list per joint of what `pose:get(j)` gives.
+function M.pose_values(pose)
+  local t = {}
+  for j = 1, #pose do t[j] = { pose:get(j) } end
+  return t
+end
+
+--- Whether poses `a` and `b` hold the same numbers bit for bit; false and the first that differs.
+function M.same_pose(a, b)
+  local x, y = M.pose_numbers(a), M.pose_numbers(b)
+  for i = 1, #x do
+    if x[i] ~= y[i] then return false, ("number %d: %.17g and %.17g"):format(i, x[i], y[i]) end
+  end
+  return true
+end
+
 return M

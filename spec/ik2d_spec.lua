@@ -50,11 +50,7 @@ local function tip(rig, b)
 end
 local function dist(ax, ay, bx, by) return math.sqrt((ax - bx) ^ 2 + (ay - by) ^ 2) end
 
-local function snapshot(pose)
-  local out = {}
-  for b = 1, #pose do out[b] = { pose:get(b) } end
-  return out
-end
+local snapshot = helper.pose_values
 
 describe("sinew.ik in 2-D", function()
   describe("two_bone{ rig }", function()

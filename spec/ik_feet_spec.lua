@@ -1,6 +1,6 @@
 -- sinew.ik.feet: foot placement (src/binding/ik_feet.c over src/core/ik_feet.c), on the Fox's
--- Walk over tilted planes and stairs, measured in model space by a forward kinematics written here
--- in doubles (pose:get and sinew.quat).
+-- Walk over tilted planes and stairs, measured in model space by a forward kinematics in doubles
+-- (spec/support/frames.lua: pose:get and sinew.quat).
 local helper = require "helper"
 local sinew = require "sinew"
 local ik = sinew.ik
@@ -17,32 +17,11 @@ local PELVIS = "b_Hip_01"
 local FPS = 30
 local unpack = table.unpack or unpack
 
--- The model frame of joint j of `pose`: position and rotation (x, y, z, w).
-local function model(pose, j)
-  local skel = pose:skeleton()
-  local px, py, pz, qx, qy, qz, qw, s = 0, 0, 0, 0, 0, 0, 1, 1
-  local path = {}
-  while j ~= 0 do
-    path[#path + 1] = j
-    j = skel:parent(j)
-  end
-  for i = #path, 1, -1 do
-    local tx, ty, tz, rx, ry, rz, rw, sx = pose:get(path[i])
-    local vx, vy, vz = quat.rotate(qx, qy, qz, qw, s * tx, s * ty, s * tz)
-    px, py, pz = px + vx, py + vy, pz + vz
-    qx, qy, qz, qw = quat.mul(qx, qy, qz, qw, rx, ry, rz, rw)
-    s = s * sx
-  end
-  return px, py, pz, qx, qy, qz, qw
-end
+local model = require("support.frames").model
 
 local function dist(ax, ay, az, bx, by, bz) return math.sqrt((ax - bx) ^ 2 + (ay - by) ^ 2 + (az - bz) ^ 2) end
 
-local function snapshot(pose)
-  local t = {}
-  for j = 1, #pose do t[j] = { pose:get(j) } end
-  return t
-end
+local snapshot = helper.pose_values
 
 -- grounds: height along y and unit normal at (x, z). A plane rising toward +z by `deg` degrees
 -- (up hill for the Fox, which faces +z; negative: down hill), and stairs rising toward +z.

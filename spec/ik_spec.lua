@@ -1,5 +1,5 @@
 -- sinew.ik: the two-bone, aim and chain solvers from Lua (src/binding/ik.c, the C core in src/core/ik_*.c),
--- measured in model space by a forward kinematics written here in doubles (pose:get and
+-- measured in model space by a forward kinematics in doubles (spec/support/frames.lua: pose:get and
 -- sinew.quat), on the Fox and on random chains with uniform scales (where the core is exact).
 local helper = require "helper"
 local sinew = require "sinew"
@@ -8,24 +8,7 @@ local quat = sinew.quat
 
 local FOX = "assets/fox/glTF-Binary/Fox.glb"
 
--- The model frame of joint j of `pose`: position, rotation (x, y, z, w) and scale (uniform: sx).
-local function model(pose, j)
-  local skel = pose:skeleton()
-  local px, py, pz, qx, qy, qz, qw, s = 0, 0, 0, 0, 0, 0, 1, 1
-  local path = {}
-  while j ~= 0 do
-    path[#path + 1] = j
-    j = skel:parent(j)
-  end
-  for i = #path, 1, -1 do
-    local tx, ty, tz, rx, ry, rz, rw, sx = pose:get(path[i])
-    local vx, vy, vz = quat.rotate(qx, qy, qz, qw, s * tx, s * ty, s * tz)
-    px, py, pz = px + vx, py + vy, pz + vz
-    qx, qy, qz, qw = quat.mul(qx, qy, qz, qw, rx, ry, rz, rw)
-    s = s * sx
-  end
-  return px, py, pz, qx, qy, qz, qw, s
-end
+local model = require("support.frames").model
 
 local function pos(pose, j) local x, y, z = model(pose, j) return { x, y, z } end
 local function sub(a, b) return { a[1] - b[1], a[2] - b[2], a[3] - b[3] } end
@@ -37,11 +20,7 @@ local function add(a, b) return { a[1] + b[1], a[2] + b[2], a[3] + b[3] } end
 local function angle(a, b) return math.atan2(len(cross(a, b)), dot(a, b)) end
 
 -- every value of every joint of `pose`, for bit-for-bit comparisons
-local function snapshot(pose)
-  local t = {}
-  for j = 1, #pose do t[j] = { pose:get(j) } end
-  return t
-end
+local snapshot = helper.pose_values
 
 -- a random unit vector
 local function unit(rng)

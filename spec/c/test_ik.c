@@ -3,61 +3,20 @@
 #define FIXTURE_SEED 2525
 #include "fixtures.h"
 
+#include "frames.h"
 #include "ik.h"
 
 #define PI 3.14159265358979323846
 #define CASES 4000
 
-/* ---- a reference model space, written independently of the solver (uniform scales only) ---- */
+/* ---- vector helpers beyond frames.h's --------------------------------------------------------- */
 
-typedef struct mframe {
-    double p[3];  /* position */
-    double q[4];  /* rotation x, y, z, w, unit */
-    double s;     /* uniform scale */
-} mframe;
-
-static void qmul(const double *a, const double *b, double *o) {
-    double r[4];
-    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    memcpy(o, r, sizeof r);
-}
-
-/* v rotated by the unit q: q v q* */
-static void qrot(const double *q, const double *v, double *o) {
-    double p[4] = {v[0], v[1], v[2], 0}, c[4] = {-q[0], -q[1], -q[2], q[3]}, t[4];
-    qmul(q, p, t);
-    qmul(t, c, t);
-    o[0] = t[0];
-    o[1] = t[1];
-    o[2] = t[2];
-}
-
-static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static double norm3(const double *a) { return sqrt(dot3(a, a)); }
-static void sub3(const double *a, const double *b, double *o) {
-    o[0] = a[0] - b[0];
-    o[1] = a[1] - b[1];
-    o[2] = a[2] - b[2];
-}
-static void cross3(const double *a, const double *b, double *o) {
-    double r[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-    memcpy(o, r, sizeof r);
-}
 /* a minus its part along the unit b */
 static void reject3(double *a, const double *b) {
     double k = dot3(a, b);
     a[0] -= k * b[0];
     a[1] -= k * b[1];
     a[2] -= k * b[2];
-}
-static void unit3(double *a) {
-    double l = norm3(a);
-    a[0] /= l;
-    a[1] /= l;
-    a[2] /= l;
 }
 static double angle3(const double *a, const double *b) {
     double c[3];
@@ -72,35 +31,6 @@ static void turn3(const double *axis, double angle, const double *v, double *o) 
     for (i = 0; i < 3; i++) o[i] = v[i] * cs + c[i] * sn + axis[i] * k * (1 - cs);
 }
 
-/* the model frame of joint j of `pose`, composed top-down from the local transforms */
-static void ref_model(const sn_pose *pose, int j, mframe *out) {
-    const sn_skeleton *s = sn_pose_skeleton(pose);
-    float trs[10];
-    double t[3], q[4], l;
-    int parent = sn_skeleton_parent(s, j), i;
-    sn_pose_get(pose, j, trs);
-    l = sqrt((double)trs[3] * trs[3] + (double)trs[4] * trs[4] + (double)trs[5] * trs[5] + (double)trs[6] * trs[6]);
-    for (i = 0; i < 4; i++) q[i] = trs[3 + i] / l;
-    for (i = 0; i < 3; i++) t[i] = trs[i];
-    if (parent < 0) {
-        memcpy(out->p, t, sizeof t);
-        memcpy(out->q, q, sizeof q);
-        out->s = trs[7];
-        return;
-    }
-    ref_model(pose, parent, out);
-    qrot(out->q, t, t);
-    for (i = 0; i < 3; i++) out->p[i] += out->s * t[i];
-    qmul(out->q, q, out->q);
-    out->s *= trs[7];
-}
-
-static void ref_pos(const sn_pose *pose, int j, double *p) {
-    mframe f;
-    ref_model(pose, j, &f);
-    memcpy(p, f.p, sizeof f.p);
-}
-
 /* ---- random rigs ------------------------------------------------------------------------------ */
 
 /* A skeleton of `anc` ancestors in a line, a side joint, then root, mid, tip and a child of the
@@ -111,23 +41,6 @@ typedef struct rig {
     int root, mid, tip;
     int n;
 } rig;
-
-static void random_quat(double *q) {
-    double u1 = rnd(0, 1), u2 = rnd(0, 1), u3 = rnd(0, 1), a = sqrt(1 - u1), b = sqrt(u1), tau = 2 * PI;
-    q[0] = a * sin(tau * u2);
-    q[1] = a * cos(tau * u2);
-    q[2] = b * sin(tau * u3);
-    q[3] = b * cos(tau * u3);
-}
-
-static void random_dir(double *v) {
-    do {
-        v[0] = rnd(-1, 1);
-        v[1] = rnd(-1, 1);
-        v[2] = rnd(-1, 1);
-    } while (dot3(v, v) > 1 || dot3(v, v) < 1e-4);
-    unit3(v);
-}
 
 static void set_joint(sn_pose *pose, int j, const double *t, const double *q, double s) {
     float trs[10];

@@ -4,47 +4,15 @@
 #define FIXTURE_SEED 2526
 #include "fixtures.h"
 
+#include "frames.h"
 #include "ik.h"
 
 #define PI 3.14159265358979323846
 #define CASES 3000
 #define MAXJ 24
 
-/* ---- a reference model space (uniform scales), written apart from the solver ---------------- */
+/* ---- quaternion helpers beyond frames.h's (the reference model space is there) -------------- */
 
-static void qmul(const double *a, const double *b, double *o) {
-    double r[4];
-    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    memcpy(o, r, sizeof r);
-}
-static void qconj(const double *a, double *o) {
-    o[0] = -a[0];
-    o[1] = -a[1];
-    o[2] = -a[2];
-    o[3] = a[3];
-}
-static void qrot(const double *q, const double *v, double *o) {
-    double p[4] = {v[0], v[1], v[2], 0}, c[4], t[4];
-    qconj(q, c);
-    qmul(q, p, t);
-    qmul(t, c, t);
-    memcpy(o, t, 3 * sizeof(double));
-}
-static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static double norm3(const double *a) { return sqrt(dot3(a, a)); }
-static double dist3(const double *a, const double *b) {
-    double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-    return norm3(d);
-}
-static void unit3(double *a) {
-    double l = norm3(a);
-    a[0] /= l;
-    a[1] /= l;
-    a[2] /= l;
-}
 static void qaxis(const double *axis, double angle, double *q) {
     q[0] = axis[0] * sin(angle / 2);
     q[1] = axis[1] * sin(angle / 2);
@@ -52,50 +20,8 @@ static void qaxis(const double *axis, double angle, double *q) {
     q[3] = cos(angle / 2);
 }
 
-/* position of joint j of `pose` (model space), composed top-down */
-static void ref_pos(const sn_pose *pose, int j, double *p, double *q, double *s) {
-    const sn_skeleton *sk = sn_pose_skeleton(pose);
-    float trs[10];
-    double t[3], lq[4], l;
-    int parent = sn_skeleton_parent(sk, j), i;
-    sn_pose_get(pose, j, trs);
-    l = sqrt((double)trs[3] * trs[3] + (double)trs[4] * trs[4] + (double)trs[5] * trs[5] + (double)trs[6] * trs[6]);
-    for (i = 0; i < 4; i++) lq[i] = trs[3 + i] / l;
-    for (i = 0; i < 3; i++) t[i] = trs[i];
-    if (parent < 0) {
-        memcpy(p, t, sizeof t);
-        memcpy(q, lq, sizeof lq);
-        *s = trs[7];
-        return;
-    }
-    ref_pos(pose, parent, p, q, s);
-    qrot(q, t, t);
-    for (i = 0; i < 3; i++) p[i] += *s * t[i];
-    qmul(q, lq, q);
-    *s *= trs[7];
-}
-static void pos_of(const sn_pose *pose, int j, double *p) {
-    double q[4], s;
-    ref_pos(pose, j, p, q, &s);
-}
-
 /* ---- random chains ------------------------------------------------------------------------- */
 
-static void random_quat(double *q) {
-    double u1 = rnd(0, 1), u2 = rnd(0, 1), u3 = rnd(0, 1), a = sqrt(1 - u1), b = sqrt(u1);
-    q[0] = a * sin(2 * PI * u2);
-    q[1] = a * cos(2 * PI * u2);
-    q[2] = b * sin(2 * PI * u3);
-    q[3] = b * cos(2 * PI * u3);
-}
-static void random_dir(double *v) {
-    do {
-        v[0] = rnd(-1, 1);
-        v[1] = rnd(-1, 1);
-        v[2] = rnd(-1, 1);
-    } while (dot3(v, v) > 1 || dot3(v, v) < 1e-4);
-    unit3(v);
-}
 /* a unit vector across the unit d */
 static void random_across(const double *d, double *v) {
     double k;
@@ -164,8 +90,8 @@ static double reach_of(const rig *r) {
     double sum = 0, a[3], b[3];
     int j;
     for (j = 0; j + 1 < r->n; j++) {
-        pos_of(r->pose, r->c[j], a);
-        pos_of(r->pose, r->c[j + 1], b);
+        ref_pos(r->pose, r->c[j], a);
+        ref_pos(r->pose, r->c[j + 1], b);
         sum += dist3(a, b);
     }
     return sum;
@@ -337,8 +263,8 @@ static double length_error(const rig *r, const double *len) {
     double a[3], b[3], e = 0;
     int j;
     for (j = 0; j + 1 < r->n; j++) {
-        pos_of(r->pose, r->c[j], a);
-        pos_of(r->pose, r->c[j + 1], b);
+        ref_pos(r->pose, r->c[j], a);
+        ref_pos(r->pose, r->c[j + 1], b);
         e = fmax(e, fabs(dist3(a, b) - len[j]) / len[j]);
     }
     return e;
@@ -362,11 +288,11 @@ static void free_chains(int method, int iterations, int *reached_out, int *cases
         int j, n = c % 10 == 0 ? (int)rnd(7, 17) : (int)rnd(2, 7);
         make_rig(&r, n);
         for (j = 0; j + 1 < n; j++) random_quat(q), set_rot(r.pose, r.c[j], q);
-        pos_of(r.pose, r.c[n - 1], tp);
+        ref_pos(r.pose, r.c[n - 1], tp);
         for (j = 0; j + 1 < n; j++) random_quat(q), set_rot(r.pose, r.c[j], q);
         for (j = 0; j + 1 < n; j++) {
-            pos_of(r.pose, r.c[j], a);
-            pos_of(r.pose, r.c[j + 1], b);
+            ref_pos(r.pose, r.c[j], a);
+            ref_pos(r.pose, r.c[j + 1], b);
             len[j] = dist3(a, b);
         }
         reach = reach_of(&r);
@@ -380,7 +306,7 @@ static void free_chains(int method, int iterations, int *reached_out, int *cases
         ENSURE(sn_ik_chain_solve(ik, r.pose, &t, 1.0, &left, &flags, NULL) == SN_OK);
         snapshot(r.pose, after);
         ENSURE(only_chain_rotations(&r, before, after));
-        pos_of(r.pose, r.c[n - 1], tip);
+        ref_pos(r.pose, r.c[n - 1], tip);
         ENSURE_NEAR(left, dist3(tip, tp), 1e-5 * reach);
         /* floats: the written tip is within float rounding (1e-6 of the reach) of the solve's */
         if (dist3(tip, tp) <= tol + 2e-6 * reach) reached++;
@@ -436,7 +362,7 @@ static void limited_chains(int method, int iterations, int *reached_out, int *ca
         make_rig(&r, n);
         random_limits(&r);
         for (j = 0; j + 1 < n; j++) random_within(&r, j, q), set_rot(r.pose, r.c[j], q);
-        pos_of(r.pose, r.c[n - 1], tp);
+        ref_pos(r.pose, r.c[n - 1], tp);
         for (j = 0; j + 1 < n; j++) random_within(&r, j, q), set_rot(r.pose, r.c[j], q);
         reach = reach_of(&r);
         tol = 1e-4 * reach;
@@ -445,10 +371,10 @@ static void limited_chains(int method, int iterations, int *reached_out, int *ca
         t.x = tp[0];
         t.y = tp[1];
         t.z = tp[2];
-        pos_of(r.pose, r.c[n - 1], tip);
+        ref_pos(r.pose, r.c[n - 1], tip);
         d0 = dist3(tip, tp);
         ENSURE(sn_ik_chain_solve(ik, r.pose, &t, 1.0, &left, &flags, NULL) == SN_OK);
-        pos_of(r.pose, r.c[n - 1], tip);
+        ref_pos(r.pose, r.c[n - 1], tip);
         /* never worse than the input (which is within its limits), to float rounding */
         ENSURE(dist3(tip, tp) <= d0 + 2e-6 * reach);
         if (dist3(tip, tp) <= tol + 2e-6 * reach) reached++;
@@ -499,7 +425,7 @@ static void test_limits_restore(void) {
         for (j = 0; j + 1 < n; j++) random_quat(q), set_rot(r.pose, r.c[j], q);
         ik = make_chain(&r, c % 2 ? SN_IK_CCD : SN_IK_FABRIK, (int)rnd(1, 20), 1e-4, 1);
         random_dir(v);
-        pos_of(r.pose, r.c[0], q);
+        ref_pos(r.pose, r.c[0], q);
         t.x = q[0] + v[0] * rnd(0, 3);
         t.y = q[1] + v[1] * rnd(0, 3);
         t.z = q[2] + v[2] * rnd(0, 3);
@@ -526,7 +452,7 @@ static void test_weight_and_determinism(void) {
         for (j = 0; j + 1 < n; j++) random_within(&r, j, q), set_rot(r.pose, r.c[j], q);
         ik = make_chain(&r, c % 4 < 2 ? SN_IK_CCD : SN_IK_FABRIK, 16, 1e-4, 1);
         random_dir(v);
-        pos_of(r.pose, r.c[0], q);
+        ref_pos(r.pose, r.c[0], q);
         t.x = q[0] + v[0] * rnd(0, 4);
         t.y = q[1] + v[1] * rnd(0, 4);
         t.z = q[2] + v[2] * rnd(0, 4);
@@ -535,7 +461,7 @@ static void test_weight_and_determinism(void) {
         ENSURE(sn_ik_chain_solve(ik, r.pose, &t, 0.0, &l0, NULL, NULL) == SN_OK);
         snapshot(r.pose, after);
         ENSURE(memcmp(before, after, sizeof(float) * 10 * (size_t)r.total) == 0);
-        pos_of(r.pose, r.c[n - 1], tip);
+        ref_pos(r.pose, r.c[n - 1], tip);
         ENSURE_NEAR(l0, dist3(tip, &t.x), 1e-5 * (1 + l0));
         /* two solves of one input: the same bits */
         copy = fixture_pose(r.s);
@@ -576,7 +502,7 @@ static void test_weight_blends(void) {
         for (j = 0; j + 1 < n; j++) random_quat(q), set_rot(r.pose, r.c[j], q);
         ik = make_chain(&r, c % 2 ? SN_IK_CCD : SN_IK_FABRIK, 16, 1e-4, 0);
         random_dir(v);
-        pos_of(r.pose, r.c[0], q);
+        ref_pos(r.pose, r.c[0], q);
         t.x = q[0] + v[0];
         t.y = q[1] + v[1];
         t.z = q[2] + v[2];
@@ -645,7 +571,7 @@ static void test_degenerate(void) {
         t.z = 0.3;
         sn_pose_reset(pose);
         ENSURE(sn_ik_chain_solve(ik, pose, &t, 1.0, &left, &flags, NULL) == SN_OK);
-        pos_of(pose, 4, tip);
+        ref_pos(pose, 4, tip);
         ENSURE(left <= 1e-5 && dist3(tip, &t.x) <= 1e-5);
         /* target on the root: flagged, the chain folds toward it, finite */
         t.x = t.y = t.z = 0;
@@ -659,8 +585,8 @@ static void test_degenerate(void) {
         t.z = 4;
         ENSURE(sn_ik_chain_solve(ik, pose, &t, 1.0, &left, &flags, NULL) == SN_OK);
         ENSURE(flags & SN_IK_UNREACHABLE);
-        pos_of(pose, 1, root);
-        pos_of(pose, 4, tip);
+        ref_pos(pose, 1, root);
+        ref_pos(pose, 4, tip);
         ENSURE_NEAR(left, sqrt(125.0) - 2.0, 1e-5);
         ENSURE_NEAR(dist3(tip, root), 2.0, 1e-5);
     }

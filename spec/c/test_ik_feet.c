@@ -4,51 +4,8 @@
 #define FIXTURE_SEED 2526
 #include "fixtures.h"
 
+#include "frames.h"
 #include "ik.h"
-
-/* ---- a reference model space (uniform scales), written independently of the solver ---------- */
-
-static void qmul(const double *a, const double *b, double *o) {
-    double r[4];
-    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    memcpy(o, r, sizeof r);
-}
-
-static void qrot(const double *q, const double *v, double *o) {
-    double p[4] = {v[0], v[1], v[2], 0}, c[4] = {-q[0], -q[1], -q[2], q[3]}, t[4];
-    qmul(q, p, t);
-    qmul(t, c, t);
-    o[0] = t[0];
-    o[1] = t[1];
-    o[2] = t[2];
-}
-
-/* position p and rotation q of joint j of `pose` */
-static void ref_model(const sn_pose *pose, int j, double *p, double *q) {
-    const sn_skeleton *s = sn_pose_skeleton(pose);
-    float trs[10];
-    double v[3], lq[4], l;
-    int parent = sn_skeleton_parent(s, j), i;
-    if (parent < 0) {
-        p[0] = p[1] = p[2] = 0;
-        q[0] = q[1] = q[2] = 0;
-        q[3] = 1;
-    } else {
-        ref_model(pose, parent, p, q);
-    }
-    sn_pose_get(pose, j, trs);
-    v[0] = trs[0];
-    v[1] = trs[1];
-    v[2] = trs[2];
-    qrot(q, v, v);
-    for (i = 0; i < 3; i++) p[i] += v[i] * 1.0;
-    l = sqrt((double)trs[3] * trs[3] + (double)trs[4] * trs[4] + (double)trs[5] * trs[5] + (double)trs[6] * trs[6]);
-    for (i = 0; i < 4; i++) lq[i] = trs[3 + i] / l;
-    qmul(q, lq, q);
-}
 
 /* ---- the biped: root, pelvis, and two legs with bent knees ----------------------------------- */
 
@@ -128,8 +85,8 @@ static void test_uneven_ground(void) {
         double low = heights[c][0] < heights[c][1] ? heights[c][0] : heights[c][1];
         ik = make(&d);
         pose = fixture_pose(skel);
-        ref_model(pose, FOOT_L, before[0], q0[0]);
-        ref_model(pose, FOOT_R, before[1], q0[1]);
+        ref_frame(pose, FOOT_L, before[0], q0[0], NULL);
+        ref_frame(pose, FOOT_R, before[1], q0[1], NULL);
         ENSURE(sn_ik_feet_prepare(ik, pose, points, &err) == SN_OK);
         ENSURE_NEAR(points[0], before[0][0], 1e-12);
         ENSURE_NEAR(points[4], before[1][1], 1e-12);
@@ -137,11 +94,11 @@ static void test_uneven_ground(void) {
         ENSURE(flags & SN_IK_REACHED);
         /* the first solve starts at its target: the pelvis drops by the lower foot's move */
         ENSURE_NEAR(sn_ik_feet_offset(ik), low > 0 ? 0 : low, 1e-12);
-        ref_model(pose, PELVIS, p, q);
+        ref_frame(pose, PELVIS, p, q, NULL);
         ENSURE_NEAR(p[1], 2 + (low > 0 ? 0 : low), 1e-6);
         /* each foot moved straight up or down by its ground's height (flat ground: h / cos 0) */
         for (l = 0; l < 2; l++) {
-            ref_model(pose, l == 0 ? FOOT_L : FOOT_R, p, q);
+            ref_frame(pose, l == 0 ? FOOT_L : FOOT_R, p, q, NULL);
             ENSURE_NEAR(p[0], before[l][0], 1e-5);
             ENSURE_NEAR(p[1], before[l][1] + heights[c][l], 1e-5);
             ENSURE_NEAR(p[2], before[l][2], 1e-5);
@@ -170,7 +127,7 @@ static void test_tilted_normal(void) {
         ik = make(&d);
         pose = fixture_pose(skel);
         for (l = 0; l < 2; l++) {
-            ref_model(pose, l == 0 ? FOOT_L : FOOT_R, before[l], q0[l]);
+            ref_frame(pose, l == 0 ? FOOT_L : FOOT_R, before[l], q0[l], NULL);
             h[l] = before[l][1];
             g[4 * l] = 0;
             g[4 * l + 1] = 0;
@@ -180,7 +137,7 @@ static void test_tilted_normal(void) {
         ENSURE(solve(ik, pose, g, 0.1, 1, &flags, &err) == SN_OK);
         ENSURE(((flags & SN_IK_LIMITED) != 0) == (limits[k] < a));
         for (l = 0; l < 2; l++) {
-            ref_model(pose, l == 0 ? FOOT_L : FOOT_R, p, q);
+            ref_frame(pose, l == 0 ? FOOT_L : FOOT_R, p, q, NULL);
             /* the foot's distance from the plane along its normal is its height: h / cos a along up */
             ENSURE_NEAR(p[1], h[l] / cos(a), 1e-5);
             /* the foot turned from up toward the normal by min(a, limit): q q0^-1 takes up there */
@@ -323,8 +280,8 @@ static void test_weight_and_max_drop(void) {
     ENSURE(flags & SN_IK_REACHED);
     {
         double p[3], q[4], r[3];
-        ref_model(fixture_pose(skel), FOOT_L, r, q);
-        ref_model(pose, FOOT_L, p, q);
+        ref_frame(fixture_pose(skel), FOOT_L, r, q, NULL);
+        ref_frame(pose, FOOT_L, p, q, NULL);
         ENSURE_NEAR(p[1], r[1] - 0.1, 1e-5); /* down with the ground, by the leg's hinge */
     }
 }

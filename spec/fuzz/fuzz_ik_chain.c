@@ -18,9 +18,6 @@
 
 #define MAXJ 12
 
-/* a float as a pose may hold it: the number as read (NaN, infinite, huge or tiny now and then) */
-static float read_float(reader *r) { return (float)read_number(r); }
-
 static void *build_skeleton(reader *r, sn_skeleton **out) {
     static const char *const names[MAXJ] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"};
     int parents[MAXJ], i, c, n = read_int(r, 1, MAXJ);
@@ -51,68 +48,6 @@ static void *build_skeleton(reader *r, sn_skeleton **out) {
     return mem;
 }
 
-static void fill_pose(sn_pose *p, reader *r) {
-    int j, c, n = sn_skeleton_count(sn_pose_skeleton(p));
-    for (j = 0; j < n; j++) {
-        float trs[10];
-        double l = 0;
-        if (read_byte(r) < 64u) continue; /* the rest transform, now and then */
-        for (c = 0; c < 10; c++) trs[c] = read_float(r);
-        if (read_byte(r) < 160u) trs[7] = trs[8] = trs[9] = trs[7]; /* mostly uniform scales */
-        for (c = 3; c < 7; c++) l += (double)trs[c] * trs[c];
-        l = sqrt(l);
-        if (read_byte(r) < 200u && l > 1e-6 && sn_isfinite(l)) /* mostly unit, as the binding keeps them */
-            for (c = 3; c < 7; c++) trs[c] = (float)(trs[c] / l);
-        sn_pose_set(p, j, trs);
-    }
-}
-
-static void snapshot(const sn_pose *p, float *out) {
-    int j, n = sn_skeleton_count(sn_pose_skeleton(p));
-    for (j = 0; j < n; j++) sn_pose_get(p, j, out + 10 * j);
-}
-
-/* after a solve that succeeded: everything as before but the rotations of the chain's joints other
-   than the tip, which are finite and unit (or untouched) */
-static void check_written(const float *before, const sn_pose *p, const int *js, int k) {
-    float after[10 * MAXJ];
-    int j, c, i, n = sn_skeleton_count(sn_pose_skeleton(p));
-    snapshot(p, after);
-    for (j = 0; j < n; j++) {
-        int mine = 0;
-        for (i = 0; i + 1 < k; i++) mine |= js[i] == j;
-        for (c = 0; c < 10; c++) {
-            if (mine && c >= 3 && c < 7) continue;
-            FUZZ_CHECK(memcmp(&before[10 * j + c], &after[10 * j + c], sizeof(float)) == 0);
-        }
-        if (mine && memcmp(&before[10 * j + 3], &after[10 * j + 3], 4 * sizeof(float)) != 0) {
-            double l = 0;
-            for (c = 3; c < 7; c++) {
-                FUZZ_CHECK(sn_isfinite(after[10 * j + c]));
-                l += (double)after[10 * j + c] * after[10 * j + c];
-            }
-            FUZZ_CHECK(fabs(sqrt(l) - 1.0) < 1e-5);
-        }
-    }
-}
-
-static sn_vec3 read_vec(reader *r) {
-    sn_vec3 v;
-    v.x = read_number(r);
-    v.y = read_number(r);
-    v.z = read_number(r);
-    return v;
-}
-
-/* a weight: mostly in [0, 1] (0 and 1 often), sometimes anything */
-static double read_weight(reader *r) {
-    unsigned tag = read_byte(r);
-    if (tag < 64u) return 0.0;
-    if (tag < 128u) return 1.0;
-    if (tag < 224u) return (tag - 128u) / 96.0;
-    return read_number(r);
-}
-
 /* an angle: mostly within [-pi, pi], sometimes anything */
 static double read_angle(reader *r) {
     unsigned tag = read_byte(r);
@@ -137,7 +72,6 @@ static void fuzz_chain(reader *r, const sn_skeleton *s, sn_pose *pose, sn_pose *
     sn_ik_chain_def def;
     sn_ik_limit limits[MAXJ];
     sn_error err;
-    size_t need;
     void *mem;
     int joints[MAXJ], i, k, round, n = sn_skeleton_count(s);
     sn_ik_chain_def_init(&def);
@@ -158,14 +92,8 @@ static void fuzz_chain(reader *r, const sn_skeleton *s, sn_pose *pose, sn_pose *
     def.limit_count = read_byte(r) < 200u ? read_int(r, 0, def.count > 1 ? def.count - 1 : 0) : read_int(r, -1, MAXJ);
     for (i = 0; i < MAXJ; i++) read_limit(r, joints, def.count >= 1 && def.count <= MAXJ ? def.count : 1, &limits[i]);
     def.limits = read_byte(r) < 4u ? NULL : limits;
-    need = sn_ik_chain_size(&def, &err);
-    if (sn_ik_chain_validate(&def, &err) != SN_OK) {
-        FUZZ_CHECK(need == 0 && err.msg[0] != '\0' && err.arg == 1);
-        return;
-    }
-    FUZZ_CHECK(need > 0);
-    mem = malloc(need);
-    FUZZ_CHECK(mem != NULL && sn_ik_chain_init(mem, need, &def, &err) == SN_OK);
+    FUZZ_NEW(ik_chain, &def, &err, mem);
+    if (mem == NULL) return;
     for (round = 0; round < 4; round++) {
         sn_ik_chain *ik = (sn_ik_chain *)mem;
         float before[10 * MAXJ], after[10 * MAXJ], again[10 * MAXJ];
@@ -176,24 +104,24 @@ static void fuzz_chain(reader *r, const sn_skeleton *s, sn_pose *pose, sn_pose *
         sn_status st, st2;
         if (read_byte(r) < 32u) (void)sn_ik_chain_set_iterations(ik, read_int(r, -2, 200), &err);
         if (read_byte(r) < 32u) (void)sn_ik_chain_set_tolerance(ik, read_number(r), &err);
-        snapshot(pose, before);
+        fuzz_snapshot(pose, before);
         FUZZ_CHECK(sn_pose_copy(pose, copy, NULL) == SN_OK);
         memset(&err, 0, sizeof err);
         st = sn_ik_chain_solve(ik, p, &target, weight, &left, &flags, &err);
         if (p == foreign) FUZZ_CHECK(st != SN_OK);
         if (st != SN_OK) {
             FUZZ_CHECK(err.msg[0] != '\0' && (err.arg == 1 || err.arg == 2 || err.arg == 4));
-            snapshot(pose, after);
-            FUZZ_CHECK(memcmp(before, after, sizeof(float) * 10 * (size_t)n) == 0 && flags == 0);
+            fuzz_check_unchanged(before, pose);
+            FUZZ_CHECK(flags == 0);
             continue;
         }
         FUZZ_CHECK(sn_isfinite(left) && left >= 0.0);
-        snapshot(pose, after);
+        fuzz_snapshot(pose, after);
         if (weight == 0.0) FUZZ_CHECK(memcmp(before, after, sizeof(float) * 10 * (size_t)n) == 0);
-        check_written(before, pose, def.joints, def.count);
+        fuzz_check_written(before, pose, def.joints, def.count - 1); /* the tip keeps its rotation */
         /* the same input again: the same bits */
         st2 = sn_ik_chain_solve(ik, copy, &target, weight, &left2, &flags2, &err);
-        snapshot(copy, again);
+        fuzz_snapshot(copy, again);
         FUZZ_CHECK(st2 == SN_OK && memcmp(after, again, sizeof(float) * 10 * (size_t)n) == 0);
         FUZZ_CHECK(memcmp(&left, &left2, sizeof left) == 0 && flags == flags2);
     }
@@ -202,17 +130,10 @@ static void fuzz_chain(reader *r, const sn_skeleton *s, sn_pose *pose, sn_pose *
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size, 0};
-    sn_skeleton *skel = NULL, *other = NULL;
-    sn_pose *pose, *copy, *foreign;
-    void *smem = build_skeleton(&r, &skel), *omem = build_skeleton(&r, &other);
-    void *pmem = fuzz_new_pose(skel, &pose), *cmem = fuzz_new_pose(skel, &copy), *fmem = fuzz_new_pose(other, &foreign);
+    fuzz_scene sc;
     int round;
-    if (read_byte(&r) < 192u) fill_pose(pose, &r);
-    for (round = 0; round < 3; round++) fuzz_chain(&r, skel, pose, copy, foreign);
-    free(pmem);
-    free(cmem);
-    free(fmem);
-    free(omem);
-    free(smem);
+    fuzz_scene_init(&sc, &r, build_skeleton, 192u, 1);
+    for (round = 0; round < 3; round++) fuzz_chain(&r, sc.skel, sc.pose, sc.copy, sc.foreign);
+    fuzz_scene_free(&sc);
     return 0;
 }

@@ -27,39 +27,12 @@ static void *build_skeleton(reader *r, sn_skeleton **out) {
     return fuzz_new_skeleton(n, parents, names, out);
 }
 
-static void fill_pose(sn_pose *p, reader *r) {
-    int j, c, n = sn_skeleton_count(sn_pose_skeleton(p));
-    for (j = 0; j < n; j++) {
-        float trs[10];
-        double l = 0;
-        for (c = 0; c < 10; c++) trs[c] = (float)read_number(r);
-        for (c = 3; c < 7; c++) l += (double)trs[c] * trs[c];
-        l = sqrt(l);
-        if (read_byte(r) < 200u && l > 1e-6 && sn_isfinite(l))
-            for (c = 3; c < 7; c++) trs[c] = (float)(trs[c] / l);
-        sn_pose_set(p, j, trs);
-    }
-}
-
-static void snapshot(const sn_pose *p, float *out) {
-    int j, n = sn_skeleton_count(sn_pose_skeleton(p));
-    for (j = 0; j < n; j++) sn_pose_get(p, j, out + 10 * j);
-}
-
-static sn_vec3 read_vec(reader *r) {
-    sn_vec3 v;
-    v.x = read_number(r);
-    v.y = read_number(r);
-    v.z = read_number(r);
-    return v;
-}
-
 /* after a solve that succeeded: only the pelvis's translation and the legs' rotations changed,
    each finite (rotations unit) */
 static void check_written(const float *before, const sn_pose *p, const sn_ik_feet *ik) {
     float after[10 * MAXJ];
     int j, c, l, k, n = sn_skeleton_count(sn_pose_skeleton(p)), pelvis = sn_ik_feet_pelvis(ik);
-    snapshot(p, after);
+    fuzz_snapshot(p, after);
     for (j = 0; j < n; j++) {
         int leg = 0;
         for (l = 0; l < sn_ik_feet_count(ik); l++)
@@ -81,7 +54,6 @@ static void check_written(const float *before, const sn_pose *p, const sn_ik_fee
 static void fuzz_feet(reader *r, const sn_skeleton *s, sn_pose *pose, sn_pose *foreign) {
     sn_ik_feet_def def;
     sn_error err;
-    size_t need;
     void *mem;
     int l, i, round, n = sn_skeleton_count(s);
     sn_ik_feet_def_init(&def);
@@ -103,14 +75,8 @@ static void fuzz_feet(reader *r, const sn_skeleton *s, sn_pose *pose, sn_pose *f
     if (read_byte(r) < 64u) def.max_drop = read_number(r);
     if (read_byte(r) < 64u) def.normal_limit = read_number(r);
     if (read_byte(r) < 64u) def.smoothing = read_number(r);
-    need = sn_ik_feet_size(&def, &err);
-    if (sn_ik_feet_validate(&def, &err) != SN_OK) {
-        FUZZ_CHECK(need == 0 && err.msg[0] != '\0' && err.arg == 1);
-        return;
-    }
-    FUZZ_CHECK(need > 0);
-    mem = malloc(need);
-    FUZZ_CHECK(mem != NULL && sn_ik_feet_init(mem, need, &def, &err) == SN_OK);
+    FUZZ_NEW(ik_feet, &def, &err, mem);
+    if (mem == NULL) return;
     for (round = 0; round < 6; round++) {
         sn_ik_feet *ik = (sn_ik_feet *)mem;
         float before[10 * MAXJ];
@@ -134,23 +100,17 @@ static void fuzz_feet(reader *r, const sn_skeleton *s, sn_pose *pose, sn_pose *f
         dt = read_byte(r) < 240u ? read_int(r, 0, 100) * 0.005 : read_number(r);
         weight = read_byte(r) < 200u ? read_int(r, 0, 4) * 0.25 : read_number(r);
         offset = sn_ik_feet_offset(ik);
-        snapshot(pose, before);
+        fuzz_snapshot(pose, before);
         memset(&err, 0, sizeof err);
         st = sn_ik_feet_solve(ik, pose, ground, dt, weight, NULL, &err);
         if (st != SN_OK) {
-            float after[10 * MAXJ];
             FUZZ_CHECK(err.msg[0] != '\0' && err.arg >= 1 && err.arg <= 4);
-            snapshot(pose, after);
-            FUZZ_CHECK(memcmp(before, after, sizeof(float) * 10 * (size_t)n) == 0);
+            fuzz_check_unchanged(before, pose);
             FUZZ_CHECK(memcmp(&offset, &(double){sn_ik_feet_offset(ik)}, sizeof offset) == 0);
             continue;
         }
         FUZZ_CHECK(sn_isfinite(sn_ik_feet_offset(ik)));
-        if (weight == 0.0) {
-            float after[10 * MAXJ];
-            snapshot(pose, after);
-            FUZZ_CHECK(memcmp(before, after, sizeof(float) * 10 * (size_t)n) == 0);
-        }
+        if (weight == 0.0) fuzz_check_unchanged(before, pose);
         check_written(before, pose, ik);
         /* a second solve without a prepare is refused */
         FUZZ_CHECK(sn_ik_feet_solve(ik, pose, ground, dt, 1.0, NULL, &err) == SN_EINVAL);
@@ -160,16 +120,10 @@ static void fuzz_feet(reader *r, const sn_skeleton *s, sn_pose *pose, sn_pose *f
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size, 0};
-    sn_skeleton *skel = NULL, *other = NULL;
-    sn_pose *pose, *foreign;
-    void *smem = build_skeleton(&r, &skel), *omem = build_skeleton(&r, &other);
-    void *pmem = fuzz_new_pose(skel, &pose), *fmem = fuzz_new_pose(other, &foreign);
+    fuzz_scene sc;
     int round;
-    if (read_byte(&r) < 160u) fill_pose(pose, &r);
-    for (round = 0; round < 2; round++) fuzz_feet(&r, skel, pose, foreign);
-    free(pmem);
-    free(fmem);
-    free(omem);
-    free(smem);
+    fuzz_scene_init(&sc, &r, build_skeleton, 160u, 0);
+    for (round = 0; round < 2; round++) fuzz_feet(&r, sc.skel, sc.pose, sc.foreign);
+    fuzz_scene_free(&sc);
     return 0;
 }

@@ -23,7 +23,7 @@ static void *build_skeleton(reader *r, sn_skeleton **out) {
 }
 
 /* a finite float from the input, as the binding would pass it */
-static float read_float(reader *r) {
+static float read_finite_float(reader *r) {
     double v = read_number(r);
     return sn_isfinite(v) && fabs(v) < 1e30 ? (float)v : 0.5f;
 }
@@ -35,7 +35,7 @@ static void *new_pose(const sn_skeleton *s, reader *r, sn_pose **out) {
     for (j = 0; j < sn_skeleton_count(s); j++) {
         float trs[10];
         double l = 0;
-        for (c = 0; c < 10; c++) trs[c] = read_float(r);
+        for (c = 0; c < 10; c++) trs[c] = read_finite_float(r);
         for (c = 3; c < 7; c++) l += (double)trs[c] * trs[c];
         l = sqrt(l);
         if (!(l > 1e-6)) {
@@ -75,12 +75,6 @@ static void *new_mask(const sn_skeleton *s, reader *r, sn_mask **out) {
         FUZZ_CHECK(w >= 0.0f && w <= 1.0f);
     }
     return mem;
-}
-
-/* the whole pose as bytes, to check that a refused call wrote nothing */
-static void snapshot(const sn_pose *p, float *out) {
-    int j, n = sn_skeleton_count(sn_pose_skeleton(p));
-    for (j = 0; j < n; j++) sn_pose_get(p, j, out + 10 * j);
 }
 
 /* every value of a snapshot within 1e4 in magnitude: the model matrices of up to MAXJ joints
@@ -123,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const unsigned op = read_byte(&r) % 5u;
         sn_status st = SN_OK;
         sn_pose *out = poses[read_int(&r, 0, LAYERS - 1)];
-        snapshot(out, before);
+        fuzz_snapshot(out, before);
         if (op == 0) { /* blend: weights, threshold and method anything; sometimes a foreign layer */
             int count = read_int(&r, 0, LAYERS);
             for (i = 0; i < count; i++) {
@@ -156,7 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         if (st != SN_OK) {
             FUZZ_CHECK(err.msg[0] != '\0');
-            snapshot(out, after);
+            fuzz_snapshot(out, after);
             FUZZ_CHECK(memcmp(before, after, sizeof(float) * 10 * (size_t)n) == 0); /* nothing written */
         } else if (op != 4) {
             fuzz_check_pose(out);

@@ -41,6 +41,18 @@ static double read_number(reader *r) {
     return read_raw(r);
 }
 
+/* a float as a pose may hold it: the number as read (NaN, infinite, huge or tiny now and then) */
+static float read_float(reader *r) { return (float)read_number(r); }
+
+/* a weight: mostly in [0, 1] (0 and 1 often), sometimes anything */
+static double read_weight(reader *r) {
+    unsigned tag = read_byte(r);
+    if (tag < 64u) return 0.0;
+    if (tag < 128u) return 1.0;
+    if (tag < 224u) return (tag - 128u) / 96.0;
+    return read_number(r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #ifdef SN_FUZZ_REPLAY

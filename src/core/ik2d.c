@@ -187,30 +187,19 @@ static double clamp_turn(chain2d *c, int i, double v) {
     return v;
 }
 
-/// One CCD sweep, the tip's bone first: each bone turns the tip toward the target, within bounds.
-static void chain_ccd(chain2d *c, const double *t) {
-    for (int j = c->n - 1; j >= 0; j--) {
-        if (!(c->len[j] > 0.0)) continue;
-        double px = c->x[j], py = c->y[j];
-        double ux = c->x[c->n] - px, uy = c->y[c->n] - py, vx = t[0] - px, vy = t[1] - py;
-        double cs = ux * vx + uy * vy, sn = ux * vy - uy * vx;
-        if (cs == 0.0 && sn == 0.0) continue;
-        double nd = clamp_turn(c, j, c->d[j] + atan2(sn, cs));
-        double delta = nd - c->d[j];
-        if (delta == 0.0) continue;
-        c->d[j] = nd;
-        double co = cos(delta), si = sin(delta);
-        for (int k = j + 1; k <= c->n; k++) {
-            double rx = c->x[k] - px, ry = c->y[k] - py;
-            c->x[k] = px + co * rx - si * ry;
-            c->y[k] = py + si * rx + co * ry;
-        }
+/// The joints after j (to the tip) turned about joint j by the angle of cosine co and sine si.
+static void turn_after(chain2d *c, int j, double co, double si) {
+    double px = c->x[j], py = c->y[j];
+    for (int k = j + 1; k <= c->n; k++) {
+        double rx = c->x[k] - px, ry = c->y[k] - py;
+        c->x[k] = px + co * rx - si * ry;
+        c->y[k] = py + si * rx + co * ry;
     }
 }
 
-/// One FABRIK iteration: backward from the target, forward from the root with each turn bounded.
-static void chain_fabrik(chain2d *c, const double *t) {
-    double qx[SN_IK2D_CHAIN_MAX + 1], qy[SN_IK2D_CHAIN_MAX + 1];
+/// FABRIK's backward pass: the joints' positions (qx, qy) from the target t down to the root, each
+/// at its bone's length from the next one.
+static void fabrik_backward(const chain2d *c, const double *t, double *qx, double *qy) {
     int n = c->n;
     qx[n] = t[0];
     qy[n] = t[1];
@@ -225,6 +214,30 @@ static void chain_fabrik(chain2d *c, const double *t) {
         qx[i] = qx[i + 1] + ux * k;
         qy[i] = qy[i + 1] + uy * k;
     }
+}
+
+/// One CCD sweep, the tip's bone first: each bone turns the tip toward the target, within bounds.
+static void chain_ccd(chain2d *c, const double *t) {
+    for (int j = c->n - 1; j >= 0; j--) {
+        if (!(c->len[j] > 0.0)) continue;
+        double px = c->x[j], py = c->y[j];
+        double ux = c->x[c->n] - px, uy = c->y[c->n] - py, vx = t[0] - px, vy = t[1] - py;
+        double cs = ux * vx + uy * vy, sn = ux * vy - uy * vx;
+        if (cs == 0.0 && sn == 0.0) continue;
+        double nd = clamp_turn(c, j, c->d[j] + atan2(sn, cs));
+        double delta = nd - c->d[j];
+        if (delta == 0.0) continue;
+        c->d[j] = nd;
+        double co = cos(delta), si = sin(delta);
+        turn_after(c, j, co, si);
+    }
+}
+
+/// One FABRIK iteration: backward from the target, forward from the root with each turn bounded.
+static void chain_fabrik(chain2d *c, const double *t) {
+    double qx[SN_IK2D_CHAIN_MAX + 1], qy[SN_IK2D_CHAIN_MAX + 1];
+    int n = c->n;
+    fabrik_backward(c, t, qx, qy);
     double parent_new = 0.0, parent_old = 0.0, acc = 0.0;
     for (int i = 0; i < n; i++) {
         double ux = qx[i + 1] - c->x[i], uy = qy[i + 1] - c->y[i];
@@ -252,30 +265,14 @@ static void free_ccd(chain2d *c, const double *t) {
         double l = sqrt((ux * ux + uy * uy) * (vx * vx + vy * vy));
         if (!(l > 0.0)) continue;
         double co = (ux * vx + uy * vy) / l, si = (ux * vy - uy * vx) / l;
-        for (int k = j + 1; k <= c->n; k++) {
-            double rx = c->x[k] - px, ry = c->y[k] - py;
-            c->x[k] = px + co * rx - si * ry;
-            c->y[k] = py + si * rx + co * ry;
-        }
+        turn_after(c, j, co, si);
     }
 }
 
 static void free_fabrik(chain2d *c, const double *t) {
     double qx[SN_IK2D_CHAIN_MAX + 1], qy[SN_IK2D_CHAIN_MAX + 1];
     int n = c->n;
-    qx[n] = t[0];
-    qy[n] = t[1];
-    for (int i = n - 1; i >= 0; i--) {
-        double ux = c->x[i] - qx[i + 1], uy = c->y[i] - qy[i + 1], l = sqrt(ux * ux + uy * uy);
-        if (!(l > 0.0)) {
-            ux = c->x[i] - c->x[i + 1];
-            uy = c->y[i] - c->y[i + 1];
-            l = sqrt(ux * ux + uy * uy);
-        }
-        double k = l > 0.0 ? c->len[i] / l : 0.0;
-        qx[i] = qx[i + 1] + ux * k;
-        qy[i] = qy[i + 1] + uy * k;
-    }
+    fabrik_backward(c, t, qx, qy);
     for (int i = 0; i < n; i++) {
         double ux = qx[i + 1] - c->x[i], uy = qy[i + 1] - c->y[i], l = sqrt(ux * ux + uy * uy);
         if (!(l > 0.0)) { /* keep the bone's direction */

@@ -5,18 +5,9 @@
    fixed order, and the limits' sines and cosines are computed at init by a polynomial of + and *
    (ik_chain_def.c), not by the C library's sin and cos, which differ between libraries. A
    compiler may still fuse a * b + c into one fused multiply-add, rounded once instead of twice,
-   on targets that have one (arm64, x86-64 built with -mfma): the pragma below forbids it in this
-   file (clang honours it; gcc ignores it but does not fuse in its ISO modes, -std=c99 as the
-   Makefile builds). */
-#ifdef __clang__
-#pragma STDC FP_CONTRACT OFF
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && defined(__FMA__)
-/* gcc 12's straight-line vectoriser fuses a * b - c, a * b + c pairs into vfmsubadd where FMA is
-   there (-march=native, -mfma), whatever -ffp-contract says: off in this file on such targets */
-#pragma GCC optimize("no-tree-slp-vectorize")
-#endif
-
+   on targets that have one (arm64, x86-64 built with -mfma): the pragmas at the top of
+   ik_chain_internal.h forbid it in this file (clang honours it; gcc ignores it but does not fuse
+   in its ISO modes, -std=c99 as the Makefile builds). */
 #include "ik_chain_internal.h"
 
 #include <string.h>
@@ -174,12 +165,12 @@ static double tip_distance(const sn_ik_chain *ik, const double *target) {
     return ik_len(d);
 }
 
-/* One FABRIK iteration: the backward pass on positions from the target, then the forward pass
-   turning each joint onto its new bone direction, limits applied on the way. */
-static int fabrik_step(sn_ik_chain *ik, const double *target, double tiny) {
+/* FABRIK's backward pass: each joint's position f from the target down to the root, at its bone's
+   length from the next one's (along the bone's present direction where that is undefined). */
+static void fabrik_backward(sn_ik_chain *ik, const double *target, double tiny) {
     ik_link *L = ik->link;
     const int n = ik->count;
-    int i, limited = 0;
+    int i;
     memcpy(L[n - 1].f, target, sizeof L[n - 1].f);
     for (i = n - 2; i >= 0; i--) {
         double v[3], u[3];
@@ -190,6 +181,15 @@ static int fabrik_step(sn_ik_chain *ik, const double *target, double tiny) {
         }
         ik_madd(L[i + 1].f, L[i].len, u, L[i].f);
     }
+}
+
+/* One FABRIK iteration: the backward pass on positions from the target, then the forward pass
+   turning each joint onto its new bone direction, limits applied on the way. */
+static int fabrik_step(sn_ik_chain *ik, const double *target, double tiny) {
+    ik_link *L = ik->link;
+    const int n = ik->count;
+    int i, limited = 0;
+    fabrik_backward(ik, target, tiny);
     for (i = 0; i < n - 1; i++) {
         double bone[3], want[3], v[3];
         if (i > 0) ik_qmul(parent_model(ik, i), &L[i].q, &L[i].model); /* carried by its parent */
@@ -215,16 +215,7 @@ static void fabrik_positions(sn_ik_chain *ik, const double *target, double tiny)
     ik_link *L = ik->link;
     const int n = ik->count;
     int i;
-    memcpy(L[n - 1].f, target, sizeof L[n - 1].f);
-    for (i = n - 2; i >= 0; i--) {
-        double v[3], u[3];
-        ik_sub(L[i].p, L[i + 1].f, v);
-        if (ik_unit(v, tiny, u) == 0.0) { /* on the next one: keep the bone's direction */
-            ik_sub(L[i].p, L[i + 1].p, v);
-            if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
-        }
-        ik_madd(L[i + 1].f, L[i].len, u, L[i].f);
-    }
+    fabrik_backward(ik, target, tiny);
     for (i = 0; i + 1 < n; i++) {
         double v[3], u[3];
         ik_sub(L[i + 1].f, L[i].p, v);

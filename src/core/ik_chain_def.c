@@ -3,16 +3,8 @@
 
    Determinism: the limits' sines and cosines are computed here, at init, by a polynomial of + and
    * (ik_sincos_half below), not by the C library's sin and cos, which differ between libraries;
-   the pragma below forbids fused multiply-adds in this file, as in ik_chain.c. */
-#ifdef __clang__
-#pragma STDC FP_CONTRACT OFF
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && defined(__FMA__)
-/* gcc 12's straight-line vectoriser fuses a * b - c, a * b + c pairs into vfmsubadd where FMA is
-   there (-march=native, -mfma), whatever -ffp-contract says: off in this file on such targets */
-#pragma GCC optimize("no-tree-slp-vectorize")
-#endif
-
+   the pragmas at the top of ik_chain_internal.h forbid fused multiply-adds in this file, as
+   in ik_chain.c. */
 #include "ik_chain_internal.h"
 
 #include <stddef.h>

@@ -7,6 +7,18 @@
 #ifndef SN_IK_CHAIN_INTERNAL_H
 #define SN_IK_CHAIN_INTERNAL_H
 
+/* No fused multiply-adds in the files that include this one first (ik_chain.c, ik_chain_def.c),
+   so that a solve gives the same bits on every target (see ik_chain.c): a file-scope pragma holds
+   to the end of the including file. */
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && defined(__FMA__)
+/* gcc 12's straight-line vectoriser fuses a * b - c, a * b + c pairs into vfmsubadd where FMA is
+   there (-march=native, -mfma), whatever -ffp-contract says: off in this file on such targets */
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
+
 #include "ik_internal.h"
 
 /* One chain joint: what init fixes, then the scratch of a solve. */
