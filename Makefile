@@ -40,7 +40,7 @@ PKGS_JSON  := lua-dkjson lua-cjson
 PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON)
 PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted $(PKGS_JSON) love xvfb xauth
 
-.PHONY: all build rock-core ctests test test-all test-love sanitize valgrind lint bench bench-ozz demo demo-love demo-love2d docs rock fuzz \
+.PHONY: all build rock-core ctests test test-all test-love sanitize valgrind lint deps-ci bench bench-ozz demo demo-love demo-love2d docs rock fuzz \
 	clean deps-test deps-build dragonbones-reference
 
 all: build
@@ -76,6 +76,11 @@ $(BUILD)/bench/%: bench/c/%.c $(CORE_OBJ)
 
 deps-test:
 	@sh tools/deps.sh $(PKGS_TEST)
+
+# Every Debian package a CI run installs (.ci/run), at once: its valgrind step then runs beside
+# the others without two apt-get calls at the same time.
+deps-ci:
+	@sh tools/deps.sh $(PKGS_ALL) lua-check valgrind clang libclang-rt-14-dev lua-ldoc lua-discount luarocks
 
 # The C tests, then every busted spec under $(LUA); ends with "N passed, M failed".
 test: deps-test
