@@ -92,7 +92,7 @@ test-all:
 	@sh tools/deps.sh $(PKGS_ALL)
 	@for l in $(LUAS); do $(MAKE) -s LUA=$$l build || exit 1; done
 	@$(MAKE) -s ctests
-	@sh tools/test.sh c $(LUAS) luajit-c love love-zip demo-love demo-love2d
+	@SINEW_COMMANDS=1 sh tools/test.sh c $(LUAS) luajit-c love love-zip demo-love demo-love2d
 
 # LÖVE 11 under xvfb: spec/love, then a zipped .love with the native library inside, beside, and
 # nowhere (tools/love_zip.sh; the zip is written by tools/zip.lua under Lua 5.4)
