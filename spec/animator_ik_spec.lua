@@ -222,7 +222,7 @@ describe("IK in the animator", function()
     fails({ ik = { { solver = "head", target = "gase" } } }, "ik[1].target: unknown target 'gase' (did you mean 'gaze'?)")
     fails({ ik = { { solver = "head", target = { joint = "nope" } } } }, "ik[1].target.joint: unknown joint 'nope'")
     fails({ ik = { { solver = "head", target = "gaze", pole = "gaze" } } }, "ik[1].pole: only a two-bone solver has a pole")
-    fails({ ik = { { solver = "leg", target = "gaze", up = "gaze" } } }, "ik[1].up: only an aim solver has an up")
+    fails({ ik = { { solver = "leg", target = "gaze", up = "gaze" } } }, "ik[1].up: only a 3-D aim solver has an up")
     fails({ ik = { { solver = "head", target = "gaze", weight = 2 } } }, "ik[1].weight: 2 is out of range (0 .. 1)")
     fails({ ik = { { solver = "head", target = "gaze", weight = "aiming" } } },
       "ik[1].weight: parameter 'aiming' is a bool: a weight is a number parameter")

@@ -259,12 +259,13 @@ function M.error_of(fn, ...)
   return tostring(err)
 end
 
---- The ten numbers of every joint of `pose` (`pose:get(j)`), as one list.
+--- The numbers of every joint of `pose` (`pose:get(j)`: ten of a 3-D pose, six of a 2-D one), as
+-- one list.
 function M.pose_numbers(pose)
   local out = {}
   for j = 1, #pose do
     local v = { pose:get(j) }
-    for k = 1, 10 do out[#out + 1] = v[k] end
+    for k = 1, #v do out[#out + 1] = v[k] end
   end
   return out
 end

@@ -30,13 +30,17 @@ local function run(code, name)
   return printed, expected
 end
 
--- the complete example under `heading` of guide `path`, run: what it printed and what its comments say
-local function run_section(path, heading)
+-- the complete example under `heading` of guide `path` (the `nth`, default the first), run: what
+-- it printed and what its comments say
+local function run_section(path, heading, nth)
   local text = read(path)
   local section = assert(text:find("\n" .. heading .. "\n", 1, true), "no section " .. heading)
-  local found
+  local found, seen = nil, 0
   for _, ex in ipairs(examples(path)) do
-    if text:find(ex.code, section, true) and not found then found = ex end
+    if text:find(ex.code, section, true) and not found then
+      seen = seen + 1
+      if seen == (nth or 1) then found = ex end
+    end
   end
   assert.is_truthy(found, "no complete example under " .. heading)
   local printed, expected = run(found.code, path .. ":" .. found.line)
@@ -52,6 +56,11 @@ describe("manual/animator.md", function()
 
   it("runs the example of Inverse kinematics as printed, printing what its comments say", function()
     local printed, expected = run_section("manual/animator.md", "### Inverse kinematics")
+    assert.same(expected, printed)
+  end)
+
+  it("runs the 2-D example of Inverse kinematics as printed, printing what its comments say", function()
+    local printed, expected = run_section("manual/animator.md", "### Inverse kinematics", 2)
     assert.same(expected, printed)
   end)
 end)

@@ -142,6 +142,9 @@ void *sn_lua_checkself(lua_State *L);
 #define SN_IK_AIM_MT "sinew.IKAim"
 #define SN_IK_CHAIN_MT "sinew.IKChain"
 #define SN_IK_FEET_MT "sinew.IKFeet"
+#define SN_IK2D_TWO_BONE_MT "sinew.IK2DTwoBone"
+#define SN_IK2D_AIM_MT "sinew.IK2DAim"
+#define SN_IK2D_CHAIN_MT "sinew.IK2DChain"
 /// Registry key of the list of the blend spaces' metatables, one per mode (for ffi.c)
 #define SN_BLENDSPACE_METATABLES "sinew.BlendSpace metatables"
 

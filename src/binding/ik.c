@@ -509,24 +509,29 @@ static int l_has(lua_State *L) {
 }
 
 /***
- * The kind of a 3-D IK solver: "two_bone", "aim", "chain" or "feet" (what made it;
- * `sinew.ik.kind` also knows "spread"), nil for anything else (the animator's `ik` lists call each kind's `solve` with
- * its own arguments).
+ * The kind of an IK solver and its dimensions: "two_bone", "aim", "chain" or "feet" and 3 for the
+ * solvers of 3-D skeletons, "two_bone", "aim" or "chain" and 2 for those of 2-D rigs (what made
+ * it; `sinew.ik.kind` also knows "spread"); nil for anything else (the animator's `ik` lists call
+ * each kind's `solve` with its own arguments).
  * @function kind
  * @param v any value
- * @treturn ?string
+ * @treturn ?string the kind
+ * @treturn ?int 3 or 2
  * @raise never
  */
 static int l_kind(lua_State *L) {
     static const struct {
         const char *mt, *name;
-    } kinds[] = {{SN_IK_TWO_BONE_MT, "two_bone"}, {SN_IK_AIM_MT, "aim"}, {SN_IK_CHAIN_MT, "chain"},
-                 {SN_IK_FEET_MT, "feet"}};
+        int dims;
+    } kinds[] = {{SN_IK_TWO_BONE_MT, "two_bone", 3}, {SN_IK_AIM_MT, "aim", 3},           {SN_IK_CHAIN_MT, "chain", 3},
+                 {SN_IK_FEET_MT, "feet", 3},         {SN_IK2D_TWO_BONE_MT, "two_bone", 2}, {SN_IK2D_AIM_MT, "aim", 2},
+                 {SN_IK2D_CHAIN_MT, "chain", 2}};
     size_t i;
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (sn_lua_testobject(L, 1, kinds[i].mt) != NULL) {
             lua_pushstring(L, kinds[i].name);
-            return 1;
+            lua_pushinteger(L, kinds[i].dims);
+            return 2;
         }
     }
     lua_pushnil(L);

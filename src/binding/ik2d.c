@@ -20,10 +20,6 @@
 #include "../core/ik2d.h"
 #include "binding.h"
 
-#define SN_IK2D_TWO_BONE_MT "sinew.IK2DTwoBone"
-#define SN_IK2D_AIM_MT "sinew.IK2DAim"
-#define SN_IK2D_CHAIN_MT "sinew.IK2DChain"
-
 /* The userdata of a 2-D solver: everything it solves with. Its uservalue (a table: the
    dragonbones rig, then its core Rig2D) keeps the rig alive, so `rig` stays valid. */
 typedef struct ik2d {

@@ -56,8 +56,24 @@ end
 local entry_fields = { solver = true, target = true, pole = true, up = true, weight = true, states = true }
 local point_fields = { joint = true }
 
+-- joint `j` (a name or a 1-based index) of the definition's skeleton; for a 2-D armature (whose
+-- compiled data knows no names) through the rig of the entry's solver
+local function joint_of(j, ctx, solver, dims)
+  if dims == 2 then
+    local n = ctx.kind.joints(ctx.skeleton)
+    if type(j) == "number" then return j % 1 == 0 and j >= 1 and j <= n and j or nil end
+    if type(j) ~= "string" then return nil end
+    for k, name in ipairs(solver:rig():bones()) do
+      if name == j then return k end
+    end
+    return nil
+  end
+  return type(j) == "number" and j % 1 == 0 and j >= 1 and j <= #ctx.skeleton and j
+    or type(j) == "string" and ctx.skeleton:find(j) or nil
+end
+
 -- a target, pole or up of an entry: a target's name -> { target = k }, { joint = j } -> { joint = j }
-local function point(v, path, ctx, targets, joints_too)
+local function point(v, path, ctx, targets, joints_too, solver, dims)
   if type(v) == "string" then
     local k = targets.index[v]
     if not k then
@@ -69,9 +85,8 @@ local function point(v, path, ctx, targets, joints_too)
   end
   if joints_too and type(v) == "table" then
     local t = ctx.read.own(v, path, point_fields)
-    local j = type(t.joint) == "number" and t.joint % 1 == 0 and t.joint >= 1 and t.joint <= #ctx.skeleton and t.joint
-      or type(t.joint) == "string" and ctx.skeleton:find(t.joint)
-    if not j then fail(path .. ".joint", "unknown joint %s", show(t.joint)) end
+    local j = joint_of(t.joint, ctx, solver, dims)
+    if not j then fail(path .. ".joint", "unknown %s %s", dims == 2 and "bone" or "joint", show(t.joint)) end
     return { joint = j }
   end
   fail(path, "must be a target's name%s (got %s)", joints_too and " or { joint = name }" or "", show(v))
@@ -95,26 +110,34 @@ function M.list(v, path, ctx, targets, states)
       name = solver
       solver = ctx.read.resource(ctx, "ik", solver, p .. ".solver")
     end
-    local kind = Solvers.kind(solver)
+    local kind, dims = Solvers.kind(solver)
     if not kind then fail(p .. ".solver", "must be a sinew.ik solver or its name in resources.ik (got %s)", show(solver)) end
-    if solver:skeleton() ~= ctx.skeleton then fail(p .. ".solver", "solver of another skeleton") end
-    local entry = { solver = solver, kind = kind, name = name or tostring(solver), path = p }
+    local want = ctx.kind.dims or 3
+    if dims ~= want then
+      fail(p .. ".solver", "a solver of a %s, in a definition of %s", dims == 2 and "2-D rig" or "3-D skeleton", ctx.kind.name)
+    end
+    local rig = dims == 2 and solver:rig() or nil
+    if (rig and rig:skeleton() or not rig and solver:skeleton()) ~= ctx.skeleton then
+      fail(p .. ".solver", "solver of another %s", rig and "armature" or "skeleton")
+    end
+    local entry = { solver = solver, kind = kind, name = name or tostring(solver), path = p, rig = rig }
     if kind == "feet" then -- (its targets come from its ground callback)
       if e.target ~= nil then
         fail(p .. ".target", "a foot-placement solver takes no target: its ground callback places the feet")
       end
     else
       if e.target == nil then fail(p .. ".target", "%s needs a target", kinds[kind]) end
-      entry.target = point(e.target, p .. ".target", ctx, targets, true)
+      entry.target = point(e.target, p .. ".target", ctx, targets, true, solver, dims)
     end
     if e.pole ~= nil then
       if kind ~= "two_bone" then fail(p .. ".pole", "only a two-bone solver has a pole") end
-      entry.pole = point(e.pole, p .. ".pole", ctx, targets, true)
-    elseif kind == "two_bone" then
+      if rig then fail(p .. ".pole", "a 2-D two-bone solver has no pole: its `bend` picks the side") end
+      entry.pole = point(e.pole, p .. ".pole", ctx, targets, true, solver, dims)
+    elseif kind == "two_bone" and not rig then
       entry.pole = { joint = (select(2, solver:joints())) } -- the knee's own side: it bends as the clip bends it
     end
     if e.up ~= nil then
-      if kind ~= "aim" and kind ~= "spread" then fail(p .. ".up", "only an aim solver has an up reference") end
+      if kind ~= "aim" and kind ~= "spread" or rig then fail(p .. ".up", "only a 3-D aim solver has an up reference") end
       entry.up = point(e.up, p .. ".up", ctx, targets, false)
     end
     if type(e.weight) == "string" then
@@ -162,7 +185,7 @@ function M.plan(compiled, P)
   for _, e in ipairs(compiled.ik or {}) do list[#list + 1] = e end
   if #list == 0 and #targets.names == 0 then return nil end
   local K = { names = targets.names, index = targets.index, values = targets.values, entries = list,
-    smooth = {}, smooth_time = {}, smoothed = {}, model = false }
+    smooth = {}, smooth_time = {}, smoothed = {}, model = false, dims = P.kind.dims or 3 }
   for k = 1, #targets.names do
     if targets.smoothing[k] then
       K.smooth[#K.smooth + 1], K.smooth_time[#K.smooth_time + 1] = k, targets.smoothing[k]
@@ -174,7 +197,17 @@ function M.plan(compiled, P)
     if (e.target and e.target.joint) or (e.pole and e.pole.joint) then K.model = true end
     if e.kind == "feet" then K.feet = true end
   end
-  if K.model then K.mats = core.matrices(P.skel) end -- (a scratch: P.busy guards it)
+  if K.model and K.dims == 3 then K.mats = core.matrices(P.skel) end -- (a scratch: P.busy guards it)
+  if K.model and K.dims == 2 then
+    -- the bones that entries point at, read from the first entry's rig (a scratch, as the solves
+    -- use their rigs: P.busy guards them) after it shows the pose the layers give
+    K.rig, K.bones, K.bx, K.by = list[1].rig, {}, {}, {}
+    for _, e in ipairs(list) do
+      if e.target.joint and not K.bx[e.target.joint] then
+        K.bones[#K.bones + 1], K.bx[e.target.joint], K.by[e.target.joint] = e.target.joint, 0, 0
+      end
+    end
+  end
   return K
 end
 
@@ -214,9 +247,11 @@ local function target_index(K, name, level)
   return k
 end
 
---- Sets target `name` to x, y, z (a smoothed target moves there over time); raises at `level`.
+--- Sets target `name` to x, y, z (a smoothed target moves there over time; z may be left out
+-- for 2-D bones: 0); raises at `level`.
 function M.set(K, S, name, x, y, z, limit, level)
   local k = target_index(K, name, level + 1)
+  if z == nil and K.dims == 2 then z = 0 end
   for c = 1, 3 do
     local v = select(c, x, y, z)
     if not finite(v) or v < -limit or v > limit then
@@ -241,21 +276,38 @@ function M.get(K, S, name, level)
   return v[b + 1], v[b + 2], v[b + 3]
 end
 
--- the model-space point of `pt` (a target of S or a joint in K's matrices)
+-- the model-space point of `pt` (a target of S, a joint in K's matrices or a bone's point)
 local function where(K, S, pt)
   local k = pt.target
   if k then
     local v, b = S.values, 3 * k - 3
     return v[b + 1], v[b + 2], v[b + 3]
   end
+  if K.dims == 2 then return K.bx[pt.joint], K.by[pt.joint], 0 end
   local x, y, z = select(13, K.mats:get(pt.joint))
   return x, y, z
+end
+
+-- the armature-space points of the bones that K's entries point at, from `pose` as the layers
+-- left it: K's rig shows it, and is returned
+local function read_bones(K, pose)
+  local rig, bones, bx, by = K.rig, K.bones, K.bx, K.by
+  rig:apply(pose)
+  for i = 1, #bones do
+    local b = bones[i]
+    local _, _, _, _, x, y = rig:bone(b)
+    bx[b], by[b] = x, y
+  end
+  return rig
 end
 
 --- Runs the entries of K on `pose` for animator A (its parameters; `layers` its layers): each
 -- with its weight; an entry of weight 0 leaves the pose as it is. No garbage.
 function M.run(K, S, A, layers, pose)
-  if K.model then pose:to_model(K.mats) end -- (joint targets and poles: the pose as the layers left it)
+  local shown = nil -- (2-D: the rig that shows `pose`, where the next solve reads the bones)
+  if K.model then -- (joint targets and poles: the pose as the layers left it)
+    if K.dims == 3 then pose:to_model(K.mats) else shown = read_bones(K, pose) end
+  end
   local entries, weights, flags, results, solvers = K.entries, S.weights, S.flags, S.results, S.solvers
   local dt = S.dt
   S.dt = 0
@@ -272,6 +324,14 @@ function M.run(K, S, A, layers, pose)
     weights[i] = w
     if w > 0 and e.kind == "feet" then
       results[i], flags[i] = solvers[i]:solve(pose, dt, w)
+    elseif w > 0 and e.rig then -- 2-D: the solver reads its rig's bones, which must show the pose
+      local rig = e.rig
+      if rig ~= shown then
+        rig:apply(pose)
+        shown = rig
+      end
+      local tx, ty = where(K, S, e.target)
+      results[i], flags[i] = e.solver:solve(pose, tx, ty, w)
     elseif w > 0 then
       local tx, ty, tz = where(K, S, e.target)
       local kind, r, f = e.kind

@@ -6,7 +6,8 @@
 --
 -- A kind is a table of:
 --
--- - `name` (for messages), and the types (metatables) of its `Skeleton`, `Pose`, `Mask`, `Clip`,
+-- - `name` (for messages), `dims` (3 or 2: the IK solvers an `ik` list of the kind takes, as
+--   `sinew.ik.kind` tells them), and the types (metatables) of its `Skeleton`, `Pose`, `Mask`, `Clip`,
 --   whose objects are `object` ("userdata", the default, or "table" for a kind written in Lua);
 -- - `joints(skeleton)`: how many joints a skeleton has; `pose(skeleton)`: a new pose at rest;
 --   `blend(out, poses, weights [, masks, nil, rotation])`,
@@ -94,7 +95,7 @@ do
   end
 
   M.register {
-    name = "3-D joints",
+    name = "3-D joints", dims = 3,
     Skeleton = getmetatable(skel), Pose = Pose, Mask = getmetatable(core.mask(skel, {})),
     Clip = core.clip and getmetatable(core.clip { skeleton = skel, tracks = {} }),
     joints = function(s) return #s end, pose = core.pose, blend = core.blend, delta = core.delta,

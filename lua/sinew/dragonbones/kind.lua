@@ -36,7 +36,7 @@ local function check(q, b, j)
 end
 
 M.kind = {
-  name = "2-D bones",
+  name = "2-D bones", dims = 2,
   Skeleton = getmetatable(data), Pose = Pose, Mask = getmetatable(mask), Clip = getmetatable(anim),
   joints = function(s) return (s:counts()) end,
   pose = function(s) return s:pose() end,

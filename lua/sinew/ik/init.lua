@@ -11,12 +11,14 @@ for name, value in next, core.ik do M[name] = value end
 --- One aim over several joints (see `sinew.ik.spread`).
 M.spread = Spread.new
 
---- The kind of a 3-D solver: "two_bone", "aim", "chain", "feet", "spread", or nil for anything else.
+--- The kind of a solver and its dimensions: "two_bone", "aim", "chain", "feet" or "spread" and 3
+-- for 3-D skeletons' solvers; "two_bone", "aim" or "chain" and 2 for 2-D rigs'; nil for anything else.
 -- @param v any value
--- @treturn ?string
+-- @treturn ?string the kind
+-- @treturn ?int 3 or 2
 -- @raise never
 function M.kind(v)
-  if Spread.is(v) then return "spread" end
+  if Spread.is(v) then return "spread", 3 end
   return core.ik.kind(v)
 end
 
