@@ -349,6 +349,48 @@ describe("sinew.ik in 2-D", function()
     end)
   end)
 
+  describe("clones", function()
+    it("solve on another rig of the armature as the solver does on its own, bit for bit", function()
+      local rng = helper.rng(2511)
+      for _ = 1, 20 do
+        local rig, pose = random_rig(rng, 4)
+        local other = rig:clone()
+        assert.are.equal(rig:skeleton(), other:skeleton())
+        local made = {
+          ik.two_bone { rig = rig, bones = { "b1", "b2" }, bend = -1, soften = 0.9 },
+          ik.aim { rig = rig, bone = "b3", forward = 0.3, offset = { 2, 5 }, limit = 1 },
+          ik.chain { rig = rig, bones = { "b1", "b2", "b3", "b4" }, method = "ccd", iterations = 8,
+            limits = { b2 = { min = -1, max = 1 } } },
+        }
+        local x, y = origin(rig, "b1")
+        local tx, ty = x + rng(-60, 60), y + rng(-60, 60)
+        for _, solver in ipairs(made) do
+          local copy = solver:clone(other)
+          assert.are.equal(other, copy:rig())
+          assert.are.equal(getmetatable(solver), getmetatable(copy))
+          local p1, p2 = rig:pose(), rig:pose()
+          p1:copy(pose)
+          p2:copy(pose)
+          rig:apply(p1)
+          other:apply(p2)
+          assert.are.same({ solver:solve(p1, tx, ty, 0.8) }, { copy:solve(p2, tx, ty, 0.8) })
+          assert.is_true(helper.same_pose(p1, p2))
+        end
+      end
+    end)
+
+    it("refuses what is no rig of the armature", function()
+      local rig = random_rig(helper.rng(7), 2)
+      local stranger = random_rig(helper.rng(8), 2)
+      local arm = ik.two_bone { rig = rig, bones = { "b1", "b2" } }
+      assert.matches("bad argument #1 to 'clone' %(a sinew.dragonbones rig expected, got nil%)",
+        helper.error_of(function() return arm:clone() end))
+      assert.matches("bad argument #1 to 'clone' %(a rig of another armature%)",
+        helper.error_of(function() return arm:clone(stranger) end))
+      assert.matches("IK2DTwoBone expected, got number", helper.error_of(arm.clone, 1, rig))
+    end)
+  end)
+
   describe("garbage", function()
     it("makes none per solve", function()
       local rig, pose = random_rig(helper.rng(2508), 4)

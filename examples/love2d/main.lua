@@ -51,17 +51,23 @@ local events_seen = {}
 -- played faster through the state's `rate`; a jump with events of the animator's own; an attack),
 -- and an aim layer on the upper body (the `aim` animation's first pose, faded in and out by the
 -- layer's weight), after which the chest and the weapon turn onto the mouse (two aim solvers of
--- sinew.ik on the rig, weighted the same).
+-- sinew.ik in the aim layer's `ik` list, weighted by the layer's weight, the target the mouse).
 -- you_xin_body: her moods as states that fade in and back to idle, and her hair a dynamic chain.
 
 local MOODS = { "happy", "angry", "sad", "cry", "shock", "shy" }
 
-local function mecha_plan(rig)
+local function mecha_plan(rig, kind)
   -- the upper body: what the aim layer plays on (the legs keep walking)
   local upper = rig:mask({ chest = 1, shouder_l = 1, shouder_r = 1, weapon = 1, weapon_1 = 1 })
+  -- the aim: the chest carries the weapon's line (the weapon's setup place and angle in the
+  -- chest's frame) 40 % of the way to the mouse, then the weapon turns the rest
+  local w = kind.data.armatures[1].bones[kind.bone.weapon]
+  local solvers = { chest = sinew.ik.aim { rig = rig, bone = "chest", forward = w.rotation, offset = { w.x, w.y } },
+    gun = sinew.ik.aim { rig = rig, bone = "weapon" } }
   return sinew.animator.compile({
     skeleton = rig:skeleton(),
     parameters = { speed = 0, rate = 1, jump = "trigger", attack = "trigger" },
+    targets = { mouse = { 0, 0, 0 } }, -- in the rig's armature space
     layers = {
       { name = "base", entry = "move",
         states = {
@@ -77,9 +83,10 @@ local function mecha_plan(rig)
           { from = "attack", to = "move", exit_time = 0.9, duration = 0.2, mode = "inertialize" },
         } },
       -- the aim layer: the `aim` animation's pose on the upper body, its weight fading in and out
-      -- (anim:set_layer_weight); aim() then turns chest and weapon onto the mouse
-      { name = "aim", mask = upper, weight = 0, entry = "aim", states = { aim = { motion = "aim", speed = 0 } } },
-    } }, { clips = rig:clips() })
+      -- (anim:set_layer_weight); its IK then turns chest and weapon onto the mouse, by its weight
+      { name = "aim", mask = upper, weight = 0, entry = "aim", states = { aim = { motion = "aim", speed = 0 } },
+        ik = { { solver = "chest", target = "mouse", weight = 0.4 }, { solver = "gun", target = "mouse" } } },
+    } }, { clips = rig:clips(), ik = solvers })
 end
 
 local function girl_plan(rig)
@@ -113,32 +120,16 @@ local PLANS = { mecha_1406 = mecha_plan, you_xin_body = girl_plan, dragon_boy = 
 
 local function new_character(kind, x, scale)
   local rig = assert(sinew.dragonbones.rig(kind.data))
-  kind.plan = kind.plan or PLANS[kind.name](rig)
+  kind.plan = kind.plan or PLANS[kind.name](rig, kind)
   local ch = { kind = kind, rig = rig, anim = kind.plan:new(), pose = rig:pose(), x = x, y = GROUND,
     scale = scale or kind.scale, facing = 1, speed = 0, walk = 0, aim = 0, aiming = false, mx = 0, my = 0 }
-  if kind.name == "mecha_1406" then
-    -- the aim: the chest carries the weapon's line (the weapon's setup place and angle in the
-    -- chest's frame) 40 % of the way to the mouse, then the weapon turns the rest
-    local w = kind.data.armatures[1].bones[kind.bone.weapon]
-    ch.chest_aim = sinew.ik.aim { rig = rig, bone = "chest", forward = w.rotation, offset = { w.x, w.y } }
-    ch.gun = sinew.ik.aim { rig = rig, bone = "weapon" }
-  elseif kind.name == "you_xin_body" then
+  if kind.name == "you_xin_body" then
     ch.hair = rig:chain { root = "hair0501", gravity = { 0, 900 }, stiffness = 0.25, damping = 0.15 }
     ch.hair2 = rig:chain { root = "hair0601", gravity = { 0, 900 }, stiffness = 0.25, damping = 0.15 }
   elseif kind.name == "dragon_boy" then
     ch.tail = rig:chain { bones = { "tail", "tailTip" }, gravity = { 0, 600 }, stiffness = 0.2, damping = 0.1 }
   end
   return ch
-end
-
--- the weapon points at the mouse (in the rig's armature space): the chest takes 40 % of the turn,
--- the weapon the rest, weighted by ch.aim (0 .. 1, fading in and out); each solve writes the pose
--- and shows it on the rig
-local function aim(ch)
-  local sx = ch.scale * ch.facing
-  local tx, ty = (ch.mx - ch.x) / sx, (ch.my - ch.y) / ch.scale -- the mouse in armature space
-  ch.chest_aim:solve(ch.pose, tx, ty, 0.4 * ch.aim)
-  ch.gun:solve(ch.pose, tx, ty, ch.aim)
 end
 
 -- One frame of a character: its animator's parameters from what it wants, the pose, the aim,
@@ -149,13 +140,14 @@ local function control(ch, dt, main)
     local v = math.abs(ch.speed)
     anim:set("speed", math.min(v, 1)):set("rate", math.max(v, 1))
     if ch.kind.name == "mecha_1406" then
+      -- the weapon points at the mouse: the aim layer's IK, weighted by ch.aim (0 .. 1, fading)
       ch.aim = math.max(0, math.min(1, ch.aim + (ch.aiming and dt or -dt) * 4))
       anim:set_layer_weight("aim", ch.aim)
+      anim:set_target("mouse", (ch.mx - ch.x) / (ch.scale * ch.facing), (ch.my - ch.y) / ch.scale)
     end
     anim:update(dt):evaluate(pose)
     rig:apply(pose)
     if ch.tail then ch.tail:step(dt, pose) end
-    if ch.aim > 0 then aim(ch) end
     if ch.speed ~= 0 then
       ch.facing = ch.speed > 0 and 1 or -1
       ch.x = ch.x + ch.speed * ch.kind.walk_speed * ch.scale / ch.kind.scale * dt

@@ -50,10 +50,9 @@ static ik2d *check_chain(lua_State *L) { return (ik2d *)sn_lua_checkobject(L, 1,
 
 /* ---- definitions ---------------------------------------------------------------------------- */
 
-/* The rig of the definition at 1, pushed at 2 (the dragonbones rig), 3 (its core Rig2D) and 4 (its
-   model's name -> bone map), anchored while the solver is built. */
-static sn_rig2d *read_rig(lua_State *L) {
-    sn_lua_field(L, 1, "rig"); /* 2 */
+/* The dragonbones rig at 2 (the top), with its core Rig2D pushed at 3 and its model's name -> bone
+   map at 4, anchored while a solver is built; NULL when 2 is no rig. */
+static sn_rig2d *rig_at_2(lua_State *L) {
     if (lua_type(L, 2) == LUA_TTABLE) {
         lua_pushliteral(L, "core");
         lua_rawget(L, 2); /* 3 */
@@ -67,8 +66,16 @@ static sn_rig2d *read_rig(lua_State *L) {
         sn_rig2d *r = (sn_rig2d *)sn_lua_testobject(L, 3, SN_RIG2D_MT);
         if (r != NULL && lua_istable(L, 4)) return r;
     }
-    sn_lua_argerror(L, 1, lua_pushfstring(L, "'rig' must be a sinew.dragonbones rig (got %s)", sn_lua_typename_of(L, 2)));
     return NULL;
+}
+
+/* The rig of the definition at 1, pushed at 2 (the dragonbones rig), 3 and 4 (as rig_at_2). */
+static sn_rig2d *read_rig(lua_State *L) {
+    sn_lua_field(L, 1, "rig"); /* 2 */
+    sn_rig2d *r = rig_at_2(L);
+    if (r == NULL)
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "'rig' must be a sinew.dragonbones rig (got %s)", sn_lua_typename_of(L, 2)));
+    return r;
 }
 
 /* bone at stack index `idx` (a name of the rig's map at 4, or a 1-based index), 0-based; `what`
@@ -565,6 +572,29 @@ static int l_chain_solve(lua_State *L) {
     return 2;
 }
 
+/***
+ * A solver of the same definition (bones, bend, soften, forward, offset, limit, method,
+ * iterations, tolerance, limits) on another rig of the same armature: what the animator solves
+ * on (a rig of its own), or one solver per character (also `IK2DAim:clone`, `IK2DChain:clone`).
+ * @function IK2DTwoBone:clone
+ * @param rig a `sinew.dragonbones` rig of the solver's armature
+ * @return a new solver of the same type
+ * @raise "bad argument #1 to 'clone' (a sinew.dragonbones rig expected, got nil)"; "(a rig of
+ * another armature)"
+ */
+static int l_clone(lua_State *L) {
+    const ik2d *k = (const ik2d *)sn_lua_checkself(L);
+    const char *tname = lua_tostring(L, lua_upvalueindex(1)); /* the class (sn_lua_checkself's) */
+    ik2d c = *k;
+    lua_settop(L, 2);
+    c.rig = rig_at_2(L); /* 3, 4 */
+    if (c.rig == NULL)
+        sn_lua_argerror(L, 2, lua_pushfstring(L, "a sinew.dragonbones rig expected, got %s", sn_lua_typename_of(L, 2)));
+    if (sn_rig2d_rig_data(c.rig) != k->data) sn_lua_argerror(L, 2, "a rig of another armature");
+    new_solver(L, tname, &c);
+    return 1;
+}
+
 /* ---- getters, setters ---------------------------------------------------------------------- */
 
 static int push_bones(lua_State *L, const ik2d *k) {
@@ -775,15 +805,17 @@ void sn_open_ik2d(lua_State *L, int ik) {
     static const luaL_Reg two_bone_methods[] = {
         {"solve", l_two_bone_solve}, {"bones", l_two_bone_bones}, {"bend", l_two_bone_bend},
         {"set_bend", l_two_bone_set_bend}, {"soften", l_two_bone_soften}, {"set_soften", l_two_bone_set_soften},
-        {"rig", l_rig_of}, {NULL, NULL}};
+        {"rig", l_rig_of}, {"clone", l_clone}, {NULL, NULL}};
     static const luaL_Reg two_bone_meta[] = {{"__tostring", l_two_bone_tostring}, {NULL, NULL}};
     static const luaL_Reg aim_methods[] = {{"solve", l_aim_solve}, {"bone", l_aim_bone}, {"limit", l_aim_limit},
-                                           {"set_limit", l_aim_set_limit}, {"rig", l_rig_of}, {NULL, NULL}};
+                                           {"set_limit", l_aim_set_limit}, {"rig", l_rig_of}, {"clone", l_clone},
+                                           {NULL, NULL}};
     static const luaL_Reg aim_meta[] = {{"__tostring", l_aim_tostring}, {NULL, NULL}};
     static const luaL_Reg chain_methods[] = {
         {"solve", l_chain_solve}, {"bones", l_chain_bones}, {"method", l_chain_method},
         {"iterations", l_chain_iterations}, {"set_iterations", l_chain_set_iterations},
-        {"tolerance", l_chain_tolerance}, {"set_tolerance", l_chain_set_tolerance}, {"rig", l_rig_of}, {NULL, NULL}};
+        {"tolerance", l_chain_tolerance}, {"set_tolerance", l_chain_set_tolerance}, {"rig", l_rig_of},
+        {"clone", l_clone}, {NULL, NULL}};
     static const luaL_Reg chain_meta[] = {{"__tostring", l_chain_tostring}, {"__len", l_chain_len}, {NULL, NULL}};
     static const struct {
         const char *name;

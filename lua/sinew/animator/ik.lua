@@ -198,11 +198,14 @@ function M.plan(compiled, P)
     if e.kind == "feet" then K.feet = true end
   end
   if K.model and K.dims == 3 then K.mats = core.matrices(P.skel) end -- (a scratch: P.busy guards it)
-  if K.model and K.dims == 2 then
-    -- the bones that entries point at, read from the first entry's rig (a scratch, as the solves
-    -- use their rigs: P.busy guards them) after it shows the pose the layers give
-    K.rig, K.bones, K.bx, K.by = list[1].rig, {}, {}, {}
-    for _, e in ipairs(list) do
+  if K.dims == 2 and #list > 0 then
+    -- 2-D solvers read and write the bones of a rig: the plan's own (a scratch, as the matrices
+    -- above), so that evaluating never changes the rigs a game draws; each entry solves with a
+    -- clone of its solver on it. The bones that entries point at are read from it after it shows
+    -- the pose the layers give.
+    K.rig, K.solvers2d, K.bones, K.bx, K.by = list[1].rig:clone(), {}, {}, {}, {}
+    for i, e in ipairs(list) do
+      K.solvers2d[i] = e.solver:clone(K.rig)
       if e.target.joint and not K.bx[e.target.joint] then
         K.bones[#K.bones + 1], K.bx[e.target.joint], K.by[e.target.joint] = e.target.joint, 0, 0
       end
@@ -289,7 +292,7 @@ local function where(K, S, pt)
 end
 
 -- the armature-space points of the bones that K's entries point at, from `pose` as the layers
--- left it: K's rig shows it, and is returned
+-- left it (K's rig shows it)
 local function read_bones(K, pose)
   local rig, bones, bx, by = K.rig, K.bones, K.bx, K.by
   rig:apply(pose)
@@ -298,15 +301,19 @@ local function read_bones(K, pose)
     local _, _, _, _, x, y = rig:bone(b)
     bx[b], by[b] = x, y
   end
-  return rig
 end
 
 --- Runs the entries of K on `pose` for animator A (its parameters; `layers` its layers): each
 -- with its weight; an entry of weight 0 leaves the pose as it is. No garbage.
 function M.run(K, S, A, layers, pose)
-  local shown = nil -- (2-D: the rig that shows `pose`, where the next solve reads the bones)
+  local shown = false -- (2-D: whether K's rig shows `pose`, where the solves read the bones)
   if K.model then -- (joint targets and poles: the pose as the layers left it)
-    if K.dims == 3 then pose:to_model(K.mats) else shown = read_bones(K, pose) end
+    if K.dims == 3 then
+      pose:to_model(K.mats)
+    else
+      read_bones(K, pose)
+      shown = true
+    end
   end
   local entries, weights, flags, results, solvers = K.entries, S.weights, S.flags, S.results, S.solvers
   local dt = S.dt
@@ -324,14 +331,13 @@ function M.run(K, S, A, layers, pose)
     weights[i] = w
     if w > 0 and e.kind == "feet" then
       results[i], flags[i] = solvers[i]:solve(pose, dt, w)
-    elseif w > 0 and e.rig then -- 2-D: the solver reads its rig's bones, which must show the pose
-      local rig = e.rig
-      if rig ~= shown then
-        rig:apply(pose)
-        shown = rig
+    elseif w > 0 and e.rig then -- 2-D: the solve reads K's rig, which must show the pose
+      if not shown then
+        K.rig:apply(pose)
+        shown = true
       end
       local tx, ty = where(K, S, e.target)
-      results[i], flags[i] = e.solver:solve(pose, tx, ty, w)
+      results[i], flags[i] = K.solvers2d[i]:solve(pose, tx, ty, w) -- (and keeps the rig showing it)
     elseif w > 0 then
       local tx, ty, tz = where(K, S, e.target)
       local kind, r, f = e.kind

@@ -624,6 +624,16 @@ function Rig:clips()
   return out
 end
 
+--- A new rig of the same armature of the same data, at its setup pose, playing nothing: one per
+-- character from a first one (what `sinew.dragonbones.rig(data, name)` gives).
+-- @return a new rig
+-- @raise "bad argument #1 to 'clone' (a sinew.dragonbones rig expected, got table)" when called on
+-- what is not a rig (`rig.clone()` for `rig:clone()`).
+function Rig:clone()
+  check(self, "clone")
+  return assert(Rig.new(self.data, self.model.name))
+end
+
 --- A new 2-D pose of the rig's armature, at rest: what `animator:evaluate(pose)` fills.
 -- @return a new `sinew.Pose2D`
 -- @raise "bad argument #1 to 'pose' (a sinew.dragonbones rig expected, got table)" when called on
