@@ -288,6 +288,50 @@ describe("IK in the animator", function()
     assert.is_false(bad)
   end)
 
+  it("keeps the feet's smoothing in snapshots: a restored animator goes on bit for bit", function()
+    local legs = { { "b_RightUpperArm_06", "b_RightForeArm_07", "b_RightHand_08" },
+      { "b_LeftUpperArm_09", "b_LeftForeArm_010", "b_LeftHand_011" },
+      { "b_RightLeg01_019", "b_RightLeg02_020", "b_RightFoot01_021" },
+      { "b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017" } }
+    local function ground(x, _, z) return 8 * math.sin(0.05 * x + 0.03 * z), 0, 1, 0 end
+    local feet = ik.feet { skeleton = skel, pelvis = "b_Hip_01", legs = legs, ground = ground }
+    local def = definition { ik = { { solver = "feet" } } }
+    local plan = sinew.animator.compile(def, { clips = fox.clips, ik = { feet = feet } })
+    local a, b = plan:new(), plan:new()
+    local pa, pb = sinew.pose(skel), sinew.pose(skel)
+    for _ = 1, 15 do a:update(1 / 30):evaluate(pa) end
+    a:update(1 / 60) -- (an update not yet evaluated: its seconds are in the snapshot too)
+    local snap = a:snapshot()
+    assert.are.equal(40, #snap.ik.feet["ik[1]"])
+    assert.are.equal(1 / 60, snap.ik.dt)
+    b:restore(snap)
+    for frame = 1, 15 do
+      a:update(1 / 30):evaluate(pa)
+      b:update(1 / 30):evaluate(pb)
+      assert.is_true(same_pose(pa, pb), frame)
+    end
+    -- a snapshot without the feet (an older one) restarts them from their targets
+    snap.ik.feet, snap.ik.dt = nil, nil
+    b:restore(snap)
+    -- bad states are named, and change nothing
+    local function refused(edit, pattern)
+      local s = a:snapshot()
+      edit(s.ik)
+      local before = b:snapshot()
+      local ok, err = pcall(b.restore, b, s)
+      assert.is_false(ok)
+      assert.matches(pattern, err, 1, true)
+      assert.are.same(before, b:snapshot())
+    end
+    refused(function(t) t.feet["ik[1]"][1] = 0.5 end, 'ik.feet["ik[1]"]: state number 1 (started) must be 0 or 1')
+    refused(function(t) t.feet["ik[1]"][11], t.feet["ik[1]"][12], t.feet["ik[1]"][13] = 0, 0, 0 end,
+      "state of leg 1: its knee hinge is a zero vector")
+    refused(function(t) t.feet["ik[1]"][7] = 0 / 0 end, 'ik.feet["ik[1]"][7]: must be a finite number')
+    refused(function(t) t.feet["ik[1]"][41] = 1 end, 'ik.feet["ik[1]"]: has 41 numbers, expected 40')
+    refused(function(t) t.feet.other = {} end, "ik.feet: no foot-placement entry 'other'")
+    refused(function(t) t.dt = -1 end, "ik.dt: must be a finite number of seconds >= 0 (got -1)")
+  end)
+
   it("names what is wrong in set_target and target", function()
     local anim = sinew.animator(definition(), { clips = fox.clips })
     assert.error_matches(function() anim:set_target("gase", 1, 2, 3) end, "unknown target 'gase' %(did you mean 'gaze'%?%)")

@@ -268,6 +268,53 @@ describe("sinew.ik.feet", function()
     assert.near((y0 + y1) / 2, yh, 1e-4)
   end)
 
+  it("gives its state and takes it back: the solves go on bit for bit", function()
+    local skel = fox.skeleton
+    local ground = plane(-10)
+    local a = new_feet(ground.fn)
+    local pose = sinew.pose(skel)
+    local walk = fox.clips.Walk
+    local function step(feet, frame)
+      pose:copy(fox.rest)
+      walk:sample((frame / FPS) % walk:duration(), pose)
+      feet:solve(pose, 1 / FPS)
+      return snapshot(pose)
+    end
+    assert.same({ 0, 0, 0, 0 }, { unpack(a:state(), 1, 4) }) -- (before any solve)
+    for frame = 1, 12 do step(a, frame) end
+    local st = a:state()
+    assert.equal(4 + 9 * #LEGS, #st)
+    assert.equal(1, st[1])
+    local into = {}
+    assert.equal(into, a:state(into))
+    assert.same(st, into)
+    local b = new_feet(ground.fn)
+    b:set_state(st)
+    for frame = 13, 24 do assert.same(step(a, frame), step(b, frame), frame) end
+    -- refused states change nothing
+    local before = b:state()
+    local function refused(edit, pattern)
+      local t = b:state()
+      edit(t)
+      local err = helper.error_of(function() b:set_state(t) end)
+      assert.matches(pattern, err, 1, true)
+      assert.same(before, b:state())
+    end
+    refused(function(t) t[1] = 2 end, "bad argument #1 to 'set_state' (state number 1 (started) must be 0 or 1)")
+    refused(function(t) t[2] = 1 / 0 end, "(state number 2 is not a finite number within 1e+12)")
+    refused(function(t) t[#t + 1] = 0 end, ("(a list of %d numbers expected, got %d)"):format(#st, #st + 1))
+    refused(function(t) t[3] = "x" end, "(element 3 is not a number (got string))")
+    refused(function(t) t[11], t[12], t[13] = 0, 0, 0 end, "(state of leg 1: its knee hinge is a zero vector)")
+    -- not from its own ground callback
+    local c
+    c = new_feet(function()
+      c:set_state(c:state())
+      return 0
+    end)
+    pose:copy(fox.rest)
+    assert.matches("set_state called from its own ground callback", helper.error_of(c.solve, c, pose, 0.1))
+  end)
+
   describe("refuses", function()
     local function def(over)
       local d = { skeleton = fox.skeleton, pelvis = PELVIS, legs = { LEGS[1], LEGS[3] }, ground = function() return 0 end }

@@ -226,6 +226,56 @@ static void test_copy(void) {
     ENSURE(sn_ik_feet_offset(b) != sn_ik_feet_offset(a));
 }
 
+/* the state: put back into a copy, the copy solves as the original goes on, bit for bit; a refused
+   state changes nothing */
+static void test_state(void) {
+    sn_ik_feet_def d;
+    sn_ik_feet *a, *b;
+    sn_pose *pa, *pb;
+    double g[8] = {-0.2, 0.1, 1, 0, -0.1, 0, 1, 0.1}, st[4 + 9 * SN_IK_FEET_MAX], bad[4 + 9 * SN_IK_FEET_MAX];
+    double kept[4 + 9 * SN_IK_FEET_MAX];
+    float sa[10 * JOINTS], sb[10 * JOINTS];
+    sn_error err;
+    int n, k;
+    skel = biped();
+    valid_def(&d);
+    a = make(&d);
+    n = sn_ik_feet_state_count(a);
+    ENSURE(n == 4 + 9 * 2);
+    for (k = 0; k < 3; k++) {
+        pa = fixture_pose(skel);
+        g[0] -= 0.05;
+        ENSURE(solve(a, pa, g, 0.05, 1, NULL, &err) == SN_OK);
+    }
+    sn_ik_feet_state(a, st);
+    ENSURE(st[0] == 1.0 && st[1] < 0.0);
+    b = (sn_ik_feet *)fixture_block(sn_ik_feet_block_size(a));
+    ENSURE(sn_ik_feet_copy(b, sn_ik_feet_block_size(a), a, &err) == SN_OK);
+    ENSURE(sn_ik_feet_set_state(b, st, &err) == SN_OK);
+    for (k = 0; k < 3; k++) {
+        g[4] += 0.07;
+        pa = fixture_pose(skel);
+        pb = fixture_pose(skel);
+        ENSURE(solve(a, pa, g, 0.04, 1, NULL, &err) == SN_OK);
+        ENSURE(solve(b, pb, g, 0.04, 1, NULL, &err) == SN_OK);
+        snap(pa, sa);
+        snap(pb, sb);
+        ENSURE(memcmp(sa, sb, sizeof sa) == 0);
+    }
+    sn_ik_feet_state(b, kept);
+    memcpy(bad, kept, sizeof bad);
+    bad[0] = 0.5;
+    ENSURE(sn_ik_feet_set_state(b, bad, &err) == SN_EINVAL && err.arg == 1);
+    memcpy(bad, kept, sizeof bad);
+    bad[5] = NAN;
+    ENSURE(sn_ik_feet_set_state(b, bad, &err) == SN_EINVAL);
+    memcpy(bad, kept, sizeof bad);
+    bad[19] = bad[20] = bad[21] = 0.0; /* leg 2's hinge */
+    ENSURE(sn_ik_feet_set_state(b, bad, &err) == SN_EINVAL);
+    sn_ik_feet_state(b, bad);
+    ENSURE(memcmp(bad, kept, (size_t)n * sizeof(double)) == 0);
+}
+
 static void test_weight_and_max_drop(void) {
     sn_ik_feet_def d;
     sn_ik_feet *ik;
@@ -446,6 +496,7 @@ int main(void) {
     RUN(test_spring_exact);
     RUN(test_weight_and_max_drop);
     RUN(test_copy);
+    RUN(test_state);
     RUN(test_refused);
     RUN(test_never_nan);
     fixture_free();

@@ -51,6 +51,33 @@ static void check_written(const float *before, const sn_pose *p, const sn_ik_fee
     }
 }
 
+/* the state: its own always goes back unchanged; arbitrary numbers are refused (the state kept)
+   or read back as given (the hinges of legs whose definition gave one aside) */
+static void fuzz_state(reader *r, sn_ik_feet *ik) {
+    double own[4 + 9 * SN_IK_FEET_MAX], in[4 + 9 * SN_IK_FEET_MAX], out[4 + 9 * SN_IK_FEET_MAX];
+    int n = sn_ik_feet_state_count(ik), i;
+    sn_error err;
+    sn_ik_feet_state(ik, own);
+    FUZZ_CHECK(sn_ik_feet_set_state(ik, own, &err) == SN_OK);
+    sn_ik_feet_state(ik, out);
+    FUZZ_CHECK(memcmp(own, out, (size_t)n * sizeof(double)) == 0);
+    for (i = 0; i < n; i++) {
+        unsigned b = read_byte(r);
+        in[i] = b < 128u ? own[i] : b < 160u ? read_raw(r) : read_number(r);
+    }
+    memset(&err, 0, sizeof err);
+    if (sn_ik_feet_set_state(ik, in, &err) != SN_OK) {
+        FUZZ_CHECK(err.msg[0] != '\0' && err.arg == 1);
+        sn_ik_feet_state(ik, out);
+        FUZZ_CHECK(memcmp(own, out, (size_t)n * sizeof(double)) == 0);
+        return;
+    }
+    sn_ik_feet_state(ik, out);
+    FUZZ_CHECK(in[0] == out[0]); /* (-0 reads back as 0) */
+    for (i = 1; i < 10; i++) FUZZ_CHECK(memcmp(&in[i], &out[i], sizeof in[i]) == 0);
+    for (i = 0; i < n; i++) FUZZ_CHECK(sn_isfinite(out[i]));
+}
+
 static void fuzz_feet(reader *r, const sn_skeleton *s, sn_pose *pose, sn_pose *foreign) {
     sn_ik_feet_def def;
     sn_error err;
@@ -88,6 +115,7 @@ static void fuzz_feet(reader *r, const sn_skeleton *s, sn_pose *pose, sn_pose *f
         else if (tag < 32u) (void)sn_ik_feet_set_normal_limit(ik, read_number(r), &err);
         else if (tag < 48u) (void)sn_ik_feet_set_smoothing(ik, read_number(r), &err);
         else if (tag < 56u) sn_ik_feet_reset(ik);
+        else if (tag < 72u) fuzz_state(r, ik);
         memset(&err, 0, sizeof err);
         st = sn_ik_feet_prepare(ik, p, points, &err);
         if (p == foreign) FUZZ_CHECK(st != SN_OK);

@@ -319,6 +319,65 @@ static int l_feet_reset(lua_State *L) {
 }
 
 /***
+ * The smoothing state, as numbers: started (0 or 1), the pelvis's offset, its rate and its
+ * held-low target, then per leg the smoothed foot normal (3 numbers), its rate (3) and the knee's
+ * hinge last used (3): 4 + 9 per leg. What a snapshot keeps: `set_state` puts it back and the
+ * solves go on bit for bit as they would have.
+ * @function IKFeet:state
+ * @tparam[opt] table out a table to fill (its first 4 + 9 * #feet entries), instead of a new one
+ * @treturn table the list
+ * @raise "bad argument #1 to 'state' (table expected, got number)"
+ */
+static int l_feet_state(lua_State *L) {
+    sn_ik_feet *ik = feet_of(L);
+    double v[4 + 9 * SN_IK_FEET_MAX];
+    int n = sn_ik_feet_state_count(ik), i;
+    if (lua_isnoneornil(L, 2)) {
+        lua_createtable(L, n, 0);
+    } else {
+        sn_lua_checktype(L, 2, LUA_TTABLE);
+        lua_settop(L, 2);
+    }
+    sn_ik_feet_state(ik, v);
+    for (i = 0; i < n; i++) {
+        lua_pushnumber(L, v[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+/***
+ * Puts back a state that `state` gave (of a solver of the same number of legs; the hinge of a leg
+ * given `mid_axis` is a setting and stays). A refused state changes nothing.
+ * @function IKFeet:set_state
+ * @tparam table state 4 + 9 * #feet numbers
+ * @raise "bad argument #1 to 'set_state' (a list of 40 numbers expected, got 12)"; "(element 3 is not
+ * a number (got string))"; "(state number 1 (started) must be 0 or 1)", "(state number 5 is not a
+ * finite number within 1e+12)", "(state of leg 2: its knee hinge is a zero vector)"; "set_state
+ * called from its own ground callback"
+ */
+static int l_feet_set_state(lua_State *L) {
+    feet_header *h = check_feet(L);
+    sn_ik_feet *ik = (sn_ik_feet *)h->solver;
+    double v[4 + 9 * SN_IK_FEET_MAX];
+    int n = sn_ik_feet_state_count(ik), i, got;
+    sn_error err;
+    sn_lua_checktype(L, 2, LUA_TTABLE);
+    got = (int)sn_lua_rawlen(L, 2);
+    if (got != n) return sn_lua_argerror(L, 2, lua_pushfstring(L, "a list of %d numbers expected, got %d", n, got));
+    for (i = 0; i < n; i++) {
+        lua_rawgeti(L, 2, i + 1);
+        if (lua_type(L, -1) != LUA_TNUMBER)
+            return sn_lua_argerror(L, 2, lua_pushfstring(L, "element %d is not a number (got %s)", i + 1, luaL_typename(L, -1)));
+        v[i] = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    if (h->busy) return sn_lua_errorf(L, "set_state called from its own ground callback");
+    if (sn_ik_feet_set_state(ik, v, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
+    return 0;
+}
+
+/***
  * The most the pelvis drops, model units.
  * @function IKFeet:max_drop
  * @treturn number
@@ -449,7 +508,8 @@ static int l_feet_tostring(lua_State *L) {
 void sn_open_ik_feet(lua_State *L, int ik) {
     static const luaL_Reg methods[] = {
         {"solve", l_feet_solve}, {"clone", l_feet_clone}, {"pelvis", l_feet_pelvis}, {"leg", l_feet_leg}, {"up", l_feet_up},
-        {"offset", l_feet_offset}, {"reset", l_feet_reset}, {"max_drop", l_feet_max_drop},
+        {"offset", l_feet_offset}, {"reset", l_feet_reset}, {"state", l_feet_state}, {"set_state", l_feet_set_state},
+        {"max_drop", l_feet_max_drop},
         {"set_max_drop", l_feet_set_max_drop}, {"normal_limit", l_feet_normal_limit},
         {"set_normal_limit", l_feet_set_normal_limit}, {"smoothing", l_feet_smoothing},
         {"set_smoothing", l_feet_set_smoothing}, {"ground", l_feet_ground}, {"set_ground", l_feet_set_ground},

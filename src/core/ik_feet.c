@@ -319,6 +319,59 @@ void sn_ik_feet_reset(sn_ik_feet *ik) {
     ik->prepared = NULL;
 }
 
+int sn_ik_feet_state_count(const sn_ik_feet *ik) { return 4 + 9 * ik->count; }
+
+void sn_ik_feet_state(const sn_ik_feet *ik, double *out) {
+    int l;
+    out[0] = ik->started;
+    out[1] = ik->offset;
+    out[2] = ik->velocity;
+    out[3] = ik->low;
+    for (l = 0; l < ik->count; l++) {
+        memcpy(out + 4 + 9 * l, ik->normal[l], 3 * sizeof(double));
+        memcpy(out + 7 + 9 * l, ik->nvel[l], 3 * sizeof(double));
+        memcpy(out + 10 + 9 * l, ik->axis[l], 3 * sizeof(double));
+    }
+}
+
+sn_status sn_ik_feet_check_state(const sn_ik_feet *ik, const double *in, sn_error *err) {
+    int n = sn_ik_feet_state_count(ik), i;
+    if (!(in[0] == 0.0 || in[0] == 1.0)) return sn_fail_arg(err, 1, SN_EINVAL, "state number 1 (started) must be 0 or 1");
+    for (i = 1; i < n; i++)
+        if (!(fabs(in[i]) <= SN_IK_FEET_STATE_MAX))
+            return sn_fail_arg(err, 1, SN_EINVAL, "state number %d is not a finite number within %g", i + 1,
+                               SN_IK_FEET_STATE_MAX);
+    for (i = 0; i < ik->count; i++) {
+        const double *h = in + 10 + 9 * i;
+        if (h[0] == 0.0 && h[1] == 0.0 && h[2] == 0.0)
+            return sn_fail_arg(err, 1, SN_EINVAL, "state of leg %d: its knee hinge is a zero vector", i + 1);
+    }
+    return SN_OK;
+}
+
+sn_status sn_ik_feet_set_state(sn_ik_feet *ik, const double *in, sn_error *err) {
+    sn_status st = sn_ik_feet_check_state(ik, in, err);
+    int l;
+    if (st != SN_OK) return st;
+    ik->started = in[0] == 1.0;
+    ik->offset = in[1];
+    ik->velocity = in[2];
+    ik->low = in[3];
+    for (l = 0; l < ik->count; l++) {
+        sn_vec3 h;
+        memcpy(ik->normal[l], in + 4 + 9 * l, 3 * sizeof(double));
+        memcpy(ik->nvel[l], in + 7 + 9 * l, 3 * sizeof(double));
+        if (!ik->follow[l]) continue; /* a hinge given in the definition is a setting, not state */
+        h.x = in[10 + 9 * l];
+        h.y = in[11 + 9 * l];
+        h.z = in[12 + 9 * l];
+        (void)sn_ik_two_bone_set_mid_axis(ik->solver[l], &h, NULL); /* finite, non-zero: cannot fail */
+        memcpy(ik->axis[l], in + 10 + 9 * l, 3 * sizeof(double)); /* as a solve keeps it */
+    }
+    ik->prepared = NULL;
+    return SN_OK;
+}
+
 /* ---- phase 1: read the legs ------------------------------------------------------------------ */
 
 static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, const sn_ik_frame *pelvis, leg_read *r,

@@ -381,18 +381,47 @@ end
 
 local function triple(v, b) return { v[b + 1], v[b + 2], v[b + 3] } end
 
---- The snapshot's part: { values = { name = { x, y, z } }, goals = ..., velocities = ... }.
+--- The snapshot's part: { values = { name = { x, y, z } }, goals = ..., velocities = ..., and with
+-- foot placement feet = { [entry path] = the solver's state (IKFeet:state) } and dt, the seconds
+-- of updates since the last evaluation (the next feet solve's dt) }.
 function M.take(K, S)
   local t = { values = {}, goals = {}, velocities = {} }
   for k, name in ipairs(K.names) do
     local b = 3 * k - 3
     t.values[name], t.goals[name], t.velocities[name] = triple(S.values, b), triple(S.goals, b), triple(S.vels, b)
   end
+  if K.feet then
+    t.feet, t.dt = {}, S.dt
+    for i, e in ipairs(K.entries) do
+      if e.kind == "feet" then t.feet[e.path] = S.solvers[i]:state() end
+    end
+  end
   return t
 end
 
 local parts = { "values", "goals", "velocities" }
 local function not_target(k, _, index) return index[k] == nil end
+local function not_feet(k, _, paths) return paths[k] == nil end
+
+-- the foot-placement states of a snapshot's part `f` at `path` (R: snapshot.lua's readers), each
+-- checked on a fresh clone of its solver: entry index -> the numbers
+local function read_feet(K, f, path, R)
+  local out, paths = {}, {}
+  R.tbl(f, path)
+  for i, e in ipairs(K.entries) do
+    if e.kind == "feet" then
+      local p = ("%s[%q]"):format(path, e.path)
+      local v = R.numbers(rawget(f, e.path), 4 + 9 * #e.solver, p, -1e12, 1e12, "-1e+12 .. 1e+12")
+      local probe = e.solver:clone()
+      local ok, err = pcall(probe.set_state, probe, v)
+      if not ok then fail(p, "%s", tostring(err):match("%((.*)%)$") or tostring(err)) end
+      out[i], paths[e.path] = v, true
+    end
+  end
+  local bad = Fault.first(f, not_feet, paths)
+  if bad ~= nil then fail(path, "no foot-placement entry %s", show(bad)) end
+  return out
+end
 
 --- Reads and checks a snapshot's part `t` at `path` (raw reads, with snapshot.lua's readers `R`:
 -- `tbl(v, path)`, `numbers(t, n, path, lo, hi, range)`), giving what `put` writes.
@@ -413,18 +442,30 @@ function M.read(K, t, path, R, limit)
     local bad = Fault.first(tp, not_target, K.index)
     if bad ~= nil then fail(p, "unknown target %s", show(bad)) end
   end
+  local f = rawget(t, "feet")
+  if f ~= nil then
+    if not K.feet then fail(path .. ".feet", "the animator has no foot-placement entry") end
+    out.feet = read_feet(K, f, path .. ".feet", R)
+    local dt = rawget(t, "dt")
+    if type(dt) ~= "number" or not (dt >= 0 and dt <= 1e300) then
+      fail(path .. ".dt", "must be a finite number of seconds >= 0 (got %s)", show(dt))
+    end
+    out.dt = dt
+  end
   return out
 end
 
---- Writes a part that `read` gave; foot-placement solvers start again from their targets (their
--- smoothing state is not in snapshots).
+--- Writes a part that `read` gave; foot-placement solvers take their states from it, or (a
+-- snapshot without them) start again from their targets.
 function M.put(K, S, plan)
   local values, goals, vels = S.values, S.goals, S.vels
   for i = 1, #values do values[i], goals[i], vels[i] = plan.values[i], plan.goals[i], plan.vels[i] end
   for i, e in ipairs(K.entries) do
-    if e.kind == "feet" then S.solvers[i]:reset() end
+    if e.kind == "feet" then
+      if plan.feet then S.solvers[i]:set_state(plan.feet[i]) else S.solvers[i]:reset() end
+    end
   end
-  S.dt = 0
+  S.dt = plan.dt or 0
 end
 
 return M
