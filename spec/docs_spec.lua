@@ -11,7 +11,7 @@
 local read = require("helper").read_file
 
 local bindings = { "quat", "blendspace", "skeleton", "pose", "clip", "chain", "group", "gltf", "ik", "ik_chain",
-  "ik_feet", "ik2d",
+  "ik_feet", "ik2d", "ik2d_solve",
   "module" }
 -- files whose functions are not for users: plain `/*` comments, so that LDoc leaves them out
 local internal = { gltf = true }
