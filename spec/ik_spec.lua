@@ -256,6 +256,19 @@ describe("sinew.ik", function()
       assert.matches("sinew.IKAim %('b_Head_05'%)", tostring(head))
     end)
 
+    it("takes any finite non-zero axes, denormal ones too, as their directions", function()
+      local fox = assert(sinew.gltf.load(FOX))
+      local function solved(forward, up)
+        local head = ik.aim { skeleton = fox.skeleton, joint = "b_Head_05", forward = forward, up = up }
+        local pose = sinew.pose(fox.skeleton)
+        pose:copy(fox.rest)
+        head:solve(pose, 10, 60, 90)
+        return snapshot(pose)
+      end
+      assert.same(solved({ 1, 0, 0 }, { 0, 1, 0 }), solved({ 1e-310, 0, 0 }, { 0, 1, 0 }))
+      assert.same(solved({ 0, 0, 1 }, { 0, 1, 0 }), solved({ 0, 0, 4e-320 }, { 0, 5e-324, 0 }))
+    end)
+
     it("turns an ancestor so that its effector looks at the target", function()
       local fox = assert(sinew.gltf.load(FOX))
       local skel = fox.skeleton

@@ -50,10 +50,12 @@ static sn_status check_limit(double limit, sn_error *err) {
     return SN_OK;
 }
 
-/* o = v / |v| for a finite non-zero v (scaled by its largest component first: no overflow) */
+/* o = v / |v| for a finite non-zero v (divided by its largest component first: no overflow, and
+   by division: a denormal largest component has no finite reciprocal, which made 'forward' =
+   {1e-310, 0, 0} NaN and refused as "parallel to 'up'") */
 static void unit_of(const sn_vec3 *v, double *o) {
-    double a[3] = {v->x, v->y, v->z}, m = fmax(fabs(a[0]), fmax(fabs(a[1]), fabs(a[2])));
-    ik_scale(a, 1.0 / m, a);
+    double m = fmax(fabs(v->x), fmax(fabs(v->y), fabs(v->z)));
+    double a[3] = {v->x / m, v->y / m, v->z / m};
     ik_scale(a, 1.0 / ik_len(a), o);
 }
 
