@@ -37,8 +37,9 @@ PKGS_luajit := luajit libluajit-5.1-dev
 # the JSON decoders of sinew.gltf: dkjson (what it needs), lua-cjson (what it prefers; the specs
 # check that both give the same assets)
 PKGS_JSON  := lua-dkjson lua-cjson
-PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON)
-PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted $(PKGS_JSON) love xvfb xauth
+PKGS_DATA  := assimp-testmodels
+PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON) $(PKGS_DATA)
+PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted $(PKGS_JSON) $(PKGS_DATA) love xvfb xauth
 
 .PHONY: all build rock-core ctests test test-all test-love sanitize valgrind lint deps-ci bench bench-ozz demo demo-love demo-love2d docs rock fuzz \
 	clean deps-test deps-build dragonbones-reference

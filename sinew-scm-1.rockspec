@@ -84,6 +84,8 @@ build = {
     ["sinew.animator.spring"] = "lua/sinew/animator/spring.lua",
     ["sinew.ik"] = "lua/sinew/ik/init.lua",
     ["sinew.ik.spread"] = "lua/sinew/ik/spread.lua",
+    ["sinew.bvh"] = "lua/sinew/bvh/init.lua",
+    ["sinew.bvh.read"] = "lua/sinew/bvh/read.lua",
     },
   },
 }

@@ -21,7 +21,7 @@ local internal = { gltf = true }
 local public_lua = { "lua/sinew/init.lua", "lua/sinew/native.lua", "lua/sinew/gltf/init.lua",
   "lua/sinew/animator/init.lua", "lua/sinew/animator/dot.lua", "lua/sinew/dragonbones/init.lua",
   "lua/sinew/dragonbones/rig.lua", "lua/sinew/dragonbones/chain.lua", "lua/sinew/love2d.lua",
-  "lua/sinew/ik/init.lua", "lua/sinew/ik/spread.lua" }
+  "lua/sinew/ik/init.lua", "lua/sinew/ik/spread.lua", "lua/sinew/bvh/init.lua" }
 
 -- The doc blocks of a binding file, each with the C function that follows it: name (from
 -- @function), fn (the C name), block (the comment's text) and body (the function's text).

@@ -29,6 +29,7 @@ M.INTERNAL = {
   "^sinew%.gltf%.clips$", "^sinew%.gltf%.document$", "^sinew%.gltf%.meshes$", "^sinew%.gltf%.skeleton$",
   "^sinew%.dragonbones%.animation$", "^sinew%.dragonbones%.armature$", "^sinew%.dragonbones%.compile$",
   "^sinew%.dragonbones%.kind$", "^sinew%.dragonbones%.playhead$", "^sinew%.dragonbones%.values$",
+  "^sinew%.bvh%.read$",
 }
 
 --- The sources whose `@module` / `@classmod` tags name the modules.

@@ -51,6 +51,9 @@ M.gltf = require "sinew.gltf"
 --- DragonBones 5.0 to 5.5 import (see `sinew.dragonbones`).
 M.dragonbones = require "sinew.dragonbones"
 
+--- BVH motion-capture import (see `sinew.bvh`).
+M.bvh = require "sinew.bvh"
+
 --- Inverse kinematics: the core's solvers and `spread` (see `sinew.ik`).
 M.ik = require "sinew.ik"
 
