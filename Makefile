@@ -197,6 +197,7 @@ dragonbones-reference:
 demo: deps-test
 	@$(MAKE) -s build
 	@LUA_CPATH="$(BUILD)/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" $(LUA) examples/demo.lua
+	@LUA_CPATH="$(BUILD)/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" $(LUA) examples/mocap.lua
 
 # LDoc runs on Lua 5.1 (Debian's ldoc picks 5.1 or 5.2); lua-discount renders the guides'
 # markdown, tables included; the guides' pictures are copied beside their pages

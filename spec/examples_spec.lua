@@ -285,6 +285,31 @@ describe("examples/", function()
     assert_titled_axes(picture(dir .. "/one.png"), 100, "1d")
   end)
 
+  local has_cmu = helper.exists("/usr/share/assimp/models/BVH/01_01.bvh")
+  ;(has_cmu and it or pending)("mocap.lua plays a CMU recording from sinew.bvh and draws eight poses", function()
+    local dir = "build/spec-demo/mocap"
+    os.remove(dir .. "/mocap.png")
+    local out, status = run("mocap.lua", dir)
+    assert.equal(0, status, out)
+    assert.matches("01_01.bvh: 38 joints, 2752 frames of 0.0083 s (22.9 s), 96 channels a frame", out, 1, true)
+    assert.matches("the root from 0.50 m to 1.49 m forward over 1.75 s", out, 1, true)
+    local img = picture(dir .. "/mocap.png")
+    assert.is_true(count(img, pictures.INK, 0, pictures.TITLE_HEIGHT - 1) > 100, "no title")
+    -- eight panels, each with its joints (orange dots) inside it
+    local joint, panels = { 200, 90, 30 }, 0
+    local band = { 215, 215, 206 }
+    for y = pictures.TITLE_HEIGHT, img.h - 1 do -- the most left edges of a band along a row
+      local edges = 0
+      for x = 0, img.w - 2 do
+        if same(pictures.FRAME, img.get(x, y)) and same(band, img.get(x + 1, y)) then edges = edges + 1 end
+      end
+      panels = math.max(panels, edges)
+    end
+    assert.equal(8, panels)
+    assert.is_true(count(img, joint, pictures.TITLE_HEIGHT, img.h - 1) > 8 * 30, "joints drawn")
+  end)
+  if not has_cmu then pending("install Debian's assimp-testmodels (make test does) for mocap.lua") end
+
   it("pictures.lua writes text in its own font, and reads back what it wrote", function()
     local img = pictures.canvas(40, 12)
     assert.equal(pictures.text_width("Hi"), img.text(1, 1, "Hi", pictures.INK))
