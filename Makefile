@@ -204,7 +204,7 @@ demo: deps-test
 # The Fox in LÖVE (examples/love): in a window where there is a display; without one, under
 # xvfb, the scripted 6 seconds with screenshots into build/screenshots/, checked
 demo-love:
-	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_luajit) $(PKGS_JSON) love xvfb xauth
+	@sh tools/deps.sh $(PKGS_BUILD) $(PKGS_luajit) $(PKGS_JSON) $(PKGS_DATA) love xvfb xauth
 	@$(MAKE) -s LUA=luajit build
 	@if [ -n "$${DISPLAY:-}" ]; then love examples/love; \
 	else sh tools/demo_love.sh; fi
