@@ -61,6 +61,8 @@ end
 function M.list(v, path)
   if v == nil then return {} end
   if type(v) ~= "table" then fail(path, "must be an array (got %s)", type(v)) end
+  -- a decoded JSON object has string keys (a decoded array's first is 1): one look tells them apart
+  if type((next(v))) == "string" then fail(path, "must be an array (got an object)") end
   return v
 end
 
@@ -68,6 +70,7 @@ end
 function M.object(v, path, optional)
   if v == nil and optional then return nil end
   if type(v) ~= "table" then fail(path, "must be an object (got %s)", type(v)) end
+  if rawget(v, 1) ~= nil then fail(path, "must be an object (got an array)") end
   return v
 end
 

@@ -136,6 +136,20 @@ function M.nodes(doc)
   end
   nodes.count = count
   nodes.order = order
+  -- the indices of the file that are read only in some files, checked in all: every node's skin,
+  -- the default scene and the scenes' node lists (a skinned file takes its joints from the skin,
+  -- yet `"scene": 99` is no good glTF there either)
+  local skins, scenes = #doc:array("skins"), doc:array("scenes")
+  for i = 0, count - 1 do
+    if nodes[i].skin ~= nil then index(nodes[i].skin, skins, nodes[i].path .. ".skin", "skin") end
+  end
+  if doc.json.scene ~= nil then index(doc.json.scene, #scenes, "scene", "scene") end
+  for s = 1, #scenes do
+    local spath = ("scenes[%d]"):format(s - 1)
+    for k, r in ipairs(list(object(scenes[s], spath).nodes, spath .. ".nodes")) do
+      index(r, count, ("%s.nodes[%d]"):format(spath, k - 1), "node")
+    end
+  end
   return nodes
 end
 
