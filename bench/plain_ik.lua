@@ -60,9 +60,12 @@ local function write_rotation(pose_, j, x, y, z, w)
   pose_[b + 4], pose_[b + 5], pose_[b + 6], pose_[b + 7] = x * k, y * k, z * k, w * k
 end
 M.write_rotation = write_rotation
--- slerp(a, b, t) of unit quaternions along the shorter arc
+-- slerp(a, b, t) of unit quaternions along the shorter arc; M.tie keeps the least |a . b| seen
+-- (near 0, a and b are a half turn apart and rounding picks the arc: for the benchmarks' checks)
+M.tie = 1
 local function slerp(ax, ay, az, aw, bx, by, bz, bw, t)
   local d = ax * bx + ay * by + az * bz + aw * bw
+  if abs(d) < M.tie then M.tie = abs(d) end
   if d < 0 then bx, by, bz, bw, d = -bx, -by, -bz, -bw, -d end
   local wa, wb = 1 - t, t
   if d < 1 - 1e-12 then
@@ -88,7 +91,9 @@ M.write_weighted = write_weighted
 -- mid joint's frame), the root turned onto the target and about it into the plane of the pole;
 -- the rotations written at `weight`. The knee's angle from the law of cosines written for a
 -- hinge at any angle to the bones: |u + v(phi)|^2 = base + 2 R cos(phi - phi0). Returns
--- dist^2 - reached^2, 0 when the tip is on the target (not softened, within reach).
+-- dist^2 - reached^2, 0 when the tip is on the target (not softened, within reach), and how far
+-- from full reach the tip is (1 - reached^2 / reach^2), and how well the roll is defined (near
+-- 0: the bend and the pole are opposite, and the roll's angle is rounding's).
 local function two_bone_from(pose_, pqx, pqy, pqz, pqw, ptx, pty, ptz, ps, root, mid, tip, ax, ay, az, soften,
                              tx, ty, tz, px, py, pz, weight)
   local b = 10 * root
@@ -167,7 +172,7 @@ local function two_bone_from(pose_, pqx, pqy, pqz, pqw, ptx, pty, ptz, ps, root,
   k = 1 / sqrt(sphi * sphi + (1 + cphi) * (1 + cphi))
   x, y, z, w = qmul(mlx, mly, mlz, mlw, ax * sphi * k, ay * sphi * k, az * sphi * k, (1 + cphi) * k)
   write_weighted(pose_, mid, x, y, z, w, weight)
-  return dist * dist - want2
+  return dist * dist - want2, 1 - want2 / reach2, (sw * sw + sx * sx) / (ml * ml)
 end
 M.two_bone_from = two_bone_from
 
