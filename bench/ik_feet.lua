@@ -39,9 +39,9 @@ local BENT, RISE, MIN_COS = 0.05, 0.25, math.cos(math.rad(80))
 -- rounding of sinew's pose to about 2e-5): the root's roll about the hip-foot line comes from two
 -- numbers that are small where the knee's bend and the pole are nearly opposite (at most 5% of
 -- them beyond 1e-4). Legs whose roll is a half turn to 1e-6, out of reach or within 1e-5 of
--- full reach are not compared: their roll is rounding's. (sinew's solve currently turns most of
--- the Fox's knees through to the mirror side and rolls the leg a half turn back: see the report
--- of issue 25's FFI feet work.)
+-- full reach are not compared: their roll is rounding's. (sinew's solve currently reverses most
+-- of the Fox's knees and rolls those legs a half turn back, leaving thigh and shin turned a half
+-- turn about their own x axes: manual/ik.md, Foot placement, Speed.)
 local ROLL_TOLERANCE = 1e-3
 
 -- ---- plain Lua ----------------------------------------------------------------------------------
