@@ -40,6 +40,7 @@ describe("sinew.path", function()
       struct_text(cdef, "sn_blend_layer"))
     assert.equal(struct_text(helper.read_file("src/core/blendspace.h"), "sn_blendspace_wedges"),
       struct_text(cdef, "sn_blendspace_wedges"))
+    assert.equal(struct_text(helper.read_file("src/core/common.h"), "sn_error"), struct_text(cdef, "sn_error"))
     -- the structs written on one line in the CDEF: the same members in the same order
     local quat_h = helper.read_file("src/core/quat.h")
     for _, name in ipairs { "sn_quat", "sn_vec3" } do

@@ -436,6 +436,137 @@ print(select(2, pose:get(3)) == select(2, fox.rest:get(3)))
     end)
   end)
 
+  if sinew.path == "ffi" then
+    describe("on the FFI path", function()
+      local C = require("sinew.ffi").c
+      -- feet:solve(pose, dt, w) called as a method (so that messages name it) on the FFI path or,
+      -- with the method swapped for the call, on the C binding: pcall's results
+      local function method(c, feet, pose, dt, w)
+        local methods = getmetatable(feet).__index
+        local fast = methods.solve
+        if c then methods.solve = C.IKFeet.solve end
+        local res = { pcall(function()
+          local placed, flags = feet:solve(pose, dt, w) -- (not a tail call: the message names 'solve')
+          return placed, flags
+        end) }
+        methods.solve = fast
+        return res
+      end
+
+      it("solves as the C binding does, bit for bit, and shares its state", function()
+        local skel, clip = fox.skeleton, fox.clips.Walk
+        -- the fast function is installed and calls the ground from Lua; inside a coroutine the
+        -- C binding solves (its call into the callback refuses yields), with the same result
+        local caller -- of pcall, which called the callback on the FFI path
+        local probe = new_feet(function(_, _, z) caller = debug.getinfo(3, "S").source return z * 0.2 end)
+        assert.are_not.equal(C.IKFeet.solve, probe.solve)
+        local a, b = sinew.pose(skel), sinew.pose(skel)
+        a:copy(fox.rest)
+        b:copy(fox.rest)
+        probe:solve(a, 0)
+        assert.truthy(caller:find("sinew/ffi/ik.lua", 1, true), caller)
+        probe:reset()
+        coroutine.wrap(function() probe:solve(b, 0) end)()
+        assert.falsy(caller:find("sinew/ffi/ik.lua", 1, true), caller)
+        assert.same(snapshot(a), snapshot(b))
+        local rng = helper.rng(25)
+        local frames = helper.instrumented and 10 or 60
+        for _, case in ipairs {
+          { "10 degrees up hill", plane(10).fn }, { "20 degrees down hill", plane(-20).fn }, { "stairs", stairs(6, 20).fn },
+          { "heights only", function(_, _, z) return z * 0.1 end },
+          { "a zero normal", function() return -3, 0, 0, 0 end },
+        } do
+          for _, extra in ipairs { {}, { legs = { LEGS[3], LEGS[2] }, smoothing = 0.3, normal_limit = 0.2 }, { max_drop = 2 } } do
+            local fast, slow = new_feet(case[2], extra), new_feet(case[2], extra)
+            for f = 0, frames do
+              local t, dt = (f / FPS) % clip:duration(), rng() < 0.2 and 0 or rng() * 0.1
+              local w = rng() < 0.3 and rng() or nil
+              a:copy(fox.rest)
+              b:copy(fox.rest)
+              clip:sample(t, a)
+              clip:sample(t, b)
+              local r1, f1 = fast:solve(a, dt, w)
+              local r2, f2 = C.IKFeet.solve(slow, b, dt, w)
+              assert.same({ r2, f2 }, { r1, f1 }, case[1])
+              assert.same(snapshot(b), snapshot(a), case[1])
+              assert.equal(slow:offset(), fast:offset(), case[1])
+              -- one solver on both paths in turn: the state is the core's, whichever path solves
+              if f % 7 == 3 then fast, slow = slow, fast end
+            end
+          end
+        end
+      end)
+
+      -- (the messages the same to the position before them: where the solve was called)
+      it("refuses as the C binding does, writing nothing, and guards re-entry across the paths", function()
+        local skel = fox.skeleton
+        local answer, solve_inside
+        local function ground(x, y, z) return answer(x, y, z) end
+        local fast, slow = new_feet(ground), new_feet(ground)
+        local pose = sinew.pose(skel)
+        local other = new_feet(plane(5).fn)
+        local cases = {
+          { "raises", function() error("boom") end },
+          { "raises a table", function() error({}) end },
+          { "raises a number", function() error(3) end },
+          { "NaN", function() return 0 / 0 end },
+          { "inf", function() return -math.huge end },
+          { "nothing", function() end },
+          { "a string", function() return "1" end },
+          { "a boolean", function() return true end },
+          { "huge", function() return 1e13 end },
+          { "half a normal", function() return 0, 0, 1 end },
+          { "a normal of strings", function() return 0, "0", 1, 0 end },
+          { "NaN normal", function() return 0, 0, 0 / 0, 1 end },
+          { "inf normal z", function() return 0, 0, 1, math.huge end },
+          { "late fault", function(x) if x < 0 then return 0 / 0 end return 0 end },
+          { "reset", function() solve_inside:reset() return 0 end },
+          { "re-entry, same path", function() solve_inside:solve(pose, 0) return 0 end },
+          { "re-entry through the C binding", function() C.IKFeet.solve(solve_inside, pose, 0) return 0 end },
+          { "another solver inside", function() other:solve(pose, 0) return 0 end, true },
+          -- (on the main thread: inside a coroutine the FFI path hands the solve to the C binding)
+          { "a yield", function() coroutine.yield(1) return 0 end },
+        }
+        for _, case in ipairs(cases) do
+          local got = {}
+          for i, feet in ipairs { fast, slow } do
+            pose:copy(fox.rest)
+            answer = function() return -2 end
+            method(i == 2, feet, pose, 1 / FPS)
+            local offset = feet:offset()
+            pose:copy(fox.rest)
+            local before = snapshot(pose)
+            answer, solve_inside = case[2], feet
+            local ok, msg = unpack(method(i == 2, feet, pose, 1 / FPS))
+            got[i] = { ok, tostring(msg) }
+            if not case[3] then
+              assert.is_false(ok, case[1])
+              assert.same(before, snapshot(pose), case[1])
+              assert.equal(case[1] == "reset" and 0 or offset, feet:offset(), case[1])
+            end
+          end
+          assert.same(got[2], got[1], case[1])
+          assert.truthy(case[3] or got[1][2]:find("ground", 1, true) or got[1][2]:find("solve", 1, true)
+            or got[1][2]:find("pose", 1, true), got[1][2])
+        end
+        -- bad arguments (the ground is called first where the C binding calls it first)
+        answer = function() return 0 end
+        for _, args in ipairs { { pose, -1 }, { pose, 0 / 0 }, { pose, 0, 2 }, { pose, 0, -0.5 }, { pose, "x" }, { "pose", 0 },
+          { sinew.pose(sinew.skeleton { names = { "a" }, parents = { 0 } }), 0 } } do
+          local r1, r2 = method(false, fast, args[1], args[2], args[3]), method(true, slow, args[1], args[2], args[3])
+          assert.is_false(r1[1])
+          assert.equal(tostring(r2[2]), tostring(r1[2]))
+        end
+        -- a new callback is the one called
+        local called = 0
+        fast:set_ground(function() called = called + 1 return 0 end)
+        pose:copy(fox.rest)
+        fast:solve(pose, 0)
+        assert.equal(4, called)
+      end)
+    end)
+  end
+
   it("makes no garbage per solve", function()
     local ground = plane(10)
     local feet = new_feet(ground.fn)

@@ -187,6 +187,15 @@ typedef struct sn_lua_ik {
     void *solver; /* the core object, inside this userdata (it alone holds the settings) */
 } sn_lua_ik;
 
+/// The userdata of a foot-placement solver (ik_feet.c): this header, then the core object
+/// (sn_ik_feet). `busy` is the re-entry guard of both paths: ffi.c's feet functions set and clear
+/// it for the FFI path, which calls the ground from Lua; the FFI path declares it opaque.
+typedef struct sn_lua_feet {
+    void *solver;           /* the core object, inside this userdata */
+    int busy;               /* 1 while a solve runs (its ground callback may call back into Lua) */
+    unsigned ground_version; /* counts set_ground calls: the FFI path's cached callback is stale when it changes */
+} sn_lua_feet;
+
 /* ---- the areas, opened by module.c: each sets its entries into the table at `module` ------- */
 
 void sn_open_quat(lua_State *L, int module);

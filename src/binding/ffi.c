@@ -42,6 +42,10 @@ typedef struct sn_ffi_table {
                               double ux, double uy, double uz, unsigned *flags);
     sn_status (*ik_chain_solve)(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double weight,
                                 double *left, unsigned *flags);
+    int (*ik_feet_prepare)(sn_lua_feet *feet, const sn_pose *pose, double *points, unsigned *version);
+    void (*ik_feet_release)(sn_lua_feet *feet);
+    sn_status (*ik_feet_solve)(sn_lua_feet *feet, sn_pose *pose, const double *ground, double dt, double weight,
+                               unsigned *flags, sn_error *err);
 } sn_ffi_table;
 /* END sn_ffi_table */
 
@@ -93,6 +97,29 @@ static sn_status ik_chain_solve(const sn_lua_ik *ik, sn_pose *pose, double tx, d
     return sn_ik_chain_solve((sn_ik_chain *)ik->solver, pose, &t, weight, left, flags, NULL);
 }
 
+/* Foot placement in three calls, between which the FFI path calls the ground from Lua (a call
+   from C into Lua would end the JIT's trace). prepare: -1 while a solve of `feet` runs (its
+   ground callback called it: the C binding raises the re-entry error), 0 when the core refuses
+   (the C binding raises why), else the number of legs, their points written to `points` (room
+   for 3 * SN_IK_FEET_MAX), the solver marked busy and *version the count of set_ground calls
+   (whether the Lua side's copy of the callback is current). release: not busy (a callback
+   failed). solve: not busy, then the core's phase 2, its refusal in `err`. */
+static int ik_feet_prepare(sn_lua_feet *feet, const sn_pose *pose, double *points, unsigned *version) {
+    if (feet->busy) return -1;
+    if (sn_ik_feet_prepare((sn_ik_feet *)feet->solver, pose, points, NULL) != SN_OK) return 0;
+    feet->busy = 1;
+    *version = feet->ground_version;
+    return sn_ik_feet_count((const sn_ik_feet *)feet->solver);
+}
+
+static void ik_feet_release(sn_lua_feet *feet) { feet->busy = 0; }
+
+static sn_status ik_feet_solve(sn_lua_feet *feet, sn_pose *pose, const double *ground, double dt, double weight,
+                               unsigned *flags, sn_error *err) {
+    feet->busy = 0;
+    return sn_ik_feet_solve((sn_ik_feet *)feet->solver, pose, ground, dt, weight, flags, err);
+}
+
 static const sn_ffi_table table = {
     sn_quat_slerp, sn_quat_nlerp, sn_quat_pow, sn_quat_log, sn_quat_exp, sn_quat_blend,
     space_weights,
@@ -101,6 +128,7 @@ static const sn_ffi_table table = {
     sn_chain_step, sn_chain_update,
     sn_blendspace_wedges_of,
     ik_two_bone_solve, ik_aim_solve, ik_chain_solve,
+    ik_feet_prepare, ik_feet_release, ik_feet_solve,
 };
 
 static void set_size(lua_State *L, const char *name, size_t v) {
@@ -108,15 +136,15 @@ static void set_size(lua_State *L, const char *name, size_t v) {
     lua_setfield(L, -2, name);
 }
 
-/* module._ffi = {table = <light userdata>, sizes = {...}, metatables = {...}}: the metatables
+/* module._ffi = {table = <light userdata>, sizes = {...}, constants = {...}, metatables = {...}}: the metatables
    are those of the classes whose methods lua/sinew/ffi/ replaces (each is reachable from Lua anyway, by
    getmetatable on an object) */
 void sn_open_ffi(lua_State *L, int module) {
     static const char *const classes[] = {SN_POSE_MT, SN_MASK_MT, SN_MATRICES_MT, SN_CLIP_MT, SN_CLIP_CURSOR_MT, SN_CHAIN_MT,
-                                         SN_IK_TWO_BONE_MT, SN_IK_AIM_MT, SN_IK_CHAIN_MT, NULL};
+                                         SN_IK_TWO_BONE_MT, SN_IK_AIM_MT, SN_IK_CHAIN_MT, SN_IK_FEET_MT, NULL};
     int i;
-    lua_createtable(L, 0, 3);
-    lua_createtable(L, 0, 6);
+    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 10);
     for (i = 0; classes[i] != NULL; i++) {
         luaL_getmetatable(L, classes[i]);
         lua_setfield(L, -2, classes[i]);
@@ -126,7 +154,7 @@ void sn_open_ffi(lua_State *L, int module) {
     lua_setfield(L, -2, "metatables");
     lua_pushlightuserdata(L, (void *)&table);
     lua_setfield(L, -2, "table");
-    lua_createtable(L, 0, 11);
+    lua_createtable(L, 0, 13);
     set_size(L, "sn_ffi_table", sizeof(sn_ffi_table));
     set_size(L, "sn_lua_space", sizeof(sn_lua_space));
     set_size(L, "sn_lua_space.inputs", offsetof(sn_lua_space, inputs));
@@ -138,6 +166,11 @@ void sn_open_ffi(lua_State *L, int module) {
     set_size(L, "sn_status", sizeof(sn_status));
     set_size(L, "sn_blendspace_wedges", sizeof(sn_blendspace_wedges));
     set_size(L, "sn_blendspace_wedges.fac", offsetof(sn_blendspace_wedges, fac));
+    set_size(L, "sn_error", sizeof(sn_error));
+    set_size(L, "sn_error.msg", offsetof(sn_error, msg));
     lua_setfield(L, -2, "sizes");
+    lua_createtable(L, 0, 1); /* the core's limits the FFI path sizes its buffers by */
+    set_size(L, "SN_IK_FEET_MAX", SN_IK_FEET_MAX);
+    lua_setfield(L, -2, "constants");
     lua_setfield(L, module, "_ffi");
 }

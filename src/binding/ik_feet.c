@@ -21,12 +21,9 @@
 
 #include "binding.h"
 
-/* The userdata: the header (its first field as sn_lua_ik's), then the core object at
-   SOLVER_OFFSET. The uservalue is a table { skeleton, ground }. */
-typedef struct feet_header {
-    void *solver; /* the core object, inside this userdata */
-    int busy;     /* 1 while a solve runs (its ground callback may call back into Lua) */
-} feet_header;
+/* The userdata: the header sn_lua_feet (binding.h: the solver, the re-entry guard both paths
+   share), then the core object at SOLVER_OFFSET. The uservalue is a table { skeleton, ground }. */
+typedef sn_lua_feet feet_header;
 
 #define SOLVER_OFFSET SN_ALIGN16(sizeof(feet_header))
 
@@ -471,12 +468,13 @@ static int l_feet_ground(lua_State *L) {
  * @raise "function expected, got nil"
  */
 static int l_feet_set_ground(lua_State *L) {
-    check_feet(L);
+    feet_header *h = check_feet(L);
     sn_lua_checktype(L, 2, LUA_TFUNCTION);
     sn_lua_getuservalue(L, 1);
     if (!lua_istable(L, -1)) return 0;
     lua_pushvalue(L, 2);
     lua_rawseti(L, -2, 2);
+    h->ground_version++; /* the FFI path's cached callback is stale */
     return 0;
 }
 

@@ -3,8 +3,9 @@
 -- reports before anything is used.
 --
 -- The struct sn_ffi_table and sn_lua_space are the ones of src/binding (spec/ffi_spec.lua
--- compares them member by member); enums are passed as int, as C passes them; errors are never
--- read on the FFI path (NULL), so sn_error stays opaque.
+-- compares them member by member, and sn_error with src/core/common.h's); enums are passed as
+-- int, as C passes them. Errors are read only by the foot-placement solve (its refusal comes
+-- after the ground callbacks, so it cannot be handed to the C binding); the others pass NULL.
 -- @module sinew.ffi.cdef
 local ffi = require "ffi"
 
@@ -16,7 +17,11 @@ local CDEF = [[
 typedef int sn_status;
 typedef int sn_euler_order;
 typedef int sn_blend_method;
-typedef struct sn_error sn_error;
+typedef struct sn_error {
+    sn_status code;
+    int arg;
+    char msg[200];
+} sn_error;
 typedef struct sn_skeleton sn_skeleton;
 typedef struct sn_pose sn_pose;
 typedef struct sn_mask sn_mask;
@@ -26,6 +31,7 @@ typedef struct sn_clip_cursor sn_clip_cursor;
 typedef struct sn_chain sn_chain;
 typedef struct sn_blendspace sn_blendspace;
 typedef struct sn_lua_ik sn_lua_ik;
+typedef struct sn_lua_feet sn_lua_feet;
 typedef struct sn_quat { double x, y, z, w; } sn_quat;
 typedef struct sn_vec3 { double x, y, z; } sn_vec3;
 typedef struct sn_blend_layer {
@@ -74,6 +80,10 @@ typedef struct sn_ffi_table {
                               double ux, double uy, double uz, unsigned *flags);
     sn_status (*ik_chain_solve)(const sn_lua_ik *ik, sn_pose *pose, double tx, double ty, double tz, double weight,
                                 double *left, unsigned *flags);
+    int (*ik_feet_prepare)(sn_lua_feet *feet, const sn_pose *pose, double *points, unsigned *version);
+    void (*ik_feet_release)(sn_lua_feet *feet);
+    sn_status (*ik_feet_solve)(sn_lua_feet *feet, sn_pose *pose, const double *ground, double dt, double weight,
+                               unsigned *flags, sn_error *err);
 } sn_ffi_table;
 ]]
 M.CDEF = CDEF
@@ -101,6 +111,8 @@ function M.declare(core)
     sn_status = ffi.sizeof("sn_status"),
     sn_blendspace_wedges = ffi.sizeof("sn_blendspace_wedges"),
     ["sn_blendspace_wedges.fac"] = ffi.offsetof("sn_blendspace_wedges", "fac"),
+    sn_error = ffi.sizeof("sn_error"),
+    ["sn_error.msg"] = ffi.offsetof("sn_error", "msg"),
   }
   for name, size in each, native.sizes do
     if mine[name] ~= size then

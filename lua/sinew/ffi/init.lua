@@ -52,7 +52,7 @@ function M.install(core)
 
   -- the C binding's functions, kept for every call the fast path does not take (and for specs)
   local C = { quat = {}, Pose = {}, Clip = {}, ClipCursor = {}, Chain = {}, BlendSpace = {}, IKTwoBone = {}, IKAim = {},
-    IKChain = {} }
+    IKChain = {}, IKFeet = {} }
   for k, v in each, core.quat do C.quat[k] = v end
   for k, v in each, POSE.__index do C.Pose[k] = v end
   for k, v in each, CLIP.__index do C.Clip[k] = v end
@@ -61,6 +61,7 @@ function M.install(core)
   for k, v in each, mts["sinew.IKTwoBone"].__index do C.IKTwoBone[k] = v end
   for k, v in each, mts["sinew.IKAim"].__index do C.IKAim[k] = v end
   for k, v in each, mts["sinew.IKChain"].__index do C.IKChain[k] = v end
+  for k, v in each, mts["sinew.IKFeet"].__index do C.IKFeet[k] = v end
   for i, mt in ipairs(SPACES) do C.BlendSpace[i] = mt.__index.weights end
   C.blend = core.blend
   C.try = core.try
