@@ -151,6 +151,52 @@ describe("sinew.ik.feet", function()
     end)
   end
 
+  it("leaves every bone's frame as it is where the ground is the flat floor (no roll of the legs)", function()
+    -- (the feet solver once gave the two-bone solve the knee's hinge with the wrong sign: the knee
+    -- took its mirrored angle and the hip rolled a half turn back, the joints in place but the
+    -- thigh and shin turned 180 degrees about themselves: a twisted mesh)
+    local skel = fox.skeleton
+    local feet = new_feet(function() return 0 end)
+    local pose, input = sinew.pose(skel), sinew.pose(skel)
+    local a, b = sinew.matrices(skel), sinew.matrices(skel)
+    local worst, worst_straight, bent_legs = 0, 0, 0
+    for frame = 0, 20 do
+      input:copy(fox.rest)
+      fox.clips.Walk:sample(frame / FPS, input)
+      pose:copy(input)
+      feet:solve(pose, 1 / FPS)
+      input:to_model(a)
+      pose:to_model(b)
+      for _, leg in ipairs(LEGS) do
+        local w = 0
+        for k = 1, 3 do
+          local m, n = { a:get(skel:find(leg[k])) }, { b:get(skel:find(leg[k])) }
+          for c = 1, 12 do
+            local col = 4 * math.floor((c - 1) / 4)
+            local s = math.sqrt(m[col + 1] ^ 2 + m[col + 2] ^ 2 + m[col + 3] ^ 2)
+            if c % 4 ~= 0 then w = math.max(w, math.abs(m[c] - n[c]) / s) end
+          end
+        end
+        -- the knee's bend in the input: a knee bent by less than 5 degrees has no hinge of its own
+        -- (the solver keeps the last), so its plane, and the leg's roll, may move a little
+        local ax, ay, az = model(input, skel:find(leg[1]))
+        local bx, by, bz = model(input, skel:find(leg[2]))
+        local cx, cy, cz = model(input, skel:find(leg[3]))
+        local u, v = { bx - ax, by - ay, bz - az }, { cx - bx, cy - by, cz - bz }
+        local cos = (u[1] * v[1] + u[2] * v[2] + u[3] * v[3]) / math.sqrt((u[1] ^ 2 + u[2] ^ 2 + u[3] ^ 2)
+          * (v[1] ^ 2 + v[2] ^ 2 + v[3] ^ 2))
+        if cos < math.cos(math.rad(5)) then
+          worst, bent_legs = math.max(worst, w), bent_legs + 1
+        else
+          worst_straight = math.max(worst_straight, w)
+        end
+      end
+    end
+    assert.is_true(bent_legs >= 70, bent_legs .. " bent legs")
+    assert.is_true(worst < 1e-5, "a bent leg's axes turned by " .. worst)
+    assert.is_true(worst_straight < 0.1, "a straight leg's axes turned by " .. worst_straight)
+  end)
+
   it("keeps the knees on their side", function()
     local ground = plane(20)
     local skel = fox.skeleton

@@ -188,7 +188,7 @@ static void rest_knee(const sn_skeleton *s, const int *j, double *axis) {
     c.z = -qm.z;
     c.w = qm.w;
     ik_rotate(&c, tm, u); /* the thigh's direction in the mid frame */
-    ik_cross(u, tt, n);
+    ik_cross(tt, u, n);
     if (ik_unit(n, 1e-6 * ik_len(tt) * ik_len(u), axis) == 0.0) {
         axis[0] = 0.0;
         axis[1] = 0.0;
@@ -411,7 +411,7 @@ static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, cons
         double u[3], v[3], n[3], lu, lv, ln;
         ik_sub(fm.t, fr.t, u);
         ik_sub(ft.t, fm.t, v);
-        ik_cross(u, v, n);
+        ik_cross(v, u, n);
         lu = ik_len(u);
         lv = ik_len(v);
         ln = ik_len(n);
@@ -694,7 +694,7 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
                 el = ik_len(e);
                 ik_rotate(&r->mid, ik->axis[l], hn);
                 if (el > 0.0) ik_scale(e, 1.0 / el, e);
-                ik_cross(e, hn, side);
+                ik_cross(hn, e, side);
                 ik_madd(root, 0.5, (const double[3]){t[0] - root[0], t[1] - root[1], t[2] - root[2]}, pl);
                 ik_madd(pl, r->reach, side, pl);
             }
