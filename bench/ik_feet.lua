@@ -39,9 +39,7 @@ local BENT, RISE, MIN_COS = 0.05, 0.25, math.cos(math.rad(80))
 -- rounding of sinew's pose to about 2e-5): the root's roll about the hip-foot line comes from two
 -- numbers that are small where the knee's bend and the pole are nearly opposite (at most 5% of
 -- them beyond 1e-4). Legs whose roll is a half turn to 1e-6, out of reach or within 1e-5 of
--- full reach are not compared: their roll is rounding's. (sinew's solve currently reverses most
--- of the Fox's knees and rolls those legs a half turn back, leaving thigh and shin turned a half
--- turn about their own x axes: manual/ik.md, Foot placement, Speed.)
+-- full reach are not compared: their roll is rounding's.
 local ROLL_TOLERANCE = 1e-3
 
 -- ---- plain Lua ----------------------------------------------------------------------------------
@@ -69,10 +67,10 @@ local function plain_feet(skel, rest, pelvis, legs, up, max_drop, normal_limit, 
     F.PATH_FROM[l] = #F.PATH + 1
     for _, j in ipairs(down) do F.PATH[#F.PATH + 1] = j end
     F.PATH_TO[l] = #F.PATH
-    -- the rest pose's knee hinge in the mid frame: thigh (seen from the mid joint) x shin
+    -- the rest pose's knee hinge in the mid frame: shin x thigh (the thigh seen from the mid joint)
     local mt, tt = { rest:get(leg[2]) }, { rest:get(leg[3]) }
     local ux, uy, uz = rotate(-mt[4], -mt[5], -mt[6], mt[7], mt[1], mt[2], mt[3])
-    local nx, ny, nz = uy * tt[3] - uz * tt[2], uz * tt[1] - ux * tt[3], ux * tt[2] - uy * tt[1]
+    local nx, ny, nz = tt[2] * uz - tt[3] * uy, tt[3] * ux - tt[1] * uz, tt[1] * uy - tt[2] * ux
     local nl = sqrt(nx * nx + ny * ny + nz * nz)
     if nl > 1e-6 * sqrt(ux * ux + uy * uy + uz * uz) * sqrt(tt[1] ^ 2 + tt[2] ^ 2 + tt[3] ^ 2) then
       F.AXX[l], F.AXY[l], F.AXZ[l] = nx / nl, ny / nl, nz / nl
@@ -127,9 +125,9 @@ local function read_leg(F, P, ground, l, qx, qy, qz, qw, tx, ty, tz, s)
   local cx, cy, cz = bx + s * x, by + s * y, bz + s * z
   F.TQx[l], F.TQy[l], F.TQz[l], F.TQw[l] = qmul(qx, qy, qz, qw, P[b + 4], P[b + 5], P[b + 6], P[b + 7])
   F.Ax[l], F.Ay[l], F.Az[l], F.Cx[l], F.Cy[l], F.Cz[l] = ax, ay, az, cx, cy, cz
-  -- the knee's hinge in this pose (thigh x shin, in the mid frame) when it bends enough
+  -- the knee's hinge in this pose (shin x thigh, in the mid frame) when it bends enough
   local ux, uy, uz, vx, vy, vz = bx - ax, by - ay, bz - az, cx - bx, cy - by, cz - bz
-  local nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+  local nx, ny, nz = vy * uz - vz * uy, vz * ux - vx * uz, vx * uy - vy * ux
   local lu, lv = sqrt(ux * ux + uy * uy + uz * uz), sqrt(vx * vx + vy * vy + vz * vz)
   local ln = sqrt(nx * nx + ny * ny + nz * nz)
   -- (the hinge computed whether the knee bends or not, a branch fewer: place_leg reads it only
@@ -177,9 +175,9 @@ local function place_leg(F, P, l, mx, my, mz, weight)
   local hx, hy, hz = rotate(F.MQx[l], F.MQy[l], F.MQz[l], F.MQw[l], kx, ky, kz)
   if el > 0 then ex, ey, ez = ex / el, ey / el, ez / el end
   local reach = F.REACH[l]
-  local px = rx + 0.5 * (tx - rx) + reach * (ey * hz - ez * hy)
-  local py = ry + 0.5 * (ty - ry) + reach * (ez * hx - ex * hz)
-  local pz = rz + 0.5 * (tz - rz) + reach * (ex * hy - ey * hx)
+  local px = rx + 0.5 * (tx - rx) + reach * (hy * ez - hz * ey) -- (hinge x e: the knee's side)
+  local py = ry + 0.5 * (ty - ry) + reach * (hz * ex - hx * ez)
+  local pz = rz + 0.5 * (tz - rz) + reach * (hx * ey - hy * ex)
   local qx, qy, qz, qw = F.PQx[l], F.PQy[l], F.PQz[l], F.PQw[l]
   local root, mid, tip = F.ROOT[l], F.MID[l], F.TIP[l]
   local miss, room, roll = two_bone_from(P, qx, qy, qz, qw, F.PTx[l] + mx, F.PTy[l] + my, F.PTz[l] + mz, F.PS[l],
