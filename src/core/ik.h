@@ -416,7 +416,8 @@ sn_status sn_ik_feet_prepare(sn_ik_feet *ik, const sn_pose *pose, double *points
 /// translation, the only one written) by the most any foot moves down (at most max_drop),
 /// smoothed with a critically damped spring of time `smoothing` (exact for any dt; the first
 /// solve after init or reset starts at the target), then lower still where a leg could not
-/// reach. Each leg is a two-bone solve (its knee toward its current side); each foot then turns
+/// reach. Each leg is a two-bone solve (its knee toward its current side) of the leg as prepare
+/// read it, moved with the pelvis (the pose is not read again); each foot then turns
 /// by the shortest arc from up to its smoothed ground normal (at most normal_limit). Weight
 /// blends every write with the input (translation lerp, rotations slerp); the state advances at
 /// any weight. `flags` receives SN_IK_UNREACHABLE (a leg fell short), SN_IK_LIMITED (max_drop or

@@ -19,8 +19,9 @@ typedef struct leg_read {
     double reach;             /* thigh + shin, model units */
     double hinge[3];          /* the knee's current hinge in the mid frame (u x v), unit */
     int bent;                 /* 1 when the knee bends enough in the pose for `hinge` */
-    sn_quat mid;              /* the mid joint's model rotation */
+    sn_quat root, mid;        /* the root's and mid joint's model rotations */
     sn_quat parent;           /* the root's parent's model rotation */
+    sn_quat lroot, lmid, ltip; /* the local rotations of root, mid and tip (unit) */
 } leg_read;
 
 struct sn_ik_feet {
@@ -373,7 +374,11 @@ static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, cons
     memcpy(r->b, fm.t, sizeof r->b);
     memcpy(r->c, ft.t, sizeof r->c);
     r->tip = ft.q;
+    r->root = fr.q;
     r->mid = fm.q;
+    r->lroot = lr.q;
+    r->lmid = lm.q;
+    r->ltip = lt.q;
     r->h = ik_dot(r->c, ik->up);
     {
         double u[3], v[3];
@@ -471,6 +476,11 @@ static void local_move(const sn_ik_frame *p, const double *d, double *o) {
         inv[8] = (m[0] * m[4] - m[1] * m[3]) / det;
         ik_vector3(inv, d, o);
     }
+}
+
+/* 1 when every coordinate of p is within SN_IK_MAX_COORD */
+static int in_range(const double *p) {
+    return fabs(p[0]) <= SN_IK_MAX_COORD && fabs(p[1]) <= SN_IK_MAX_COORD && fabs(p[2]) <= SN_IK_MAX_COORD;
 }
 
 /* what solve overwrites, to put back when a leg's solve refuses */
@@ -605,31 +615,31 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
     /* the writes */
     if (weight > 0.0) {
         backup b;
-        double move[3], dl[3];
+        double move[3], dl[3], shift[3];
         sn_status st;
         save(ik, pose, &b);
         ik_scale(up, offset * weight, move);
         local_move(&ik->pelvis_parent, move, dl);
         for (k = 0; k < 3; k++) {
             float *t = pose->ch + (SN_ROW_T + k) * pose->stride + ik->pelvis;
+            const float was = *t;
             *t = (float)(*t + dl[k]);
+            dl[k] = (double)*t - was; /* the move written, in floats */
         }
+        /* what every joint below the pelvis moved by in model space: the legs as prepare read
+           them, moved, are what a new reading of the pose would give */
+        ik_frame_vector(&ik->pelvis_parent, dl, shift);
         for (l = 0; l < ik->count; l++) {
             const leg_read *r = &ik->read[l];
             const int tip = ik->legs[l][2];
             double t[3], pl[3], n[3], nl;
             sn_vec3 tv, pv;
-            sn_quat turn, want, local, in;
+            sn_quat turn, want, local, written[2];
             sn_quat midq = {0.0, 0.0, 0.0, 1.0};
-            sn_ik_local lt, lr, lm;
             unsigned lf = 0;
             ik_madd(r->c, lift[l], up, t);
             if (ik->follow[l] && r->bent) {
-                sn_vec3 h;
-                h.x = r->hinge[0];
-                h.y = r->hinge[1];
-                h.z = r->hinge[2];
-                (void)sn_ik_two_bone_set_mid_axis(ik->solver[l], &h, NULL); /* unit: cannot fail */
+                sn_ik_two_bone_set_unit_axis(ik->solver[l], r->hinge);
                 memcpy(ik->axis[l], r->hinge, sizeof r->hinge);
             }
             {
@@ -651,16 +661,28 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
             pv.x = pl[0];
             pv.y = pl[1];
             pv.z = pl[2];
-            st = sn_ik_two_bone_solve(ik->solver[l], pose, &tv, &pv, weight, &lf, err);
-            /* the mid joint's new model rotation: the root's parent's, then the solved locals */
+            /* the leg's two-bone solve on the chain as prepare read it, moved with the pelvis
+               (not read from the pose again) */
+            st = sn_ik_check_call(ik->skeleton, pose, &tv, &pv, "pole", 1, weight, err);
             if (st == SN_OK) {
-                if (sn_ik_read_local(pose, ik->legs[l][0], &lr) != SN_IK_POSE_OK ||
-                    sn_ik_read_local(pose, ik->legs[l][1], &lm) != SN_IK_POSE_OK ||
-                    sn_ik_read_local(pose, tip, &lt) != SN_IK_POSE_OK) {
-                    st = sn_fail_arg(err, 1, SN_EINVAL, "pose was changed since it was prepared");
-                } else {
-                    ik_qmul(&r->parent, &lr.q, &midq);
-                    ik_qmul(&midq, &lm.q, &midq);
+                sn_ik_two_bone_chain ch;
+                const int *j = ik->legs[l];
+                ik_add(r->a, shift, ch.a);
+                ik_add(r->b, shift, ch.b);
+                ik_add(r->c, shift, ch.c);
+                if (!in_range(ch.a)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[0], err);
+                else if (!in_range(ch.b)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[1], err);
+                else if (!in_range(ch.c)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[2], err);
+                if (st == SN_OK) {
+                    ch.parent = r->parent;
+                    ch.root = r->root;
+                    ch.mid = r->mid;
+                    ch.lroot = r->lroot;
+                    ch.lmid = r->lmid;
+                    /* the mid joint's new model rotation: the root's parent's, then the locals written */
+                    sn_ik_two_bone_run(ik->solver[l], pose, &ch, &tv, &pv, weight, &lf, written);
+                    ik_qmul(&r->parent, &written[0], &midq);
+                    ik_qmul(&midq, &written[1], &midq);
                 }
             }
             if (st != SN_OK) {
@@ -675,8 +697,7 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
             else turn.x = turn.y = turn.z = 0.0, turn.w = 1.0;
             ik_qmul(&turn, &r->tip, &want);
             ik_qconj_mul(&midq, &want, &local);
-            in = lt.q; /* two-bone leaves the tip's local rotation as it was */
-            sn_ik_write_rotation(pose, tip, &in, &local, weight);
+            sn_ik_write_rotation(pose, tip, &r->ltip, &local, weight); /* two-bone leaves the tip's as it was */
         }
     }
 
