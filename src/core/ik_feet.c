@@ -322,6 +322,47 @@ void sn_ik_feet_reset(sn_ik_feet *ik) {
 
 /* ---- phase 1: read the legs ------------------------------------------------------------------ */
 
+/* What prepare keeps of a leg, from its frames: the root's parent p, root fr, mid fm and tip ft,
+   and the locals of root, mid and tip. */
+static void fill_leg(const sn_ik_feet *ik, const sn_ik_frame *p, const sn_ik_frame *fr, const sn_ik_frame *fm,
+                     const sn_ik_frame *ft, const sn_ik_local *lr, const sn_ik_local *lm, const sn_ik_local *lt,
+                     leg_read *r) {
+    r->parent = p->q;
+    {
+        /* the knee's hinge in this pose: u x v (the side on which sn_ik_two_bone_solve keeps the
+           knee bent as it is), in the mid joint's frame */
+        double u[3], v[3], n[3], lu, lv, ln;
+        ik_sub(fm->t, fr->t, u);
+        ik_sub(ft->t, fm->t, v);
+        ik_cross(u, v, n);
+        lu = ik_len(u);
+        lv = ik_len(v);
+        ln = ik_len(n);
+        r->bent = ln > SN_IK_FEET_BENT * lu * lv;
+        if (r->bent) {
+            sn_quat c = {-fm->q.x, -fm->q.y, -fm->q.z, fm->q.w};
+            ik_scale(n, 1.0 / ln, n);
+            ik_rotate(&c, n, r->hinge);
+        }
+    }
+    memcpy(r->a, fr->t, sizeof r->a);
+    memcpy(r->b, fm->t, sizeof r->b);
+    memcpy(r->c, ft->t, sizeof r->c);
+    r->tip = ft->q;
+    r->root = fr->q;
+    r->mid = fm->q;
+    r->lroot = lr->q;
+    r->lmid = lm->q;
+    r->ltip = lt->q;
+    r->h = ik_dot(r->c, ik->up);
+    {
+        double u[3], v[3];
+        ik_sub(r->b, r->a, u);
+        ik_sub(r->c, r->b, v);
+        r->reach = ik_len(u) + ik_len(v);
+    }
+}
+
 static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, const sn_ik_frame *pelvis, leg_read *r,
                           sn_error *err) {
     const int *j = ik->legs[l];
@@ -343,7 +384,6 @@ static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, cons
             p = c;
         }
     }
-    r->parent = p.q;
     if ((f = sn_ik_read_local(pose, j[0], &lr)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, j[0], err);
     if ((f = sn_ik_read_local(pose, j[1], &lm)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, j[1], err);
     if ((f = sn_ik_read_local(pose, j[2], &lt)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, j[2], err);
@@ -353,40 +393,60 @@ static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, cons
     if (sn_ik_frame_check(&fm) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[1], err);
     sn_ik_frame_child(&fm, &lt, &ft);
     if (sn_ik_frame_check(&ft) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[2], err);
-    {
-        /* the knee's hinge in this pose: u x v (the side on which sn_ik_two_bone_solve keeps the
-           knee bent as it is), in the mid joint's frame */
-        double u[3], v[3], n[3], lu, lv, ln;
-        ik_sub(fm.t, fr.t, u);
-        ik_sub(ft.t, fm.t, v);
-        ik_cross(u, v, n);
-        lu = ik_len(u);
-        lv = ik_len(v);
-        ln = ik_len(n);
-        r->bent = ln > SN_IK_FEET_BENT * lu * lv;
-        if (r->bent) {
-            sn_quat c = {-fm.q.x, -fm.q.y, -fm.q.z, fm.q.w};
-            ik_scale(n, 1.0 / ln, n);
-            ik_rotate(&c, n, r->hinge);
+    fill_leg(ik, &p, &fr, &fm, &ft, &lr, &lm, &lt, r);
+    return SN_OK;
+}
+
+/* The legs read stage by stage, every leg at each stage (their chains of dependent work side by
+   side instead of one after the other), a leg under the same joint as an earlier one starting
+   from that one's frame: 1 when every leg was read, 0 at any fault (then read_leg reads them
+   again in order, to name the first). */
+static int read_legs_staged(sn_ik_feet *ik, const sn_pose *pose, const sn_ik_frame *pelvis) {
+    const int *parents = sn_skeleton_parents(pose->skeleton);
+    sn_ik_frame p[SN_IK_FEET_MAX], fr[SN_IK_FEET_MAX], fm[SN_IK_FEET_MAX], ft[SN_IK_FEET_MAX];
+    sn_ik_local lr[SN_IK_FEET_MAX], lm[SN_IK_FEET_MAX], lt[SN_IK_FEET_MAX];
+    int l, m, k, bad, ok = 1;
+    for (l = 0; l < ik->count; l++) {
+        const int up = parents[ik->legs[l][0]];
+        for (m = 0; m < l; m++)
+            if (ik->depth[m] >= 0 && parents[ik->legs[m][0]] == up) break;
+        if (m < l && ik->depth[l] >= 0) {
+            p[l] = p[m];
+        } else if (ik->depth[l] < 0) {
+            ok &= sn_ik_parent_frame(pose, ik->legs[l][0], &p[l], &bad) == SN_IK_POSE_OK;
+        } else {
+            p[l] = *pelvis;
+            for (k = 0; k < ik->depth[l]; k++) {
+                sn_ik_frame c;
+                sn_ik_local la;
+                ok &= sn_ik_read_local(pose, ik->path[l][k], &la) == SN_IK_POSE_OK;
+                sn_ik_frame_child(&p[l], &la, &c);
+                ok &= sn_ik_frame_check(&c) == SN_IK_POSE_OK;
+                p[l] = c;
+            }
         }
     }
-    memcpy(r->a, fr.t, sizeof r->a);
-    memcpy(r->b, fm.t, sizeof r->b);
-    memcpy(r->c, ft.t, sizeof r->c);
-    r->tip = ft.q;
-    r->root = fr.q;
-    r->mid = fm.q;
-    r->lroot = lr.q;
-    r->lmid = lm.q;
-    r->ltip = lt.q;
-    r->h = ik_dot(r->c, ik->up);
-    {
-        double u[3], v[3];
-        ik_sub(r->b, r->a, u);
-        ik_sub(r->c, r->b, v);
-        r->reach = ik_len(u) + ik_len(v);
+    for (l = 0; l < ik->count; l++) {
+        ok &= sn_ik_read_local(pose, ik->legs[l][0], &lr[l]) == SN_IK_POSE_OK;
+        ok &= sn_ik_read_local(pose, ik->legs[l][1], &lm[l]) == SN_IK_POSE_OK;
+        ok &= sn_ik_read_local(pose, ik->legs[l][2], &lt[l]) == SN_IK_POSE_OK;
     }
-    return SN_OK;
+    if (!ok) return 0;
+    for (l = 0; l < ik->count; l++) {
+        sn_ik_frame_child(&p[l], &lr[l], &fr[l]);
+        ok &= sn_ik_frame_check(&fr[l]) == SN_IK_POSE_OK;
+    }
+    for (l = 0; l < ik->count; l++) {
+        sn_ik_frame_child(&fr[l], &lm[l], &fm[l]);
+        ok &= sn_ik_frame_check(&fm[l]) == SN_IK_POSE_OK;
+    }
+    for (l = 0; l < ik->count; l++) {
+        sn_ik_frame_child(&fm[l], &lt[l], &ft[l]);
+        ok &= sn_ik_frame_check(&ft[l]) == SN_IK_POSE_OK;
+    }
+    if (!ok) return 0;
+    for (l = 0; l < ik->count; l++) fill_leg(ik, &p[l], &fr[l], &fm[l], &ft[l], &lr[l], &lm[l], &lt[l], &ik->read[l]);
+    return 1;
 }
 
 sn_status sn_ik_feet_prepare(sn_ik_feet *ik, const sn_pose *pose, double *points, sn_error *err) {
@@ -404,10 +464,10 @@ sn_status sn_ik_feet_prepare(sn_ik_feet *ik, const sn_pose *pose, double *points
     if ((f = sn_ik_read_local(pose, ik->pelvis, &lp)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->pelvis, err);
     sn_ik_frame_child(&ik->pelvis_parent, &lp, &p);
     if (sn_ik_frame_check(&p) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->pelvis, err);
-    for (l = 0; l < ik->count; l++) {
-        if ((st = read_leg(ik, pose, l, &p, &ik->read[l], err)) != SN_OK) return st;
-        memcpy(points + 3 * l, ik->read[l].c, 3 * sizeof(double));
-    }
+    if (!read_legs_staged(ik, pose, &p))
+        for (l = 0; l < ik->count; l++)
+            if ((st = read_leg(ik, pose, l, &p, &ik->read[l], err)) != SN_OK) return st;
+    for (l = 0; l < ik->count; l++) memcpy(points + 3 * l, ik->read[l].c, 3 * sizeof(double));
     ik->prepared = pose;
     return SN_OK;
 }
@@ -481,30 +541,6 @@ static void local_move(const sn_ik_frame *p, const double *d, double *o) {
 /* 1 when every coordinate of p is within SN_IK_MAX_COORD */
 static int in_range(const double *p) {
     return fabs(p[0]) <= SN_IK_MAX_COORD && fabs(p[1]) <= SN_IK_MAX_COORD && fabs(p[2]) <= SN_IK_MAX_COORD;
-}
-
-/* what solve overwrites, to put back when a leg's solve refuses */
-typedef struct backup {
-    float t[3];
-    float q[SN_IK_FEET_MAX][3][4];
-} backup;
-
-static void save(const sn_ik_feet *ik, const sn_pose *pose, backup *b) {
-    const int st = pose->stride;
-    int l, i, k;
-    for (k = 0; k < 3; k++) b->t[k] = pose->ch[(SN_ROW_T + k) * st + ik->pelvis];
-    for (l = 0; l < ik->count; l++)
-        for (i = 0; i < 3; i++)
-            for (k = 0; k < 4; k++) b->q[l][i][k] = pose->ch[(SN_ROW_Q + k) * st + ik->legs[l][i]];
-}
-
-static void restore(const sn_ik_feet *ik, sn_pose *pose, const backup *b) {
-    const int st = pose->stride;
-    int l, i, k;
-    for (k = 0; k < 3; k++) pose->ch[(SN_ROW_T + k) * st + ik->pelvis] = b->t[k];
-    for (l = 0; l < ik->count; l++)
-        for (i = 0; i < 3; i++)
-            for (k = 0; k < 4; k++) pose->ch[(SN_ROW_Q + k) * st + ik->legs[l][i]] = b->q[l][i][k];
 }
 
 sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, double dt, double weight,
@@ -612,31 +648,30 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
             if (ik->started) spring(&nstate[l][k], &nvel[l][k], nrm[l][k], sw, se, dt);
         }
 
-    /* the writes */
+    /* the writes: every leg's chain, target and pole first, checked before anything is written
+       (a refused solve writes nothing); then the pelvis, the legs' two-bone solves and the feet */
     if (weight > 0.0) {
-        backup b;
         double move[3], dl[3], shift[3];
-        sn_status st;
-        save(ik, pose, &b);
+        float moved[3];
+        sn_ik_two_bone_chain ch[SN_IK_FEET_MAX];
+        sn_vec3 tv[SN_IK_FEET_MAX], pv[SN_IK_FEET_MAX];
+        sn_quat want[SN_IK_FEET_MAX];
+        sn_status st = SN_OK;
         ik_scale(up, offset * weight, move);
         local_move(&ik->pelvis_parent, move, dl);
         for (k = 0; k < 3; k++) {
-            float *t = pose->ch + (SN_ROW_T + k) * pose->stride + ik->pelvis;
-            const float was = *t;
-            *t = (float)(*t + dl[k]);
-            dl[k] = (double)*t - was; /* the move written, in floats */
+            const float was = pose->ch[(SN_ROW_T + k) * pose->stride + ik->pelvis];
+            moved[k] = (float)(was + dl[k]);
+            dl[k] = (double)moved[k] - was; /* the move to be written, in floats */
         }
-        /* what every joint below the pelvis moved by in model space: the legs as prepare read
+        /* what every joint below the pelvis moves by in model space: the legs as prepare read
            them, moved, are what a new reading of the pose would give */
         ik_frame_vector(&ik->pelvis_parent, dl, shift);
-        for (l = 0; l < ik->count; l++) {
+        for (l = 0; l < ik->count && st == SN_OK; l++) {
             const leg_read *r = &ik->read[l];
-            const int tip = ik->legs[l][2];
-            double t[3], pl[3], n[3], nl;
-            sn_vec3 tv, pv;
-            sn_quat turn, want, local, written[2];
-            sn_quat midq = {0.0, 0.0, 0.0, 1.0};
-            unsigned lf = 0;
+            const int *j = ik->legs[l];
+            double t[3], pl[3], n[3];
+            sn_quat turn;
             ik_madd(r->c, lift[l], up, t);
             if (ik->follow[l] && r->bent) {
                 sn_ik_two_bone_set_unit_axis(ik->solver[l], r->hinge);
@@ -655,49 +690,48 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
                 ik_madd(root, 0.5, (const double[3]){t[0] - root[0], t[1] - root[1], t[2] - root[2]}, pl);
                 ik_madd(pl, r->reach, side, pl);
             }
-            tv.x = t[0];
-            tv.y = t[1];
-            tv.z = t[2];
-            pv.x = pl[0];
-            pv.y = pl[1];
-            pv.z = pl[2];
-            /* the leg's two-bone solve on the chain as prepare read it, moved with the pelvis
+            tv[l].x = t[0];
+            tv[l].y = t[1];
+            tv[l].z = t[2];
+            pv[l].x = pl[0];
+            pv[l].y = pl[1];
+            pv[l].z = pl[2];
+            /* the leg's two-bone solve is of the chain as prepare read it, moved with the pelvis
                (not read from the pose again) */
-            st = sn_ik_check_call(ik->skeleton, pose, &tv, &pv, "pole", 1, weight, err);
-            if (st == SN_OK) {
-                sn_ik_two_bone_chain ch;
-                const int *j = ik->legs[l];
-                ik_add(r->a, shift, ch.a);
-                ik_add(r->b, shift, ch.b);
-                ik_add(r->c, shift, ch.c);
-                if (!in_range(ch.a)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[0], err);
-                else if (!in_range(ch.b)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[1], err);
-                else if (!in_range(ch.c)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[2], err);
-                if (st == SN_OK) {
-                    ch.parent = r->parent;
-                    ch.root = r->root;
-                    ch.mid = r->mid;
-                    ch.lroot = r->lroot;
-                    ch.lmid = r->lmid;
-                    /* the mid joint's new model rotation: the root's parent's, then the locals written */
-                    sn_ik_two_bone_run(ik->solver[l], pose, &ch, &tv, &pv, weight, &lf, written);
-                    ik_qmul(&r->parent, &written[0], &midq);
-                    ik_qmul(&midq, &written[1], &midq);
-                }
-            }
-            if (st != SN_OK) {
-                restore(ik, pose, &b);
-                if (err != NULL) err->arg = 1;
-                return st;
-            }
-            fl |= lf & (SN_IK_UNREACHABLE | SN_IK_SOFTENED);
+            st = sn_ik_check_call(ik->skeleton, pose, &tv[l], &pv[l], "pole", 1, weight, err);
+            if (st != SN_OK) break;
+            ik_add(r->a, shift, ch[l].a);
+            ik_add(r->b, shift, ch[l].b);
+            ik_add(r->c, shift, ch[l].c);
+            if (!in_range(ch[l].a)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[0], err);
+            else if (!in_range(ch[l].b)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[1], err);
+            else if (!in_range(ch[l].c)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[2], err);
+            ch[l].parent = r->parent;
+            ch[l].root = r->root;
+            ch[l].mid = r->mid;
+            ch[l].lroot = r->lroot;
+            ch[l].lmid = r->lmid;
             /* the foot: its input model rotation turned from up onto the normal */
-            nl = ik_unit(nstate[l], 1e-12, n);
-            if (nl > 0.0) sn_quat_arc_unit(up, n, &turn);
+            if (ik_unit(nstate[l], 1e-12, n) > 0.0) sn_quat_arc_unit(up, n, &turn);
             else turn.x = turn.y = turn.z = 0.0, turn.w = 1.0;
-            ik_qmul(&turn, &r->tip, &want);
-            ik_qconj_mul(&midq, &want, &local);
-            sn_ik_write_rotation(pose, tip, &r->ltip, &local, weight); /* two-bone leaves the tip's as it was */
+            ik_qmul(&turn, &r->tip, &want[l]);
+        }
+        if (st != SN_OK) {
+            if (err != NULL) err->arg = 1;
+            return st;
+        }
+        for (k = 0; k < 3; k++) pose->ch[(SN_ROW_T + k) * pose->stride + ik->pelvis] = moved[k];
+        for (l = 0; l < ik->count; l++) {
+            const leg_read *r = &ik->read[l];
+            sn_quat midq, local, written[2];
+            unsigned lf = 0;
+            sn_ik_two_bone_run(ik->solver[l], pose, &ch[l], &tv[l], &pv[l], weight, &lf, written);
+            fl |= lf & (SN_IK_UNREACHABLE | SN_IK_SOFTENED);
+            /* the mid joint's new model rotation: the root's parent's, then the locals written */
+            ik_qmul(&r->parent, &written[0], &midq);
+            ik_qmul(&midq, &written[1], &midq);
+            ik_qconj_mul(&midq, &want[l], &local);
+            sn_ik_write_rotation(pose, ik->legs[l][2], &r->ltip, &local, weight); /* two-bone leaves the tip's as it was */
         }
     }
 
