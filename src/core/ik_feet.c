@@ -579,13 +579,27 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
         }
         for (k = 0; k < 3; k++)
             if (!sn_isfinite(g[1 + k])) return sn_fail_arg(err, 2, SN_EINVAL, "ground normal %s of leg %d is not finite", axis[k], l + 1);
-        if (!unit_of(g + 1, n)) memcpy(n, up, sizeof n);
         /* the foot's distance from the ground plane along its normal is its height h: over a
            plane whose normal makes the angle a with up, h / cos a along up (a capped at the
-           normal limit's largest value) */
-        c = ik_dot(n, up);
-        c = c < FEET_MIN_COS ? FEET_MIN_COS : c;
-        lift[l] = g[0] + r->h / c - r->h;
+           normal limit's largest value); cos a = (g . up) / |g| for the normal g scaled by its
+           largest component (no overflow), so that the lift, which the pelvis and every leg
+           wait for, takes one division after the square root */
+        {
+            const double m = fmax(fabs(g[1]), fmax(fabs(g[2]), fabs(g[3])));
+            double a[3], la, au;
+            if (m > 0.0) {
+                a[0] = g[1] / m;
+                a[1] = g[2] / m;
+                a[2] = g[3] / m;
+                la = ik_len(a);
+                au = ik_dot(a, up);
+                ik_scale(a, 1.0 / la, n);
+            } else {
+                memcpy(n, up, sizeof n);
+                la = au = 1.0;
+            }
+            lift[l] = g[0] + r->h * la / (au < FEET_MIN_COS * la ? FEET_MIN_COS * la : au) - r->h;
+        }
         if (l == 0 || lift[l] < target) target = lift[l];
         /* the turn: n within the limit of up */
         c = ik_dot(n, up);
