@@ -339,6 +339,7 @@ static void fill_leg(const sn_ik_feet *ik, const sn_ik_frame *p, const sn_ik_fra
         lv = ik_len(v);
         ln = ik_len(n);
         r->bent = ln > SN_IK_FEET_BENT * lu * lv;
+        r->reach = lu + lv;
         if (r->bent) {
             sn_quat c = {-fm->q.x, -fm->q.y, -fm->q.z, fm->q.w};
             ik_scale(n, 1.0 / ln, n);
@@ -355,12 +356,6 @@ static void fill_leg(const sn_ik_feet *ik, const sn_ik_frame *p, const sn_ik_fra
     r->lmid = lm->q;
     r->ltip = lt->q;
     r->h = ik_dot(r->c, ik->up);
-    {
-        double u[3], v[3];
-        ik_sub(r->b, r->a, u);
-        ik_sub(r->c, r->b, v);
-        r->reach = ik_len(u) + ik_len(v);
-    }
 }
 
 static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, const sn_ik_frame *pelvis, leg_read *r,
@@ -725,9 +720,31 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
             ch[l].mid = r->mid;
             ch[l].lroot = r->lroot;
             ch[l].lmid = r->lmid;
-            /* the foot: its input model rotation turned from up onto the normal */
-            if (ik_unit(nstate[l], 1e-12, n) > 0.0) sn_quat_arc_unit(up, n, &turn);
-            else turn.x = turn.y = turn.z = 0.0, turn.w = 1.0;
+            /* the foot: its input model rotation turned from up onto the normal s, by the
+               shortest arc (up x s, |s| + up . s) normalised, |.|^2 = 2 |s| (|s| + up . s): s
+               taken as it is, one square root and one division after its length */
+            {
+                const double *sv = nstate[l];
+                const double nl = ik_len(sv), cu = ik_dot(up, sv);
+                if (!(nl > 1e-12)) {
+                    turn.x = turn.y = turn.z = 0.0;
+                    turn.w = 1.0;
+                } else if (nl + cu < 1e-9 * nl) { /* opposite: sn_quat_arc_unit's half turn */
+                    double e[3];
+                    sn_perp_of_unit(up, e);
+                    turn.x = e[0];
+                    turn.y = e[1];
+                    turn.z = e[2];
+                    turn.w = 0.0;
+                } else {
+                    const double kq = 1.0 / sqrt(2.0 * nl * (nl + cu));
+                    ik_cross(up, sv, n);
+                    turn.x = n[0] * kq;
+                    turn.y = n[1] * kq;
+                    turn.z = n[2] * kq;
+                    turn.w = (nl + cu) * kq;
+                }
+            }
             ik_qmul(&turn, &r->tip, &want[l]);
         }
         if (st != SN_OK) {
