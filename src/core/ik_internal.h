@@ -71,6 +71,11 @@ static inline void ik_add(const double *a, const double *b, double *o) {
     o[1] = a[1] + b[1];
     o[2] = a[2] + b[2];
 }
+/// o = a - b, returning o.
+static inline const double *ik_sub3(const double *a, const double *b, double *o) {
+    ik_sub(a, b, o);
+    return o;
+}
 /// o = a + k b
 static inline void ik_madd(const double *a, double k, const double *b, double *o) {
     o[0] = a[0] + k * b[0];
