@@ -325,7 +325,7 @@ describe("IK in the animator", function()
     end
     refused(function(t) t.feet["ik[1]"][1] = 0.5 end, 'ik.feet["ik[1]"]: state number 1 (started) must be 0 or 1')
     refused(function(t) t.feet["ik[1]"][11], t.feet["ik[1]"][12], t.feet["ik[1]"][13] = 0, 0, 0 end,
-      "state of leg 1: its knee hinge is a zero vector")
+      "state of leg 1: its knee hinge is not a unit vector")
     refused(function(t) t.feet["ik[1]"][7] = 0 / 0 end, 'ik.feet["ik[1]"][7]: must be a finite number')
     refused(function(t) t.feet["ik[1]"][41] = 1 end, 'ik.feet["ik[1]"]: has 41 numbers, expected 40')
     refused(function(t) t.feet.other = {} end, "ik.feet: no foot-placement entry 'other'")

@@ -405,7 +405,7 @@ int sn_ik_feet_state_count(const sn_ik_feet *ik);
 /// next, so that a state put back with sn_ik_feet_set_state continues bit for bit.
 void sn_ik_feet_state(const sn_ik_feet *ik, double *out);
 /// Checks a state for sn_ik_feet_set_state: started 0 or 1, every other number finite within
-/// SN_IK_FEET_STATE_MAX, no zero hinge (arg 1).
+/// SN_IK_FEET_STATE_MAX, each hinge a unit vector (to 1e-6 on its squared length) (arg 1).
 sn_status sn_ik_feet_check_state(const sn_ik_feet *ik, const double *in, sn_error *err);
 /// Puts back a state that sn_ik_feet_state gave (checked first: a refused one changes nothing).
 /// The hinge of a leg whose definition gave `mid_axis` is a setting: its three numbers are checked
@@ -432,7 +432,8 @@ sn_status sn_ik_feet_prepare(sn_ik_feet *ik, const sn_pose *pose, double *points
 /// translation, the only one written) by the most any foot moves down (at most max_drop),
 /// smoothed with a critically damped spring of time `smoothing` (exact for any dt; the first
 /// solve after init or reset starts at the target), then lower still where a leg could not
-/// reach. Each leg is a two-bone solve (its knee toward its current side); each foot then turns
+/// reach. Each leg is a two-bone solve (its knee toward its current side) of the leg as prepare
+/// read it, moved with the pelvis (the pose is not read again); each foot then turns
 /// by the shortest arc from up to its smoothed ground normal (at most normal_limit). Weight
 /// blends every write with the input (translation lerp, rotations slerp); the state advances at
 /// any weight. `flags` receives SN_IK_UNREACHABLE (a leg fell short), SN_IK_LIMITED (max_drop or

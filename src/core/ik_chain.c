@@ -140,8 +140,23 @@ static int turn_link(sn_ik_chain *ik, int i, const double *from, const double *t
         if (ik_unit(fa, tiny, a) == 0.0 || ik_unit(ta, tiny, b) == 0.0) return 0;
         ik_roll(n, a, b, &arc);
     } else {
-        if (ik_unit(from, tiny, a) == 0.0 || ik_unit(to, tiny, b) == 0.0) return 0;
-        sn_quat_arc_unit(a, b, &arc);
+        /* the shortest arc (from x to, |from| |to| + from . to) normalised, |.|^2 = 2 |from| |to|
+           (|from| |to| + from . to): the directions taken as they are, one square root and one
+           division after their lengths (sn_quat_arc_unit of the unit ones, to rounding) */
+        const double lf = ik_len(from), lt = ik_len(to), ft = lf * lt, w = ft + ik_dot(from, to);
+        if (!(lf > tiny) || !(lt > tiny)) return 0;
+        if (w < 1e-9 * ft) { /* opposite: sn_quat_arc_unit's half turn */
+            ik_scale(from, 1.0 / lf, a);
+            ik_scale(to, 1.0 / lt, b);
+            sn_quat_arc_unit(a, b, &arc);
+        } else {
+            const double k = 1.0 / sqrt(2.0 * ft * w);
+            ik_cross(from, to, a);
+            arc.x = a[0] * k;
+            arc.y = a[1] * k;
+            arc.z = a[2] * k;
+            arc.w = w * k;
+        }
     }
     ik_qmul(&arc, &l->model, &m);
     ik_qconj_mul(parent_model(ik, i), &m, &q);
@@ -174,11 +189,14 @@ static void fabrik_backward(sn_ik_chain *ik, const double *target, double tiny) 
     memcpy(L[n - 1].f, target, sizeof L[n - 1].f);
     for (i = n - 2; i >= 0; i--) {
         double v[3], u[3];
-        ik_sub(L[i].p, L[i + 1].f, v);
-        if (ik_unit(v, tiny, u) == 0.0) { /* on the next one: keep the bone's direction */
-            ik_sub(L[i].p, L[i + 1].p, v);
-            if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
+        const double l = ik_len(ik_sub3(L[i].p, L[i + 1].f, v));
+        if (l > tiny) { /* v scaled to the bone's length: one division after the square root */
+            ik_madd(L[i + 1].f, L[i].len / l, v, L[i].f);
+            continue;
         }
+        /* on the next one: keep the bone's direction */
+        ik_sub(L[i].p, L[i + 1].p, v);
+        if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
         ik_madd(L[i + 1].f, L[i].len, u, L[i].f);
     }
 }
@@ -218,11 +236,13 @@ static void fabrik_positions(sn_ik_chain *ik, const double *target, double tiny)
     fabrik_backward(ik, target, tiny);
     for (i = 0; i + 1 < n; i++) {
         double v[3], u[3];
-        ik_sub(L[i + 1].f, L[i].p, v);
-        if (ik_unit(v, tiny, u) == 0.0) {
-            ik_sub(L[i + 1].p, L[i].p, v);
-            if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
+        const double l = ik_len(ik_sub3(L[i + 1].f, L[i].p, v));
+        if (l > tiny) { /* as in the backward pass */
+            ik_madd(L[i].p, L[i].len / l, v, L[i + 1].p);
+            continue;
         }
+        ik_sub(L[i + 1].p, L[i].p, v);
+        if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
         ik_madd(L[i].p, L[i].len, u, L[i + 1].p);
     }
 }
@@ -301,12 +321,16 @@ static int ccd_step(sn_ik_chain *ik, const double *target, double tiny) {
    times the joint count). */
 #define IK_DLS_DAMPING 1e-2
 
-/* Keeps the chain's state as the best so far (keep 1), or goes back to it (keep 0). */
-static void keep_best(sn_ik_chain *ik, int keep) {
+/* Keeps the chain's state as the best so far (keep 1), or goes back to it (keep 0); the positions
+   alone for steps on positions (`positions`: the rotations wait for the end). */
+static void keep_best(sn_ik_chain *ik, int keep, int positions) {
     ik_link *L = ik->link;
     int i;
     for (i = 0; i < ik->count; i++) {
-        if (keep) {
+        if (positions) {
+            if (keep) memcpy(L[i].best_p, L[i].p, sizeof L[i].p);
+            else memcpy(L[i].p, L[i].best_p, sizeof L[i].p);
+        } else if (keep) {
             L[i].best = L[i].q;
             L[i].best_model = L[i].model;
             memcpy(L[i].best_p, L[i].p, sizeof L[i].p);
@@ -486,14 +510,17 @@ static void dls_positions(sn_ik_chain *ik, const double *target, double lambda2,
     if (!solve3(a, e, y)) return;
     memcpy(was, L[0].p, sizeof was);
     for (k = 0; k + 1 < n; k++) {
-        double v[3], w[3], u[3];
+        double v[3], w[3];
         ik_sub(L[k + 1].p, was, v);
         memcpy(was, L[k + 1].p, sizeof was);
         ik_scale(y, ik_dot(v, v), w); /* (v x y) x v = |v|^2 y - (v . y) v */
         ik_madd(w, -ik_dot(v, y), v, w);
         ik_madd(v, 1.0, w, w);
-        if (L[k].len > tiny && ik_unit(w, tiny, u) != 0.0) ik_madd(L[k].p, L[k].len, u, L[k + 1].p);
-        else ik_madd(L[k].p, 1.0, v, L[k + 1].p);
+        {
+            const double l = ik_len(w);
+            if (L[k].len > tiny && l > tiny) ik_madd(L[k].p, L[k].len / l, w, L[k + 1].p); /* set to its length */
+            else ik_madd(L[k].p, 1.0, v, L[k + 1].p);
+        }
     }
 }
 
@@ -508,7 +535,7 @@ static double dls_finish(sn_ik_chain *ik, const double *target, double reach, do
     const double tiny = SN_IK_MIN_RATIO * reach;
     double best = d, lambda2 = lambda0;
     int it, missed = 0;
-    keep_best(ik, 1);
+    keep_best(ik, 1, positions);
     for (it = 0; it < steps && best > stop && missed < IK_DLS_MISSES; it++) {
         if (positions) {
             dls_positions(ik, target, lambda2, tiny);
@@ -519,11 +546,11 @@ static double dls_finish(sn_ik_chain *ik, const double *target, double reach, do
         d = tip_distance(ik, target);
         if (d < best) {
             best = d;
-            keep_best(ik, 1);
+            keep_best(ik, 1, positions);
             lambda2 = fmax(0.25 * lambda2, IK_DLS_FLOOR * lambda0); /* never 0: A stays invertible */
             missed = 0;
         } else {
-            keep_best(ik, 0);
+            keep_best(ik, 0, positions);
             lambda2 *= 8.0;
             missed++;
         }

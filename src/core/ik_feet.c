@@ -19,8 +19,9 @@ typedef struct leg_read {
     double reach;             /* thigh + shin, model units */
     double hinge[3];          /* the knee's current hinge in the mid frame (u x v), unit */
     int bent;                 /* 1 when the knee bends enough in the pose for `hinge` */
-    sn_quat mid;              /* the mid joint's model rotation */
+    sn_quat root, mid;        /* the root's and mid joint's model rotations */
     sn_quat parent;           /* the root's parent's model rotation */
+    sn_quat lroot, lmid, ltip; /* the local rotations of root, mid and tip (unit) */
 } leg_read;
 
 struct sn_ik_feet {
@@ -176,8 +177,8 @@ static void rest_local(const sn_skeleton *s, int joint, double *t, sn_quat *q, d
 }
 
 /* The knee's hinge of the rest pose in the mid joint's frame: thigh u and shin v seen from the
-   mid joint; about u x v the two-bone solver keeps the knee on the side it bends to; (0, 0, 1)
-   for a straight leg. */
+   mid joint; about shin x thigh (tt x u) the two-bone solver keeps the knee on the side it bends
+   to; (0, 0, 1) for a straight leg. */
 static void rest_knee(const sn_skeleton *s, const int *j, double *axis) {
     double tm[3], tt[3], u[3], n[3], sc;
     sn_quat qm, qt, c;
@@ -342,9 +343,10 @@ sn_status sn_ik_feet_check_state(const sn_ik_feet *ik, const double *in, sn_erro
             return sn_fail_arg(err, 1, SN_EINVAL, "state number %d is not a finite number within %g", i + 1,
                                SN_IK_FEET_STATE_MAX);
     for (i = 0; i < ik->count; i++) {
-        const double *h = in + 10 + 9 * i;
-        if (h[0] == 0.0 && h[1] == 0.0 && h[2] == 0.0)
-            return sn_fail_arg(err, 1, SN_EINVAL, "state of leg %d: its knee hinge is a zero vector", i + 1);
+        const double *h = in + 10 + 9 * i, l2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
+        if (!(fabs(l2 - 1.0) <= 1e-6)) /* (a state's hinge is unit: the solve hands it on as it is) */
+            return sn_fail_arg(err, 1, SN_EINVAL, "state of leg %d: its knee hinge is not a unit vector (length %g)",
+                               i + 1, sqrt(l2));
     }
     return SN_OK;
 }
@@ -358,21 +360,55 @@ sn_status sn_ik_feet_set_state(sn_ik_feet *ik, const double *in, sn_error *err) 
     ik->velocity = in[2];
     ik->low = in[3];
     for (l = 0; l < ik->count; l++) {
-        sn_vec3 h;
         memcpy(ik->normal[l], in + 4 + 9 * l, 3 * sizeof(double));
         memcpy(ik->nvel[l], in + 7 + 9 * l, 3 * sizeof(double));
         if (!ik->follow[l]) continue; /* a hinge given in the definition is a setting, not state */
-        h.x = in[10 + 9 * l];
-        h.y = in[11 + 9 * l];
-        h.z = in[12 + 9 * l];
-        (void)sn_ik_two_bone_set_mid_axis(ik->solver[l], &h, NULL); /* finite, non-zero: cannot fail */
         memcpy(ik->axis[l], in + 10 + 9 * l, 3 * sizeof(double)); /* as a solve keeps it */
+        sn_ik_two_bone_set_unit_axis(ik->solver[l], ik->axis[l]);
     }
     ik->prepared = NULL;
     return SN_OK;
 }
 
 /* ---- phase 1: read the legs ------------------------------------------------------------------ */
+
+/* What prepare keeps of a leg, from its frames: the root's parent p, root fr, mid fm and tip ft,
+   and the locals of root, mid and tip. */
+static void fill_leg(const sn_ik_feet *ik, const sn_ik_frame *p, const sn_ik_frame *fr, const sn_ik_frame *fm,
+                     const sn_ik_frame *ft, const sn_ik_local *lr, const sn_ik_local *lm, const sn_ik_local *lt,
+                     leg_read *r) {
+    r->parent = p->q;
+    {
+        /* the knee's hinge in this pose: shin x thigh, v x u (about it a positive turn opens the
+           knee: the side on which sn_ik_two_bone_solve keeps the knee bent as it is; u x v made
+           the solve take the mirrored knee and roll the leg a half turn back), in the mid joint's
+           frame */
+        double u[3], v[3], n[3], lu, lv, ln;
+        ik_sub(fm->t, fr->t, u);
+        ik_sub(ft->t, fm->t, v);
+        ik_cross(v, u, n);
+        lu = ik_len(u);
+        lv = ik_len(v);
+        ln = ik_len(n);
+        r->bent = ln > SN_IK_FEET_BENT * lu * lv;
+        r->reach = lu + lv;
+        if (r->bent) {
+            sn_quat c = {-fm->q.x, -fm->q.y, -fm->q.z, fm->q.w};
+            ik_scale(n, 1.0 / ln, n);
+            ik_rotate(&c, n, r->hinge);
+        }
+    }
+    memcpy(r->a, fr->t, sizeof r->a);
+    memcpy(r->b, fm->t, sizeof r->b);
+    memcpy(r->c, ft->t, sizeof r->c);
+    r->tip = ft->q;
+    r->root = fr->q;
+    r->mid = fm->q;
+    r->lroot = lr->q;
+    r->lmid = lm->q;
+    r->ltip = lt->q;
+    r->h = ik_dot(r->c, ik->up);
+}
 
 static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, const sn_ik_frame *pelvis, leg_read *r,
                           sn_error *err) {
@@ -395,7 +431,6 @@ static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, cons
             p = c;
         }
     }
-    r->parent = p.q;
     if ((f = sn_ik_read_local(pose, j[0], &lr)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, j[0], err);
     if ((f = sn_ik_read_local(pose, j[1], &lm)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, j[1], err);
     if ((f = sn_ik_read_local(pose, j[2], &lt)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, j[2], err);
@@ -405,36 +440,60 @@ static sn_status read_leg(const sn_ik_feet *ik, const sn_pose *pose, int l, cons
     if (sn_ik_frame_check(&fm) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[1], err);
     sn_ik_frame_child(&fm, &lt, &ft);
     if (sn_ik_frame_check(&ft) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[2], err);
-    {
-        /* the knee's hinge in this pose: u x v (the side on which sn_ik_two_bone_solve keeps the
-           knee bent as it is), in the mid joint's frame */
-        double u[3], v[3], n[3], lu, lv, ln;
-        ik_sub(fm.t, fr.t, u);
-        ik_sub(ft.t, fm.t, v);
-        ik_cross(v, u, n);
-        lu = ik_len(u);
-        lv = ik_len(v);
-        ln = ik_len(n);
-        r->bent = ln > SN_IK_FEET_BENT * lu * lv;
-        if (r->bent) {
-            sn_quat c = {-fm.q.x, -fm.q.y, -fm.q.z, fm.q.w};
-            ik_scale(n, 1.0 / ln, n);
-            ik_rotate(&c, n, r->hinge);
+    fill_leg(ik, &p, &fr, &fm, &ft, &lr, &lm, &lt, r);
+    return SN_OK;
+}
+
+/* The legs read stage by stage, every leg at each stage (their chains of dependent work side by
+   side instead of one after the other), a leg under the same joint as an earlier one starting
+   from that one's frame: 1 when every leg was read, 0 at any fault (then read_leg reads them
+   again in order, to name the first). */
+static int read_legs_staged(sn_ik_feet *ik, const sn_pose *pose, const sn_ik_frame *pelvis) {
+    const int *parents = sn_skeleton_parents(pose->skeleton);
+    sn_ik_frame p[SN_IK_FEET_MAX], fr[SN_IK_FEET_MAX], fm[SN_IK_FEET_MAX], ft[SN_IK_FEET_MAX];
+    sn_ik_local lr[SN_IK_FEET_MAX], lm[SN_IK_FEET_MAX], lt[SN_IK_FEET_MAX];
+    int l, m, k, bad, ok = 1;
+    for (l = 0; l < ik->count; l++) {
+        const int up = parents[ik->legs[l][0]];
+        for (m = 0; m < l; m++)
+            if (ik->depth[m] >= 0 && parents[ik->legs[m][0]] == up) break;
+        if (m < l && ik->depth[l] >= 0) {
+            p[l] = p[m];
+        } else if (ik->depth[l] < 0) {
+            ok &= sn_ik_parent_frame(pose, ik->legs[l][0], &p[l], &bad) == SN_IK_POSE_OK;
+        } else {
+            p[l] = *pelvis;
+            for (k = 0; k < ik->depth[l]; k++) {
+                sn_ik_frame c;
+                sn_ik_local la;
+                ok &= sn_ik_read_local(pose, ik->path[l][k], &la) == SN_IK_POSE_OK;
+                sn_ik_frame_child(&p[l], &la, &c);
+                ok &= sn_ik_frame_check(&c) == SN_IK_POSE_OK;
+                p[l] = c;
+            }
         }
     }
-    memcpy(r->a, fr.t, sizeof r->a);
-    memcpy(r->b, fm.t, sizeof r->b);
-    memcpy(r->c, ft.t, sizeof r->c);
-    r->tip = ft.q;
-    r->mid = fm.q;
-    r->h = ik_dot(r->c, ik->up);
-    {
-        double u[3], v[3];
-        ik_sub(r->b, r->a, u);
-        ik_sub(r->c, r->b, v);
-        r->reach = ik_len(u) + ik_len(v);
+    for (l = 0; l < ik->count; l++) {
+        ok &= sn_ik_read_local(pose, ik->legs[l][0], &lr[l]) == SN_IK_POSE_OK;
+        ok &= sn_ik_read_local(pose, ik->legs[l][1], &lm[l]) == SN_IK_POSE_OK;
+        ok &= sn_ik_read_local(pose, ik->legs[l][2], &lt[l]) == SN_IK_POSE_OK;
     }
-    return SN_OK;
+    if (!ok) return 0;
+    for (l = 0; l < ik->count; l++) {
+        sn_ik_frame_child(&p[l], &lr[l], &fr[l]);
+        ok &= sn_ik_frame_check(&fr[l]) == SN_IK_POSE_OK;
+    }
+    for (l = 0; l < ik->count; l++) {
+        sn_ik_frame_child(&fr[l], &lm[l], &fm[l]);
+        ok &= sn_ik_frame_check(&fm[l]) == SN_IK_POSE_OK;
+    }
+    for (l = 0; l < ik->count; l++) {
+        sn_ik_frame_child(&fm[l], &lt[l], &ft[l]);
+        ok &= sn_ik_frame_check(&ft[l]) == SN_IK_POSE_OK;
+    }
+    if (!ok) return 0;
+    for (l = 0; l < ik->count; l++) fill_leg(ik, &p[l], &fr[l], &fm[l], &ft[l], &lr[l], &lm[l], &lt[l], &ik->read[l]);
+    return 1;
 }
 
 sn_status sn_ik_feet_prepare(sn_ik_feet *ik, const sn_pose *pose, double *points, sn_error *err) {
@@ -452,10 +511,10 @@ sn_status sn_ik_feet_prepare(sn_ik_feet *ik, const sn_pose *pose, double *points
     if ((f = sn_ik_read_local(pose, ik->pelvis, &lp)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->pelvis, err);
     sn_ik_frame_child(&ik->pelvis_parent, &lp, &p);
     if (sn_ik_frame_check(&p) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->pelvis, err);
-    for (l = 0; l < ik->count; l++) {
-        if ((st = read_leg(ik, pose, l, &p, &ik->read[l], err)) != SN_OK) return st;
-        memcpy(points + 3 * l, ik->read[l].c, 3 * sizeof(double));
-    }
+    if (!read_legs_staged(ik, pose, &p))
+        for (l = 0; l < ik->count; l++)
+            if ((st = read_leg(ik, pose, l, &p, &ik->read[l], err)) != SN_OK) return st;
+    for (l = 0; l < ik->count; l++) memcpy(points + 3 * l, ik->read[l].c, 3 * sizeof(double));
     ik->prepared = pose;
     return SN_OK;
 }
@@ -526,28 +585,9 @@ static void local_move(const sn_ik_frame *p, const double *d, double *o) {
     }
 }
 
-/* what solve overwrites, to put back when a leg's solve refuses */
-typedef struct backup {
-    float t[3];
-    float q[SN_IK_FEET_MAX][3][4];
-} backup;
-
-static void save(const sn_ik_feet *ik, const sn_pose *pose, backup *b) {
-    const int st = pose->stride;
-    int l, i, k;
-    for (k = 0; k < 3; k++) b->t[k] = pose->ch[(SN_ROW_T + k) * st + ik->pelvis];
-    for (l = 0; l < ik->count; l++)
-        for (i = 0; i < 3; i++)
-            for (k = 0; k < 4; k++) b->q[l][i][k] = pose->ch[(SN_ROW_Q + k) * st + ik->legs[l][i]];
-}
-
-static void restore(const sn_ik_feet *ik, sn_pose *pose, const backup *b) {
-    const int st = pose->stride;
-    int l, i, k;
-    for (k = 0; k < 3; k++) pose->ch[(SN_ROW_T + k) * st + ik->pelvis] = b->t[k];
-    for (l = 0; l < ik->count; l++)
-        for (i = 0; i < 3; i++)
-            for (k = 0; k < 4; k++) pose->ch[(SN_ROW_Q + k) * st + ik->legs[l][i]] = b->q[l][i][k];
+/* 1 when every coordinate of p is within SN_IK_MAX_COORD */
+static int in_range(const double *p) {
+    return fabs(p[0]) <= SN_IK_MAX_COORD && fabs(p[1]) <= SN_IK_MAX_COORD && fabs(p[2]) <= SN_IK_MAX_COORD;
 }
 
 sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, double dt, double weight,
@@ -586,13 +626,27 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
         }
         for (k = 0; k < 3; k++)
             if (!sn_isfinite(g[1 + k])) return sn_fail_arg(err, 2, SN_EINVAL, "ground normal %s of leg %d is not finite", axis[k], l + 1);
-        if (!unit_of(g + 1, n)) memcpy(n, up, sizeof n);
         /* the foot's distance from the ground plane along its normal is its height h: over a
            plane whose normal makes the angle a with up, h / cos a along up (a capped at the
-           normal limit's largest value) */
-        c = ik_dot(n, up);
-        c = c < FEET_MIN_COS ? FEET_MIN_COS : c;
-        lift[l] = g[0] + r->h / c - r->h;
+           normal limit's largest value); cos a = (g . up) / |g| for the normal g scaled by its
+           largest component (no overflow), so that the lift, which the pelvis and every leg
+           wait for, takes one division after the square root */
+        {
+            const double m = fmax(fabs(g[1]), fmax(fabs(g[2]), fabs(g[3])));
+            double a[3], la, au;
+            if (m > 0.0) {
+                a[0] = g[1] / m;
+                a[1] = g[2] / m;
+                a[2] = g[3] / m;
+                la = ik_len(a);
+                au = ik_dot(a, up);
+                ik_scale(a, 1.0 / la, n);
+            } else {
+                memcpy(n, up, sizeof n);
+                la = au = 1.0;
+            }
+            lift[l] = g[0] + r->h * la / (au < FEET_MIN_COS * la ? FEET_MIN_COS * la : au) - r->h;
+        }
         if (l == 0 || lift[l] < target) target = lift[l];
         /* the turn: n within the limit of up */
         c = ik_dot(n, up);
@@ -655,39 +709,38 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
             if (ik->started) spring(&nstate[l][k], &nvel[l][k], nrm[l][k], sw, se, dt);
         }
 
-    /* the writes */
+    /* the writes: every leg's chain, target and pole first, checked before anything is written
+       (a refused solve writes nothing); then the pelvis, the legs' two-bone solves and the feet */
     if (weight > 0.0) {
-        backup b;
-        double move[3], dl[3];
-        sn_status st;
-        save(ik, pose, &b);
+        double move[3], dl[3], shift[3];
+        float moved[3];
+        sn_ik_two_bone_chain ch[SN_IK_FEET_MAX];
+        sn_vec3 tv[SN_IK_FEET_MAX], pv[SN_IK_FEET_MAX];
+        sn_quat want[SN_IK_FEET_MAX];
+        sn_status st = SN_OK;
         ik_scale(up, offset * weight, move);
         local_move(&ik->pelvis_parent, move, dl);
         for (k = 0; k < 3; k++) {
-            float *t = pose->ch + (SN_ROW_T + k) * pose->stride + ik->pelvis;
-            *t = (float)(*t + dl[k]);
+            const float was = pose->ch[(SN_ROW_T + k) * pose->stride + ik->pelvis];
+            moved[k] = (float)(was + dl[k]);
+            dl[k] = (double)moved[k] - was; /* the move to be written, in floats */
         }
-        for (l = 0; l < ik->count; l++) {
+        /* what every joint below the pelvis moves by in model space: the legs as prepare read
+           them, moved, are what a new reading of the pose would give */
+        ik_frame_vector(&ik->pelvis_parent, dl, shift);
+        for (l = 0; l < ik->count && st == SN_OK; l++) {
             const leg_read *r = &ik->read[l];
-            const int tip = ik->legs[l][2];
-            double t[3], pl[3], n[3], nl;
-            sn_vec3 tv, pv;
-            sn_quat turn, want, local, in;
-            sn_quat midq = {0.0, 0.0, 0.0, 1.0};
-            sn_ik_local lt, lr, lm;
-            unsigned lf = 0;
+            const int *j = ik->legs[l];
+            double t[3], pl[3], n[3];
+            sn_quat turn;
             ik_madd(r->c, lift[l], up, t);
             if (ik->follow[l] && r->bent) {
-                sn_vec3 h;
-                h.x = r->hinge[0];
-                h.y = r->hinge[1];
-                h.z = r->hinge[2];
-                (void)sn_ik_two_bone_set_mid_axis(ik->solver[l], &h, NULL); /* unit: cannot fail */
+                sn_ik_two_bone_set_unit_axis(ik->solver[l], r->hinge);
                 memcpy(ik->axis[l], r->hinge, sizeof r->hinge);
             }
             {
                 /* the pole: beside the middle of the new root-target line, on the side the knee
-                   bends to about its hinge n (e x n, e the root-target direction) */
+                   bends to about its hinge n (n x e, e the root-target direction) */
                 double root[3], e[3], hn[3], side[3], el;
                 ik_madd(r->a, offset * weight, up, root);
                 ik_sub(t, root, e);
@@ -698,38 +751,70 @@ sn_status sn_ik_feet_solve(sn_ik_feet *ik, sn_pose *pose, const double *ground, 
                 ik_madd(root, 0.5, (const double[3]){t[0] - root[0], t[1] - root[1], t[2] - root[2]}, pl);
                 ik_madd(pl, r->reach, side, pl);
             }
-            tv.x = t[0];
-            tv.y = t[1];
-            tv.z = t[2];
-            pv.x = pl[0];
-            pv.y = pl[1];
-            pv.z = pl[2];
-            st = sn_ik_two_bone_solve(ik->solver[l], pose, &tv, &pv, weight, &lf, err);
-            /* the mid joint's new model rotation: the root's parent's, then the solved locals */
-            if (st == SN_OK) {
-                if (sn_ik_read_local(pose, ik->legs[l][0], &lr) != SN_IK_POSE_OK ||
-                    sn_ik_read_local(pose, ik->legs[l][1], &lm) != SN_IK_POSE_OK ||
-                    sn_ik_read_local(pose, tip, &lt) != SN_IK_POSE_OK) {
-                    st = sn_fail_arg(err, 1, SN_EINVAL, "pose was changed since it was prepared");
+            tv[l].x = t[0];
+            tv[l].y = t[1];
+            tv[l].z = t[2];
+            pv[l].x = pl[0];
+            pv[l].y = pl[1];
+            pv[l].z = pl[2];
+            /* the leg's two-bone solve is of the chain as prepare read it, moved with the pelvis
+               (not read from the pose again) */
+            st = sn_ik_check_call(ik->skeleton, pose, &tv[l], &pv[l], "pole", 1, weight, err);
+            if (st != SN_OK) break;
+            ik_add(r->a, shift, ch[l].a);
+            ik_add(r->b, shift, ch[l].b);
+            ik_add(r->c, shift, ch[l].c);
+            if (!in_range(ch[l].a)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[0], err);
+            else if (!in_range(ch[l].b)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[1], err);
+            else if (!in_range(ch[l].c)) st = sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, j[2], err);
+            ch[l].parent = r->parent;
+            ch[l].root = r->root;
+            ch[l].mid = r->mid;
+            ch[l].lroot = r->lroot;
+            ch[l].lmid = r->lmid;
+            /* the foot: its input model rotation turned from up onto the normal s, by the
+               shortest arc (up x s, |s| + up . s) normalised, |.|^2 = 2 |s| (|s| + up . s): s
+               taken as it is, one square root and one division after its length */
+            {
+                const double *sv = nstate[l];
+                const double nl = ik_len(sv), cu = ik_dot(up, sv);
+                if (!(nl > 1e-12)) {
+                    turn.x = turn.y = turn.z = 0.0;
+                    turn.w = 1.0;
+                } else if (nl + cu < 1e-9 * nl) { /* opposite: sn_quat_arc_unit's half turn */
+                    double e[3];
+                    sn_perp_of_unit(up, e);
+                    turn.x = e[0];
+                    turn.y = e[1];
+                    turn.z = e[2];
+                    turn.w = 0.0;
                 } else {
-                    ik_qmul(&r->parent, &lr.q, &midq);
-                    ik_qmul(&midq, &lm.q, &midq);
+                    const double kq = 1.0 / sqrt(2.0 * nl * (nl + cu));
+                    ik_cross(up, sv, n);
+                    turn.x = n[0] * kq;
+                    turn.y = n[1] * kq;
+                    turn.z = n[2] * kq;
+                    turn.w = (nl + cu) * kq;
                 }
             }
-            if (st != SN_OK) {
-                restore(ik, pose, &b);
-                if (err != NULL) err->arg = 1;
-                return st;
-            }
+            ik_qmul(&turn, &r->tip, &want[l]);
+        }
+        if (st != SN_OK) {
+            if (err != NULL) err->arg = 1;
+            return st;
+        }
+        for (k = 0; k < 3; k++) pose->ch[(SN_ROW_T + k) * pose->stride + ik->pelvis] = moved[k];
+        for (l = 0; l < ik->count; l++) {
+            const leg_read *r = &ik->read[l];
+            sn_quat midq, local, written[2];
+            unsigned lf = 0;
+            sn_ik_two_bone_run(ik->solver[l], pose, &ch[l], &tv[l], &pv[l], weight, &lf, written);
             fl |= lf & (SN_IK_UNREACHABLE | SN_IK_SOFTENED);
-            /* the foot: its input model rotation turned from up onto the normal */
-            nl = ik_unit(nstate[l], 1e-12, n);
-            if (nl > 0.0) sn_quat_arc_unit(up, n, &turn);
-            else turn.x = turn.y = turn.z = 0.0, turn.w = 1.0;
-            ik_qmul(&turn, &r->tip, &want);
-            ik_qconj_mul(&midq, &want, &local);
-            in = lt.q; /* two-bone leaves the tip's local rotation as it was */
-            sn_ik_write_rotation(pose, tip, &in, &local, weight);
+            /* the mid joint's new model rotation: the root's parent's, then the locals written */
+            ik_qmul(&r->parent, &written[0], &midq);
+            ik_qmul(&midq, &written[1], &midq);
+            ik_qconj_mul(&midq, &want[l], &local);
+            sn_ik_write_rotation(pose, ik->legs[l][2], &r->ltip, &local, weight); /* two-bone leaves the tip's as it was */
         }
     }
 

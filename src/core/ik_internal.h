@@ -15,6 +15,14 @@
 #include "pose_internal.h"
 #include "quat_internal.h"
 
+/// A static function of a solve's hot path that must be inlined (gcc declines some of them past
+/// a size, then passes their results through memory).
+#if defined(__GNUC__)
+#define SN_IK_INLINE static inline __attribute__((always_inline))
+#else
+#define SN_IK_INLINE static inline
+#endif
+
 /// pi, which strict C99 does not name.
 #define SN_IK_PI 3.14159265358979323846
 
@@ -57,6 +65,16 @@ static inline void ik_sub(const double *a, const double *b, double *o) {
     o[0] = a[0] - b[0];
     o[1] = a[1] - b[1];
     o[2] = a[2] - b[2];
+}
+static inline void ik_add(const double *a, const double *b, double *o) {
+    o[0] = a[0] + b[0];
+    o[1] = a[1] + b[1];
+    o[2] = a[2] + b[2];
+}
+/// o = a - b, returning o.
+static inline const double *ik_sub3(const double *a, const double *b, double *o) {
+    ik_sub(a, b, o);
+    return o;
 }
 /// o = a + k b
 static inline void ik_madd(const double *a, double k, const double *b, double *o) {
@@ -291,10 +309,10 @@ sn_status sn_ik_check_call(const sn_skeleton *s, const sn_pose *pose, const sn_v
 /// Checks a vector of a definition: finite, and non-zero when `nonzero` (arg 1, named `what`).
 sn_status sn_ik_check_vec(const sn_vec3 *v, const char *what, int nonzero, sn_error *err);
 
-/// Writes the local rotation of `joint`: slerp(input, solved, weight) (weight in (0, 1]),
-/// normalised, in the hemisphere of `input`, as floats; nothing else of the pose changes.
-/// Inline: a few products and four stores for weight 1.
-static inline void sn_ik_write_rotation(sn_pose *pose, int joint, const sn_quat *input, const sn_quat *solved, double weight) {
+/// sn_ik_write_rotation that also gives the rotation written, in doubles (unit; `input` where
+/// nothing was written), in *written when not NULL.
+static inline void sn_ik_write_rotation_as(sn_pose *pose, int joint, const sn_quat *input, const sn_quat *solved, double weight,
+                                            sn_quat *written) {
     const int st = pose->stride;
     float *ch = pose->ch;
     sn_quat q = *solved;
@@ -303,13 +321,47 @@ static inline void sn_ik_write_rotation(sn_pose *pose, int joint, const sn_quat 
     /* products of unit quaternions (and slerp's result) are unit to rounding: normalise only what
        drifted further */
     l2 = sn_quat_dot4(&q, &q);
-    if (!(l2 > 0.0) || !sn_isfinite(l2)) return; /* cannot happen for unit inputs; never write a NaN */
+    if (!(l2 > 0.0) || !sn_isfinite(l2)) { /* cannot happen for unit inputs; never write a NaN */
+        if (written != NULL) *written = *input;
+        return;
+    }
     if (!(fabs(l2 - 1.0) < 1e-12)) k = 1.0 / sqrt(l2);
     if (sn_quat_dot4(&q, input) < 0.0) k = -k; /* keep the sign of the animation */
     ch[(SN_ROW_Q + 0) * st + joint] = (float)(q.x * k);
     ch[(SN_ROW_Q + 1) * st + joint] = (float)(q.y * k);
     ch[(SN_ROW_Q + 2) * st + joint] = (float)(q.z * k);
     ch[(SN_ROW_Q + 3) * st + joint] = (float)(q.w * k);
+    if (written != NULL) {
+        written->x = q.x * k;
+        written->y = q.y * k;
+        written->z = q.z * k;
+        written->w = q.w * k;
+    }
 }
+/// Writes the local rotation of `joint`: slerp(input, solved, weight) (weight in (0, 1]),
+/// normalised, in the hemisphere of `input`, as floats; nothing else of the pose changes.
+/// Inline: a few products and four stores for weight 1.
+static inline void sn_ik_write_rotation(sn_pose *pose, int joint, const sn_quat *input, const sn_quat *solved, double weight) {
+    sn_ik_write_rotation_as(pose, joint, input, solved, weight, NULL);
+}
+
+/// A two-bone chain in model space: read from the pose by sn_ik_two_bone_solve, or made by foot
+/// placement from what its prepare read.
+typedef struct sn_ik_two_bone_chain {
+    double a[3], b[3], c[3];  ///< root, mid and tip positions, within SN_IK_MAX_COORD
+    sn_quat parent;           ///< the root's parent's model rotation (unit)
+    sn_quat root, mid;        ///< model rotations of root and mid (unit)
+    sn_quat lroot, lmid;      ///< their local rotations in the pose (unit)
+} sn_ik_two_bone_chain;
+
+/// sn_ik_two_bone_solve past its checks and its reading of the pose: solves `ch` for the target
+/// and pole (checked, within SN_IK_MAX_COORD) and writes the root's and mid's local rotations
+/// (weight in (0, 1]); *flags (may be NULL) as the solve's; written[2] (may be NULL): the root's and
+/// mid's local rotations written, in doubles (sn_ik_write_rotation_as).
+void sn_ik_two_bone_run(const sn_ik_two_bone *ik, sn_pose *pose, const sn_ik_two_bone_chain *ch, const sn_vec3 *target,
+                        const sn_vec3 *pole, double weight, unsigned *flags, sn_quat *written);
+/// Sets the knee's hinge of `ik` to the unit `axis` (mid joint's frame) as it is: foot placement's
+/// hinge of the pose, unit already.
+void sn_ik_two_bone_set_unit_axis(sn_ik_two_bone *ik, const double *axis);
 
 #endif

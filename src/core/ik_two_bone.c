@@ -117,13 +117,7 @@ sn_status sn_ik_two_bone_set_mid_axis(sn_ik_two_bone *ik, const sn_vec3 *axis, s
 
 /* ---- the solve ------------------------------------------------------------------------------ */
 
-/* The chain in model space, read from the pose. */
-typedef struct chain {
-    double a[3], b[3], c[3];  /* root, mid and tip positions */
-    sn_quat parent;           /* the root's parent's model rotation */
-    sn_quat root, mid;        /* model rotations of root and mid */
-    sn_quat lroot, lmid;      /* their local rotations (unit) */
-} chain;
+typedef sn_ik_two_bone_chain chain;
 
 static sn_status read_chain(const sn_ik_two_bone *ik, const sn_pose *pose, chain *ch, sn_error *err) {
     sn_ik_frame p, mr, mm;
@@ -164,7 +158,7 @@ typedef struct knee {
     double reach2, fold2;            /* squares of the largest and smallest root-tip distance */
 } knee;
 
-static int knee_setup(const double *u, const double *v, const double *n, double l1, double l2, knee *k) {
+SN_IK_INLINE int knee_setup(const double *u, const double *v, const double *n, double l1, double l2, knee *k) {
     double alpha, beta, ir;
     ik_scale(n, ik_dot(v, n), k->vpar);
     ik_sub(v, k->vpar, k->vperp);
@@ -185,7 +179,7 @@ static int knee_setup(const double *u, const double *v, const double *n, double 
 
 /* cos and sin of the knee's turn phi = phi0 - acos(c) for the root-tip distance sqrt(dist2), with
    c = (dist2 - base) / 2R: no trigonometry. */
-static void knee_turn(const knee *k, double dist2, double *cp, double *sp) {
+SN_IK_INLINE void knee_turn(const knee *k, double dist2, double *cp, double *sp) {
     double c = (dist2 - k->base) * k->half_ir, s;
     c = c < -1.0 ? -1.0 : c > 1.0 ? 1.0 : c;
     s = sqrt(1.0 - c * c);
@@ -194,43 +188,41 @@ static void knee_turn(const knee *k, double dist2, double *cp, double *sp) {
 }
 
 /* The softened distance of a target at `d` for a chain of reach `reach`. */
-static double soften_distance(double d, double reach, double soften, unsigned *flags) {
+SN_IK_INLINE double soften_distance(double d, double reach, double soften, unsigned *flags) {
     double da = soften * reach, ds = reach - da;
     if (!(ds > 0.0) || !(d > da)) return d;
     *flags |= SN_IK_SOFTENED;
     return da + ds * (1.0 - exp(-(d - da) * (1.0 / ds))); /* 1 / ds beside d, off the path from the target */
 }
 
-sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
-                               double weight, unsigned *flags, sn_error *err) {
-    chain ch;
+/* The solve of a chain read (sn_ik_two_bone_run), inlined into both callers. */
+SN_IK_INLINE void run(const sn_ik_two_bone *ik, sn_pose *pose, const chain *ch, const sn_vec3 *target, const sn_vec3 *pole,
+                       double weight, unsigned *flags, sn_quat *written) {
     knee k;
     double u[3], v[3], n[3], d[3], e[3], e1[3], f1[3], bend[3], p[3], vt[3];
     double l1, l2, len, dist, want, want2, cphi = 1.0, sphi = 0.0, tol2, inv_e, x2 = 1.0, kr = 1.0;
     unsigned fl = 0;
     sn_quat q1, x, y, a1, lroot, qk, lmid;
-    sn_status st;
     int hinge, have_dir;
-    if (flags != NULL) *flags = 0;
-    if (pole == NULL) return sn_fail_arg(err, 3, SN_EINVAL, "no pole");
-    if ((st = sn_ik_check_call(ik->skeleton, pose, target, pole, "pole", 1, weight, err)) != SN_OK) return st;
-    if (weight == 0.0) return SN_OK;
-    if ((st = read_chain(ik, pose, &ch, err)) != SN_OK) return st;
 
     /* bones; a zero-length one leaves the pose as it is */
-    ik_sub(ch.b, ch.a, u);
-    ik_sub(ch.c, ch.b, v);
+    ik_sub(ch->b, ch->a, u);
+    ik_sub(ch->c, ch->b, v);
     l1 = ik_len(u);
     l2 = ik_len(v);
     len = l1 + l2;
     if (!(len >= SN_IK_MIN_LENGTH) || !(l1 > SN_IK_MIN_RATIO * len) || !(l2 > SN_IK_MIN_RATIO * len)) {
         if (flags != NULL) *flags = SN_IK_DEGENERATE;
-        return SN_OK;
+        if (written != NULL) {
+            written[0] = ch->lroot;
+            written[1] = ch->lmid;
+        }
+        return;
     }
     tol2 = 2e-12 * len * len; /* 1e-12 of the chain on a distance, in squares */
 
     /* the knee's reach about its model hinge */
-    ik_rotate(&ch.mid, ik->axis, n);
+    ik_rotate(&ch->mid, ik->axis, n);
     hinge = knee_setup(u, v, n, l1, l2, &k);
     if (!hinge) {
         fl |= SN_IK_HINGE_ON_BONE;
@@ -238,11 +230,11 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
     }
 
     /* the target's direction and softened distance */
-    ik_sub((const double[3]){target->x, target->y, target->z}, ch.a, d);
+    ik_sub((const double[3]){target->x, target->y, target->z}, ch->a, d);
     dist = ik_unit(d, SN_IK_MIN_RATIO * len, f1);
     if (dist == 0.0) {
         fl |= SN_IK_TARGET_AT_ROOT;
-        ik_sub(ch.c, ch.a, e);
+        ik_sub(ch->c, ch->a, e);
         if (ik_unit(e, SN_IK_MIN_RATIO * len, f1) == 0.0) ik_scale(u, 1.0 / l1, f1);
     }
     want = ik->soften < 1.0 ? soften_distance(dist, sqrt(k.reach2), ik->soften, &fl) : dist;
@@ -276,7 +268,7 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
        plane, then the twist) about the target direction; the identity for a tip on the root */
     x.x = x.y = x.z = 0.0;
     x.w = 1.0;
-    a1 = ch.root;
+    a1 = ch->root;
     if (have_dir) {
         double m[3], pl, ml, cs, q2;
         int have_bend;
@@ -288,7 +280,7 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
             have_bend = ik_unit(bend, SN_IK_MIN_RATIO, m) > 0.0;
             ml = 1.0;
         }
-        ik_sub((const double[3]){pole->x, pole->y, pole->z}, ch.a, p);
+        ik_sub((const double[3]){pole->x, pole->y, pole->z}, ch->a, p);
         pl = ik_len(p);
         ik_madd(p, -ik_dot(p, f1), f1, p);
         /* q1 = (e1 x f1, 1 + e1 . f1) / |.|: the bend turned by q1 unnormalised (a division, no
@@ -315,22 +307,45 @@ sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn
         }
         kr = 1.0 / sqrt(x2 * q2); /* the inverse length of X q1, beside the products below */
         ik_twist(f1, ik->twist_c, ik->twist_s, &x, &x);
-        ik_qmul(&q1, &ch.root, &a1); /* q1 root_model, beside the roll */
+        ik_qmul(&q1, &ch->root, &a1); /* q1 root_model, beside the roll */
     }
     if (!(fl & (SN_IK_SOFTENED | SN_IK_UNREACHABLE)) && weight >= 1.0) fl |= SN_IK_REACHED;
 
     /* locals: root' = parent^-1 X (q1 root_model); mid' = mid * R(axis, phi); X and q1 taken
        unnormalised, root' scaled by their lengths' inverses at the end */
-    ik_qconj_mul(&ch.parent, &x, &y);
+    ik_qconj_mul(&ch->parent, &x, &y);
     ik_qmul(&y, &a1, &lroot);
     lroot.x *= kr;
     lroot.y *= kr;
     lroot.z *= kr;
     lroot.w *= kr;
     ik_qaxis_cs(ik->axis, cphi, sphi, &qk);
-    ik_qmul(&ch.lmid, &qk, &lmid);
-    sn_ik_write_rotation(pose, ik->joints[0], &ch.lroot, &lroot, weight);
-    sn_ik_write_rotation(pose, ik->joints[1], &ch.lmid, &lmid, weight);
+    ik_qmul(&ch->lmid, &qk, &lmid);
+    sn_ik_write_rotation_as(pose, ik->joints[0], &ch->lroot, &lroot, weight, written);
+    sn_ik_write_rotation_as(pose, ik->joints[1], &ch->lmid, &lmid, weight, written != NULL ? written + 1 : NULL);
     if (flags != NULL) *flags = fl;
+}
+
+sn_status sn_ik_two_bone_solve(const sn_ik_two_bone *ik, sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
+                               double weight, unsigned *flags, sn_error *err) {
+    chain ch;
+    sn_status st;
+    if (flags != NULL) *flags = 0;
+    if (pole == NULL) return sn_fail_arg(err, 3, SN_EINVAL, "no pole");
+    if ((st = sn_ik_check_call(ik->skeleton, pose, target, pole, "pole", 1, weight, err)) != SN_OK) return st;
+    if (weight == 0.0) return SN_OK;
+    if ((st = read_chain(ik, pose, &ch, err)) != SN_OK) return st;
+    run(ik, pose, &ch, target, pole, weight, flags, NULL);
     return SN_OK;
+}
+
+void sn_ik_two_bone_run(const sn_ik_two_bone *ik, sn_pose *pose, const sn_ik_two_bone_chain *ch, const sn_vec3 *target,
+                        const sn_vec3 *pole, double weight, unsigned *flags, sn_quat *written) {
+    run(ik, pose, ch, target, pole, weight, flags, written);
+}
+
+void sn_ik_two_bone_set_unit_axis(sn_ik_two_bone *ik, const double *axis) {
+    ik->axis[0] = axis[0];
+    ik->axis[1] = axis[1];
+    ik->axis[2] = axis[2];
 }
