@@ -349,9 +349,9 @@ static int l_feet_state(lua_State *L) {
  * @function IKFeet:set_state
  * @tparam table state 4 + 9 * #feet numbers
  * @raise "bad argument #1 to 'set_state' (a list of 40 numbers expected, got 12)"; "(element 3 is not
- * a number (got string))"; "(state number 1 (started) must be 0 or 1)", "(state number 5 is not a
- * finite number within 1e+12)", "(state of leg 2: its knee hinge is not a unit vector (length 0))"; "set_state
- * called from its own ground callback"
+ * a number (got string))"; "(state number 1 (started) must be 0 or 1)", "(state number 5 is not
+ * finite)", "(state of leg 2: its knee hinge is not a unit vector (length 0))"; "set_state called
+ * from its own ground callback"
  */
 static int l_feet_set_state(lua_State *L) {
     feet_header *h = check_feet(L);

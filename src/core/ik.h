@@ -395,8 +395,6 @@ sn_status sn_ik_feet_set_smoothing(sn_ik_feet *ik, double v, sn_error *err);
 double sn_ik_feet_offset(const sn_ik_feet *ik);
 /// Forgets the smoothing state: the next solve starts at its targets (after a teleport).
 void sn_ik_feet_reset(sn_ik_feet *ik);
-/// The largest magnitude of a number of a foot-placement state (sn_ik_feet_set_state).
-#define SN_IK_FEET_STATE_MAX 1e12
 /// How many numbers `ik`'s state has: 4 + 9 per leg.
 int sn_ik_feet_state_count(const sn_ik_feet *ik);
 /// Writes `ik`'s state into out[0 .. sn_ik_feet_state_count - 1]: started (0 or 1), the pelvis's
@@ -404,8 +402,9 @@ int sn_ik_feet_state_count(const sn_ik_feet *ik);
 /// (3) and the knee's hinge last used (3, in the mid joint's frame): all a solve carries to the
 /// next, so that a state put back with sn_ik_feet_set_state continues bit for bit.
 void sn_ik_feet_state(const sn_ik_feet *ik, double *out);
-/// Checks a state for sn_ik_feet_set_state: started 0 or 1, every other number finite within
-/// SN_IK_FEET_STATE_MAX, each hinge a unit vector (to 1e-6 on its squared length) (arg 1).
+/// Checks a state for sn_ik_feet_set_state: started 0 or 1, every other number finite, each hinge
+/// a unit vector (to 1e-6 on its squared length) (arg 1). A state whose numbers put the feet out of
+/// range makes the solves refuse (writing nothing) until a reset or another state.
 sn_status sn_ik_feet_check_state(const sn_ik_feet *ik, const double *in, sn_error *err);
 /// Puts back a state that sn_ik_feet_state gave (checked first: a refused one changes nothing).
 /// The hinge of a leg whose definition gave `mid_axis` is a setting: its three numbers are checked

@@ -411,7 +411,7 @@ local function read_feet(K, f, path, R)
   for i, e in ipairs(K.entries) do
     if e.kind == "feet" then
       local p = ("%s[%q]"):format(path, e.path)
-      local v = R.numbers(rawget(f, e.path), 4 + 9 * #e.solver, p, -1e12, 1e12, "-1e+12 .. 1e+12")
+      local v = R.numbers(rawget(f, e.path), 4 + 9 * #e.solver, p, -math.huge, math.huge, "finite")
       local probe = e.solver:clone()
       local ok, err = pcall(probe.set_state, probe, v)
       if not ok then fail(p, "%s", tostring(err):match("%((.*)%)$") or tostring(err)) end
