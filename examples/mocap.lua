@@ -5,11 +5,11 @@
 -- pose.
 --   lua5.4 examples/mocap.lua [OUTDIR] [BVH FILE]
 -- Prints what it loaded and writes OUTDIR/mocap.png (default build/demo/).
-local here = (debug.getinfo(1, "S").source:match("^@(.*)$") or ""):gsub("[^/\\]*$", "")
+local root = dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
 local sinew = require "sinew"
-local pictures = dofile(here .. "pictures.lua")
+local pictures = dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "pictures.lua")
 
-local outdir = arg and arg[1] or "build/demo"
+local outdir = arg and arg[1] or root .. "build/demo"
 local path = arg and arg[2] or "/usr/share/assimp/models/BVH/01_01.bvh"
 
 local f = io.open(path, "rb")
