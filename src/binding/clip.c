@@ -10,6 +10,7 @@
  * something else, as in `Clip.duration(nil)`; the methods' Raises sections leave that out.
  * @module sinew.clip
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +62,28 @@ static void read_floats(lua_State *L, int t, int track, const char *what, float 
     }
 }
 
+/* the length of a track's times or values at `idx`: a table's (raw) or a float buffer's (the
+   glTF importer's: see src/binding/gltf.c), saturated to INT_MAX (the core refuses such counts) */
+static int list_length(lua_State *L, int idx) {
+    const sn_lua_floats *b = sn_lua_tofloats(L, idx);
+    size_t n = b != NULL ? b->n : sn_lua_rawlen(L, idx);
+    return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* copies n numbers of the table or float buffer at `t` into out */
+static void read_list(lua_State *L, int t, int track, const char *what, float *out, int n) {
+    const sn_lua_floats *b = sn_lua_tofloats(L, t);
+    int k;
+    if (b == NULL) {
+        read_floats(L, t, track, what, out, n);
+        return;
+    }
+    for (k = 0; k < n; k++) { /* n <= b->n: counted above, and a buffer never changes its count */
+        out[k] = b->v[k];
+        if (!sn_isfinite(out[k])) def_error(L, track, lua_pushfstring(L, "%s %d is not finite", what, k + 1));
+    }
+}
+
 /* Reads the fields of track i (1-based; its table on top) once: the joint, path and
    interpolation into tr, the times and values tables into the anchor table at `anchor` (entries
    2i - 1 and 2i) with their lengths: tr->keys and *nvalues. Pops the track. */
@@ -79,17 +102,17 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
     tr->interpolation = (sn_clip_interpolation)sn_lua_tooption(L, -1, 1, ctx, "interpolation", interpolations,
                                                                 SN_CLIP_LINEAR);
     lua_pop(L, 3);
-    if (sn_lua_field(L, track, "times") != LUA_TTABLE)
+    if (sn_lua_field(L, track, "times") != LUA_TTABLE && sn_lua_tofloats(L, -1) == NULL)
         def_error(L, i, lua_pushfstring(L, "'times' must be a table (got %s)", luaL_typename(L, -1)));
     lua_rawseti(L, anchor, 2 * i - 1);
-    if (sn_lua_field(L, track, "values") != LUA_TTABLE)
+    if (sn_lua_field(L, track, "values") != LUA_TTABLE && sn_lua_tofloats(L, -1) == NULL)
         def_error(L, i, lua_pushfstring(L, "'values' must be a table (got %s)", luaL_typename(L, -1)));
     lua_rawseti(L, anchor, 2 * i);
     lua_rawgeti(L, anchor, 2 * i - 1);
-    tr->keys = (int)sn_lua_rawlen(L, -1);
+    tr->keys = list_length(L, -1);
     lua_rawgeti(L, anchor, 2 * i);
-    *nvalues = (int)sn_lua_rawlen(L, -1);
-    lua_pop(L, 3); /* both tables and the track */
+    *nvalues = list_length(L, -1);
+    lua_pop(L, 3); /* both lists and the track */
     if (tr->keys < 1) def_error(L, i, "no keys ('times' is empty)");
     width = tr->path == SN_CLIP_ROTATION ? 4 : 3;
     want = tr->interpolation == SN_CLIP_CUBIC ? 3 * width : width;
@@ -111,7 +134,7 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
  * increasing times (seconds, >= 0) and 3 (translation in model units, scale factors) or 4
  * (rotation quaternion x, y, z, w, any non-zero length) values per key, three times as many for
  * "cubicspline" (in-tangent, value, out-tangent per key, as glTF). Times and values are stored as
- * float32. `def.duration` (seconds) defaults to the last key time of all tracks. Every fault is an
+ * float32 (the glTF importer passes its float buffers, sinew.Floats, in place of the tables). `def.duration` (seconds) defaults to the last key time of all tracks. Every fault is an
  * error; no partial object is made.
  * @function clip
  * @tparam table def `{skeleton = ..., tracks = {...}, duration = ...}`
@@ -169,9 +192,9 @@ static int l_clip(lua_State *L) {
     for (i = 0; i < n; i++) {
         sn_clip_track_def *tr = &tracks[i];
         lua_rawgeti(L, 6, 2 * i + 1);
-        read_floats(L, lua_gettop(L), i + 1, "time", floats, tr->keys);
+        read_list(L, lua_gettop(L), i + 1, "time", floats, tr->keys);
         lua_rawgeti(L, 6, 2 * i + 2);
-        read_floats(L, lua_gettop(L), i + 1, "value", floats + tr->keys, nvalues[i]);
+        read_list(L, lua_gettop(L), i + 1, "value", floats + tr->keys, nvalues[i]);
         lua_pop(L, 2);
         tr->times = floats;
         tr->values = floats + tr->keys;
