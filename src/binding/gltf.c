@@ -296,6 +296,7 @@ static int l_floats(lua_State *L) {
  * @tparam userdata times a sinew.Floats
  * @treturn ?string
  * @treturn ?int
+ * @raise "sinew.Floats expected, got table" when `times` is not a float buffer
  */
 static int l_key_times(lua_State *L) {
     static const char *const faults[] = {NULL, "not finite", "negative", "not increasing"};
@@ -323,7 +324,8 @@ static int l_key_times(lua_State *L) {
  * @treturn userdata|false|nil
  * @treturn userdata|int
  * @treturn ?int
- * @raise "'values' has 7 floats, not 4 per key time (2)"
+ * @raise "sinew.Floats expected, got table" (for `times` or `values`), "'values' has 7 floats, not 4
+ * per key time (2)", "not a positive angle" (for `widest`)
  */
 static int l_rotation_keys(lua_State *L) {
     const sn_lua_floats *t = check_floats(L, 1), *v = check_floats(L, 2);
