@@ -70,18 +70,31 @@ static int list_length(lua_State *L, int idx) {
     return n > INT_MAX ? INT_MAX : (int)n;
 }
 
-/* copies n numbers of the table or float buffer at `t` into out */
-static void read_list(lua_State *L, int t, int track, const char *what, float *out, int n) {
+/* the floats of the list at `t` (n of them, counted by read_track): a float buffer's own, checked
+   (it stays anchored while the clip is made), or a table's numbers copied to *room, which moves
+   past them */
+static const float *read_list(lua_State *L, int t, int track, const char *what, float **room, int n) {
     const sn_lua_floats *b = sn_lua_tofloats(L, t);
+    const float *out = *room;
     int k;
     if (b == NULL) {
-        read_floats(L, t, track, what, out, n);
-        return;
+        read_floats(L, t, track, what, *room, n);
+        *room += n;
+        return out;
     }
-    for (k = 0; k < n; k++) { /* n <= b->n: counted above, and a buffer never changes its count */
-        out[k] = b->v[k];
-        if (!sn_isfinite(out[k])) def_error(L, track, lua_pushfstring(L, "%s %d is not finite", what, k + 1));
-    }
+    for (k = 0; k < n; k++) /* n <= b->n: counted above, and a buffer never changes its count */
+        if (!sn_isfinite(b->v[k])) def_error(L, track, lua_pushfstring(L, "%s %d is not finite", what, k + 1));
+    return b->v;
+}
+
+/* the floats a list at entry `e` of the anchor table at `anchor` needs copied: none for a float
+   buffer, n for a table */
+static size_t copied(lua_State *L, int anchor, int e, int n) {
+    size_t c;
+    lua_rawgeti(L, anchor, e);
+    c = sn_lua_tofloats(L, -1) != NULL ? 0 : (size_t)n;
+    lua_pop(L, 1);
+    return c;
 }
 
 /* Reads the fields of track i (1-based; its table on top) once: the joint, path and
@@ -184,21 +197,19 @@ static int l_clip(lua_State *L) {
     for (i = 1; i <= n; i++) {
         lua_rawgeti(L, 3, i);
         read_track(L, def.skeleton, i, 6, &tracks[i - 1], &nvalues[i - 1]);
-        total += (size_t)tracks[i - 1].keys + (size_t)nvalues[i - 1];
+        total += copied(L, 6, 2 * i - 1, tracks[i - 1].keys) + copied(L, 6, 2 * i, nvalues[i - 1]);
     }
-    /* 7: the numbers. Each table is read raw for the count found above: if a finaliser run by
-       this allocation changed one, a missing number is an error and an extra one is not read */
-    floats = (float *)sn_lua_newtemp(L, sizeof(float) * total);
+    /* 7: the numbers of the tables (float buffers are read in place). Each table is read raw for
+       the count found above: if a finaliser run by this allocation changed one, a missing number
+       is an error and an extra one is not read */
+    floats = (float *)sn_lua_newtemp(L, sizeof(float) * (total > 0 ? total : 1));
     for (i = 0; i < n; i++) {
         sn_clip_track_def *tr = &tracks[i];
         lua_rawgeti(L, 6, 2 * i + 1);
-        read_list(L, lua_gettop(L), i + 1, "time", floats, tr->keys);
+        tr->times = read_list(L, lua_gettop(L), i + 1, "time", &floats, tr->keys);
         lua_rawgeti(L, 6, 2 * i + 2);
-        read_list(L, lua_gettop(L), i + 1, "value", floats + tr->keys, nvalues[i]);
+        tr->values = read_list(L, lua_gettop(L), i + 1, "value", &floats, nvalues[i]);
         lua_pop(L, 2);
-        tr->times = floats;
-        tr->values = floats + tr->keys;
-        floats += (size_t)tr->keys + (size_t)nvalues[i];
     }
     def.tracks = tracks;
     def.track_count = n;
