@@ -21,6 +21,7 @@ describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
     for _, name in ipairs({ "sinew.quat.slerp", "sinew.clip", "sinew.chain", "sinew.blend", "sinew.Pose.__len",
       "sinew.Mask.__tostring", "sinew.Matrices:pointer", "sinew.Chain:set_param", "sinew.Clip:sample",
       "sinew.BlendSpace(grid):weights", "sinew.Skeleton.__len", "sinew.gltf.parse", "sinew._gltf.vertices",
+      "sinew._gltf.floats", "sinew._gltf.rotation_keys", "sinew._gltf.key_times", "sinew.Floats.__index",
       "sinew.Matrices:set", "sinew.Clip:sample_joint", "sinew.animator.compile", "sinew.AnimatorPlan:new",
       "sinew.AnimatorPlan:skeleton", "sinew.Animator:update", "sinew.dragonbones.load", "sinew.dragonbones.rig",
       "sinew.dragonbones.Rig:update", "sinew.Rig2D:update", "sinew.Rig2D:vertices", "sinew.Rig2DData:animation",

@@ -365,6 +365,70 @@ static void test_path_within(void) {
     ENSURE(sn_gltf_path_within("/srv/a/b", 6, "/srv/a/c", 8) == 1); /* sizes, not terminators */
 }
 
+/* key times: the first fault and where it is */
+static void test_key_times(void) {
+    static const float ok[] = {0.0f, 0.5f, 2.0f}, negative[] = {-1.0f, 0.0f}, equal[] = {0.0f, 1.0f, 1.0f},
+                       back[] = {0.0f, 2.0f, 1.0f};
+    float bad[] = {0.0f, 1.0f, 2.0f};
+    size_t at = 99;
+    ENSURE(sn_gltf_key_times_check(ok, 3, &at) == SN_GLTF_TIMES_OK);
+    ENSURE(sn_gltf_key_times_check(ok, 0, &at) == SN_GLTF_TIMES_OK);
+    ENSURE(sn_gltf_key_times_check(negative, 2, &at) == SN_GLTF_TIMES_NEGATIVE && at == 0);
+    ENSURE(sn_gltf_key_times_check(equal, 3, &at) == SN_GLTF_TIMES_NOT_INCREASING && at == 2);
+    ENSURE(sn_gltf_key_times_check(back, 3, &at) == SN_GLTF_TIMES_NOT_INCREASING && at == 2);
+    bad[2] = (float)NAN;
+    ENSURE(sn_gltf_key_times_check(bad, 3, &at) == SN_GLTF_TIMES_NOT_FINITE && at == 2);
+    bad[1] = (float)-INFINITY; /* the first not finite, before any order fault */
+    ENSURE(sn_gltf_key_times_check(bad, 3, &at) == SN_GLTF_TIMES_NOT_FINITE && at == 1);
+}
+
+/* rotation keys: unit, in the hemisphere of the one before; a zero key refused at its index */
+static void test_unit_rotations(void) {
+    static const float keys[] = {0, 0, 0, 2, 0, 0, 0.6f, -0.8f, 0, 0, 0, 0};
+    double unit[12];
+    size_t at = 99;
+    ENSURE(sn_gltf_unit_rotations(keys, 2, unit, &at) == 1);
+    ENSURE(unit[0] == 0 && unit[3] == 1.0);
+    /* (0, 0, 0.6, -0.8) is on the far side of (0, 0, 0, 1): flipped */
+    ENSURE_NEAR(unit[6], -0.6, 1e-7);
+    ENSURE_NEAR(unit[7], 0.8, 1e-7);
+    ENSURE(sn_gltf_unit_rotations(keys, 3, unit, &at) == 0 && at == 2);
+}
+
+#define KEYS_PI 3.14159265358979323846
+
+/* keys on the slerp arc: a quarter turn about z cut where nlerp strays, times evenly apart */
+static void test_slerp_keys(void) {
+    static const float times[] = {1.0f, 3.0f}, keys[] = {0, 0, 0, 1, 0, 0, 0.70710678f, 0.70710678f};
+    const double widest = 0.17594207229755; /* glTF's 0.01 degree, clips.lua's widest_angle */
+    double unit[8];
+    float out_t[8], out_v[32];
+    size_t at, added, k;
+    sn_error err;
+    ENSURE(sn_gltf_unit_rotations(keys, 2, unit, &at) == 1);
+    added = sn_gltf_slerp_added(times, unit, 2, widest); /* w = pi / 4: ceil(0.785 / 0.176) = 5 pieces */
+    ENSURE(added == 4);
+    ENSURE(sn_gltf_slerp_fill(times, unit, 2, widest, out_t, out_v, 6, &err) == SN_OK);
+    for (k = 0; k < 6; k++) {
+        const double angle = (double)k / 5.0 * (KEYS_PI / 2); /* about z */
+        ENSURE_NEAR(out_t[k], 1.0 + 2.0 * (double)k / 5.0, 1e-6);
+        ENSURE_NEAR(out_v[4 * k + 2], sin(angle / 2), 1e-6);
+        ENSURE_NEAR(out_v[4 * k + 3], cos(angle / 2), 1e-6);
+        ENSURE(out_v[4 * k] == 0 && out_v[4 * k + 1] == 0);
+    }
+    ENSURE(out_t[0] == times[0] && out_t[5] == times[1]);
+    ENSURE(sn_gltf_slerp_fill(times, unit, 2, widest, out_t, out_v, 5, &err) == SN_ENOMEM);
+    /* a narrower angle than SN_GLTF_SLERP_MIN_WIDEST is taken as it; a wide one adds nothing */
+    ENSURE(sn_gltf_slerp_added(times, unit, 2, 1e-9) == sn_gltf_slerp_added(times, unit, 2, SN_GLTF_SLERP_MIN_WIDEST));
+    ENSURE(sn_gltf_slerp_added(times, unit, 2, KEYS_PI) == 0);
+    /* keys closer than float32 times tell apart: the interval stays whole */
+    {
+        static const float close[] = {1000.0f, 1000.0005f};
+        ENSURE(sn_gltf_slerp_added(close, unit, 2, widest) == 0);
+    }
+    ENSURE(sn_gltf_slerp_added(times, unit, 1, widest) == 0 && sn_gltf_slerp_added(times, unit, 0, widest) == 0);
+}
+
 int main(void) {
     RUN(test_glb_split);
     RUN(test_glb_refused);
@@ -377,6 +441,9 @@ int main(void) {
     RUN(test_weights_normalised);
     RUN(test_uv_transform);
     RUN(test_path_within);
+    RUN(test_key_times);
+    RUN(test_unit_rotations);
+    RUN(test_slerp_keys);
     fixture_free();
     return END("test_gltf");
 }

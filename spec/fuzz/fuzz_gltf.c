@@ -9,7 +9,8 @@
        attributes interleaved stay within their buffers and keep their promises;
      - a path is within a folder only when it is the folder or a separator follows the folder's
        bytes in it, stays within it with more parts appended, and no byte past either size is
-       read (both are copied to blocks of their exact size). */
+       read (both are copied to blocks of their exact size);
+     - key times checked, rotation keys made unit and slerp keys added (fuzz_keys). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -164,9 +165,60 @@ static void fuzz_path_within(const unsigned char *bytes, size_t n, size_t split)
     free(path);
 }
 
+/* key times and rotation keys of any values (mostly increasing times, any quaternions): the
+   check finds a fault exactly when there is one; unit keys are unit and in one hemisphere; the
+   keys added on the slerp arc are counted and written within the room, their times strictly
+   increasing from the first key to the last, their values unit */
+static void fuzz_keys(reader *r) {
+    float times[40], values[160], out_t[4000], out_v[16000];
+    double unit[160], widest;
+    size_t keys = (size_t)read_int(r, 0, 40), k, at, added;
+    int fault, ok, i;
+    sn_error err;
+    float t = read_byte(r) < 240 ? 0.0f : read_float(r);
+    for (k = 0; k < keys; k++) {
+        times[k] = t;
+        t = read_byte(r) < 240 ? t + (float)fabs(read_number(r)) : read_float(r);
+        for (i = 0; i < 4; i++) values[4 * k + (size_t)i] = read_float(r);
+    }
+    fault = sn_gltf_key_times_check(times, keys, &at);
+    if (fault == SN_GLTF_TIMES_OK) {
+        for (k = 0; k < keys; k++) FUZZ_CHECK(isfinite(times[k]) && (k == 0 ? times[k] >= 0 : times[k] > times[k - 1]));
+    } else {
+        FUZZ_CHECK(at < keys);
+        if (fault == SN_GLTF_TIMES_NOT_FINITE) FUZZ_CHECK(!isfinite(times[at]));
+        if (fault == SN_GLTF_TIMES_NEGATIVE) FUZZ_CHECK(at == 0 && times[0] < 0);
+        if (fault == SN_GLTF_TIMES_NOT_INCREASING) FUZZ_CHECK(at > 0 && !(times[at] > times[at - 1]));
+        return;
+    }
+    ok = sn_gltf_unit_rotations(values, keys, unit, &at);
+    if (!ok) {
+        FUZZ_CHECK(at < keys);
+        return;
+    }
+    for (k = 0; k < keys; k++) {
+        const double *u = unit + 4 * k;
+        FUZZ_CHECK(fabs(u[0] * u[0] + u[1] * u[1] + u[2] * u[2] + u[3] * u[3] - 1.0) < 1e-12);
+        if (k > 0) FUZZ_CHECK(u[-4] * u[0] + u[-3] * u[1] + u[-2] * u[2] + u[-1] * u[3] >= 0.0);
+    }
+    widest = read_byte(r) < 128 ? 0.17594207229755 : read_number(r);
+    added = sn_gltf_slerp_added(times, unit, keys, widest);
+    FUZZ_CHECK(added <= (keys > 0 ? keys - 1 : 0) * 1571);
+    if (keys + added > 4000) return;
+    if (added > 0) FUZZ_CHECK(sn_gltf_slerp_fill(times, unit, keys, widest, out_t, out_v, keys + added - 1, &err) == SN_ENOMEM);
+    FUZZ_CHECK(sn_gltf_slerp_fill(times, unit, keys, widest, out_t, out_v, keys + added, &err) == SN_OK);
+    if (keys == 0) return;
+    FUZZ_CHECK(out_t[0] == times[0] && out_t[keys + added - 1] == times[keys - 1]);
+    for (k = 0; k < keys + added; k++) {
+        const float *v = out_v + 4 * k;
+        FUZZ_CHECK(k == 0 || out_t[k] > out_t[k - 1]);
+        FUZZ_CHECK(fabs((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2] + (double)v[3] * v[3] - 1.0) < 1e-5);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size, 0};
-    unsigned mode = read_byte(&r) % 5u;
+    unsigned mode = read_byte(&r) % 6u;
     size_t params = mode == 2 ? 64 : (mode == 3 ? 400 : 0), at = params < size ? params + 1 : size;
     const unsigned char *bytes = data + at;
     const size_t n = size - at;
@@ -190,6 +242,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (mode == 4) {
         const size_t split = n > 0 ? (size_t)bytes[0] % n : 0;
         if (n > 0) fuzz_path_within(bytes + 1, n - 1, split < n - 1 ? split : n - 1);
+    } else if (mode == 5) {
+        fuzz_keys(&r);
     } else if (mode == 2) {
         reader params_reader = {data + 1, at > 1 ? at - 1 : 0, 0};
         fuzz_accessor(&params_reader, bytes, n);

@@ -110,6 +110,10 @@ local function make_objects()
   O.anim = sinew.animator(animator_def(O.skel, O.clip, O.mask))
   O.plan = sinew.animator.compile(animator_def(O.skel, O.clip, O.mask))
   O.anim2 = O.plan:new()
+  -- float buffers of the glTF importer: two key times, two rotation keys
+  O.times = sinew._gltf.floats { component = 5126, count = 2, view = { buffer = "\0\0\0\0\0\0\128\63", length = 8 } }
+  O.quats = sinew._gltf.floats { component = 5126, rows = 4, count = 2,
+    view = { buffer = ("\0"):rep(12) .. ("\0\0\128\63"):rep(2) .. ("\0"):rep(12), length = 32 } }
   -- a DragonBones rig, and the C core's 2-D objects behind it
   O.db = assert(sinew.dragonbones.load("spec/dragonbones/extra/ik_ske.json"))
   O.rig = sinew.dragonbones.rig(O.db)
@@ -167,7 +171,7 @@ local function find_entries()
   -- every object the constructors made, and the metatables behind them
   local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim, O.plan,
     O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d, O.chain2d, O.leg, O.head, O.arm, O.look,
-    O.feet }
+    O.feet, O.times }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
   for _, s in ipairs { O.leg2d, O.aim2d, O.arm2d } do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
@@ -350,6 +354,11 @@ local function templates(name)
     ["sinew.Matrices:skin"] = { { O.mats, O.mats }, { O.mats, O.mats, { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1 } } },
     ["sinew._gltf.glb"] = { { GLB } }, ["sinew._gltf.base64"] = { { "AAECAwQ=" } },
     ["sinew._gltf.accessor"] = { { accessor_def() }, { sparse_def() } },
+    ["sinew._gltf.floats"] = { { accessor_def() }, { sparse_def() } },
+    ["sinew._gltf.key_times"] = { { O.times } },
+    ["sinew._gltf.rotation_keys"] = { { O.times, O.quats, 0.1, 100 } },
+    ["sinew.Floats.__index"] = { { O.quats, 5 } }, ["sinew.Floats.__len"] = { { O.times } },
+    ["sinew.Floats.__tostring"] = { { O.times } },
     ["sinew._gltf.indices"] = { { { component = 5123, count = 3, view = { buffer = "\0\0\1\0\2\0", length = 6 } }, 3 } },
     ["sinew._gltf.vertices"] = { { { { accessor = accessor_def(), slots = 4, fill = 1 },
       { accessor = { component = 5121, rows = 4, count = 2, view = { buffer = "\0\1\0\0\1\0\0\0", length = 8 } }, joints = true },

@@ -122,6 +122,21 @@ void *sn_lua_testobject(lua_State *L, int idx, const char *tname);
 /// sn_lua_newclass).
 void *sn_lua_checkself(lua_State *L);
 
+/* ---- gltf.c: float buffers ----------------------------------------------------------------- */
+
+#define SN_FLOATS_MT "sinew.Floats"
+/// A float buffer (a userdata of metatable SN_FLOATS_MT): the glTF importer's decoded accessors
+/// and keys, passed to `sinew.clip` as a track's `times` or `values` without a Lua number per
+/// value. `#buf` is its count, `buf[i]` value i (1-based).
+typedef struct sn_lua_floats {
+    size_t n;    ///< floats in v
+    float v[1];  ///< n floats (the block is sized for them)
+} sn_lua_floats;
+/// Pushes a new float buffer of `n` floats (zeroed) and returns it.
+sn_lua_floats *sn_lua_newfloats(lua_State *L, size_t n);
+/// The float buffer at stack index `idx`, or NULL when it is something else.
+const sn_lua_floats *sn_lua_tofloats(lua_State *L, int idx);
+
 /* ---- skeleton.c: skeletons, joints, and the objects that keep a skeleton ------------------- */
 
 #define SN_SKELETON_MT "sinew.Skeleton"

@@ -10,6 +10,7 @@
  * something else, as in `Clip.duration(nil)`; the methods' Raises sections leave that out.
  * @module sinew.clip
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +62,41 @@ static void read_floats(lua_State *L, int t, int track, const char *what, float 
     }
 }
 
+/* the length of a track's times or values at `idx`: a table's (raw) or a float buffer's (the
+   glTF importer's: see src/binding/gltf.c), saturated to INT_MAX (the core refuses such counts) */
+static int list_length(lua_State *L, int idx) {
+    const sn_lua_floats *b = sn_lua_tofloats(L, idx);
+    size_t n = b != NULL ? b->n : sn_lua_rawlen(L, idx);
+    return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* the floats of the list at `t` (n of them, counted by read_track): a float buffer's own, checked
+   (it stays anchored while the clip is made), or a table's numbers copied to *room, which moves
+   past them */
+static const float *read_list(lua_State *L, int t, int track, const char *what, float **room, int n) {
+    const sn_lua_floats *b = sn_lua_tofloats(L, t);
+    const float *out = *room;
+    int k;
+    if (b == NULL) {
+        read_floats(L, t, track, what, *room, n);
+        *room += n;
+        return out;
+    }
+    for (k = 0; k < n; k++) /* n <= b->n: counted above, and a buffer never changes its count */
+        if (!sn_isfinite(b->v[k])) def_error(L, track, lua_pushfstring(L, "%s %d is not finite", what, k + 1));
+    return b->v;
+}
+
+/* the floats a list at entry `e` of the anchor table at `anchor` needs copied: none for a float
+   buffer, n for a table */
+static size_t copied(lua_State *L, int anchor, int e, int n) {
+    size_t c;
+    lua_rawgeti(L, anchor, e);
+    c = sn_lua_tofloats(L, -1) != NULL ? 0 : (size_t)n;
+    lua_pop(L, 1);
+    return c;
+}
+
 /* Reads the fields of track i (1-based; its table on top) once: the joint, path and
    interpolation into tr, the times and values tables into the anchor table at `anchor` (entries
    2i - 1 and 2i) with their lengths: tr->keys and *nvalues. Pops the track. */
@@ -79,17 +115,17 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
     tr->interpolation = (sn_clip_interpolation)sn_lua_tooption(L, -1, 1, ctx, "interpolation", interpolations,
                                                                 SN_CLIP_LINEAR);
     lua_pop(L, 3);
-    if (sn_lua_field(L, track, "times") != LUA_TTABLE)
+    if (sn_lua_field(L, track, "times") != LUA_TTABLE && sn_lua_tofloats(L, -1) == NULL)
         def_error(L, i, lua_pushfstring(L, "'times' must be a table (got %s)", luaL_typename(L, -1)));
     lua_rawseti(L, anchor, 2 * i - 1);
-    if (sn_lua_field(L, track, "values") != LUA_TTABLE)
+    if (sn_lua_field(L, track, "values") != LUA_TTABLE && sn_lua_tofloats(L, -1) == NULL)
         def_error(L, i, lua_pushfstring(L, "'values' must be a table (got %s)", luaL_typename(L, -1)));
     lua_rawseti(L, anchor, 2 * i);
     lua_rawgeti(L, anchor, 2 * i - 1);
-    tr->keys = (int)sn_lua_rawlen(L, -1);
+    tr->keys = list_length(L, -1);
     lua_rawgeti(L, anchor, 2 * i);
-    *nvalues = (int)sn_lua_rawlen(L, -1);
-    lua_pop(L, 3); /* both tables and the track */
+    *nvalues = list_length(L, -1);
+    lua_pop(L, 3); /* both lists and the track */
     if (tr->keys < 1) def_error(L, i, "no keys ('times' is empty)");
     width = tr->path == SN_CLIP_ROTATION ? 4 : 3;
     want = tr->interpolation == SN_CLIP_CUBIC ? 3 * width : width;
@@ -111,7 +147,7 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
  * increasing times (seconds, >= 0) and 3 (translation in model units, scale factors) or 4
  * (rotation quaternion x, y, z, w, any non-zero length) values per key, three times as many for
  * "cubicspline" (in-tangent, value, out-tangent per key, as glTF). Times and values are stored as
- * float32. `def.duration` (seconds) defaults to the last key time of all tracks. Every fault is an
+ * float32 (the glTF importer passes its float buffers, sinew.Floats, in place of the tables). `def.duration` (seconds) defaults to the last key time of all tracks. Every fault is an
  * error; no partial object is made.
  * @function clip
  * @tparam table def `{skeleton = ..., tracks = {...}, duration = ...}`
@@ -161,21 +197,19 @@ static int l_clip(lua_State *L) {
     for (i = 1; i <= n; i++) {
         lua_rawgeti(L, 3, i);
         read_track(L, def.skeleton, i, 6, &tracks[i - 1], &nvalues[i - 1]);
-        total += (size_t)tracks[i - 1].keys + (size_t)nvalues[i - 1];
+        total += copied(L, 6, 2 * i - 1, tracks[i - 1].keys) + copied(L, 6, 2 * i, nvalues[i - 1]);
     }
-    /* 7: the numbers. Each table is read raw for the count found above: if a finaliser run by
-       this allocation changed one, a missing number is an error and an extra one is not read */
-    floats = (float *)sn_lua_newtemp(L, sizeof(float) * total);
+    /* 7: the numbers of the tables (float buffers are read in place). Each table is read raw for
+       the count found above: if a finaliser run by this allocation changed one, a missing number
+       is an error and an extra one is not read */
+    floats = (float *)sn_lua_newtemp(L, sizeof(float) * (total > 0 ? total : 1));
     for (i = 0; i < n; i++) {
         sn_clip_track_def *tr = &tracks[i];
         lua_rawgeti(L, 6, 2 * i + 1);
-        read_floats(L, lua_gettop(L), i + 1, "time", floats, tr->keys);
+        tr->times = read_list(L, lua_gettop(L), i + 1, "time", &floats, tr->keys);
         lua_rawgeti(L, 6, 2 * i + 2);
-        read_floats(L, lua_gettop(L), i + 1, "value", floats + tr->keys, nvalues[i]);
+        tr->values = read_list(L, lua_gettop(L), i + 1, "value", &floats, nvalues[i]);
         lua_pop(L, 2);
-        tr->times = floats;
-        tr->values = floats + tr->keys;
-        floats += (size_t)tr->keys + (size_t)nvalues[i];
     }
     def.tracks = tracks;
     def.track_count = n;

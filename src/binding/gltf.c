@@ -216,6 +216,158 @@ static int l_accessor(lua_State *L) {
     return 2;
 }
 
+/* ---- float buffers ------------------------------------------------------------------------ */
+
+sn_lua_floats *sn_lua_newfloats(lua_State *L, size_t n) {
+    sn_lua_floats *b;
+    if (n > ((size_t)-1 - sizeof(sn_lua_floats)) / sizeof(float)) sn_lua_errorf(L, "too many floats");
+    b = (sn_lua_floats *)sn_lua_newuserdata(L, sizeof(sn_lua_floats) + sizeof(float) * n);
+    b->n = n;
+    memset(b->v, 0, sizeof(float) * (n > 0 ? n : 1));
+    sn_lua_setmetatable(L, SN_FLOATS_MT);
+    return b;
+}
+
+const sn_lua_floats *sn_lua_tofloats(lua_State *L, int idx) {
+    return (const sn_lua_floats *)sn_lua_testobject(L, idx, SN_FLOATS_MT);
+}
+
+static const sn_lua_floats *check_floats(lua_State *L, int arg) {
+    return (const sn_lua_floats *)sn_lua_checkobject(L, arg, SN_FLOATS_MT);
+}
+
+/* buf[i]: value i (1-based) as a number, nil past the ends or for any other key */
+static int l_floats_index(lua_State *L) {
+    const sn_lua_floats *b = check_floats(L, 1);
+    if (lua_type(L, 2) == LUA_TNUMBER) {
+        const double i = lua_tonumber(L, 2);
+        if (i >= 1 && i <= (double)b->n && i == floor(i)) {
+            lua_pushnumber(L, b->v[(size_t)i - 1]);
+            return 1;
+        }
+    }
+    lua_pushnil(L);
+    return 1;
+}
+
+static int l_floats_len(lua_State *L) {
+    lua_pushinteger(L, (lua_Integer)check_floats(L, 1)->n);
+    return 1;
+}
+
+static int l_floats_tostring(lua_State *L) {
+    lua_pushfstring(L, "%s (%s floats)", SN_FLOATS_MT, sizestr(L, check_floats(L, 1)->n));
+    return 1;
+}
+
+/*
+ * Decodes an accessor into a float buffer (as _gltf.accessor does into a table), and the
+ * position (from 0) of its first value that is not finite, or nil when all are.
+ * @function _gltf.floats
+ * @tparam table description
+ * @treturn userdata a sinew.Floats: `#buf` values, `buf[i]` from 1
+ * @treturn ?int
+ * @raise as _gltf.accessor
+ */
+static int l_floats(lua_State *L) {
+    sn_gltf_accessor a;
+    sn_gltf_view views[3];
+    sn_error err;
+    size_t n, i;
+    sn_lua_floats *b;
+    lua_settop(L, 1);
+    read_accessor(L, 1, &a, views);
+    n = accessor_values(L, &a);
+    b = sn_lua_newfloats(L, n);
+    if (sn_gltf_accessor_read(&a, b->v, n, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
+    for (i = 0; i < n && isfinite(b->v[i]); i++) continue;
+    if (i < n)
+        lua_pushinteger(L, (lua_Integer)i);
+    else
+        lua_pushnil(L);
+    return 2;
+}
+
+/*
+ * Checks a sampler's key times: nothing when they are finite, not negative and strictly
+ * increasing; else the fault ("not finite", "negative" or "not increasing") and the key's
+ * position (from 0).
+ * @function _gltf.key_times
+ * @tparam userdata times a sinew.Floats
+ * @treturn ?string
+ * @treturn ?int
+ * @raise "sinew.Floats expected, got table" when `times` is not a float buffer
+ */
+static int l_key_times(lua_State *L) {
+    static const char *const faults[] = {NULL, "not finite", "negative", "not increasing"};
+    const sn_lua_floats *t = check_floats(L, 1);
+    size_t at;
+    const int fault = sn_gltf_key_times_check(t->v, t->n, &at);
+    if (fault == SN_GLTF_TIMES_OK) return 0;
+    lua_pushstring(L, faults[fault]);
+    lua_pushinteger(L, (lua_Integer)at);
+    return 2;
+}
+
+/*
+ * The rotation keys of a track: unit, each in the hemisphere of the one before, and for a
+ * LINEAR track (`widest` given) keys added on the slerp arc where the keys lie more than
+ * `widest` radians apart (see sn_gltf_slerp_added). Returns the key times (`times` itself when
+ * no key was added), the values and the count of keys added; or false and the position (from 0)
+ * of a key of length zero or not finite; or nil and the count of keys it would add when that is
+ * more than `room`.
+ * @function _gltf.rotation_keys
+ * @tparam userdata times a sinew.Floats of n key times
+ * @tparam userdata values a sinew.Floats of 4 n values
+ * @tparam ?number widest radians (nil: no keys added, as for STEP)
+ * @tparam number room the most keys that may be added
+ * @treturn userdata|false|nil
+ * @treturn userdata|int
+ * @treturn ?int
+ * @raise "sinew.Floats expected, got table" (for `times` or `values`), "'values' has 7 floats, not 4
+ * per key time (2)", "not a positive angle" (for `widest`)
+ */
+static int l_rotation_keys(lua_State *L) {
+    const sn_lua_floats *t = check_floats(L, 1), *v = check_floats(L, 2);
+    const int linear = !lua_isnil(L, 3);
+    const double widest = linear ? sn_lua_checknumber(L, 3) : 0.0;
+    const double room = sn_lua_checknumber(L, 4);
+    const size_t keys = t->n;
+    size_t at, added = 0;
+    double *unit;
+    sn_lua_floats *out_t, *out_v;
+    sn_error err;
+    if (v->n / 4 != keys || v->n % 4 != 0)
+        return sn_lua_errorf(L, "'values' has %s floats, not 4 per key time (%s)", sizestr(L, v->n), sizestr(L, keys));
+    if (linear && !(widest > 0)) return sn_lua_argerror(L, 3, "not a positive angle");
+    lua_settop(L, 4);
+    unit = (double *)sn_lua_newtemp(L, sizeof(double) * 4 * (keys > 0 ? keys : 1));
+    if (!sn_gltf_unit_rotations(v->v, keys, unit, &at)) {
+        lua_pushboolean(L, 0);
+        lua_pushinteger(L, (lua_Integer)at);
+        return 2;
+    }
+    if (linear) added = sn_gltf_slerp_added(t->v, unit, keys, widest);
+    if ((double)added > room) {
+        lua_pushnil(L);
+        lua_pushinteger(L, (lua_Integer)added);
+        return 2;
+    }
+    if (added == 0) {
+        size_t i;
+        lua_pushvalue(L, 1);
+        out_v = sn_lua_newfloats(L, 4 * keys);
+        for (i = 0; i < 4 * keys; i++) out_v->v[i] = (float)unit[i];
+    } else {
+        out_t = sn_lua_newfloats(L, keys + added);
+        out_v = sn_lua_newfloats(L, 4 * (keys + added));
+        if (sn_gltf_slerp_fill(t->v, unit, keys, widest, out_t->v, out_v->v, keys + added, &err) != SN_OK)
+            return sn_lua_raise(L, &err, -1);
+    }
+    lua_pushinteger(L, (lua_Integer)added);
+    return 3;
+}
+
 /*
  * Decodes an accessor of unsigned integers (indices) into a string of native uint32 values, for
  * `Mesh:setVertexMap(love.data.newByteData(s), "uint32")`; each must be below `vertices` when
@@ -471,9 +623,23 @@ static int l_read_file(lua_State *L) {
 }
 
 void sn_open_gltf(lua_State *L, int module) {
-    static const luaL_Reg fns[] = {{"glb", l_glb},         {"base64", l_base64},   {"accessor", l_accessor},
-                                   {"indices", l_indices}, {"vertices", l_vertices}, {"read_file", l_read_file},
+    static const luaL_Reg fns[] = {{"glb", l_glb},
+                                   {"base64", l_base64},
+                                   {"accessor", l_accessor},
+                                   {"floats", l_floats},
+                                   {"key_times", l_key_times},
+                                   {"rotation_keys", l_rotation_keys},
+                                   {"indices", l_indices},
+                                   {"vertices", l_vertices},
+                                   {"read_file", l_read_file},
                                    {NULL, NULL}};
+    static const luaL_Reg floats_meta[] = {
+        {"__index", l_floats_index}, {"__len", l_floats_len}, {"__tostring", l_floats_tostring}, {NULL, NULL}};
+    luaL_newmetatable(L, SN_FLOATS_MT);
+    sn_lua_setfuncs(L, floats_meta, 0);
+    lua_pushstring(L, SN_FLOATS_MT);
+    lua_setfield(L, -2, "__name");
+    lua_pop(L, 1);
     lua_newtable(L);
     sn_lua_setfuncs(L, fns, 0);
     lua_pushnumber(L, (lua_Number)SN_GLTF_MAX_VALUES);

@@ -144,4 +144,36 @@ sn_status sn_gltf_map_joints(float *values, size_t n, const int *map, int map_si
 /// the glTF importer refuses a file whose real path is not within its folder's real path.
 int sn_gltf_path_within(const char *root, size_t root_size, const char *path, size_t path_size);
 
+/* ---- Animation keys (gltf_keys.c) ---------------------------------------------------------- */
+
+/// What sn_gltf_key_times_check found: the first fault of a sampler's key times.
+enum {
+    SN_GLTF_TIMES_OK = 0,            ///< finite, not negative, strictly increasing
+    SN_GLTF_TIMES_NOT_FINITE = 1,    ///< key *at is NaN or infinite
+    SN_GLTF_TIMES_NEGATIVE = 2,      ///< key 0 is below 0
+    SN_GLTF_TIMES_NOT_INCREASING = 3 ///< key *at is not after key *at - 1
+};
+/// The narrowest `widest` angle (radians) of sn_gltf_slerp_added and sn_gltf_slerp_fill: a
+/// narrower one is taken as this, so that an interval gets at most 1571 pieces (pi/2 / 1e-3).
+/// glTF's 0.01 degree tolerance gives 0.176 rad.
+#define SN_GLTF_SLERP_MIN_WIDEST 1e-3
+/// Checks `n` key times (seconds, as the file's floats): returns SN_GLTF_TIMES_OK or the first
+/// fault, non-finite keys first, with the key's index (from 0) in `*at`.
+int sn_gltf_key_times_check(const float *times, size_t n, size_t *at);
+/// Makes `keys` rotation keys (x, y, z, w floats) unit, each in the hemisphere of the one before
+/// (the shortest arc), into `unit` (4 x keys doubles, caller-owned). Returns 1, or 0 with the
+/// index (from 0) of the first key whose length is below 1e-12 or not finite in `*at`.
+int sn_gltf_unit_rotations(const float *values, size_t keys, double *unit, size_t *at);
+/// The keys sn_gltf_slerp_fill adds between the `keys` unit keys of a LINEAR rotation track at
+/// `times`: an interval whose keys lie more than `widest` radians apart (4-D angle w) is cut into
+/// ceil(w / widest) equal pieces on the slerp arc, unless a piece would last less than 1e-6 of
+/// max(1, its end time) (float32 key times could not tell the keys apart). At most 1 + w / widest
+/// per interval, w <= pi / 2.
+size_t sn_gltf_slerp_added(const float *times, const double *unit, size_t keys, double widest);
+/// Writes the track with the keys sn_gltf_slerp_added counts added: times into `out_times`
+/// and x, y, z, w floats into `out_values`, `room` keys of each (at least keys + the added
+/// keys: else SN_ENOMEM). With `widest` at pi or more, the unit keys as floats.
+sn_status sn_gltf_slerp_fill(const float *times, const double *unit, size_t keys, double widest, float *out_times,
+                             float *out_values, size_t room, sn_error *err);
+
 #endif

@@ -5,11 +5,12 @@
 -- degree, keys on the slerp arc are added between them.
 -- @module sinew.gltf.clips
 local sinew_core = require "sinew.core"
+local decode = sinew_core._gltf
 local D = require "sinew.gltf.document"
 local Fault = require "sinew.fault"
 
 local fail, index, list, object = Fault.fail, D.index, D.list, D.object
-local abs, sqrt, sin, cos, ceil, max = math.abs, math.sqrt, math.sin, math.cos, math.ceil, math.max
+local abs, sin, cos, ceil, max = math.abs, math.sin, math.cos, math.ceil, math.max
 local atan2 = math.atan2 or math.atan
 
 local M = {}
@@ -55,83 +56,37 @@ local function widest_angle(tolerance)
 end
 M.widest_angle = widest_angle
 
--- a LINEAR rotation track with unit keys in one hemisphere, and keys added on the slerp arc
--- where nlerp would stray more than M.TOLERANCE from it
-local function slerp_keys(doc, times, values, path)
-  local slerp = sinew_core.quat.slerp
-  local widest = widest_angle(M.TOLERANCE)
-  -- the keys each interval needs added, found first: none, and the track is kept as it is (its
-  -- key times stay shared with the other tracks on them)
-  local pieces, added = {}, 0
-  for k = 1, #times - 1 do
-    local a, b = 4 * (k - 1), 4 * k
-    local d = abs(values[a + 1] * values[b + 1] + values[a + 2] * values[b + 2] + values[a + 3] * values[b + 3] +
-      values[a + 4] * values[b + 4])
-    local w = atan2(sqrt(max(0, 1 - d * d)), d)
-    if w > widest then
-      local p = ceil(w / widest)
-      -- keys closer than float32 can tell apart would not increase: keep the interval whole
-      if (times[k + 1] - times[k]) / p >= 1e-6 * max(1, abs(times[k + 1])) then
-        pieces[k] = p
-        added = added + p - 1
-      end
-    end
-  end
-  if added == 0 then return times, values end
-  doc:spend(5 * D.NUMBER_BYTES * added, path)
-  local t2, v2 = { times[1] }, { values[1], values[2], values[3], values[4] }
-  for k = 1, #times - 1 do
-    local a, b = 4 * (k - 1), 4 * k
-    local bx, by, bz, bw = values[b + 1], values[b + 2], values[b + 3], values[b + 4]
-    local n = pieces[k]
-    if n then
-      local ax, ay, az, aw = values[a + 1], values[a + 2], values[a + 3], values[a + 4]
-      for m = 1, n - 1 do
-        local f = m / n
-        t2[#t2 + 1] = times[k] + f * (times[k + 1] - times[k])
-        local x, y, z, qw = slerp(ax, ay, az, aw, bx, by, bz, bw, f)
-        v2[#v2 + 1], v2[#v2 + 2], v2[#v2 + 3], v2[#v2 + 4] = x, y, z, qw
-      end
-    end
-    t2[#t2 + 1] = times[k + 1]
-    v2[#v2 + 1], v2[#v2 + 2], v2[#v2 + 3], v2[#v2 + 4] = bx, by, bz, bw
+-- the rotation keys of a track: unit, each in the hemisphere of the one before (the shortest
+-- arc), and for a LINEAR track keys added on the slerp arc where nlerp would stray more than
+-- M.TOLERANCE from it (src/core/gltf_keys.c). New buffers, and the key times themselves when no
+-- key was added (shared with the other tracks on them); the decoded accessor is never changed.
+local function rotation_keys(doc, times, values, interp, path)
+  doc:spend(D.NUMBER_BYTES * #values, path)
+  local widest = interp == "LINEAR" and widest_angle(M.TOLERANCE) or nil
+  local per_key = 5 * D.NUMBER_BYTES
+  local t2, v2, added = decode.rotation_keys(times, values, widest, max(0, doc:left()) / per_key)
+  if t2 == false then fail(path, "rotation of key %d is zero or not finite", v2) end
+  if t2 == nil then -- more keys than the budget holds: spend refuses them
+    doc:spend(per_key * v2, path)
+    t2, v2 = decode.rotation_keys(times, values, widest, math.huge)
+  elseif added > 0 then
+    doc:spend(per_key * added, path)
   end
   return t2, v2
-end
-
--- unit rotation keys, each in the hemisphere of the one before (the shortest arc): a new list
--- (the decoded accessor is shared)
-local function unit_keys(decoded, path)
-  local values = {}
-  local px, py, pz, pw
-  for k = 0, #decoded / 4 - 1 do
-    local x, y, z, w = decoded[4 * k + 1], decoded[4 * k + 2], decoded[4 * k + 3], decoded[4 * k + 4]
-    local l = sqrt(x * x + y * y + z * z + w * w)
-    -- not (l > 1e-12) is true for NaN too
-    if not (l > 1e-12) or l == math.huge then -- luacheck: ignore 581
-      fail(path, "rotation of key %d is zero or not finite", k)
-    end
-    x, y, z, w = x / l, y / l, z / l, w / l
-    if px and px * x + py * y + pz * z + pw * w < 0 then x, y, z, w = -x, -y, -z, -w end
-    values[4 * k + 1], values[4 * k + 2], values[4 * k + 3], values[4 * k + 4] = x, y, z, w
-    px, py, pz, pw = x, y, z, w
-  end
-  return values
 end
 
 -- the key times of a sampler: finite, not negative, strictly increasing
 -- (samplers often share them: each accessor is read and checked once, and never changed)
 local function key_times(doc, input, path)
   if doc.key_times[input] then return doc.key_times[input] end
-  local times, _, bad = doc:read(input, path, { SCALAR = true }, { FLOAT = true })
+  local times, _, bad = doc:read_floats(input, path, { SCALAR = true }, { FLOAT = true })
   if bad then fail(path, "key time %d is not finite", bad) end
-  if times[1] < 0 then fail(path, "key time 0 (%g) is negative", times[1]) end
-  for k = 2, #times do
-    local t = times[k]
-    if t <= times[k - 1] then -- times are finite here
-      fail(path, "key times do not increase: key %d (%g) after key %d (%g)", k - 1, t, k - 2, times[k - 1])
-    end
+  local fault, k = decode.key_times(times)
+  if fault == "negative" then fail(path, "key time 0 (%g) is negative", times[1]) end
+  if fault == "not increasing" then
+    fail(path, "key times do not increase: key %d (%g) after key %d (%g)", k, times[k + 1], k - 1, times[k])
   end
+  if fault then fail(path, "key time %d is not finite", k) end
   doc.key_times[input] = times
   return times
 end
@@ -181,7 +136,7 @@ local function track(doc, sampler, spath, joint, path)
   if not keys then
     local times = key_times(doc, input, spath .. ".input")
     local spec = outputs[path]
-    local values, desc, bad = doc:read(output, spath .. ".output", spec.types, spec.comps)
+    local values, desc, bad = doc:read_floats(output, spath .. ".output", spec.types, spec.comps)
     local per = interp == "CUBICSPLINE" and 3 or 1
     if desc.count ~= per * #times then
       fail(spath .. ".output", "accessor %d has %d values for %d key times%s", desc.index, desc.count, #times,
@@ -189,9 +144,7 @@ local function track(doc, sampler, spath, joint, path)
     end
     if bad then fail(spath .. ".output", "value %d is not finite", bad) end
     if path == "rotation" and interp ~= "CUBICSPLINE" then
-      doc:spend(D.NUMBER_BYTES * #values, spath .. ".output")
-      values = unit_keys(values, spath .. ".output")
-      if interp == "LINEAR" then times, values = slerp_keys(doc, times, values, spath .. ".output") end
+      times, values = rotation_keys(doc, times, values, interp, spath .. ".output")
     end
     doc.tracks_made = doc.tracks_made + 1
     keys = { times, values, doc.tracks_made }

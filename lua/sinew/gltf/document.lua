@@ -193,7 +193,7 @@ Doc.__index = Doc
 -- the import (Doc:spend).
 function M.new(tree, bin, base_dir, read, max_bytes)
   local doc = setmetatable({ json = tree, bin = bin, base_dir = base_dir, reader = read or M.read_file,
-    buffers = {}, views = {}, accessors = {}, decoded = {}, max_bytes = max_bytes or M.MAX_BYTES, spent = 0 }, Doc)
+    buffers = {}, views = {}, accessors = {}, decoded = {}, floats = {}, max_bytes = max_bytes or M.MAX_BYTES, spent = 0 }, Doc)
   local asset = M.object(tree.asset, "asset")
   if type(asset.version) ~= "string" or not asset.version:match("^2%.") then
     fail("asset.version", "glTF version %s is not 2.x", show(asset.version))
@@ -336,6 +336,18 @@ end
 -- glTF types) and `comps` (a set of component type names, nil for any). An accessor is decoded
 -- once per import: every caller gets the same list, and none may change it.
 function Doc:read(i, path, types, comps)
+  return self:decode(i, path, types, comps, self.decoded, decode.accessor)
+end
+
+--- Doc:read into a float buffer (`#buf` values, `buf[i]` from 1; `sinew.clip` takes it as a
+-- track's times or values) instead of a list: the clips' keys, with no Lua number per value.
+-- Counted against the budget as a list is, once per accessor whichever way it is read.
+function Doc:read_floats(i, path, types, comps)
+  return self:decode(i, path, types, comps, self.floats, decode.floats)
+end
+
+-- Doc:read and Doc:read_floats: the checks, the budget, and the cache `cache` of `decoder`'s results
+function Doc:decode(i, path, types, comps, cache, decoder)
   local desc = self:accessor(i, path)
   if types and not types[desc.type] then
     fail(path, "accessor %d is a %s, not a %s", desc.index, desc.type, M.names(types))
@@ -344,11 +356,11 @@ function Doc:read(i, path, types, comps)
     local name = components[desc.component] .. (desc.normalized and " (normalized)" or "")
     if not comps[name] then fail(path, "accessor %d has %s components, not %s", desc.index, name, M.names(comps)) end
   end
-  local done = self.decoded[desc.index]
+  local done = cache[desc.index]
   if done then return done[1], desc, done[2] end
-  self:spend_values(desc, M.NUMBER_BYTES, path)
-  local values, bad = Fault.core(desc.path, decode.accessor, desc)
-  self.decoded[desc.index] = { values, bad }
+  if not (self.decoded[desc.index] or self.floats[desc.index]) then self:spend_values(desc, M.NUMBER_BYTES, path) end
+  local values, bad = Fault.core(desc.path, decoder, desc)
+  cache[desc.index] = { values, bad }
   return values, desc, bad
 end
 
