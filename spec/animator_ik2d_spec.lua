@@ -39,18 +39,7 @@ local function definition(rig, extra)
 end
 
 -- the same definition without IK
-local function plain(def)
-  local d = {}
-  for k, v in pairs(def) do d[k] = v end
-  d.ik, d.targets = nil, nil
-  for i, l in ipairs(d.layers) do
-    local c = {}
-    for k, v in pairs(l) do c[k] = v end
-    c.ik = nil
-    d.layers[i] = c
-  end
-  return d
-end
+local plain = helper.without_ik
 
 describe("2-D IK in the animator", function()
   it("reaches, aims and bends a chain after the layers, as solves by hand do, bit for bit", function()

@@ -53,18 +53,7 @@ local function definition(extra)
 end
 
 -- the same definition without IK: the pose the layers give
-local function plain(def)
-  local d = {}
-  for k, v in pairs(def) do d[k] = v end
-  d.ik, d.targets = nil, nil
-  for i, l in ipairs(d.layers) do
-    local c = {}
-    for k, v in pairs(l) do c[k] = v end
-    c.ik = nil
-    d.layers[i] = c
-  end
-  return d
-end
+local plain = helper.without_ik
 
 describe("IK in the animator", function()
   it("aims the head at a target after the layers, as a solve by hand does, bit for bit", function()

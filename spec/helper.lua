@@ -259,6 +259,22 @@ function M.error_of(fn, ...)
   return tostring(err)
 end
 
+--- A copy of animator definition `def` without its IK (`ik` lists, top and per layer, and
+-- `targets`): the pose its layers give, for the specs that solve by hand what the animator solves.
+function M.without_ik(def)
+  local d = {}
+  for k, v in pairs(def) do d[k] = v end
+  d.ik, d.targets = nil, nil
+  d.layers = {}
+  for i, l in ipairs(def.layers) do
+    local c = {}
+    for k, v in pairs(l) do c[k] = v end
+    c.ik = nil
+    d.layers[i] = c
+  end
+  return d
+end
+
 --- The numbers of every joint of `pose` (`pose:get(j)`: ten of a 3-D pose, six of a 2-D one), as
 -- one list.
 function M.pose_numbers(pose)

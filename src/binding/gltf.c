@@ -176,6 +176,31 @@ static int l_base64(lua_State *L) {
     return 1;
 }
 
+/* Decodes the accessor described at 1 into `n` floats: a Floats userdata (`buffer`) or a scratch
+   block, pushed on the stack either way; raises on a bad description or the core's refusal. */
+static float *decode_accessor(lua_State *L, int buffer, size_t *n) {
+    sn_gltf_accessor a;
+    sn_gltf_view views[3];
+    sn_error err;
+    float *out;
+    lua_settop(L, 1);
+    read_accessor(L, 1, &a, views);
+    *n = accessor_values(L, &a);
+    out = buffer ? sn_lua_newfloats(L, *n)->v : (float *)sn_lua_newtemp(L, sizeof(float) * *n);
+    if (sn_gltf_accessor_read(&a, out, *n, &err) != SN_OK) sn_lua_raise(L, &err, -1);
+    return out;
+}
+
+/* pushes the position (from 0) of the first of the n values that is not finite, or nil */
+static void push_first_not_finite(lua_State *L, const float *v, size_t n) {
+    size_t i;
+    for (i = 0; i < n && isfinite(v[i]); i++) continue;
+    if (i < n)
+        lua_pushinteger(L, (lua_Integer)i);
+    else
+        lua_pushnil(L);
+}
+
 /*
  * Decodes an accessor into a table of numbers (count x rows x columns, matrices column-major,
  * normalised integers as fractions in 0 .. 1 or -1 .. 1), and the position (from 0) of its first
@@ -193,26 +218,14 @@ static int l_base64(lua_State *L) {
  * (100 bytes)", "sparse index 9 is out of range (0 .. 7)", ...
  */
 static int l_accessor(lua_State *L) {
-    sn_gltf_accessor a;
-    sn_gltf_view views[3];
-    sn_error err;
     size_t n, i;
-    float *out;
-    lua_settop(L, 1);
-    read_accessor(L, 1, &a, views);
-    n = accessor_values(L, &a);
-    out = (float *)sn_lua_newtemp(L, sizeof(float) * n);
-    if (sn_gltf_accessor_read(&a, out, n, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
+    const float *out = decode_accessor(L, 0, &n);
     lua_createtable(L, n > INT_MAX ? INT_MAX : (int)n, 0);
     for (i = 0; i < n; i++) {
         lua_pushnumber(L, out[i]);
         lua_rawseti(L, -2, (int)i + 1);
     }
-    for (i = 0; i < n && isfinite(out[i]); i++) continue;
-    if (i < n)
-        lua_pushinteger(L, (lua_Integer)i);
-    else
-        lua_pushnil(L);
+    push_first_not_finite(L, out, n);
     return 2;
 }
 
@@ -270,21 +283,9 @@ static int l_floats_tostring(lua_State *L) {
  * @raise as _gltf.accessor
  */
 static int l_floats(lua_State *L) {
-    sn_gltf_accessor a;
-    sn_gltf_view views[3];
-    sn_error err;
-    size_t n, i;
-    sn_lua_floats *b;
-    lua_settop(L, 1);
-    read_accessor(L, 1, &a, views);
-    n = accessor_values(L, &a);
-    b = sn_lua_newfloats(L, n);
-    if (sn_gltf_accessor_read(&a, b->v, n, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
-    for (i = 0; i < n && isfinite(b->v[i]); i++) continue;
-    if (i < n)
-        lua_pushinteger(L, (lua_Integer)i);
-    else
-        lua_pushnil(L);
+    size_t n;
+    const float *v = decode_accessor(L, 1, &n);
+    push_first_not_finite(L, v, n);
     return 2;
 }
 
