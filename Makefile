@@ -38,7 +38,7 @@ PKGS_luajit := luajit libluajit-5.1-dev
 # check that both give the same assets)
 PKGS_JSON  := lua-dkjson lua-cjson
 PKGS_DATA  := assimp-testmodels
-PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON) $(PKGS_DATA)
+PKGS_TEST  := $(PKGS_BUILD) $(PKGS_$(LUA)) lua-busted $(PKGS_JSON)
 PKGS_ALL   := $(PKGS_BUILD) $(foreach l,$(LUAS),$(PKGS_$(l))) lua-busted $(PKGS_JSON) $(PKGS_DATA) love xvfb xauth
 
 .PHONY: all build rock-core ctests test test-all test-love sanitize valgrind lint deps-ci bench bench-ozz demo demo-love demo-love2d docs rock fuzz \
@@ -195,6 +195,7 @@ dragonbones-reference:
 	@node tools/dragonbones/reference.js
 
 demo: deps-test
+	@sh tools/deps.sh $(PKGS_DATA)
 	@$(MAKE) -s build
 	@LUA_CPATH="$(BUILD)/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" $(LUA) examples/demo.lua
 	@LUA_CPATH="$(BUILD)/?.so;;" LUA_PATH="lua/?.lua;lua/?/init.lua;;" $(LUA) examples/mocap.lua

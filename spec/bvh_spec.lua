@@ -254,7 +254,7 @@ describe("sinew.bvh", function()
       end)
     end
     if not present then
-      pending("install Debian's assimp-testmodels (make test does) for the CMU files")
+      pending("install Debian's assimp-testmodels (make test-all and make demo do) for the CMU files")
     end
   end)
 

@@ -308,7 +308,7 @@ describe("examples/", function()
     assert.equal(8, panels)
     assert.is_true(count(img, joint, pictures.TITLE_HEIGHT, img.h - 1) > 8 * 30, "joints drawn")
   end)
-  if not has_cmu then pending("install Debian's assimp-testmodels (make test does) for mocap.lua") end
+  if not has_cmu then pending("install Debian's assimp-testmodels (make test-all and make demo do) for mocap.lua") end
 
   it("pictures.lua writes text in its own font, and reads back what it wrote", function()
     local img = pictures.canvas(40, 12)

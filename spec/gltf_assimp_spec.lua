@@ -45,5 +45,5 @@ describe("the glTF files of Debian's assimp-testmodels", function()
     for path in pairs(REFUSED) do assert.is_true(seen[path], path .. " not found") end
     assert.is_true(loaded >= 30, "loaded " .. loaded)
   end)
-  if not present then pending("install Debian's assimp-testmodels (make test does)") end
+  if not present then pending("install Debian's assimp-testmodels (make test-all and make demo do)") end
 end)
