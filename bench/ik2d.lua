@@ -1,7 +1,7 @@
 -- Figures of inverse kinematics on 2-D rigs (issue 25): ns per solve from Lua of
 -- sinew.ik.two_bone, aim and chain given a rig, on the dragon boy (19 bones), each solve writing
--- a 2-D pose and updating the rig's world matrices; beside them the world update alone (as
--- `rig:apply(pose)`), which is most of a solve's cost; and the garbage per solve. The C core's
+-- a 2-D pose and updating the world matrices of the bones it turned and those below them; beside
+-- them a whole world update (as `rig:apply(pose)`); and the garbage per solve. The C core's
 -- figures on positions alone are bench/c/bench_ik2d.c's.
 local sinew = require "sinew"
 local bench = require "common"

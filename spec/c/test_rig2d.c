@@ -126,6 +126,57 @@ static void test_two_bone_ik_reaches(void) {
     free(d);
 }
 
+/* the world matrices of rig r against a second rig of the same data given r's pose in full */
+static void ensure_same_world(const sn_rig2d_data *d, sn_rig2d *r) {
+    sn_rig2d *full = build_rig(d);
+    int bones = sn_rig2d_data_bones(d);
+    sn_rig2d_set_pose(full, sn_rig2d_pose(r));
+    sn_rig2d_world(full);
+    for (int b = 0; b < bones; b++)
+        ENSURE(memcmp(sn_rig2d_bone_matrix(r, b), sn_rig2d_bone_matrix(full, b), 6 * sizeof(double)) == 0);
+    free(full);
+}
+
+static void test_world_changed_redoes_part(void) {
+    /* the IK rig of test_two_bone_ik_reaches: bones 0 and 1 reach for bone 2 */
+    static const double W[] = {
+        1, 3, 1, 0, 0, 0,
+        -1, 15, 10, 0, 0, 0, 0, 1, 1,
+        0, 15, 10, 10, 0, 0, 0, 1, 1,
+        -1, 15, 0, 12, 8, 0, 0, 1, 1,
+        1, 2, 1, 1, 1,
+    };
+    sn_rig2d_data *d = build_data(W, sizeof W / sizeof W[0]);
+    ENSURE(d != NULL);
+    if (!d) return;
+    sn_rig2d *r = build_rig(d);
+    double pose[18], before[18];
+    const double *tip = sn_rig2d_bone_matrix(r, 1);
+    /* the target moved in a pose given: the constraint's bones follow it */
+    memcpy(pose, sn_rig2d_pose(r), sizeof pose);
+    pose[6 * 2 + 0] = -3; /* (12, 8) -> (9, 8) */
+    sn_rig2d_world_changed(r, pose, -1);
+    ENSURE_NEAR(tip[4] + tip[0] * 10, 9, 1e-9);
+    ENSURE_NEAR(tip[5] + tip[1] * 10, 8, 1e-9);
+    ensure_same_world(d, r);
+    /* the second bone turned in place: its constraint's root is redone too */
+    sn_rig2d_pose(r)[6 * 1 + 2] = 0.3;
+    sn_rig2d_world_changed(r, NULL, 1);
+    ensure_same_world(d, r);
+    /* nothing changed: nothing moves */
+    memcpy(before, sn_rig2d_bone_matrix(r, 0), 6 * sizeof(double));
+    sn_rig2d_world_changed(r, NULL, -1);
+    ENSURE(memcmp(before, sn_rig2d_bone_matrix(r, 0), 6 * sizeof(double)) == 0);
+    /* a pose set elsewhere since the last update: all of it is redone */
+    memcpy(pose, sn_rig2d_pose(r), sizeof pose);
+    pose[6 * 0 + 1] = 4;
+    sn_rig2d_set_pose(r, pose);
+    sn_rig2d_world_changed(r, NULL, -1);
+    ensure_same_world(d, r);
+    free(r);
+    free(d);
+}
+
 static void test_refuses_bad_layouts(void) {
     sn_error err;
     double w[sizeof ARM / sizeof ARM[0]];
@@ -188,6 +239,7 @@ int main(void) {
     RUN(test_world_matrices);
     RUN(test_animation_tweens);
     RUN(test_two_bone_ik_reaches);
+    RUN(test_world_changed_redoes_part);
     RUN(test_refuses_bad_layouts);
     RUN(test_group_poses_rigs);
     return END("test_rig2d");

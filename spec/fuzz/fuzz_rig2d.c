@@ -122,6 +122,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 FUZZ_CHECK(v >= 0 && v <= 3);
                 FUZZ_CHECK(sn_rig2d_slot_position(rig, s) >= 1 && sn_rig2d_slot_position(rig, s) <= slots);
             }
+            /* part of the pose changed and redone in part (sn_rig2d_world_changed: a pose given, or
+               one bone turned in place; after a display change, all of it), against the whole
+               update of the same pose and slots: the same matrices, bit for bit */
+            {
+                double p2[6 * 5], keep_b[6 * 5], keep_s[6 * 3];
+                int given = read_int(&r, 0, 1), bone = read_int(&r, -1, bones - 1), changed = read_int(&r, -1, bones - 1);
+                memcpy(p2, sn_rig2d_pose(rig), sizeof(double) * 6 * (size_t)bones);
+                if (changed >= 0) p2[6 * changed + read_int(&r, 0, 5)] = read_number(&r);
+                if (!given && bone >= 0) sn_rig2d_pose(rig)[6 * bone + read_int(&r, 0, 5)] = read_number(&r);
+                if (slots > 0 && read_int(&r, 0, 3) == 0) FUZZ_CHECK(sn_rig2d_set_display(rig, 0, -1, &err) == SN_OK);
+                sn_rig2d_world_changed(rig, given ? p2 : NULL, bone);
+                for (int b = 0; b < bones; b++) memcpy(keep_b + 6 * b, sn_rig2d_bone_matrix(rig, b), 6 * sizeof(double));
+                for (int s = 0; s < slots; s++) memcpy(keep_s + 6 * s, sn_rig2d_slot_matrix(rig, s), 6 * sizeof(double));
+                sn_rig2d_world(rig);
+                for (int b = 0; b < bones; b++) FUZZ_CHECK(memcmp(keep_b + 6 * b, sn_rig2d_bone_matrix(rig, b), 6 * sizeof(double)) == 0);
+                for (int s = 0; s < slots; s++) FUZZ_CHECK(memcmp(keep_s + 6 * s, sn_rig2d_slot_matrix(rig, s), 6 * sizeof(double)) == 0);
+            }
         }
         free(an);
     } else {

@@ -37,10 +37,10 @@ static double *solve_pose(lua_State *L, const ik2d *k, int *own) {
 
 static double opt_weight(lua_State *L, int arg) { return lua_isnoneornil(L, arg) ? 1.0 : sn_lua_checknumber(L, arg); }
 
-/* after turning: the rig shows the written pose */
+/* after turning: the rig shows the written pose (the bones it changed, and those below them,
+   redone; the solve read the rest as current) */
 static void show(const ik2d *k, const double *pose, int own) {
-    if (!own) sn_rig2d_set_pose(k->rig, pose);
-    sn_rig2d_world(k->rig);
+    sn_rig2d_world_changed(k->rig, own ? NULL : pose, k->bone[0]);
 }
 
 static int push_result(lua_State *L, unsigned flags) {

@@ -140,6 +140,14 @@ void sn_rig2d_setup(sn_rig2d *r);
 void sn_rig2d_sample(sn_rig2d *r, const sn_anim2d *an, double time, int tween_last);
 /// World matrices of bones (with IK) and slots from the current pose.
 void sn_rig2d_world(sn_rig2d *r);
+/// The world matrices after a change of part of the pose, when the rest of the rig's world is
+/// current (its last sn_rig2d_world or sn_rig2d_world_changed, nothing else changed since): with
+/// `pose` (6 numbers per bone, or NULL) the rig's pose is set to it; the bones whose pose that
+/// changes and bone `bone` (-1: none), whose pose the caller changed in place, are redone with
+/// every bone below them, every bone whose IK constraint follows one of them (its target or its
+/// second bone) and the slots on all of these. Gives the matrices sn_rig2d_world gives, bit for
+/// bit; a 2-D IK solve of two bones of a 19-bone rig redoes a few bones instead of all.
+void sn_rig2d_world_changed(sn_rig2d *r, const double *pose, int bone);
 
 /// The animation pose of the rig: 6 numbers per bone (x, y, rotation, skew, scale x, scale y).
 double *sn_rig2d_pose(sn_rig2d *r);

@@ -88,6 +88,8 @@ struct sn_rig2d {
     double *world;       ///< 6 per bone: a b c d tx ty
     r2_transform *global;  ///< per bone: the world transform as DragonBones keeps it
     unsigned char *state;  ///< per bone during sn_rig2d_world: 0 to do, 1 done, 2 done and decomposed
+    unsigned char *dirty;  ///< per bone during sn_rig2d_world_changed: 1 to be redone
+    int stale;             ///< 1: the pose or slots changed since the last sn_rig2d_world
     double *ik_weight;
     int *ik_bend;
     int *display;

@@ -9,7 +9,7 @@
 size_t sn_rig2d_size(const sn_rig2d_data *d) {
     size_t b = (size_t)d->bones, s = (size_t)d->slots, k = (size_t)d->constraints;
     return SN_ALIGN16(sizeof(sn_rig2d)) + 2 * SN_ALIGN16(sizeof(double) * 6 * b) + SN_ALIGN16(sizeof(r2_transform) * b) +
-           SN_ALIGN16(b) + SN_ALIGN16(sizeof(double) * k) + SN_ALIGN16(sizeof(int) * k) + 3 * SN_ALIGN16(sizeof(int) * s) +
+           2 * SN_ALIGN16(b) + SN_ALIGN16(sizeof(double) * k) + SN_ALIGN16(sizeof(int) * k) + 3 * SN_ALIGN16(sizeof(int) * s) +
            SN_ALIGN16(sizeof(double) * 8 * s) + SN_ALIGN16(sizeof(double) * 6 * s) +
            SN_ALIGN16(sizeof(double) * (size_t)d->deform_total) +
            SN_ALIGN16((size_t)SN_RIG2D_VERTEX_BYTES * (size_t)d->vertex_total);
@@ -25,6 +25,7 @@ void sn_rig2d_init(void *mem, const sn_rig2d_data *d) {
     TAKE(r->world, double, 6 * d->bones);
     TAKE(r->global, r2_transform, d->bones);
     TAKE(r->state, unsigned char, d->bones);
+    TAKE(r->dirty, unsigned char, d->bones);
     TAKE(r->ik_weight, double, d->constraints);
     TAKE(r->ik_bend, int, d->constraints);
     TAKE(r->display, int, d->slots);
@@ -44,6 +45,7 @@ const sn_rig2d_data *sn_rig2d_rig_data(const sn_rig2d *r) { return r->data; }
 
 void sn_rig2d_setup(sn_rig2d *r) {
     const sn_rig2d_data *d = r->data;
+    r->stale = 1;
     sn_pose2d_rest(r->pose, d->bones);
     for (int k = 0; k < d->constraints; k++) {
         r->ik_weight[k] = d->ik[k].weight;
@@ -62,7 +64,10 @@ void sn_rig2d_setup(sn_rig2d *r) {
 }
 
 double *sn_rig2d_pose(sn_rig2d *r) { return r->pose; }
-void sn_rig2d_set_pose(sn_rig2d *r, const double *pose) { memcpy(r->pose, pose, sizeof(double) * 6 * (size_t)r->data->bones); }
+void sn_rig2d_set_pose(sn_rig2d *r, const double *pose) {
+    memcpy(r->pose, pose, sizeof(double) * 6 * (size_t)r->data->bones);
+    r->stale = 1;
+}
 const double *sn_rig2d_bone_matrix(const sn_rig2d *r, int b) { return r->world + 6 * b; }
 const double *sn_rig2d_slot_matrix(const sn_rig2d *r, int s) { return r->slot_world + 6 * s; }
 int sn_rig2d_slot_display(const sn_rig2d *r, int s) { return r->display[s]; }
@@ -82,6 +87,7 @@ sn_status sn_rig2d_set_display(sn_rig2d *r, int s, int display, sn_error *err) {
         return sn_fail_range(err, 2, "display index", display, -1, d->slot[s].display_count - 1);
     int old = r->display[s];
     r->display[s] = display;
+    r->stale = 1;
     if (display >= 0 && display != old) {
         const r2_display *q = &d->display[d->slot[s].first_display + display];
         if (q->mesh >= 0) {

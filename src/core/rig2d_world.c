@@ -9,6 +9,7 @@
  * the runtime from the last frame's result; see manual/2d.md).
  */
 #include <math.h>
+#include <string.h>
 
 #include "ik2d.h"
 #include "rig2d_internal.h"
@@ -189,38 +190,91 @@ static void ik_two(sn_rig2d *r, const r2_ik *k, double weight, int bend_positive
     r2_to_matrix(g, m);
 }
 
+/// Bone b's world matrix, after its parent's, with the IK constraints rooted at it (which place
+/// their second bone too).
+static void update_bone(sn_rig2d *r, int b) {
+    const sn_rig2d_data *d = r->data;
+    if (d->bone[b].has_ik) {
+        for (int c = 0; c < d->constraints; c++) {
+            const r2_ik *k = &d->ik[c];
+            if (k->root != b) continue;
+            if (r->state[b] == 0) bone_world(r, b, 1);
+            global_of(r, b);
+            if (k->bone >= 0) {
+                if (r->state[k->bone] == 0) bone_world(r, k->bone, 1);
+                global_of(r, k->bone);
+                ik_two(r, k, r->ik_weight[c], r->ik_bend[c]);
+            } else {
+                ik_one(r, k, r->ik_weight[c]);
+            }
+        }
+    }
+    if (r->state[b] == 0) bone_world(r, b, 0);
+}
+
+/// Slot s's world matrix: its display's transform in its bone's world.
+static void update_slot(sn_rig2d *r, int s) {
+    const sn_rig2d_data *d = r->data;
+    int k = r->display[s];
+    double *m = r->slot_world + 6 * s;
+    const double *bm = r->world + 6 * d->slot[s].bone;
+    if (k < 0) {
+        for (int j = 0; j < 6; j++) m[j] = bm[j];
+        return;
+    }
+    const r2_display *p = &d->display[d->slot[s].first_display + k];
+    for (int j = 0; j < 6; j++) m[j] = p->local[j];
+    concat(m, bm);
+}
+
 void sn_rig2d_world(sn_rig2d *r) {
     const sn_rig2d_data *d = r->data;
     for (int i = 0; i < d->bones; i++) r->state[i] = 0;
-    for (int i = 0; i < d->bones; i++) {
-        int b = d->order[i];
-        if (d->bone[b].has_ik) {
-            for (int c = 0; c < d->constraints; c++) {
-                const r2_ik *k = &d->ik[c];
-                if (k->root != b) continue;
-                if (r->state[b] == 0) bone_world(r, b, 1);
-                global_of(r, b);
-                if (k->bone >= 0) {
-                    if (r->state[k->bone] == 0) bone_world(r, k->bone, 1);
-                    global_of(r, k->bone);
-                    ik_two(r, k, r->ik_weight[c], r->ik_bend[c]);
-                } else {
-                    ik_one(r, k, r->ik_weight[c]);
-                }
+    for (int i = 0; i < d->bones; i++) update_bone(r, d->order[i]);
+    for (int s = 0; s < d->slots; s++) update_slot(r, s);
+    r->stale = 0;
+}
+
+void sn_rig2d_world_changed(sn_rig2d *r, const double *pose, int bone) {
+    const sn_rig2d_data *d = r->data;
+    unsigned char *dirty = r->dirty;
+    int any = 0;
+    for (int i = 0; i < d->bones; i++) dirty[i] = 0;
+    if (r->stale) { /* changed elsewhere since the last update: all of it */
+        if (pose != NULL) memcpy(r->pose, pose, 6 * sizeof(double) * (size_t)d->bones);
+        sn_rig2d_world(r);
+        return;
+    }
+    if (pose != NULL) {
+        for (int i = 0; i < d->bones; i++) {
+            if (memcmp(r->pose + 6 * i, pose + 6 * i, 6 * sizeof(double)) != 0) {
+                memcpy(r->pose + 6 * i, pose + 6 * i, 6 * sizeof(double));
+                dirty[i] = 1;
             }
         }
-        if (r->state[b] == 0) bone_world(r, b, 0);
     }
-    for (int s = 0; s < d->slots; s++) {
-        int k = r->display[s];
-        double *m = r->slot_world + 6 * s;
-        const double *bm = r->world + 6 * d->slot[s].bone;
-        if (k < 0) {
-            for (int j = 0; j < 6; j++) m[j] = bm[j];
-            continue;
+    if (bone >= 0 && bone < d->bones) dirty[bone] = 1;
+    /* in update order: below a changed bone, and a constraint's root when its target or its second
+       bone changed (the target comes before the root; the second bone's own change is read as
+       given, its parent being the root); each bone to be redone starts again (state 0), the
+       others keep their matrices and decompositions */
+    for (int i = 0; i < d->bones; i++) {
+        int b = d->order[i], p = d->bone[b].parent;
+        if (!dirty[b] && p >= 0 && dirty[p]) dirty[b] = 1;
+        if (!dirty[b] && d->bone[b].has_ik) {
+            for (int c = 0; c < d->constraints; c++) {
+                const r2_ik *k = &d->ik[c];
+                if (k->root == b && (dirty[k->target] || (k->bone >= 0 && dirty[k->bone]))) dirty[b] = 1;
+            }
         }
-        const r2_display *p = &d->display[d->slot[s].first_display + k];
-        for (int j = 0; j < 6; j++) m[j] = p->local[j];
-        concat(m, bm);
+        if (dirty[b]) {
+            r->state[b] = 0;
+            any = 1;
+        }
     }
+    if (!any) return;
+    for (int i = 0; i < d->bones; i++)
+        if (dirty[d->order[i]]) update_bone(r, d->order[i]);
+    for (int s = 0; s < d->slots; s++)
+        if (dirty[d->slot[s].bone]) update_slot(r, s);
 }
