@@ -258,6 +258,40 @@ describe("sinew.bvh", function()
     end
   end)
 
+  it("reads \\r\\n and \\r line ends and blank lines between frames as \\n, lines counted alike", function()
+    local base = assert(sinew.bvh.parse(MINE))
+    local spaced = MINE:gsub("\n(%-?%d[^\n]*)", "\n \t\n%1") -- a blank line before every frame
+    local variants = { (MINE:gsub("\n", "\r\n")), (MINE:gsub("\n", "\r")), spaced, (spaced:gsub("\n", "\r\n")) }
+    for v, text in ipairs(variants) do
+      local m = assert(sinew.bvh.parse(text))
+      assert.equal(3, m.frames)
+      for f = 1, 3 do
+        assert.same(sinew_positions(base, f), sinew_positions(m, f), ("variant %d frame %d"):format(v, f))
+      end
+    end
+    local head = "HIERARCHY\nROOT a\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n}\nMOTION\n"
+    for _, nl in ipairs({ "\n", "\r\n", "\r" }) do
+      local text = (head .. "Frames: 3\nFrame Time: 0.1\n1 2 3\n\n1 2 x\n"):gsub("\n", nl)
+      local m, err = sinew.bvh.parse(text)
+      assert.is_nil(m)
+      assert.equal("bvh:12: number 3 of frame 2 must be a finite number (got 'x')", err)
+      m, err = sinew.bvh.parse(((head .. "Frames: 3\nFrame Time: 0.1\n1 2 3\n\n4 5 6\n\n\n"):gsub("\n", nl)))
+      assert.is_nil(m)
+      assert.equal("bvh:12: the file declares 3 frames and holds 2", err)
+    end
+    -- numbers as Lua's tonumber reads them: hexadecimal, exponents, signs, no digits after the point
+    local m = assert(sinew.bvh.parse(head .. "Frames: 2\nFrame Time: 0.1\n0x5A 9e1 +90.\n-0 .5e2 0X1p2\n"))
+    local q = sinew.pose(m.skeleton)
+    m.clip:sample(0, q, false)
+    local plain = assert(sinew.bvh.parse(head .. "Frames: 2\nFrame Time: 0.1\n90 90 90\n0 50 4\n"))
+    local want = sinew.pose(plain.skeleton)
+    plain.clip:sample(0, want, false)
+    assert.same({ want:get(1) }, { q:get(1) })
+    m.clip:sample(0.1, q, false)
+    plain.clip:sample(0.1, want, false)
+    assert.same({ want:get(1) }, { q:get(1) })
+  end)
+
   it("names what is wrong with a bad file, and its line", function()
     local head = "HIERARCHY\nROOT a\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n}\nMOTION\n"
     local cases = {

@@ -6,10 +6,10 @@
 local core = require "sinew.core"
 local Fault = require "sinew.fault"
 local Read = require "sinew.bvh.read"
+local decode = core._bvh
 
 local M = {}
 
-local sin, cos, rad, sqrt = math.sin, math.cos, math.rad, math.sqrt
 local fail = Fault.fail
 local each = next -- `for k, v in each, t`: not named pairs or next (see sinew.animator.definition)
 
@@ -65,22 +65,9 @@ local function check_options(options, level)
   return options
 end
 
--- q = a * b (b applied first), quaternions as x, y, z, w
-local function qmul(ax, ay, az, aw, bx, by, bz, bw)
-  return aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz
-end
-
 -- the axis conversion of option up = "z": model (x, y, z) -> (x, z, -y), a turn of -90 degrees
--- about x; on a rotation q, C q C^-1
-local H = sqrt(0.5)
+-- about x (on a rotation q, C q C^-1: src/core/bvh.c)
 local function convert_point(x, y, z) return x, z, -y end
-local function convert_rotation(x, y, z, w)
-  local ax, ay, az, aw = qmul(-H, 0, 0, H, x, y, z, w)
-  return qmul(ax, ay, az, aw, H, 0, 0, H)
-end
 
 -- the skeleton, clip and facts of the file's text (raises faults)
 local function build(text, options)
@@ -110,8 +97,7 @@ local function build(text, options)
   -- the tracks: a rotation track per joint with rotation channels, a translation track per joint
   -- with position channels (its offset plus the channels' values)
   local frames, C, values, dt = file.frames, file.channels, file.values, file.frame_time
-  local times = {}
-  for f = 1, frames do times[f] = (f - 1) * dt end
+  local times = decode.times(frames, dt)
   local tracks = {}
   for i, j in ipairs(file.joints) do
     local has_rot, has_pos = false, false
@@ -121,48 +107,24 @@ local function build(text, options)
     local k = index[i]
     local root = j.parent == 0
     if has_pos and root and root_mode == "fixed" then has_pos = false end
-    if has_rot then
-      local out, px, py, pz, pw = {}, 0, 0, 0, 1
-      for f = 1, frames do
-        local b = (f - 1) * C + j.first - 1
-        local x, y, z, w = 0, 0, 0, 1
-        for c, ch in ipairs(j.channels) do
-          if ch[2] == "rotation" then
-            local h = rad(values[b + c]) * 0.5
-            local s = sin(h)
-            local axis = ch[1]
-            x, y, z, w = qmul(x, y, z, w, axis == 1 and s or 0, axis == 2 and s or 0, axis == 3 and s or 0, cos(h))
-          end
+    if has_rot then -- (the channels' turns composed in C, in their order: src/core/bvh.c)
+      local cols, axes = {}, {}
+      for c, ch in ipairs(j.channels) do
+        if ch[2] == "rotation" then
+          cols[#cols + 1], axes[#axes + 1] = j.first - 1 + c, ch[1]
         end
-        if zup then x, y, z, w = convert_rotation(x, y, z, w) end
-        if x * px + y * py + z * pz + w * pw < 0 then x, y, z, w = -x, -y, -z, -w end -- (the shorter way)
-        px, py, pz, pw = x, y, z, w
-        local o = 4 * f - 4
-        out[o + 1], out[o + 2], out[o + 3], out[o + 4] = x, y, z, w
       end
-      tracks[#tracks + 1] = { joint = k, path = "rotation", times = times, values = out }
+      tracks[#tracks + 1] = { joint = k, path = "rotation", times = times,
+        values = decode.rotations(values, cols, axes, zup) }
     end
     if has_pos then
-      local out = {}
-      local ox, oy, oz = j.offset[1], j.offset[2], j.offset[3]
-      local hx, hz
-      for f = 1, frames do
-        local b = (f - 1) * C + j.first - 1
-        local p = { 0, 0, 0 }
-        for c, ch in ipairs(j.channels) do
-          if ch[2] == "position" then p[ch[1]] = values[b + c] end
-        end
-        local x, y, z = (ox + p[1]) * scale, (oy + p[2]) * scale, (oz + p[3]) * scale
-        if not (math.abs(x) <= M.MAX_COORD and math.abs(y) <= M.MAX_COORD and math.abs(z) <= M.MAX_COORD) then
-          fail(tostring(j.line), "the position of '%s' in frame %d (scaled) is beyond %g", j.name:sub(1, 80), f, M.MAX_COORD)
-        end
-        if zup then x, y, z = convert_point(x, y, z) end
-        if root and root_mode == "in_place" then -- the height moves; across the ground, frame 1's place
-          hx, hz = hx or x, hz or z
-          x, z = hx, hz
-        end
-        local o = 3 * f - 3
-        out[o + 1], out[o + 2], out[o + 3] = x, y, z
+      local cols = { 0, 0, 0 }
+      for c, ch in ipairs(j.channels) do
+        if ch[2] == "position" then cols[ch[1]] = j.first - 1 + c end
+      end
+      local out, bad = decode.positions(values, cols, j.offset, scale, zup, root and root_mode == "in_place", M.MAX_COORD)
+      if not out then
+        fail(tostring(j.line), "the position of '%s' in frame %d (scaled) is beyond %g", j.name:sub(1, 80), bad, M.MAX_COORD)
       end
       tracks[#tracks + 1] = { joint = k, path = "translation", times = times, values = out }
     end

@@ -11,6 +11,7 @@
 -- are not read). Tokens are split on white space (braces may share a line with a name).
 -- @module sinew.bvh.read
 local Fault = require "sinew.fault"
+local decode = require("sinew.core")._bvh
 
 local M = {}
 
@@ -41,42 +42,72 @@ end
 
 -- The tokens of the hierarchy: a list of { text, line } from line `first` on, up to the line
 -- that is `MOTION` (its index is returned), at most `cap` tokens. Braces are tokens of their own.
-local function tokens(lines, first, cap)
+local function tokens(line_at, first, cap)
   local out = {}
-  for i = first, #lines do
-    local line = lines[i]
+  local i = first
+  while true do
+    local line = line_at(i)
+    if not line then return out, nil end
     if line:match("^%s*MOTION%s*$") then return out, i end
     for t in line:gsub("[{}]", " %0 "):gmatch("%S+") do out[#out + 1] = { t, i } end
     if #out > cap then fail(tostring(i), "the hierarchy is longer than sinew reads (%d tokens)", cap) end
+    i = i + 1
   end
-  return out, nil
+end
+
+-- The lines of `text` as they are asked for (a file's frames are read by C, never split here):
+-- `at(i)` gives line i (nil past the end) and where it begins in `text`; `count()` the number of
+-- lines of the whole text, blank ones at its end left out (at least 1), for messages. Lines end
+-- with "\n", "\r\n" or "\r".
+local function line_reader(text)
+  local lines, starts, pos, len = {}, {}, 1, #text
+  local function at(i)
+    while #lines < i and pos <= len do
+      local e = text:find("[\r\n]", pos)
+      local n = #lines + 1
+      starts[n] = pos
+      if not e then
+        lines[n], pos = text:sub(pos), len + 1
+      else
+        lines[n] = text:sub(pos, e - 1)
+        pos = (text:byte(e) == 13 and text:byte(e + 1) == 10) and e + 2 or e + 1
+      end
+    end
+    return lines[i], starts[i]
+  end
+  local function count()
+    at(math.huge)
+    local n = #lines
+    while n > 1 and lines[n]:match("^%s*$") do n = n - 1 end
+    return n > 0 and n or 1
+  end
+  return at, count
 end
 
 --- Reads the lines of a BVH file's text. Gives { joints = { { name, parent (index or 0), offset
 -- = { x, y, z }, channels = { { axis, kind, name }, ... }, first (the joint's first channel's
 -- index in a frame, 1-based), end_site (true for an End Site), line }, ... } (parents first),
--- frames, frame_time, channels (per frame), values (frames x channels numbers, frame by frame) }.
+-- frames, frame_time, channels (per frame), values (the frames x channels numbers, frame by frame,
+-- read in C: `sinew.core._bvh.frames`'s buffer; nil without channels) }.
 -- @tparam string text
 -- @treturn table
 function M.read(text)
-  local lines = {}
-  for line in (text:gsub("\r\n?", "\n") .. "\n"):gmatch("([^\n]*)\n") do lines[#lines + 1] = line end
-  while #lines > 1 and lines[#lines]:match("^%s*$") do lines[#lines] = nil end -- (a fault at the end names the last line)
+  local line_at, count = line_reader(text)
   local first = 1
-  while first <= #lines and lines[first]:match("^%s*$") do first = first + 1 end
-  if first > #lines or not lines[first]:match("^%s*HIERARCHY%s*$") then
-    fail(tostring(math.min(first, #lines)), "a BVH file begins with HIERARCHY")
+  while line_at(first) and line_at(first):match("^%s*$") do first = first + 1 end
+  if not line_at(first) or not line_at(first):match("^%s*HIERARCHY%s*$") then
+    fail(tostring(math.min(first, count())), "a BVH file begins with HIERARCHY")
   end
-  local toks, motion = tokens(lines, first + 1, 16 * M.MAX_JOINTS + 64)
+  local toks, motion = tokens(line_at, first + 1, 16 * M.MAX_JOINTS + 64)
   local joints, names, stack = {}, {}, {}
   local k, channels = 1, 0
-  local function tok() return toks[k] and toks[k][1], toks[k] and toks[k][2] or (motion or #lines) end
+  local function tok() return toks[k] and toks[k][1], toks[k] and toks[k][2] or (motion or count()) end
   local function expect(what)
     local t, line = tok()
     if t ~= what then fail(tostring(line), "'%s' expected, got %s", what, t and ("'" .. t:sub(1, 40) .. "'") or "the end") end
     k = k + 1
   end
-  if not toks[1] then fail(tostring(motion or #lines), "the hierarchy has no ROOT") end
+  if not toks[1] then fail(tostring(motion or count()), "the hierarchy has no ROOT") end
   while toks[k] do
     local t, line = tok()
     if #stack == 0 then
@@ -158,18 +189,18 @@ function M.read(text)
     end
   end
   if #stack > 0 then
-    fail(tostring(motion or #lines), "the hierarchy ends inside '%s' (a '}' is missing)", joints[stack[#stack]].name:sub(1, 80))
+    fail(tostring(motion or count()), "the hierarchy ends inside '%s' (a '}' is missing)", joints[stack[#stack]].name:sub(1, 80))
   end
-  if not motion then fail(tostring(#lines), "no MOTION section") end
+  if not motion then fail(tostring(count()), "no MOTION section") end
   -- MOTION: Frames, Frame Time, the frames
   local i = motion + 1
   local function next_line()
-    while i <= #lines and lines[i]:match("^%s*$") do i = i + 1 end
-    return lines[i], i
+    while line_at(i) and line_at(i):match("^%s*$") do i = i + 1 end
+    return line_at(i), i
   end
   local fl, fi = next_line()
   local fv = fl and fl:match("^%s*Frames:%s*(%S+)%s*$")
-  if not fv then fail(tostring(math.min(fi, #lines)), "'Frames: <count>' expected after MOTION") end
+  if not fv then fail(tostring(math.min(fi, count())), "'Frames: <count>' expected after MOTION") end
   local frames = tonumber(fv)
   if not frames or frames ~= floor(frames) or frames < 1 then
     fail(tostring(fi), "Frames must be a whole number of at least 1 (got '%s')", fv:sub(1, 40))
@@ -181,7 +212,7 @@ function M.read(text)
   i = i + 1
   local tl, ti = next_line()
   local tv = tl and tl:match("^%s*Frame%s+Time:%s*(%S+)%s*$")
-  if not tv then fail(tostring(math.min(ti, #lines)), "'Frame Time: <seconds>' expected after Frames") end
+  if not tv then fail(tostring(math.min(ti, count())), "'Frame Time: <seconds>' expected after Frames") end
   local frame_time = tonumber(tv)
   if not frame_time or not (frame_time > 0 and frame_time < huge) then
     fail(tostring(ti), "Frame Time must be a number of seconds above 0 (got '%s')", tv:sub(1, 40))
@@ -193,28 +224,21 @@ function M.read(text)
     fail(tostring(ti), "%d frames of %s s: longer than sinew plays (1e7 s)", frames, tv:sub(1, 40))
   end
   i = i + 1
-  local values, n = {}, 0
-  for f = 1, channels > 0 and frames or 0 do -- (no channels: blank frame lines, nothing to read)
-    local line, li = next_line()
-    if not line then
-      fail(tostring(#lines), "the file declares %d frames and holds %d", frames, f - 1)
-    end
-    local count = 0
-    for t in line:gmatch("%S+") do
-      count = count + 1
-      if count > channels then break end
-      local v = tonumber(t)
-      if not v or v ~= v or v == huge or v == -huge then
-        fail(tostring(li), "number %d of frame %d must be a finite number (got '%s')", count, f, t:sub(1, 40))
+  local values -- (no channels: blank frame lines, nothing to read)
+  if channels > 0 then
+    local line1, at = next_line()
+    if not line1 then fail(tostring(count()), "the file declares %d frames and holds %d", frames, 0) end
+    local fault, f, n, line, token
+    values, fault, f, n, line, token = decode.frames(text, select(2, line_at(at)), frames, channels)
+    if not values then
+      local li = tostring(at + line)
+      if fault == "missing" then fail(tostring(count()), "the file declares %d frames and holds %d", frames, f - 1) end
+      if fault == "not a number" then
+        fail(li, "number %d of frame %d must be a finite number (got '%s')", n, f, token:sub(1, 40))
       end
-      n = n + 1
-      values[n] = v
+      fail(li, "frame %d has %s numbers, the hierarchy's channels are %d", f, fault == "too many" and "more" or
+        tostring(n), channels)
     end
-    if count ~= channels then
-      fail(tostring(li), "frame %d has %s numbers, the hierarchy's channels are %d", f,
-        count > channels and "more" or tostring(count), channels)
-    end
-    i = i + 1
   end
   -- (lines after the declared frames are left: some exporters write one more frame than they
   -- declare, as Boxing_Toes.bvh of Debian's assimp-testmodels does)
