@@ -301,6 +301,33 @@ static void blend_layers(sn_pose *out, const sn_blend_layer *layers, int first, 
 #undef WEIGHT
 }
 
+/* The morph weights of a blend, morph by morph: with the weights scaled as the joints' are (the
+   larger of their sum and the threshold 1, in double), W = sum of w_i mask_i(m), the default
+   weight fills in with max(threshold - W, 0) (the threshold at least SN_BLEND_MIN_FILL, as for
+   the joints), and the result is the weighted mean. Each morph reads every layer before it is
+   written, so the output may be a layer. Not called for skeletons without morphs. */
+static void blend_morphs(sn_pose *out, const sn_blend_layer *layers, int n, float threshold) {
+    const float *defaults = sn_skeleton_morph_defaults(out->skeleton);
+    double total = 0.0, scale, fill_at;
+    int i, m;
+    for (i = 0; i < n; i++) total += layers[i].weight;
+    scale = 1.0 / (total > threshold ? total : (double)threshold);
+    fill_at = threshold * scale;
+    if (fill_at < SN_BLEND_MIN_FILL) fill_at = SN_BLEND_MIN_FILL;
+    for (m = 0; m < out->morph_count; m++) {
+        double sum = 0.0, wsum = 0.0, fill;
+        for (i = 0; i < n; i++) {
+            const sn_blend_layer *l = &layers[i];
+            const double w = l->weight * scale * (l->mask != NULL ? l->mask->mw[m] : 1.0f);
+            if (!(w > 0.0)) continue;
+            sum += w * l->pose->mw[m];
+            wsum += w;
+        }
+        fill = fill_at > wsum ? fill_at - wsum : 0.0;
+        out->mw[m] = (float)((sum + fill * defaults[m]) / (wsum + fill));
+    }
+}
+
 /* Weights and thresholds between these powers of two scale in float (see sn_pose_blend). */
 #define FAST_MAX 0x1p100f
 #define FAST_MIN 0x1p-100f
@@ -365,6 +392,7 @@ sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float
         b.rest = sn_skeleton_rest_soa(sk);
     }
     blend_layers(out, layers, first, last, fast, k, kd, &b);
+    if (out->morph_count > 0) blend_morphs(out, layers, n, threshold);
     return SN_OK;
 }
 
