@@ -18,10 +18,10 @@
 #include "../core/clip.h"
 #include "binding.h"
 
-static const char *const paths[] = {"translation", "rotation", "scale", NULL};
+static const char *const paths[] = {"translation", "rotation", "scale", "weights", NULL}; /* sn_clip_path */
 static const char *const interpolations[] = {"linear", "step", "cubicspline", NULL};
 static const char *const clip_fields[] = {"skeleton", "tracks", "duration", NULL};
-static const char *const track_fields[] = {"joint", "path", "interpolation", "times", "values", NULL};
+static const char *const track_fields[] = {"joint", "morph", "path", "interpolation", "times", "values", NULL};
 
 static sn_clip *check_clip(lua_State *L, int arg) { return (sn_clip *)sn_lua_checkobject(L, arg, SN_CLIP_MT); }
 
@@ -46,6 +46,25 @@ static int track_joint(lua_State *L, int idx, const sn_skeleton *s, int i) {
         return v < 0.0 ? -1 : v > (double)sn_skeleton_count(s) ? sn_skeleton_count(s) : (int)v - 1;
     }
     return def_error(L, i, lua_pushfstring(L, "'joint' must be a name or an index (got %s)", luaL_typename(L, idx)));
+}
+
+/* the morph of weights track i at stack index idx, 0-based */
+static int track_morph(lua_State *L, int idx, const sn_skeleton *s, int i) {
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        size_t len;
+        const char *name = lua_tolstring(L, idx, &len);
+        int m = strlen(name) == len ? sn_skeleton_morph_find(s, name) : -1;
+        if (m < 0) def_error(L, i, lua_pushfstring(L, "unknown morph '%s'", name));
+        return m;
+    }
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        double v = lua_tonumber(L, idx);
+        const int n = sn_skeleton_morph_count(s);
+        if (v != floor(v)) def_error(L, i, lua_pushfstring(L, "morph %s is not an integer", sn_lua_numstr(L, v)));
+        /* 0-based, saturated: the core checks the range */
+        return v < 0.0 ? -1 : v > (double)n ? n : (int)v - 1;
+    }
+    return def_error(L, i, lua_pushfstring(L, "'morph' must be a name or an index (got %s)", luaL_typename(L, idx)));
 }
 
 /* copies n numbers of the table at `t` (raw access) into out */
@@ -107,14 +126,25 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
     sprintf(ctx, "track %d: ", i);
     sprintf(where, "track %d", i);
     sn_lua_checkfields(L, track, 1, where, track_fields);
-    sn_lua_field(L, track, "joint");
-    tr->joint = track_joint(L, -1, s, i);
-    sn_lua_field(L, track, "path");
-    tr->path = (sn_clip_path)sn_lua_tooption(L, -1, 1, ctx, "path", paths, -1);
+    if (sn_lua_field(L, track, "morph") != LUA_TNIL) { /* a weights track: 'morph', no 'joint', 'path' optional */
+        if (sn_lua_field(L, track, "joint") != LUA_TNIL) def_error(L, i, "a track has a 'joint' or a 'morph', not both");
+        tr->joint = track_morph(L, -2, s, i);
+        sn_lua_field(L, track, "path");
+        tr->path = (sn_clip_path)sn_lua_tooption(L, -1, 1, ctx, "path", paths, SN_CLIP_WEIGHT);
+        if (tr->path != SN_CLIP_WEIGHT)
+            def_error(L, i, lua_pushfstring(L, "a 'morph' track animates its 'weights', not a %s", paths[tr->path]));
+    } else {
+        sn_lua_field(L, track, "joint");
+        tr->joint = track_joint(L, -1, s, i);
+        sn_lua_field(L, track, "path");
+        tr->path = (sn_clip_path)sn_lua_tooption(L, -1, 1, ctx, "path", paths, -1);
+        if (tr->path == SN_CLIP_WEIGHT) def_error(L, i, "a 'weights' track names a 'morph', not a 'joint'");
+    }
+    lua_pop(L, 3); /* morph, joint, path */
     sn_lua_field(L, track, "interpolation");
     tr->interpolation = (sn_clip_interpolation)sn_lua_tooption(L, -1, 1, ctx, "interpolation", interpolations,
                                                                 SN_CLIP_LINEAR);
-    lua_pop(L, 3);
+    lua_pop(L, 1);
     if (sn_lua_field(L, track, "times") != LUA_TTABLE && sn_lua_tofloats(L, -1) == NULL)
         def_error(L, i, lua_pushfstring(L, "'times' must be a table (got %s)", luaL_typename(L, -1)));
     lua_rawseti(L, anchor, 2 * i - 1);
@@ -127,7 +157,7 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
     *nvalues = list_length(L, -1);
     lua_pop(L, 3); /* both lists and the track */
     if (tr->keys < 1) def_error(L, i, "no keys ('times' is empty)");
-    width = tr->path == SN_CLIP_ROTATION ? 4 : 3;
+    width = tr->path == SN_CLIP_ROTATION ? 4 : tr->path == SN_CLIP_WEIGHT ? 1 : 3;
     want = tr->interpolation == SN_CLIP_CUBIC ? 3 * width : width;
     if (*nvalues / want != tr->keys || *nvalues % want != 0) {
         if (tr->interpolation == SN_CLIP_CUBIC)
