@@ -323,6 +323,7 @@ static int l_skel_rest(lua_State *L) {
  * The number of morph targets (blend shapes) of the skeleton.
  * @function Skeleton:morph_count
  * @treturn int 0 .. 65535
+ * @raise never
  */
 static int l_skel_morph_count(lua_State *L) {
     lua_pushinteger(L, sn_skeleton_morph_count(sn_lua_checkskeleton(L, 1)));
@@ -333,6 +334,7 @@ static int l_skel_morph_count(lua_State *L) {
  * The names of the morph targets, in order: a new list (empty without morphs).
  * @function Skeleton:morphs
  * @treturn {string,...}
+ * @raise never
  */
 static int l_skel_morphs(lua_State *L) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
