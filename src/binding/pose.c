@@ -526,7 +526,7 @@ static int l_blend(lua_State *L) {
 /***
  * `out` = `pose` relative to `reference`: the delta that `reference:add(out, 1)` turns back into
  * `pose`. Rotation conj(ref) * pose, translation pose - ref, scale pose / ref. `out` may be
- * `pose` or `reference`. Returns `out`. A refused call changes nothing.
+ * `pose` or `reference`. Morph weights: pose - ref. Returns `out`. A refused call changes nothing.
  * @function delta
  * @tparam Pose out
  * @tparam Pose pose
@@ -534,7 +534,7 @@ static int l_blend(lua_State *L) {
  * @treturn Pose out
  * @raise "sinew.Pose expected, got nil" for an argument that is not a Pose; "pose of another
  * skeleton", "reference pose of another skeleton"; "reference scale of joint 3 is zero"; "the delta
- * of joint 3 is out of the float range"
+ * of joint 3 is out of the float range", "the delta of morph 2 is out of the float range"
  */
 static int l_delta(lua_State *L) {
     sn_pose *out = sn_lua_checkpose(L, 1), *p = sn_lua_checkpose(L, 2), *r = sn_lua_checkpose(L, 3);
@@ -561,7 +561,7 @@ static void read_mask_morphs(lua_State *L, const sn_skeleton *s, sn_mask_def *de
     int n = sn_skeleton_morph_count(s), m;
     float *w = (float *)sn_lua_newtemp(L, sizeof(float) * (size_t)(n > 0 ? n : 1)); /* 7 */
     sn_error err;
-    const float all = def->morph_weight == SN_MASK_SAME_WEIGHT ? def->weight : def->morph_weight;
+    const float all = def->has_morph_weight ? def->morph_weight : def->weight;
     for (m = 0; m < n; m++) w[m] = all;
     if (!lua_isnil(L, 4)) {
         lua_pushnil(L);
@@ -613,6 +613,7 @@ static int l_mask(lua_State *L) {
     if (!lua_isnoneornil(L, 4)) sn_lua_checktype(L, 4, LUA_TTABLE);
     if (!lua_isnoneornil(L, 5)) { /* checked now, so that argument 5's faults come before the tables' */
         def.morph_weight = check_mask_weight(L, 5, 5);
+        def.has_morph_weight = 1;
         if (sn_mask_validate(&def, &err) != SN_OK) return sn_lua_argerror(L, 5, err.msg);
     }
     lua_settop(L, 5);

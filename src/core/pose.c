@@ -88,13 +88,14 @@ void sn_mask_def_init(sn_mask_def *def) {
     def->skeleton = NULL;
     def->weight = 0.0f;
     def->weights = NULL;
-    def->morph_weight = SN_MASK_SAME_WEIGHT;
+    def->has_morph_weight = 0;
+    def->morph_weight = 0.0f;
     def->morph_weights = NULL;
 }
 
 /* the factor of every morph not in `morph_weights` */
 static float morph_weight_of(const sn_mask_def *def) {
-    return def->morph_weight == SN_MASK_SAME_WEIGHT ? def->weight : def->morph_weight;
+    return def->has_morph_weight ? def->morph_weight : def->weight;
 }
 
 sn_status sn_mask_validate(const sn_mask_def *def, sn_error *err) {

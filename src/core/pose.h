@@ -65,13 +65,11 @@ typedef struct sn_mask_def {
     const sn_skeleton *skeleton;  ///< the skeleton; outlives the mask
     float weight;                 ///< [0, 1]: the weight of every joint not in `weights`
     const float *weights;         ///< NULL, or one weight in [0, 1] per joint (read during init only)
-    float morph_weight;           ///< [0, 1]: the factor of every morph not in `morph_weights`, or
-                                  ///< SN_MASK_SAME_WEIGHT (sn_mask_def_init's): the same as `weight`
+    int has_morph_weight;         ///< 0 (sn_mask_def_init's): morphs not in `morph_weights` take
+                                  ///< `weight`; 1: they take `morph_weight`
+    float morph_weight;           ///< [0, 1]: with has_morph_weight, the factor of every morph not in `morph_weights`
     const float *morph_weights;   ///< NULL, or one factor in [0, 1] per morph (read during init only)
 } sn_mask_def;
-
-/// sn_mask_def.morph_weight: morphs take the mask's `weight` (the default of sn_mask_def_init).
-#define SN_MASK_SAME_WEIGHT (-1.0f)
 
 /// What a matrix set is built from.
 typedef struct sn_matrices_def {
@@ -182,7 +180,7 @@ const float *sn_matrices_data_const(const sn_matrices *m);
 /// another skeleton.
 sn_status sn_matrices_skin(sn_matrices *m, const sn_matrices *inverse_bind, const float *root, sn_error *err);
 
-/// Fills `def` with an empty definition: no skeleton, weight 0, no per-joint weights.
+/// Fills `def` with an empty definition: no skeleton, weight 0, no per-joint weights, morphs as joints.
 void sn_mask_def_init(sn_mask_def *def);
 /// Checks `def`: a skeleton, `weight`, `morph_weight` and every per-joint and per-morph weight
 /// finite and in [0, 1] (arg 1; the message names the joint or morph).
