@@ -220,7 +220,8 @@ describe("morph targets", function()
       a:set_morphs({ 3, 3, 3, 3 })
       sinew.blend(out, { a }, { 0 })
       assert.are.same(DEFAULTS, weights_of(out))
-      sinew.blend(out, { a, a }, { 1, 1 }, { sinew.mask(s, nil, 1, { jaw_open = nil, [4] = 0 }), sinew.mask(s, nil, 1, { [4] = 0 }) })
+      local no_jaw = sinew.mask(s, nil, 1, { ["jaw.open"] = 0 })
+      sinew.blend(out, { a, a }, { 1, 1 }, { no_jaw, no_jaw })
       assert_near_list(weights_of(out), { 3, 3, 3, 1 }, 1e-7, "masked")
       for _, method in ipairs({ "karcher", "markley", "power" }) do
         out:reset()
@@ -325,7 +326,8 @@ describe("morph targets", function()
             cursor:sample(t, q, false)
             local want = { expected(t, "linear"), expected(t, "step"), expected(t, "cubicspline") }
             for m = 1, 3 do
-              assert(near_rel(p:morph(m), want[m], 2e-6), ("t %g morph %d: %.9g, expected %.9g"):format(t, m, p:morph(m), want[m]))
+              assert(near_rel(p:morph(m), want[m], 2e-6),
+                ("t %g morph %d: %.9g, expected %.9g"):format(t, m, p:morph(m), want[m]))
               assert.are.equal(p:morph(m), q:morph(m))
             end
             if case[2] then
@@ -393,6 +395,48 @@ describe("morph targets", function()
       }
     end)
   end)
+
+  if sinew.path == "ffi" then
+    it("on the FFI path, gives the C binding's weights bit for bit and raises its errors word for word", function()
+      local C = require("sinew.ffi").c.Pose
+      local s = skel(FACE, DEFAULTS)
+      local methods = getmetatable(sinew.pose(s)).__index
+      local EXTREMES = { 0, -0.0, 5e-324, 1e-40, 0.1, -0.5, 1, 3.4028234663852886e38, 3.4028235e38, 3.5e38, 1e300,
+        -1e300, math.huge, -math.huge, 0 / 0, "1", true }
+      local MORPHS = { 1, 4, 0, 5, 1.5, -1, "face.blink", "head", "nose", "head\0x", true, nil }
+      local function run(fast, name, fn)
+        local saved = methods[name]
+        if not fast then methods[name] = C[name] end
+        local p = sinew.pose(s)
+        local r = { pcall(fn, p) }
+        methods[name] = saved
+        r[2] = type(r[2]) == "string" and r[2]:gsub("^[^:]*:%d+: ", "") or r[2]
+        r[#r + 1] = table.concat(p:morphs(), ",")
+        return r
+      end
+      local function same(name, fn)
+        local a, b = run(true, name, fn), run(false, name, fn)
+        assert.are.same(b, a, name)
+      end
+      for _, m in ipairs(MORPHS) do
+        same("morph", function(p) return p:morph(m) end)
+        for _, w in ipairs(EXTREMES) do
+          same("set_morph", function(p)
+            p:set_morph(m, w)
+            return p:morph(1), p:morph(4)
+          end)
+          same("set_morphs", function(p) p:set_morphs({ w, 1, w, 2 }) end)
+        end
+      end
+      for _, out in ipairs({ false, {}, { 1, 2, 3, 4, 5 }, 7, "x" }) do
+        same("morphs", function(p) return p:morphs(out or nil) end)
+      end
+      same("set_morphs", function(p) p:set_morphs({ 1, 2 }) end)
+      same("set_morphs", function(p) p:set_morphs("x") end)
+      same("morph", function(p) return p.morph(nil, 1) end)
+      same("set_morph", function(p) return p.set_morph(s, 1, 1) end)
+    end)
+  end
 
   it("makes no garbage per frame: sample, blend, add and reads into reused tables", function()
     local names = {}
