@@ -207,8 +207,9 @@ static int l_pose_set_morph(lua_State *L) {
 }
 
 /***
- * Every morph weight, in morph order, written into `out` (entries 1 .. morph_count; others are
- * left as they are) or a new table. No garbage when `out` is given.
+ * Every morph weight in morph order, written into `out` or a new table.
+ *
+ * Entries 1 to morph_count are written, others left as they are. No garbage when `out` is given.
  * @function Pose:morphs
  * @tparam[opt] table out
  * @treturn {number,...} `out` or a new list
