@@ -304,27 +304,44 @@ static void blend_layers(sn_pose *out, const sn_blend_layer *layers, int first, 
 /* The morph weights of a blend, morph by morph: with the weights scaled as the joints' are (the
    larger of their sum and the threshold 1, in double), W = sum of w_i mask_i(m), the default
    weight fills in with max(threshold - W, 0) (the threshold at least SN_BLEND_MIN_FILL, as for
-   the joints), and the result is the weighted mean. Each morph reads every layer before it is
-   written, so the output may be a layer. Not called for skeletons without morphs. */
+   the joints), and the result is the weighted mean: layer by layer over the morphs in chunks,
+   every layer read before the chunk is written, so the output may be a layer. Not called for
+   skeletons without morphs. */
 static void blend_morphs(sn_pose *out, const sn_blend_layer *layers, int n, float threshold) {
+    enum { CHUNK = 64 }; /* morphs summed at once, layer by layer, in double on the stack */
     const float *defaults = sn_skeleton_morph_defaults(out->skeleton);
-    double total = 0.0, scale, fill_at;
-    int i, m;
+    double total = 0.0, scale, fill_at, sum[CHUNK], wsum[CHUNK];
+    int i, m, at;
     for (i = 0; i < n; i++) total += layers[i].weight;
     scale = 1.0 / (total > threshold ? total : (double)threshold);
     fill_at = threshold * scale;
     if (fill_at < SN_BLEND_MIN_FILL) fill_at = SN_BLEND_MIN_FILL;
-    for (m = 0; m < out->morph_count; m++) {
-        double sum = 0.0, wsum = 0.0, fill;
-        for (i = 0; i < n; i++) {
+    for (at = 0; at < out->morph_count; at += CHUNK) {
+        const int k = out->morph_count - at < CHUNK ? out->morph_count - at : CHUNK;
+        for (m = 0; m < k; m++) sum[m] = wsum[m] = 0.0;
+        for (i = 0; i < n; i++) { /* a layer's factor 0 adds 0 x a finite weight: nothing */
             const sn_blend_layer *l = &layers[i];
-            const double w = l->weight * scale * (l->mask != NULL ? l->mask->mw[m] : 1.0f);
+            const double w = l->weight * scale;
+            const float *x = l->pose->mw + at;
             if (!(w > 0.0)) continue;
-            sum += w * l->pose->mw[m];
-            wsum += w;
+            if (l->mask != NULL) {
+                const float *f = l->mask->mw + at;
+                for (m = 0; m < k; m++) {
+                    const double wm = w * f[m];
+                    sum[m] += wm * x[m];
+                    wsum[m] += wm;
+                }
+            } else {
+                for (m = 0; m < k; m++) {
+                    sum[m] += w * x[m];
+                    wsum[m] += w;
+                }
+            }
         }
-        fill = fill_at > wsum ? fill_at - wsum : 0.0;
-        out->mw[m] = (float)((sum + fill * defaults[m]) / (wsum + fill));
+        for (m = 0; m < k; m++) {
+            const double fill = fill_at > wsum[m] ? fill_at - wsum[m] : 0.0;
+            out->mw[at + m] = (float)((sum[m] + fill * defaults[at + m]) / (wsum[m] + fill));
+        }
     }
 }
 
