@@ -401,6 +401,29 @@ describe("morph targets", function()
     end)
   end)
 
+  it("go through groups: a group's samples and blends carry them as the direct calls do", function()
+    local s = skel(FACE, DEFAULTS)
+    local clip = sinew.clip { skeleton = s, tracks = {
+      { morph = "face.blink", times = { 0, 1 }, values = { 0, 1 } },
+      { morph = "jaw.open", interpolation = "cubicspline", times = { 0, 1 }, values = { 0, 0, 2, 1, -1, 0 } },
+      { joint = "head", path = "rotation", times = { 0, 1 }, values = { 0, 0, 0, 1, 0, 1, 0, 0 } } } }
+    local a, b, out = sinew.pose(s), sinew.pose(s), sinew.pose(s)
+    local a2, b2, out2 = sinew.pose(s), sinew.pose(s), sinew.pose(s)
+    local mask = sinew.mask(s, nil, 1, { ["face.blink"] = 0.25 })
+    local g = sinew.group()
+    g:sample(clip:cursor(), a)
+    g:sample(clip:cursor(), b)
+    g:blend(out, { a, b }, { mask, false })
+    for _, t in ipairs({ 0.1, 0.4, 0.9 }) do
+      g:run(0, { t, t + 0.5, 0.3, 0.7 })
+      clip:sample(t, a2)
+      clip:sample(t + 0.5, b2)
+      sinew.blend(out2, { a2, b2 }, { 0.3, 0.7 }, { mask, false })
+      assert.are.same(weights_of(out2), weights_of(out))
+      assert.are_not.same(DEFAULTS, weights_of(out))
+    end
+  end)
+
   if sinew.path == "ffi" then
     it("on the FFI path, gives the C binding's weights bit for bit and raises its errors word for word", function()
       local C = require("sinew.ffi").c.Pose
