@@ -3,7 +3,7 @@
  *
  * Translation and scale tracks lerp, rotation tracks nlerp on the shortest arc; "step" holds
  * the previous key; "cubicspline" is glTF's Hermite form. Joints without a track keep the rest
- * pose. Sampling forward in time reuses a cursor kept in the clip, so it costs no key search;
+ * pose; weights tracks animate morph targets, and morphs without one take their default weight. Sampling forward in time reuses a cursor kept in the clip, so it costs no key search;
  * `clip:cursor()` gives one playback its own (for many characters sharing a clip).
  *
  * A method raises "sinew.Clip expected, got <type>" (or sinew.ClipCursor) when its `self` is
@@ -177,8 +177,11 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
  * increasing times (seconds, >= 0) and 3 (translation in model units, scale factors) or 4
  * (rotation quaternion x, y, z, w, any non-zero length) values per key, three times as many for
  * "cubicspline" (in-tangent, value, out-tangent per key, as glTF). Times and values are stored as
- * float32 (the glTF importer passes its float buffers, sinew.Floats, in place of the tables). `def.duration` (seconds) defaults to the last key time of all tracks. Every fault is an
- * error; no partial object is made.
+ * float32 (the glTF importer passes its float buffers, sinew.Floats, in place of the tables). A
+ * weights track `{morph = name or index, times = {...}, values = {...}, interpolation = ...}`
+ * (`path = "weights"` optional, no `joint`) animates a morph target of the skeleton with 1 value
+ * per key (3 for "cubicspline"), any finite number. `def.duration` (seconds) defaults to the last
+ * key time of all tracks. Every fault is an error; no partial object is made.
  * @function clip
  * @tparam table def `{skeleton = ..., tracks = {...}, duration = ...}`
  * @treturn Clip
@@ -194,7 +197,11 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
  * string)", "time 2 is not finite", "time 2 (-1) is negative", "time 3 (2) is past the duration
  * (1)", "times are not increasing: time 2 (0.5) after time 1 (0.5)", "value 4 is not finite",
  * "value 4 is too large (at most 1e+18 in magnitude)", "rotation of key 2 is zero"; "tracks 1 and 3
- * both animate the rotation of 'hips'"
+ * both animate the rotation of 'hips'"; for weights tracks "unknown morph 'x'", "morph 1.5 is not an
+ * integer", "morph 5 is out of range (1 .. 4)", "'morph' must be a name or an index (got boolean)",
+ * "a track has a 'joint' or a 'morph', not both", "a 'morph' track animates its 'weights', not a
+ * rotation", "a 'weights' track names a 'morph', not a 'joint'", "tracks 1 and 2 both animate the
+ * weight of 'blink'"
  */
 static int l_clip(lua_State *L) {
     sn_clip_def def;
@@ -265,7 +272,8 @@ static int l_clip(lua_State *L) {
 
 /***
  * Samples the clip at time `t` into `pose` (of the clip's skeleton) and returns the pose.
- * Joints without a track keep their rest transform. No garbage.
+ * Joints without a track keep their rest transform, morphs without one their default weight (the
+ * pose's morph weights are written too). No garbage.
  * @function Clip:sample
  * @tparam number t seconds (any finite value: with `loop` it wraps into [0, duration), negative
  * times and times far past the end included; without, it is clamped to [0, duration])

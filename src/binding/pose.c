@@ -327,7 +327,7 @@ static int l_pose_set_rotation(lua_State *L) { return set_part(L, SN_POSE_QX, 4)
 static int l_pose_set_scale(lua_State *L) { return set_part(L, SN_POSE_SX, 3); }
 
 /***
- * Copies `other` (a pose of the same skeleton) into this pose; returns this pose.
+ * Copies `other` (a pose of the same skeleton, its morph weights too) into this pose; returns this pose.
  * @function Pose:copy
  * @tparam Pose other
  * @treturn Pose the pose
@@ -342,7 +342,7 @@ static int l_pose_copy(lua_State *L) {
 }
 
 /***
- * Sets every joint back to the rest pose; returns this pose.
+ * Sets every joint back to the rest pose and every morph weight to its default; returns this pose.
  * @function Pose:reset
  * @treturn Pose the pose
  * @raise never
