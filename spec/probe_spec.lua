@@ -33,8 +33,11 @@ describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
       "sinew.IKTwoBone.__tostring", "sinew.IKAim:solve", "sinew.IKAim:set_limit", "sinew.IKAim:joint", "sinew.ik.chain",
       "sinew.IKChain:solve", "sinew.IKChain:set_iterations", "sinew.IKChain.__len", "sinew.ik.feet", "sinew.IKFeet:solve",
       "sinew.IKFeet:set_ground", "sinew.IKFeet:reset", "sinew.IKFeet.__len", "sinew.IK2DTwoBone:clone",
-      "sinew.IK2DChain:clone", "sinew.dragonbones.Rig:clone", "sinew.bvh.parse", "sinew.bvh.load",
-      "sinew._bvh.frames", "sinew._bvh.rotations", "sinew._bvh.positions", "sinew._bvh.times" }) do
+      "sinew.IK2DChain:clone", "sinew.dragonbones.Rig:clone", "sinew.bvh.parse", "sinew.bvh.load", "sinew.Pose:morph",
+      "sinew.Pose:set_morph", "sinew.Pose:morphs", "sinew.Pose:set_morphs", "sinew.Mask:get_morph",
+      "sinew.Mask:set_morph", "sinew.Skeleton:morph_count", "sinew.Skeleton:morphs", "sinew.Skeleton:find_morph",
+      "sinew.Skeleton:morph_default", "sinew._bvh.frames", "sinew._bvh.rotations", "sinew._bvh.positions",
+      "sinew._bvh.times" }) do
       assert.is_truthy(found[name], name .. " was not found:\n" .. out)
     end
     assert.is_nil(out:match("template %d+ of [^\n]*"))

@@ -118,7 +118,7 @@ describe("sinew.skeleton", function()
       end })
       local skel = sinew.skeleton(def)
       assert.equal(2, #skel)
-      assert.same({ names = 1, parents = 1, rest = 1 }, reads)
+      assert.same({ names = 1, parents = 1, rest = 1, morphs = 1, morph_defaults = 1 }, reads)
     end)
 
     it("reads arrays raw, ignoring their metatables", function()

@@ -353,7 +353,7 @@ static void valid_clip(sn_clip_def *def) {
 static void joint_past_end(sn_clip_def *d) { (void)d; T2.joint = 2; }
 static void joint_negative(sn_clip_def *d) { (void)d; T2.joint = -1; }
 static void same_joint_and_path(sn_clip_def *d) { (void)d; T2.joint = 0; }
-static void unknown_path(sn_clip_def *d) { (void)d; T2.path = (sn_clip_path)3; }
+static void unknown_path(sn_clip_def *d) { (void)d; T2.path = (sn_clip_path)(SN_CLIP_WEIGHT + 1); }
 static void unknown_interpolation(sn_clip_def *d) { (void)d; T2.interpolation = (sn_clip_interpolation)7; }
 static void no_keys(sn_clip_def *d) { (void)d; T2.keys = 0; }
 static void no_times(sn_clip_def *d) { (void)d; T2.times = NULL; }

@@ -23,7 +23,7 @@ local function skeleton(prefix)
   prefix = prefix or "j"
   return sinew.skeleton { names = { prefix .. "0", prefix .. "1", prefix .. "2", prefix .. "3" },
     parents = { 0, 1, 2, 2 }, rest = { I, { 0, 1, 0, 0, 0, 0, 1, 1, 1, 1 }, { 0, 1, 0, 0, 0, 0, 1, 1, 1, 1 },
-      { 1, 0, 0, 0, 0, 0, 1, 1, 1, 1 } } }
+      { 1, 0, 0, 0, 0, 0, 1, 1, 1, 1 } }, morphs = { prefix .. "blink", prefix .. "smile" }, morph_defaults = { 0, 0.5 } }
 end
 
 -- a valid clip definition of skeleton s (tracks of every path and interpolation)
@@ -32,7 +32,9 @@ local function clip_def(s)
     { joint = 2, path = "rotation", times = { 0, 0.5, 1 }, values = { 0, 0, 0, 1, 0, 0, 0.7071, 0.7071, 0, 0, 1, 0 } },
     { joint = "j1", path = "translation", interpolation = "step", times = { 0, 1 }, values = { 0, 0, 0, 1, 1, 1 } },
     { joint = 3, path = "scale", interpolation = "cubicspline", times = { 0, 1 },
-      values = { 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0, 0 } } } }
+      values = { 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0, 0 } },
+    { morph = 1, interpolation = "cubicspline", times = { 0, 1 }, values = { 0, 0, 1, 1, 1, 0 } },
+    { morph = s:morphs()[2], path = "weights", times = { 0, 0.5 }, values = { 0, -1 } } } }
 end
 
 local function points_def()
@@ -301,9 +303,10 @@ local function templates(name)
     ["sinew.quat.pow"] = { qa(0.5) }, ["sinew.quat.log"] = { qa() }, ["sinew.quat.exp"] = { { 0.1, 0.2, 0.3, 0.4 } },
     ["sinew.quat.slerp"] = { qa(0, 0, 0, 1, 0.3) }, ["sinew.quat.nlerp"] = { qa(0, 0, 0, 1, 0.3) },
     ["sinew.quat.blend"] = { { { 0, 0, 0, 1, q[1], q[2], q[3], q[4] }, { 0.5, 0.5 }, "karcher" } },
-    ["sinew.skeleton"] = { { { names = { "a", "b" }, parents = { 0, 1 }, rest = { I, I } } } },
+    ["sinew.skeleton"] = { { { names = { "a", "b" }, parents = { 0, 1 }, rest = { I, I } } },
+      { { names = { "a" }, parents = { 0 }, morphs = { "a", "b" }, morph_defaults = { 1, -2 } } } },
     ["sinew.pose"] = { { O.skel } }, ["sinew.matrices"] = { { O.skel } },
-    ["sinew.mask"] = { { O.skel, { j1 = 0.5, [3] = 1 }, 0.25 } },
+    ["sinew.mask"] = { { O.skel, { j1 = 0.5, [3] = 1 }, 0.25 }, { O.skel, { j1 = 0.5 }, 0.25, { jsmile = 1 }, 0.5 } },
     ["sinew.clip"] = { { clip_def(O.skel) } },
     ["sinew.blend"] = { { O.pose, { O.pose, O.pose2 }, { 0.3, 0.7 }, { O.mask, false }, 0.2 } },
     ["sinew.delta"] = { { O.pose, O.pose2, O.pose } },
@@ -323,6 +326,11 @@ local function templates(name)
     ["sinew.Pose:skeleton"] = { { O.pose } }, ["sinew.Pose.__len"] = { { O.pose } },
     ["sinew.Pose.__tostring"] = { { O.pose } },
     ["sinew.Mask:get"] = { { O.mask, 2 } }, ["sinew.Mask:set"] = { { O.mask, 2, 0.5, true } },
+    ["sinew.Mask:get_morph"] = { { O.mask, 2 } }, ["sinew.Mask:set_morph"] = { { O.mask, "jblink", 0.5 } },
+    ["sinew.Pose:morph"] = { { O.pose, "jsmile" } }, ["sinew.Pose:set_morph"] = { { O.pose, 1, -0.5 } },
+    ["sinew.Pose:morphs"] = { { O.pose, {} } }, ["sinew.Pose:set_morphs"] = { { O.pose, { 0.25, 2 } } },
+    ["sinew.Skeleton:morph_count"] = { { O.skel } }, ["sinew.Skeleton:morphs"] = { { O.skel } },
+    ["sinew.Skeleton:find_morph"] = { { O.skel, "jsmile" } }, ["sinew.Skeleton:morph_default"] = { { O.skel, 2 } },
     ["sinew.Mask:skeleton"] = { { O.mask } }, ["sinew.Mask.__len"] = { { O.mask } },
     ["sinew.Mask.__tostring"] = { { O.mask } },
     ["sinew.Matrices:get"] = { { O.mats, 4 } }, ["sinew.Matrices:bytes"] = { { O.mats } },

@@ -177,6 +177,10 @@ void sn_lua_pushskeleton(lua_State *L, int ud);
 int sn_lua_tojoint(lua_State *L, int idx, const sn_skeleton *s, int arg);
 /// sn_lua_tojoint for argument `arg`.
 int sn_lua_checkjoint(lua_State *L, int arg, const sn_skeleton *s);
+/// Reads the value at stack index `idx` as a morph target of `s`: a 1-based index or a morph
+/// name; returns it 0-based, or raises an argument error on `arg` ("unknown morph 'x'", "morph 9
+/// is out of range (1 .. 8)", "morph 1.5 is not an integer", "morph index or name expected, got nil").
+int sn_lua_tomorph(lua_State *L, int idx, const sn_skeleton *s, int arg);
 
 /* ---- pose.c: poses and masks, for the clip and chain files -------------------------------- */
 

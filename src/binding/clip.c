@@ -3,7 +3,7 @@
  *
  * Translation and scale tracks lerp, rotation tracks nlerp on the shortest arc; "step" holds
  * the previous key; "cubicspline" is glTF's Hermite form. Joints without a track keep the rest
- * pose. Sampling forward in time reuses a cursor kept in the clip, so it costs no key search;
+ * pose; weights tracks animate morph targets, and morphs without one take their default weight. Sampling forward in time reuses a cursor kept in the clip, so it costs no key search;
  * `clip:cursor()` gives one playback its own (for many characters sharing a clip).
  *
  * A method raises "sinew.Clip expected, got <type>" (or sinew.ClipCursor) when its `self` is
@@ -18,10 +18,10 @@
 #include "../core/clip.h"
 #include "binding.h"
 
-static const char *const paths[] = {"translation", "rotation", "scale", NULL};
+static const char *const paths[] = {"translation", "rotation", "scale", "weights", NULL}; /* sn_clip_path */
 static const char *const interpolations[] = {"linear", "step", "cubicspline", NULL};
 static const char *const clip_fields[] = {"skeleton", "tracks", "duration", NULL};
-static const char *const track_fields[] = {"joint", "path", "interpolation", "times", "values", NULL};
+static const char *const track_fields[] = {"joint", "morph", "path", "interpolation", "times", "values", NULL};
 
 static sn_clip *check_clip(lua_State *L, int arg) { return (sn_clip *)sn_lua_checkobject(L, arg, SN_CLIP_MT); }
 
@@ -46,6 +46,25 @@ static int track_joint(lua_State *L, int idx, const sn_skeleton *s, int i) {
         return v < 0.0 ? -1 : v > (double)sn_skeleton_count(s) ? sn_skeleton_count(s) : (int)v - 1;
     }
     return def_error(L, i, lua_pushfstring(L, "'joint' must be a name or an index (got %s)", luaL_typename(L, idx)));
+}
+
+/* the morph of weights track i at stack index idx, 0-based */
+static int track_morph(lua_State *L, int idx, const sn_skeleton *s, int i) {
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        size_t len;
+        const char *name = lua_tolstring(L, idx, &len);
+        int m = strlen(name) == len ? sn_skeleton_morph_find(s, name) : -1;
+        if (m < 0) def_error(L, i, lua_pushfstring(L, "unknown morph '%s'", name));
+        return m;
+    }
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        double v = lua_tonumber(L, idx);
+        const int n = sn_skeleton_morph_count(s);
+        if (v != floor(v)) def_error(L, i, lua_pushfstring(L, "morph %s is not an integer", sn_lua_numstr(L, v)));
+        /* 0-based, saturated: the core checks the range */
+        return v < 0.0 ? -1 : v > (double)n ? n : (int)v - 1;
+    }
+    return def_error(L, i, lua_pushfstring(L, "'morph' must be a name or an index (got %s)", luaL_typename(L, idx)));
 }
 
 /* copies n numbers of the table at `t` (raw access) into out */
@@ -107,14 +126,25 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
     sprintf(ctx, "track %d: ", i);
     sprintf(where, "track %d", i);
     sn_lua_checkfields(L, track, 1, where, track_fields);
-    sn_lua_field(L, track, "joint");
-    tr->joint = track_joint(L, -1, s, i);
-    sn_lua_field(L, track, "path");
-    tr->path = (sn_clip_path)sn_lua_tooption(L, -1, 1, ctx, "path", paths, -1);
+    if (sn_lua_field(L, track, "morph") != LUA_TNIL) { /* a weights track: 'morph', no 'joint', 'path' optional */
+        if (sn_lua_field(L, track, "joint") != LUA_TNIL) def_error(L, i, "a track has a 'joint' or a 'morph', not both");
+        tr->joint = track_morph(L, -2, s, i);
+        sn_lua_field(L, track, "path");
+        tr->path = (sn_clip_path)sn_lua_tooption(L, -1, 1, ctx, "path", paths, SN_CLIP_WEIGHT);
+        if (tr->path != SN_CLIP_WEIGHT)
+            def_error(L, i, lua_pushfstring(L, "a 'morph' track animates its 'weights', not a %s", paths[tr->path]));
+    } else {
+        sn_lua_field(L, track, "joint");
+        tr->joint = track_joint(L, -1, s, i);
+        sn_lua_field(L, track, "path");
+        tr->path = (sn_clip_path)sn_lua_tooption(L, -1, 1, ctx, "path", paths, -1);
+        if (tr->path == SN_CLIP_WEIGHT) def_error(L, i, "a 'weights' track names a 'morph', not a 'joint'");
+    }
+    lua_pop(L, 3); /* morph, joint, path */
     sn_lua_field(L, track, "interpolation");
     tr->interpolation = (sn_clip_interpolation)sn_lua_tooption(L, -1, 1, ctx, "interpolation", interpolations,
                                                                 SN_CLIP_LINEAR);
-    lua_pop(L, 3);
+    lua_pop(L, 1);
     if (sn_lua_field(L, track, "times") != LUA_TTABLE && sn_lua_tofloats(L, -1) == NULL)
         def_error(L, i, lua_pushfstring(L, "'times' must be a table (got %s)", luaL_typename(L, -1)));
     lua_rawseti(L, anchor, 2 * i - 1);
@@ -127,7 +157,7 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
     *nvalues = list_length(L, -1);
     lua_pop(L, 3); /* both lists and the track */
     if (tr->keys < 1) def_error(L, i, "no keys ('times' is empty)");
-    width = tr->path == SN_CLIP_ROTATION ? 4 : 3;
+    width = tr->path == SN_CLIP_ROTATION ? 4 : tr->path == SN_CLIP_WEIGHT ? 1 : 3;
     want = tr->interpolation == SN_CLIP_CUBIC ? 3 * width : width;
     if (*nvalues / want != tr->keys || *nvalues % want != 0) {
         if (tr->interpolation == SN_CLIP_CUBIC)
@@ -147,8 +177,11 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
  * increasing times (seconds, >= 0) and 3 (translation in model units, scale factors) or 4
  * (rotation quaternion x, y, z, w, any non-zero length) values per key, three times as many for
  * "cubicspline" (in-tangent, value, out-tangent per key, as glTF). Times and values are stored as
- * float32 (the glTF importer passes its float buffers, sinew.Floats, in place of the tables). `def.duration` (seconds) defaults to the last key time of all tracks. Every fault is an
- * error; no partial object is made.
+ * float32 (the glTF importer passes its float buffers, sinew.Floats, in place of the tables). A
+ * weights track `{morph = name or index, times = {...}, values = {...}, interpolation = ...}`
+ * (`path = "weights"` optional, no `joint`) animates a morph target of the skeleton with 1 value
+ * per key (3 for "cubicspline"), any finite number. `def.duration` (seconds) defaults to the last
+ * key time of all tracks. Every fault is an error; no partial object is made.
  * @function clip
  * @tparam table def `{skeleton = ..., tracks = {...}, duration = ...}`
  * @treturn Clip
@@ -164,7 +197,11 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
  * string)", "time 2 is not finite", "time 2 (-1) is negative", "time 3 (2) is past the duration
  * (1)", "times are not increasing: time 2 (0.5) after time 1 (0.5)", "value 4 is not finite",
  * "value 4 is too large (at most 1e+18 in magnitude)", "rotation of key 2 is zero"; "tracks 1 and 3
- * both animate the rotation of 'hips'"
+ * both animate the rotation of 'hips'"; for weights tracks "unknown morph 'x'", "morph 1.5 is not an
+ * integer", "morph 5 is out of range (1 .. 4)", "'morph' must be a name or an index (got boolean)",
+ * "a track has a 'joint' or a 'morph', not both", "a 'morph' track animates its 'weights', not a
+ * rotation", "a 'weights' track names a 'morph', not a 'joint'", "tracks 1 and 2 both animate the
+ * weight of 'blink'"
  */
 static int l_clip(lua_State *L) {
     sn_clip_def def;
@@ -235,7 +272,8 @@ static int l_clip(lua_State *L) {
 
 /***
  * Samples the clip at time `t` into `pose` (of the clip's skeleton) and returns the pose.
- * Joints without a track keep their rest transform. No garbage.
+ * Joints without a track keep their rest transform, morphs without one their default weight (the
+ * pose's morph weights are written too). No garbage.
  * @function Clip:sample
  * @tparam number t seconds (any finite value: with `loop` it wraps into [0, duration), negative
  * times and times far past the end included; without, it is clamped to [0, duration])

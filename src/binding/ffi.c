@@ -10,6 +10,7 @@
  * and ffi/cdef.lua compares the sizes below with its own before it uses anything.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "../core/chain.h"
 #include "../core/clip.h"
@@ -46,6 +47,10 @@ typedef struct sn_ffi_table {
     void (*ik_feet_release)(sn_lua_feet *feet);
     sn_status (*ik_feet_solve)(sn_lua_feet *feet, sn_pose *pose, const double *ground, double dt, double weight,
                                unsigned *flags, sn_error *err);
+    double (*pose_morph_get)(const sn_pose *p, int morph);
+    void (*pose_morph_set)(sn_pose *p, int morph, double weight);
+    int (*pose_morph_count)(const sn_pose *p);
+    int (*pose_morph_find)(const sn_pose *p, const char *name, size_t len);
 } sn_ffi_table;
 /* END sn_ffi_table */
 
@@ -120,6 +125,20 @@ static sn_status ik_feet_solve(sn_lua_feet *feet, sn_pose *pose, const double *g
     return sn_ik_feet_solve((sn_ik_feet *)feet->solver, pose, ground, dt, weight, flags, err);
 }
 
+/* the morphs of a pose, for pose:morph and its kin */
+static int pose_morph_count(const sn_pose *p) { return sn_skeleton_morph_count(sn_pose_skeleton(p)); }
+
+/* weight of morph `morph` (0-based, in range: the caller checked), as the C binding pushes it */
+static double pose_morph_get(const sn_pose *p, int morph) { return sn_pose_morphs_const(p)[morph]; }
+
+/* sets it from a finite number within float range, as the C binding stores it */
+static void pose_morph_set(sn_pose *p, int morph, double weight) { sn_pose_morphs(p)[morph] = (float)weight; }
+
+/* the morph called `name` (`len` bytes, a Lua string's: -1 when it holds a zero byte), 0-based, or -1 */
+static int pose_morph_find(const sn_pose *p, const char *name, size_t len) {
+    return strlen(name) == len ? sn_skeleton_morph_find(sn_pose_skeleton(p), name) : -1;
+}
+
 static const sn_ffi_table table = {
     sn_quat_slerp, sn_quat_nlerp, sn_quat_pow, sn_quat_log, sn_quat_exp, sn_quat_blend,
     space_weights,
@@ -129,6 +148,7 @@ static const sn_ffi_table table = {
     sn_blendspace_wedges_of,
     ik_two_bone_solve, ik_aim_solve, ik_chain_solve,
     ik_feet_prepare, ik_feet_release, ik_feet_solve,
+    pose_morph_get, pose_morph_set, pose_morph_count, pose_morph_find,
 };
 
 static void set_size(lua_State *L, const char *name, size_t v) {

@@ -153,6 +153,114 @@ static int set_part(lua_State *L, int first, int n) {
     return 0;
 }
 
+/* a morph weight at `idx` for argument `arg`: a finite number within float range, or an error
+   naming `what` */
+static float check_morph_weight(lua_State *L, int idx, int arg, const char *what, int k) {
+    double v;
+    if (lua_type(L, idx) != LUA_TNUMBER) {
+        if (k > 0)
+            return (float)sn_lua_argerror(L, arg, lua_pushfstring(L, "%s %d is not a number (got %s)", what, k,
+                                                                luaL_typename(L, idx)));
+        return (float)sn_lua_argerror(L, arg, lua_pushfstring(L, "%s expected, got %s", what, luaL_typename(L, idx)));
+    }
+    v = lua_tonumber(L, idx);
+    if (!sn_isfinite(v)) {
+        if (k > 0) return (float)sn_lua_argerror(L, arg, lua_pushfstring(L, "%s %d is not finite", what, k));
+        return (float)sn_lua_argerror(L, arg, "not a finite number");
+    }
+    if (!sn_isfinite((float)v)) {
+        if (k > 0) return (float)sn_lua_argerror(L, arg, lua_pushfstring(L, "%s %d is too large for a float", what, k));
+        return (float)sn_lua_argerror(L, arg, "too large for a float");
+    }
+    return (float)v;
+}
+
+/***
+ * The weight of a morph target (blend shape): the skeleton's default until a clip, a blend or
+ * `set_morph` changes it.
+ * @function Pose:morph
+ * @param morph index (1 .. skeleton:morph_count()) or name
+ * @treturn number the weight (a float32 value; any finite number, not clamped to [0, 1])
+ * @raise for a bad morph ("unknown morph 'x'", "morph 9 is out of range (1 .. 8)", "morph 1.5 is
+ * not an integer" or "morph index or name expected, got nil")
+ */
+static int l_pose_morph(lua_State *L) {
+    sn_pose *p = sn_lua_checkpose(L, 1);
+    lua_pushnumber(L, sn_pose_morphs(p)[sn_lua_tomorph(L, 2, sn_pose_skeleton(p), 2)]);
+    return 1;
+}
+
+/***
+ * Sets the weight of a morph target (a blink, lip sync), stored as float32, not clamped.
+ * @function Pose:set_morph
+ * @param morph index (1 .. skeleton:morph_count()) or name
+ * @tparam number weight any finite number
+ * @raise for a bad morph (as Pose:morph); "morph weight expected, got string", "not a finite
+ * number", "too large for a float"
+ */
+static int l_pose_set_morph(lua_State *L) {
+    sn_pose *p = sn_lua_checkpose(L, 1);
+    int m = sn_lua_tomorph(L, 2, sn_pose_skeleton(p), 2);
+    float w = check_morph_weight(L, 3, 3, "morph weight", 0);
+    sn_pose_morphs(p)[m] = w;
+    return 0;
+}
+
+/***
+ * Every morph weight in morph order, written into `out` or a new table.
+ *
+ * Entries 1 to morph_count are written, others left as they are. No garbage when `out` is given.
+ * @function Pose:morphs
+ * @tparam[opt] table out
+ * @treturn {number,...} `out` or a new list
+ * @raise "table expected, got number" for `out`
+ */
+static int l_pose_morphs(lua_State *L) {
+    sn_pose *p = sn_lua_checkpose(L, 1);
+    const float *w = sn_pose_morphs_const(p);
+    int n = sn_skeleton_morph_count(sn_pose_skeleton(p)), m;
+    if (lua_isnoneornil(L, 2)) {
+        lua_settop(L, 1);
+        lua_createtable(L, n, 0);
+    } else {
+        sn_lua_checktype(L, 2, LUA_TTABLE);
+        lua_settop(L, 2);
+    }
+    for (m = 0; m < n; m++) {
+        lua_pushnumber(L, w[m]);
+        lua_rawseti(L, 2, m + 1);
+    }
+    return 1;
+}
+
+/***
+ * Sets every morph weight from a list of morph_count finite numbers (all checked before any is
+ * written).
+ * @function Pose:set_morphs
+ * @tparam {number,...} weights one per morph, in morph order
+ * @raise "table expected, got nil"; "2 morph weights expected, got 3"; "morph weight 2 is not a
+ * number (got string)", "morph weight 2 is not finite", "morph weight 2 is too large for a float"
+ */
+static int l_pose_set_morphs(lua_State *L) {
+    sn_pose *p = sn_lua_checkpose(L, 1);
+    int n = sn_skeleton_morph_count(sn_pose_skeleton(p)), m;
+    float *w = sn_pose_morphs(p);
+    sn_lua_checktype(L, 2, LUA_TTABLE);
+    if ((int)sn_lua_rawlen(L, 2) != n)
+        return sn_lua_argerror(L, 2, lua_pushfstring(L, "%d morph weights expected, got %d", n, (int)sn_lua_rawlen(L, 2)));
+    for (m = 0; m < n; m++) { /* checked first: a refused call changes nothing */
+        lua_rawgeti(L, 2, m + 1);
+        (void)check_morph_weight(L, -1, 2, "morph weight", m + 1);
+        lua_pop(L, 1);
+    }
+    for (m = 0; m < n; m++) {
+        lua_rawgeti(L, 2, m + 1);
+        w[m] = (float)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
 /***
  * Translation of a joint, local to its parent: 3 numbers.
  * @function Pose:get_translation
@@ -219,7 +327,7 @@ static int l_pose_set_rotation(lua_State *L) { return set_part(L, SN_POSE_QX, 4)
 static int l_pose_set_scale(lua_State *L) { return set_part(L, SN_POSE_SX, 3); }
 
 /***
- * Copies `other` (a pose of the same skeleton) into this pose; returns this pose.
+ * Copies `other` (a pose of the same skeleton, its morph weights too) into this pose; returns this pose.
  * @function Pose:copy
  * @tparam Pose other
  * @treturn Pose the pose
@@ -234,7 +342,7 @@ static int l_pose_copy(lua_State *L) {
 }
 
 /***
- * Sets every joint back to the rest pose; returns this pose.
+ * Sets every joint back to the rest pose and every morph weight to its default; returns this pose.
  * @function Pose:reset
  * @treturn Pose the pose
  * @raise never
@@ -419,7 +527,7 @@ static int l_blend(lua_State *L) {
 /***
  * `out` = `pose` relative to `reference`: the delta that `reference:add(out, 1)` turns back into
  * `pose`. Rotation conj(ref) * pose, translation pose - ref, scale pose / ref. `out` may be
- * `pose` or `reference`. Returns `out`. A refused call changes nothing.
+ * `pose` or `reference`. Morph weights: pose - ref. Returns `out`. A refused call changes nothing.
  * @function delta
  * @tparam Pose out
  * @tparam Pose pose
@@ -427,7 +535,7 @@ static int l_blend(lua_State *L) {
  * @treturn Pose out
  * @raise "sinew.Pose expected, got nil" for an argument that is not a Pose; "pose of another
  * skeleton", "reference pose of another skeleton"; "reference scale of joint 3 is zero"; "the delta
- * of joint 3 is out of the float range"
+ * of joint 3 is out of the float range", "the delta of morph 2 is out of the float range"
  */
 static int l_delta(lua_State *L) {
     sn_pose *out = sn_lua_checkpose(L, 1), *p = sn_lua_checkpose(L, 2), *r = sn_lua_checkpose(L, 3);
@@ -447,21 +555,50 @@ static float check_mask_weight(lua_State *L, int idx, int arg) {
     return (float)lua_tonumber(L, idx);
 }
 
+/* The morph factors of the mask at argument 4 (a table: morph name or index -> factor, or nil)
+   into def, every other morph at argument 5's factor (def->morph_weight, already read), or the
+   joints' default; the temporary array is pushed (7). */
+static void read_mask_morphs(lua_State *L, const sn_skeleton *s, sn_mask_def *def) {
+    int n = sn_skeleton_morph_count(s), m;
+    float *w = (float *)sn_lua_newtemp(L, sizeof(float) * (size_t)(n > 0 ? n : 1)); /* 7 */
+    sn_error err;
+    const float all = def->has_morph_weight ? def->morph_weight : def->weight;
+    for (m = 0; m < n; m++) w[m] = all;
+    if (!lua_isnil(L, 4)) {
+        lua_pushnil(L);
+        while (lua_next(L, 4)) {
+            m = sn_lua_tomorph(L, -2, s, 4);
+            w[m] = check_mask_weight(L, -1, 4);
+            lua_pop(L, 1);
+        }
+    }
+    def->morph_weights = n > 0 ? w : NULL;
+    if (sn_mask_validate(def, &err) != SN_OK) sn_lua_argerror(L, 4, err.msg);
+}
+
 /***
  * A per-joint weight mask: `sinew.mask(skel, {spine = 1, head = 0.5} [, default])`.
  *
  * Keys are joint names or 1-based indices, values weights in [0, 1] (stored as float32); every
- * other joint gets `default` (0 when omitted).
+ * other joint gets `default` (0 when omitted). The mask also holds a factor in [0, 1] per morph
+ * target: `morphs` maps morph names or indices to factors, every other morph gets
+ * `morph_default`, which is `default` when omitted: `sinew.mask(skel, {head = 1}, 0, {blink = 1})`
+ * masks the head and the blink.
  * @function mask
  * @tparam Skeleton skel
  * @tparam[opt] table weights joint -> weight (0 .. 1)
  * @tparam[opt=0] number default weight (0 .. 1)
+ * @tparam[opt] table morphs morph -> factor (0 .. 1)
+ * @tparam[opt=default] number morph_default factor of the other morphs (0 .. 1)
  * @treturn Mask
  * @raise "sinew.Skeleton expected, got nil" for `skel`; when `weights` is not a table; for a bad
  * joint ("unknown joint 'x'", "joint 9 is out of range (1 .. 8)", "joint 1.5 is not an integer" or
  * "joint index or name expected, got nil") (a key of `weights`); "mask weight expected, got
  * string"; "mask weight 2 is out of range (0 .. 1)" or "mask weight 2 of joint 'head' is out of
- * range (0 .. 1)"
+ * range (0 .. 1)"; for `morphs`, "table expected, got string", a bad morph ("unknown morph 'x'",
+ * "morph 9 is out of range (1 .. 8)", "morph 1.5 is not an integer", "morph index or name expected,
+ * got boolean"), "mask weight 2 of morph 'blink' is out of range (0 .. 1)"; for `morph_default`,
+ * "mask morph weight 2 is out of range (0 .. 1)"
  */
 static int l_mask(lua_State *L) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
@@ -474,9 +611,15 @@ static int l_mask(lua_State *L) {
     def.weight = lua_isnoneornil(L, 3) ? 0.0f : check_mask_weight(L, 3, 3);
     if (sn_mask_validate(&def, &err) != SN_OK) return sn_lua_argerror(L, 3, err.msg);
     if (!lua_isnoneornil(L, 2)) sn_lua_checktype(L, 2, LUA_TTABLE);
-    lua_settop(L, 3);
+    if (!lua_isnoneornil(L, 4)) sn_lua_checktype(L, 4, LUA_TTABLE);
+    if (!lua_isnoneornil(L, 5)) { /* checked now, so that argument 5's faults come before the tables' */
+        def.morph_weight = check_mask_weight(L, 5, 5);
+        def.has_morph_weight = 1;
+        if (sn_mask_validate(&def, &err) != SN_OK) return sn_lua_argerror(L, 5, err.msg);
+    }
+    lua_settop(L, 5);
     /* every entry read once (raw traversal) into a temporary array before the mask exists */
-    w = (float *)sn_lua_newtemp(L, sizeof(float) * (size_t)n); /* 4 */
+    w = (float *)sn_lua_newtemp(L, sizeof(float) * (size_t)n); /* 6 */
     for (j = 0; j < n; j++) w[j] = def.weight;
     if (!lua_isnil(L, 2)) {
         lua_pushnil(L);
@@ -488,6 +631,7 @@ static int l_mask(lua_State *L) {
     }
     def.weights = w;
     if (sn_mask_validate(&def, &err) != SN_OK) return sn_lua_argerror(L, 2, err.msg);
+    read_mask_morphs(L, s, &def);
     NEW_OBJECT(L, SN_MASK_MT, def, sn_mask_size, sn_mask_init);
     return 1;
 }
@@ -527,6 +671,38 @@ static int l_mask_set(lua_State *L) {
     return 1;
 }
 
+/***
+ * The factor of a morph target.
+ * @function Mask:get_morph
+ * @param morph index (1 .. skeleton:morph_count()) or name
+ * @treturn number factor (0 .. 1, a float32 value)
+ * @raise for a bad morph ("unknown morph 'x'", "morph 9 is out of range (1 .. 8)", "morph 1.5 is
+ * not an integer" or "morph index or name expected, got nil")
+ */
+static int l_mask_get_morph(lua_State *L) {
+    sn_mask *m = sn_lua_checkmask(L, 1);
+    lua_pushnumber(L, sn_mask_get_morph(m, sn_lua_tomorph(L, 2, sn_mask_skeleton(m), 2)));
+    return 1;
+}
+
+/***
+ * Sets the factor of a morph target. Returns the mask.
+ * @function Mask:set_morph
+ * @param morph index (1 .. skeleton:morph_count()) or name
+ * @tparam number weight in [0, 1] (stored as float32)
+ * @treturn Mask the mask
+ * @raise for a bad morph (as Mask:get_morph); "mask weight expected, got string"; "mask weight 2
+ * is out of range (0 .. 1)"
+ */
+static int l_mask_set_morph(lua_State *L) {
+    sn_mask *m = sn_lua_checkmask(L, 1);
+    int k = sn_lua_tomorph(L, 2, sn_mask_skeleton(m), 2);
+    float w = check_mask_weight(L, 3, 3);
+    sn_error err;
+    if (sn_mask_set_morph(m, k, w, &err) != SN_OK) return sn_lua_raise(L, &err, 1);
+    lua_settop(L, 1);
+    return 1;
+}
 
 /* ---- matrices --------------------------------------------------------------------------- */
 
@@ -680,10 +856,15 @@ void sn_open_pose(lua_State *L, int module) {
         {"add", l_pose_add},
         {"to_model", l_pose_to_model},
         {"skeleton", l_skeleton_of},
+        {"morph", l_pose_morph},
+        {"set_morph", l_pose_set_morph},
+        {"morphs", l_pose_morphs},
+        {"set_morphs", l_pose_set_morphs},
         {NULL, NULL}};
     static const luaL_Reg meta[] = {{"__len", l_object_len}, {"__tostring", l_object_tostring}, {NULL, NULL}};
     static const luaL_Reg mask_methods[] = {
-        {"get", l_mask_get}, {"set", l_mask_set}, {"skeleton", l_skeleton_of}, {NULL, NULL}};
+        {"get", l_mask_get}, {"set", l_mask_set}, {"get_morph", l_mask_get_morph}, {"set_morph", l_mask_set_morph},
+        {"skeleton", l_skeleton_of}, {NULL, NULL}};
     static const luaL_Reg mats_methods[] = {
         {"get", l_mats_get}, {"set", l_mats_set}, {"skin", l_mats_skin}, {"bytes", l_mats_bytes}, {"pointer", l_mats_pointer}, {"skeleton", l_skeleton_of},
         {NULL, NULL}};

@@ -52,9 +52,23 @@ int sn_lua_tojoint(lua_State *L, int idx, const sn_skeleton *s, int arg) {
 
 int sn_lua_checkjoint(lua_State *L, int arg, const sn_skeleton *s) { return sn_lua_tojoint(L, arg, s, arg); }
 
+int sn_lua_tomorph(lua_State *L, int idx, const sn_skeleton *s, int arg) {
+    idx = sn_lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TNUMBER)
+        return sn_lua_toindex(L, idx, 1, sn_skeleton_morph_count(s), arg, "morph") - 1;
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        size_t len;
+        const char *name = lua_tolstring(L, idx, &len);
+        int m = strlen(name) == len ? sn_skeleton_morph_find(s, name) : -1;
+        if (m < 0) return sn_lua_argerror(L, arg, lua_pushfstring(L, "unknown morph '%s'", name));
+        return m;
+    }
+    return sn_lua_argerror(L, arg, lua_pushfstring(L, "morph index or name expected, got %s", luaL_typename(L, idx)));
+}
+
 /* ---- sinew.skeleton --------------------------------------------------------------------- */
 
-static const char *const def_fields[] = {"names", "parents", "rest", NULL};
+static const char *const def_fields[] = {"names", "parents", "rest", "morphs", "morph_defaults", NULL};
 
 /* field `key` of the definition at 1, pushed (once); it must be a table, or nil when optional */
 static int def_table(lua_State *L, const char *key, int optional) {
@@ -78,6 +92,53 @@ static float rest_value(lua_State *L, int j, int c) {
     if (v > FLT_MAX || v < -FLT_MAX)
         sn_lua_argerror(L, 1, lua_pushfstring(L, "rest value %d of joint %d is too large for a float", c + 1, j + 1));
     return (float)v;
+}
+
+/* Reads the morph targets of the definition at 1 into `def` (its names anchored in the table at
+   6): 'morphs', a list of names, and 'morph_defaults', a list of as many numbers (stack slots 7
+   to 9). */
+static void read_morphs(lua_State *L, sn_skeleton_def *def) {
+    const char **names;
+    float *defaults;
+    int n, m, has_defaults;
+    def_table(L, "morphs", 1);                        /* 7 (nil when absent) */
+    has_defaults = def_table(L, "morph_defaults", 1); /* 8 */
+    n = lua_istable(L, 7) ? (int)sn_lua_rawlen(L, 7) : 0;
+    if (has_defaults && lua_isnil(L, 7)) sn_lua_argerror(L, 1, "'morph_defaults' without 'morphs'");
+    if (n > SN_SKELETON_MAX_MORPHS)
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "%d morphs, more than the %d allowed", n, SN_SKELETON_MAX_MORPHS));
+    if (has_defaults && (int)sn_lua_rawlen(L, 8) != n)
+        sn_lua_argerror(L, 1, lua_pushfstring(L, "'morph_defaults' has %d entries, 'morphs' %d",
+                                            (int)sn_lua_rawlen(L, 8), n));
+    names = (const char **)sn_lua_newtemp(L, (sizeof(char *) + sizeof(float)) * (size_t)(n > 0 ? n : 1)); /* 9 */
+    defaults = (float *)(names + (n > 0 ? n : 1));
+    for (m = 0; m < n; m++) {
+        size_t len;
+        lua_rawgeti(L, 7, m + 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            sn_lua_argerror(L, 1, lua_pushfstring(L, "name of morph %d is not a string (got %s)", m + 1,
+                                                luaL_typename(L, -1)));
+        names[m] = lua_tolstring(L, -1, &len);
+        if (strlen(names[m]) != len) sn_lua_argerror(L, 1, lua_pushfstring(L, "name of morph %d has a zero byte", m + 1));
+        lua_rawseti(L, 6, def->count + m + 1); /* anchored after the joint names */
+        if (has_defaults) {
+            double v;
+            lua_rawgeti(L, 8, m + 1);
+            if (lua_type(L, -1) != LUA_TNUMBER)
+                sn_lua_argerror(L, 1, lua_pushfstring(L, "default weight of morph %d is not a number (got %s)", m + 1,
+                                                    luaL_typename(L, -1)));
+            v = lua_tonumber(L, -1);
+            lua_pop(L, 1);
+            if (!sn_isfinite(v))
+                sn_lua_argerror(L, 1, lua_pushfstring(L, "default weight of morph %d is not finite", m + 1));
+            if (v > FLT_MAX || v < -FLT_MAX)
+                sn_lua_argerror(L, 1, lua_pushfstring(L, "default weight of morph %d is too large for a float", m + 1));
+            defaults[m] = (float)v;
+        }
+    }
+    def->morph_count = n;
+    def->morph_names = n > 0 ? names : NULL;
+    def->morph_defaults = has_defaults ? defaults : NULL;
 }
 
 /* Reads the definition table at 1 into `def`. Its fields are read once (stack slots 2, 3, 4);
@@ -140,6 +201,7 @@ static void read_skeleton_def(lua_State *L, sn_skeleton_def *def) {
     def->parents = parents;
     def->names = names;
     def->rest = has_rest ? rest : NULL;
+    read_morphs(L, def);
 }
 
 /***
@@ -149,9 +211,12 @@ static void read_skeleton_def(lua_State *L, sn_skeleton_def *def) {
  * children), `def.names` a distinct non-empty name per joint, and the optional `def.rest` a table
  * per joint of 10 numbers `{tx,ty,tz, qx,qy,qz,qw, sx,sy,sz}`: translation in model units, rotation
  * quaternion, scale factors (default: the identity). Rest values are stored as float32 and rest
- * rotations are normalised. Every fault is an error; no partial object is made.
+ * rotations are normalised. The optional `def.morphs` lists the names of the morph targets (blend
+ * shapes: distinct among themselves, non-empty, at most 255 bytes; they may equal joint names)
+ * and `def.morph_defaults` as many default weights (any finite number; default 0), which fresh
+ * and reset poses hold. Every fault is an error; no partial object is made.
  * @function skeleton
- * @tparam table def `{names = {...}, parents = {...}, rest = {...}}`
+ * @tparam table def `{names = {...}, parents = {...}, rest = {...}, morphs = {...}, morph_defaults = {...}}`
  * @treturn Skeleton
  * @raise when `def` is not a table; "unknown field 'x' in the skeleton definition"; "'parents' must
  * be a table (got nil)" (and 'names', 'rest'); "'parents' is empty: a skeleton needs at least one
@@ -163,7 +228,12 @@ static void read_skeleton_def(lua_State *L, sn_skeleton_def *def) {
  * name", "name of joint 2 has a zero byte", "name of joint 2 is longer than 255 bytes", "joints 1
  * and 3 are both named 'a'"; "rest of joint 2 must be a table of 10 numbers", "rest value 4 of
  * joint 2 is not a number (got string)", "... is not finite", "... is too large for a float", "rest
- * rotation of joint 'b' is zero"
+ * rotation of joint 'b' is zero"; morphs: "'morphs' must be a table (got string)" (and
+ * 'morph_defaults'), "'morph_defaults' without 'morphs'", "'morph_defaults' has 1 entries, 'morphs'
+ * 2", "70000 morphs, more than the 65535 allowed", "name of morph 2 is not a string (got number)",
+ * "morph 2 has no name", "name of morph 2 has a zero byte", "name of morph 2 is longer than 255
+ * bytes", "morphs 1 and 3 are both named 'blink'", "default weight of morph 2 is not a number (got
+ * string)", "... is not finite", "... is too large for a float"
  */
 static int l_skeleton(lua_State *L) {
     sn_skeleton_def def;
@@ -249,6 +319,65 @@ static int l_skel_rest(lua_State *L) {
     return 10;
 }
 
+/***
+ * The number of morph targets (blend shapes) of the skeleton.
+ * @function Skeleton:morph_count
+ * @treturn int 0 .. 65535
+ * @raise never
+ */
+static int l_skel_morph_count(lua_State *L) {
+    lua_pushinteger(L, sn_skeleton_morph_count(sn_lua_checkskeleton(L, 1)));
+    return 1;
+}
+
+/***
+ * The names of the morph targets, in order: a new list (empty without morphs).
+ * @function Skeleton:morphs
+ * @treturn {string,...}
+ * @raise never
+ */
+static int l_skel_morphs(lua_State *L) {
+    sn_skeleton *s = sn_lua_checkskeleton(L, 1);
+    int n = sn_skeleton_morph_count(s), m;
+    lua_createtable(L, n, 0);
+    for (m = 0; m < n; m++) {
+        lua_pushstring(L, sn_skeleton_morph_name(s, m));
+        lua_rawseti(L, -2, m + 1);
+    }
+    return 1;
+}
+
+/***
+ * The index of the morph target called `name`, or nil.
+ * @function Skeleton:find_morph
+ * @tparam string name
+ * @treturn ?int the morph (1 .. skeleton:morph_count()), or nil when no morph has that name
+ * @raise when `name` is not a string or a number
+ */
+static int l_skel_find_morph(lua_State *L) {
+    sn_skeleton *s = sn_lua_checkskeleton(L, 1);
+    size_t len;
+    const char *name = sn_lua_checklstring(L, 2, &len);
+    int m = strlen(name) == len ? sn_skeleton_morph_find(s, name) : -1;
+    if (m < 0) lua_pushnil(L);
+    else lua_pushinteger(L, m + 1);
+    return 1;
+}
+
+/***
+ * The default weight of a morph target (what a fresh or reset pose holds).
+ * @function Skeleton:morph_default
+ * @param morph index (1 .. skeleton:morph_count()) or name
+ * @treturn number the weight (a float32 value)
+ * @raise for a bad morph ("unknown morph 'x'", "morph 9 is out of range (1 .. 8)", "morph 1.5 is
+ * not an integer" or "morph index or name expected, got nil")
+ */
+static int l_skel_morph_default(lua_State *L) {
+    sn_skeleton *s = sn_lua_checkskeleton(L, 1);
+    lua_pushnumber(L, sn_skeleton_morph_defaults(s)[sn_lua_tomorph(L, 2, s, 2)]);
+    return 1;
+}
+
 static int l_skel_len(lua_State *L) {
     lua_pushinteger(L, sn_skeleton_count(sn_lua_checkskeleton(L, 1)));
     return 1;
@@ -263,7 +392,8 @@ static int l_skel_tostring(lua_State *L) {
 void sn_open_skeleton(lua_State *L, int module) {
     static const luaL_Reg methods[] = {
         {"find", l_skel_find}, {"parent", l_skel_parent}, {"name", l_skel_name}, {"rest", l_skel_rest},
-        {NULL, NULL}};
+        {"morph_count", l_skel_morph_count}, {"morphs", l_skel_morphs}, {"find_morph", l_skel_find_morph},
+        {"morph_default", l_skel_morph_default}, {NULL, NULL}};
     static const luaL_Reg meta[] = {{"__len", l_skel_len}, {"__tostring", l_skel_tostring}, {NULL, NULL}};
     sn_lua_newclass(L, SN_SKELETON_MT, methods, meta);
     lua_pushcfunction(L, l_skeleton);

@@ -301,6 +301,50 @@ static void blend_layers(sn_pose *out, const sn_blend_layer *layers, int first, 
 #undef WEIGHT
 }
 
+/* The morph weights of a blend, morph by morph: with the weights scaled as the joints' are (the
+   larger of their sum and the threshold 1, in double), W = sum of w_i mask_i(m), the default
+   weight fills in with max(threshold - W, 0) (the threshold at least SN_BLEND_MIN_FILL, as for
+   the joints), and the result is the weighted mean: layer by layer over the morphs in chunks,
+   every layer read before the chunk is written, so the output may be a layer. Not called for
+   skeletons without morphs. */
+static void blend_morphs(sn_pose *out, const sn_blend_layer *layers, int n, float threshold) {
+    enum { CHUNK = 64 }; /* morphs summed at once, layer by layer, in double on the stack */
+    const float *defaults = sn_skeleton_morph_defaults(out->skeleton);
+    double total = 0.0, scale, fill_at, sum[CHUNK], wsum[CHUNK];
+    int i, m, at;
+    for (i = 0; i < n; i++) total += layers[i].weight;
+    scale = 1.0 / (total > threshold ? total : (double)threshold);
+    fill_at = threshold * scale;
+    if (fill_at < SN_BLEND_MIN_FILL) fill_at = SN_BLEND_MIN_FILL;
+    for (at = 0; at < out->morph_count; at += CHUNK) {
+        const int k = out->morph_count - at < CHUNK ? out->morph_count - at : CHUNK;
+        for (m = 0; m < k; m++) sum[m] = wsum[m] = 0.0;
+        for (i = 0; i < n; i++) { /* a layer's factor 0 adds 0 x a finite weight: nothing */
+            const sn_blend_layer *l = &layers[i];
+            const double w = l->weight * scale;
+            const float *x = l->pose->mw + at;
+            if (!(w > 0.0)) continue;
+            if (l->mask != NULL) {
+                const float *f = l->mask->mw + at;
+                for (m = 0; m < k; m++) {
+                    const double wm = w * f[m];
+                    sum[m] += wm * x[m];
+                    wsum[m] += wm;
+                }
+            } else {
+                for (m = 0; m < k; m++) {
+                    sum[m] += w * x[m];
+                    wsum[m] += w;
+                }
+            }
+        }
+        for (m = 0; m < k; m++) {
+            const double fill = fill_at > wsum[m] ? fill_at - wsum[m] : 0.0;
+            out->mw[at + m] = (float)((sum[m] + fill * defaults[at + m]) / (wsum[m] + fill));
+        }
+    }
+}
+
 /* Weights and thresholds between these powers of two scale in float (see sn_pose_blend). */
 #define FAST_MAX 0x1p100f
 #define FAST_MIN 0x1p-100f
@@ -365,6 +409,7 @@ sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float
         b.rest = sn_skeleton_rest_soa(sk);
     }
     blend_layers(out, layers, first, last, fast, k, kd, &b);
+    if (out->morph_count > 0) blend_morphs(out, layers, n, threshold);
     return SN_OK;
 }
 

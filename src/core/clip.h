@@ -15,6 +15,12 @@
  *                    rotations normalised afterwards
  *     Before the first key a track holds its first value, after the last key its last value.
  *     Paths of joints without a track take the skeleton's rest pose.
+ *   - Weight tracks (SN_CLIP_WEIGHT) animate one morph target's weight (the track's `joint` field
+ *     holds the morph index), one value per key (in-tangent, value, out-tangent for cubic: glTF's
+ *     cubicspline with width 1), interpolated as translations are and never clamped; sampling
+ *     writes the pose's morph weights, and morphs without a track take the skeleton's default
+ *     weights. They are grouped, share key times and cost per key as translation tracks of one
+ *     component do (a third of a translation's value floats: 16 to 32 bytes per key).
  *   - A clip has the lifecycle of every core object (sn_clip_def_init, sn_clip_validate,
  *     sn_clip_size, sn_clip_init): it is built once inside caller memory and refers to its
  *     skeleton, which must outlive it. It takes 28 to 116 bytes per key (28 for a step key of
@@ -52,7 +58,8 @@
 typedef enum sn_clip_path {
     SN_CLIP_TRANSLATION,  ///< 3 values per key
     SN_CLIP_ROTATION,     ///< 4 values per key (quaternion x, y, z, w; non-zero)
-    SN_CLIP_SCALE         ///< 3 values per key
+    SN_CLIP_SCALE,        ///< 3 values per key
+    SN_CLIP_WEIGHT        ///< 1 value per key: a morph target's weight (`joint` is the morph index)
 } sn_clip_path;
 
 /// How a track interpolates between keys.
@@ -64,12 +71,12 @@ typedef enum sn_clip_interpolation {
 
 /// One track of a clip definition. Arrays are read during sn_clip_size/init only.
 typedef struct sn_clip_track_def {
-    int joint;                            ///< animated joint, 0-based
+    int joint;                            ///< animated joint, 0-based; the morph (0-based) for SN_CLIP_WEIGHT
     sn_clip_path path;                    ///< what it animates
     sn_clip_interpolation interpolation;  ///< how it interpolates
     int keys;                             ///< number of keys, >= 1
     const float *times;                   ///< keys times, finite, strictly increasing, in [0, duration]
-    const float *values;                  ///< keys * width floats (width 3 or 4), 3 times more for cubic
+    const float *values;                  ///< keys * width floats (width 3, 4, or 1 for weights), 3 times more for cubic
 } sn_clip_track_def;
 
 /// What a clip is built from.
@@ -77,7 +84,7 @@ typedef struct sn_clip_def {
     const sn_skeleton *skeleton;          ///< the skeleton the tracks animate; outlives the clip
     float duration;                       ///< seconds, finite, >= 0 (0: a still pose)
     int track_count;                      ///< number of tracks, >= 0
-    const sn_clip_track_def *tracks;      ///< track_count tracks, at most one per joint and path
+    const sn_clip_track_def *tracks;      ///< track_count tracks, at most one per joint and path, one per morph
     const sn_allocator *alloc;            ///< scratch while building (see sn_allocator); NULL: malloc
 } sn_clip_def;
 
@@ -87,9 +94,10 @@ void sn_clip_def_init(sn_clip_def *def);
 /// A built clip (opaque; built by sn_clip_init).
 typedef struct sn_clip sn_clip;
 
-/// Checks `def` fully: skeleton, duration, every track's joint, path, interpolation, key count,
-/// times (finite, increasing, within the duration), value count and values (finite, rotations
-/// non-zero), no two tracks on the same joint and path. err->msg names the first fault.
+/// Checks `def` fully: skeleton, duration, every track's joint (morph for weights), path,
+/// interpolation, key count, times (finite, increasing, within the duration), value count and
+/// values (finite, at most SN_CLIP_MAX_VALUE, rotations non-zero), no two tracks on the same
+/// joint and path or the same morph. err->msg names the first fault.
 sn_status sn_clip_validate(const sn_clip_def *def, sn_error *err);
 /// Bytes needed by the clip of `def`; 0 when `def` is invalid (then `err` says why).
 size_t sn_clip_size(const sn_clip_def *def, sn_error *err);
@@ -108,11 +116,12 @@ int sn_clip_track_count(const sn_clip *c);
 /// [0, duration]. `t` must be finite.
 double sn_clip_local_time(const sn_clip *c, double t, int loop);
 /// Samples `c` at time `t` (seconds, finite; see sn_clip_local_time) into `out`, a pose of the
-/// clip's skeleton, and moves the cursor there. SN_EINVAL for a pose of another skeleton or a
+/// clip's skeleton (its transforms and its morph weights), and moves the cursor there. SN_EINVAL for a pose of another skeleton or a
 /// non-finite time (nothing written then).
 sn_status sn_clip_sample(sn_clip *c, double t, int loop, sn_pose *out, sn_error *err);
 
-/// Samples joint `joint` (0-based) of `c` at time `t` (as sn_clip_sample) into `out`: translation
+/// Samples joint `joint` (0-based) of `c` at time `t` (as sn_clip_sample; weight tracks are not
+/// read) into `out`: translation
 /// x, y, z, rotation x, y, z, w, scale x, y, z, as sn_pose_get gives them after sn_clip_sample,
 /// bit for bit. Reads the clip only (its cursor stays where it is; threads may call this at once);
 /// finds the joint's keys at each call (a guess, exact for keys at a steady rate, or a bisection

@@ -15,7 +15,17 @@
    their interpolation and path */
 #define MIN_SHARED 8
 
-static const char *const path_names[3] = {"translation", "rotation", "scale"};
+static const char *const path_names[CLIP_PATHS] = {"translation", "rotation", "scale", "weight"};
+
+/* the name of what track `tr` animates: its joint's, or its morph's for a weight track */
+static const char *target_name(const sn_skeleton *s, const sn_clip_track_def *tr) {
+    return tr->path == SN_CLIP_WEIGHT ? sn_skeleton_morph_name(s, tr->joint) : sn_skeleton_name(s, tr->joint);
+}
+
+/* the slot of a track's joint and path (or morph) among 3 per joint and then 1 per morph */
+static int target_slot(const sn_skeleton *s, const sn_clip_track_def *tr) {
+    return tr->path == SN_CLIP_WEIGHT ? 3 * sn_skeleton_count(s) + tr->joint : 3 * tr->joint + (int)tr->path;
+}
 
 /* entries of a track in a keyed group's stream: one per key, and a second one for a one-key
    track that interpolates, which fills its other slot with the same value */
@@ -30,17 +40,20 @@ static int values_of(const sn_clip_track_def *tr) {
 
 /* track i's fault: "track i (joint 'name' rotation): ..." */
 #define TRACK_FAIL(fmt, ...)                                                                                   \
-    sn_fail_arg(err, 1, SN_EINVAL, "track %d ('%s' %s): " fmt, i + 1, sn_skeleton_name(def->skeleton, tr->joint), \
+    sn_fail_arg(err, 1, SN_EINVAL, "track %d ('%s' %s): " fmt, i + 1, target_name(def->skeleton, tr), \
             path_names[tr->path], __VA_ARGS__)
 
 static sn_status check_track(const sn_clip_def *def, int i, sn_error *err) {
     const sn_clip_track_def *tr = &def->tracks[i];
     int k, c, w, n, nvalues;
-    if (tr->joint < 0 || tr->joint >= sn_skeleton_count(def->skeleton))
+    if (tr->path != SN_CLIP_WEIGHT && (tr->joint < 0 || tr->joint >= sn_skeleton_count(def->skeleton)))
         return sn_fail_arg(err, 1, SN_EINVAL, "track %d: joint %d is out of range (1 .. %d)", i + 1, tr->joint + 1,
                        sn_skeleton_count(def->skeleton));
-    if ((unsigned)tr->path > SN_CLIP_SCALE)
+    if ((unsigned)tr->path > SN_CLIP_WEIGHT)
         return sn_fail_arg(err, 1, SN_EINVAL, "track %d: unknown path %d", i + 1, (int)tr->path);
+    if (tr->path == SN_CLIP_WEIGHT && (tr->joint < 0 || tr->joint >= sn_skeleton_morph_count(def->skeleton)))
+        return sn_fail_arg(err, 1, SN_EINVAL, "track %d: morph %d is out of range (1 .. %d)", i + 1, tr->joint + 1,
+                           sn_skeleton_morph_count(def->skeleton));
     if ((unsigned)tr->interpolation > SN_CLIP_CUBIC)
         return sn_fail_arg(err, 1, SN_EINVAL, "track %d: unknown interpolation %d", i + 1, (int)tr->interpolation);
     if (tr->keys < 1 || tr->times == NULL || tr->values == NULL) return TRACK_FAIL("%s", "no keys");
@@ -75,10 +88,10 @@ static sn_status check_track(const sn_clip_def *def, int i, sn_error *err) {
 
 /* the first track on the same joint and path as an earlier one, or -1; *earlier is set */
 static int find_duplicate(const sn_clip_def *def, int *seen, int *earlier) {
-    int i, n = 3 * sn_skeleton_count(def->skeleton);
+    int i, n = 3 * sn_skeleton_count(def->skeleton) + sn_skeleton_morph_count(def->skeleton);
     for (i = 0; i < n; i++) seen[i] = -1;
     for (i = 0; i < def->track_count; i++) {
-        int slot = 3 * def->tracks[i].joint + (int)def->tracks[i].path;
+        int slot = target_slot(def->skeleton, &def->tracks[i]);
         if (seen[slot] >= 0) {
             *earlier = seen[slot];
             return i;
@@ -95,15 +108,16 @@ sn_status sn_clip_validate(const sn_clip_def *def, sn_error *err) {
     double keys = 0;
     size_t seen_bytes;
     if (def == NULL || def->skeleton == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no skeleton");
-    seen_bytes = sizeof(int) * 3 * (size_t)sn_skeleton_count(def->skeleton);
+    seen_bytes = sizeof(int) * (3 * (size_t)sn_skeleton_count(def->skeleton) +
+                                (size_t)sn_skeleton_morph_count(def->skeleton));
     if (!sn_isfinite(def->duration) || def->duration < 0.0f)
         return sn_fail_arg(err, 1, SN_EINVAL, "'duration' must be a finite number >= 0");
     if (def->duration > SN_CLIP_MAX_TIME)
         return sn_fail_arg(err, 1, SN_EINVAL, "'duration' %g is too long (at most %g s)", (double)def->duration, SN_CLIP_MAX_TIME);
     if (def->track_count < 0 || (def->track_count > 0 && def->tracks == NULL))
         return sn_fail_arg(err, 1, SN_EINVAL, "bad track count %d", def->track_count);
-    if (def->track_count > 3 * sn_skeleton_count(def->skeleton))
-        return sn_fail_arg(err, 1, SN_EINVAL, "%d tracks, more than 3 per joint", def->track_count);
+    if (def->track_count > 3 * sn_skeleton_count(def->skeleton) + sn_skeleton_morph_count(def->skeleton))
+        return sn_fail_arg(err, 1, SN_EINVAL, "%d tracks, more than 3 per joint and 1 per morph", def->track_count);
     for (i = 0; i < def->track_count; i++) {
         sn_status st = check_track(def, i, err);
         if (st != SN_OK) return st;
@@ -118,7 +132,7 @@ sn_status sn_clip_validate(const sn_clip_def *def, sn_error *err) {
     if (dup >= 0) {
         const sn_clip_track_def *tr = &def->tracks[dup];
         return sn_fail_arg(err, 1, SN_EINVAL, "tracks %d and %d both animate the %s of '%s'", earlier + 1, dup + 1,
-                       path_names[tr->path], sn_skeleton_name(def->skeleton, tr->joint));
+                       path_names[tr->path], target_name(def->skeleton, tr));
     }
     return SN_OK;
 }
@@ -142,7 +156,7 @@ typedef struct plan {
 } plan;
 
 typedef struct plan_key {
-    unsigned base, hash;     /* interpolation * 3 + path; hash of the key times */
+    unsigned base, hash;     /* interpolation * CLIP_PATHS + path; hash of the key times */
     int joint, track;
 } plan_key;
 
@@ -172,8 +186,8 @@ static int same_times(const sn_clip_track_def *a, const sn_clip_track_def *b) {
 static void add_group(plan *p, const plan_key *k, int n, int uniform, int *at) {
     plan_group *g = &p->groups[p->count++];
     int i;
-    g->path = (int)(k[0].base % 3);
-    g->interp = (int)(k[0].base / 3);
+    g->path = (int)(k[0].base % CLIP_PATHS);
+    g->interp = (int)(k[0].base / CLIP_PATHS);
     g->uniform = uniform;
     g->dense = 0;
     g->start = *at;
@@ -190,9 +204,10 @@ static void free_plan(plan *p) {
    joint, or else the largest shared-times group covering at least half the joints, which then
    computes every joint (the rest pose where it has no track). Dense groups go first, so that
    the other groups of the path overwrite their joints afterwards. */
-static void mark_dense(plan *p, int count) {
+static void mark_dense(plan *p, const sn_skeleton *s) {
     int path, g, k = 0;
-    for (path = 0; path < 3; path++) {
+    for (path = 0; path < CLIP_PATHS; path++) {
+        const int count = path == SN_CLIP_WEIGHT ? sn_skeleton_morph_count(s) : sn_skeleton_count(s);
         int best = -1;
         for (g = 0; g < p->count; g++) {
             const plan_group *q = &p->groups[g];
@@ -230,7 +245,7 @@ static sn_status make_plan(const sn_clip_def *def, plan *p, sn_error *err) {
         return sn_fail(err, SN_ENOMEM, "out of memory building the clip");
     }
     for (i = 0; i < n; i++) {
-        keys[i].base = (unsigned)def->tracks[i].interpolation * 3u + (unsigned)def->tracks[i].path;
+        keys[i].base = (unsigned)def->tracks[i].interpolation * CLIP_PATHS + (unsigned)def->tracks[i].path;
         keys[i].hash = hash_times(&def->tracks[i]);
         keys[i].joint = def->tracks[i].joint;
         keys[i].track = i;
@@ -267,7 +282,7 @@ static sn_status make_plan(const sn_clip_def *def, plan *p, sn_error *err) {
         a = z;
     }
     sn_scratch_free(def->alloc, keys, sizeof(plan_key) * room * 2);
-    mark_dense(p, sn_skeleton_count(def->skeleton));
+    mark_dense(p, def->skeleton);
     return SN_OK;
 }
 
@@ -500,17 +515,18 @@ static sn_status build_stream(clip_group *g, const sn_clip_track_def *const *tra
 }
 
 /* In a dense shared-times group, the lanes of joints without a track (joint -1) hold the rest
-   value as a constant over the group's intervals; `model` is a lane with a track, whose times
-   they copy. */
+   value (a weight group's: the morph's default weight) as a constant over the group's intervals;
+   `model` is a lane with a track, whose times they copy. */
 static void fill_rest_lanes(clip_group *g, const sn_skeleton *s, int model) {
     const size_t np = (size_t)g->np, rec = (size_t)g->rows * np;
-    const int w = width_of(g->path), first = g->path == SN_CLIP_TRANSLATION ? 0 : g->path == SN_CLIP_ROTATION ? 3 : 7;
+    const int w = width_of(g->path), first = g->path == SN_CLIP_ROTATION ? 3 : g->path == SN_CLIP_SCALE ? 7 : 0;
     int j, k, r, c;
     for (j = 0; j < g->n; j++) {
         float trs[10];
         if (g->joint[j] >= 0) continue; /* a lane with a track */
         g->joint[j] = j;
-        sn_skeleton_rest(s, j, trs);
+        if (g->path == SN_CLIP_WEIGHT) trs[0] = sn_skeleton_morph_defaults(s)[j];
+        else sn_skeleton_rest(s, j, trs);
         for (k = 0; k < g->intervals; k++) {
             float *b = g->block + (size_t)k * rec;
             for (r = 0; r < 4; r++) b[(size_t)r * np + (size_t)j] = b[(size_t)r * np + (size_t)model];
@@ -523,7 +539,7 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
     size_t need = sn_clip_size(def, err);
     sn_clip *c = (sn_clip *)mem;
     unsigned char *at;
-    int i, g, p, j, count;
+    int i, g, p, j, count, slots;
     size_t covered_bytes, tracks_bytes;
     unsigned char *covered;
     const sn_clip_track_def **tracks;
@@ -531,7 +547,8 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
     if (need == 0) return err != NULL ? err->code : SN_EINVAL;
     if (mem == NULL || size < need) return sn_fail(err, SN_ENOMEM, "clip needs %lu bytes", (unsigned long)need);
     count = sn_skeleton_count(def->skeleton);
-    covered_bytes = 3 * (size_t)count;
+    slots = 3 * count + sn_skeleton_morph_count(def->skeleton);
+    covered_bytes = (size_t)slots;
     tracks_bytes = sizeof(*tracks) * (size_t)(def->track_count + 1);
     covered = (unsigned char *)sn_scratch_alloc(def->alloc, covered_bytes);
     tracks = (const sn_clip_track_def **)sn_scratch_alloc(def->alloc, tracks_bytes);
@@ -600,13 +617,15 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
         }
         if (gr->n != pg->n) fill_rest_lanes(gr, def->skeleton, def->tracks[pl.order[pg->start]].joint);
     }
-    memset(covered, 0, 3 * (size_t)count);
-    for (i = 0; i < def->track_count; i++) covered[3 * def->tracks[i].joint + def->tracks[i].path] = 1;
+    memset(covered, 0, (size_t)slots);
+    for (i = 0; i < def->track_count; i++) covered[target_slot(def->skeleton, &def->tracks[i])] = 1;
     for (p = 0; p < 3; p++) {
         int n = 0;
         for (j = 0; j < count; j++) n += covered[3 * j + p];
         c->fill[p] = n < count;
     }
+    for (j = 3 * count; j < slots && covered[j]; j++) continue;
+    c->fill[SN_CLIP_WEIGHT] = j < slots; /* some morph without a track: the default weights */
     sn_scratch_free(def->alloc, covered, covered_bytes);
     sn_scratch_free(def->alloc, tracks, tracks_bytes);
     free_plan(&pl);

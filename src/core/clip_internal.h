@@ -71,14 +71,18 @@ struct sn_clip {
     float duration;
     int track_count;
     int stride;
-    int fill[3];             /* 1 when some joint has no track for this path: copy the rest pose */
+    int fill[4];             /* 1 when some joint (morph) has no track for this path: copy the rest
+                                pose (the default weights) */
     int group_count;
     clip_group *groups;           /* group_count groups */
     float *scratch;          /* 5 rows of the largest np: a scattered group's results, fractions */
     int scratch_np;
 };
 
-static inline int width_of(int path) { return path == SN_CLIP_ROTATION ? 4 : 3; }
+static inline int width_of(int path) { return path == SN_CLIP_ROTATION ? 4 : path == SN_CLIP_WEIGHT ? 1 : 3; }
+
+/* the number of paths (SN_CLIP_TRANSLATION .. SN_CLIP_WEIGHT) */
+#define CLIP_PATHS 4
 
 /* rows of a group's cache, which are also the floats of one key interval record: lo, hi (the
    interval's bounds, -inf and +inf at the two ends), t0, 1/dt, then the coefficients, each

@@ -17,6 +17,17 @@
 
 static const int path_row[3] = {SN_ROW_T, SN_ROW_Q, SN_ROW_S};
 
+/* the first output row of `path` in pose `out` (the morph weights for SN_CLIP_WEIGHT), and the
+   floats between its rows in *ost */
+static float *path_rows(sn_pose *out, int path, int *ost) {
+    if (path == SN_CLIP_WEIGHT) {
+        *ost = out->morph_stride;
+        return out->mw;
+    }
+    *ost = out->stride;
+    return out->ch + path_row[path] * out->stride;
+}
+
 /* Shared times: the interval of lo .. hi holding t, the last one starting at or before t (lane 0
    stands for all lanes; the first interval starts at -inf), by bisection */
 static int interval_in(const clip_group *g, float t, int lo, int hi) {
@@ -192,6 +203,13 @@ KERNEL lerp_rows3(float *restrict ox, float *restrict oy, float *restrict oz, co
     }
 }
 
+/* shared times, linear weights: o = v0 + s dv */
+KERNEL lerp_rows1(float *restrict o, const float *restrict c, float s, int np, int n) {
+    const float *x = c, *dx = c + np;
+    int i;
+    for (i = 0; i < n; i++) o[i] = x[i] + s * dx[i];
+}
+
 /* shared times, linear rotations: nlerp of the four rows at once; the lanes flagged 0 in
    `animated` (rest values, dv 0) are left exactly as they are (see normalize_rows) */
 KERNEL nlerp_rows(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
@@ -265,6 +283,16 @@ KERNEL keyed_lerp3(float *restrict ox, float *restrict oy, float *restrict oz, c
     }
 }
 
+/* linear weights: the cache holds the keys' times in row 0, values in row 1 */
+KERNEL keyed_lerp1(float *restrict o, const float *restrict c, const float *restrict s, int np, int n) {
+    const float *xa = c + 2 * np, *xb = c + 3 * np;
+    int i;
+    for (i = 0; i < n; i++) {
+        const float b = s[i], a = 1.0f - b;
+        o[i] = a * xa[i] + b * xb[i];
+    }
+}
+
 /* linear rotations (nlerp; the keys are in one hemisphere): the times in row 0, x, y, z, w in
    rows 1-4 */
 KERNEL keyed_nlerp(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
@@ -302,6 +330,18 @@ KERNEL keyed_nlerp(float *restrict ox, float *restrict oy, float *restrict oz, f
 static inline float hermite_row(const float *restrict p, const float *restrict in, const float *restrict out,
                                 int i, int np, float h00, float g10, float h01, float g11, float fa, float fb) {
     return h00 * p[i] + g10 * (fa * out[i] + fb * in[i]) + h01 * p[np + i] + g11 * (fa * in[np + i] + fb * out[np + i]);
+}
+
+/* cubic weights: the times in row 0, the values in row 1, the in-tangents in 2, the out-tangents
+   in 3 */
+KERNEL keyed_cubic1(float *restrict o, const float *restrict c, const float *restrict s, int np, int n) {
+    const size_t r = 2 * (size_t)np;
+    const float *ta = c, *tb = c + np, *px = c + r, *ix = c + 2 * r, *qx = c + 3 * r;
+    int i;
+    for (i = 0; i < n; i++) {
+        HERMITE_WEIGHTS(i);
+        o[i] = hermite_row(px, ix, qx, i, np, h00, g10, h01, g11, fa, fb);
+    }
 }
 
 /* cubic translations or scales: the times in row 0, the values in rows 1-3, the in-tangents in
@@ -357,10 +397,12 @@ static void sample_keyed(int path, int interp, const float *c, int np, int n, fl
     }
     slot_fractions(s, c, c + np, t, n);
     if (interp == SN_CLIP_LINEAR) {
-        if (w == 3) keyed_lerp3(o, o + ost, o + 2 * ost, c, s, np, n);
+        if (w == 1) keyed_lerp1(o, c, s, np, n);
+        else if (w == 3) keyed_lerp3(o, o + ost, o + 2 * ost, c, s, np, n);
         else keyed_nlerp(o, o + ost, o + 2 * ost, o + 3 * ost, c, s, np, n);
     } else {
-        if (w == 3) keyed_cubic3(o, o + ost, o + 2 * ost, c, s, np, n);
+        if (w == 1) keyed_cubic1(o, c, s, np, n);
+        else if (w == 3) keyed_cubic3(o, o + ost, o + 2 * ost, c, s, np, n);
         else keyed_cubic4(o, o + ost, o + 2 * ost, o + 3 * ost, c, s, np, n);
     }
 }
@@ -386,7 +428,8 @@ static void sample_shared(const clip_group *g, const float *row, float t, int la
     int r;
     a = a < 0.0f ? 0.0f : a > 1.0f ? 1.0f : a;
     if (g->interp == SN_CLIP_LINEAR) {
-        if (w == 3) lerp_rows3(o, o + ost, o + 2 * ost, coef, a, np, n);
+        if (w == 1) lerp_rows1(o, coef, a, np, n);
+        else if (w == 3) lerp_rows3(o, o + ost, o + 2 * ost, coef, a, np, n);
         else nlerp_rows(o, o + ost, o + 2 * ost, o + 3 * ost, coef, a, animated, np, n);
         return;
     } else if (g->interp == SN_CLIP_STEP) {
@@ -422,15 +465,18 @@ sn_status sn_clip_sample(sn_clip *c, double t, int loop, sn_pose *out, sn_error 
     for (p = 0; p < 3; p++)
         if (c->fill[p])
             memcpy(ch + path_row[p] * st, rest + path_row[p] * st, sizeof(float) * (size_t)(width_of(p) * st));
+    if (c->fill[SN_CLIP_WEIGHT] && out->morph_count > 0)
+        memcpy(out->mw, sn_skeleton_morph_defaults(c->skeleton), sizeof(float) * (size_t)out->morph_stride);
     for (g = 0; g < c->group_count; g++) {
         const clip_group *gr = &c->groups[g];
-        float *o = gr->direct ? ch + path_row[gr->path] * st : res;
-        const int ost = gr->direct ? st : c->scratch_np;
+        int pst;
+        float *rows = path_rows(out, gr->path, &pst);
+        float *o = gr->direct ? rows : res;
+        const int ost = gr->direct ? pst : c->scratch_np;
         if (gr->n == 0) continue;
         if (gr->uniform) sample_shared(gr, gr->cache, ft, 0, gr->n, o, ost);
         else sample_keyed(gr->path, gr->interp, gr->cache, gr->np, gr->n, ft, o, ost, c->scratch + 4 * c->scratch_np);
-        if (!gr->direct)
-            scatter(ch + path_row[gr->path] * st, st, res, c->scratch_np, gr->joint, gr->n, width_of(gr->path));
+        if (!gr->direct) scatter(rows, pst, res, c->scratch_np, gr->joint, gr->n, width_of(gr->path));
     }
     return SN_OK;
 }
@@ -483,9 +529,10 @@ sn_status sn_clip_sample_joint(const sn_clip *c, double t, int loop, int joint, 
     sn_skeleton_rest(c->skeleton, joint, v);
     for (g = 0; g < c->group_count; g++) {
         const clip_group *gr = &c->groups[g];
-        const int lane = gr->n > 0 ? lane_of(gr, joint) : -1;
-        float *o = v + first[gr->path];
-        if (lane < 0) continue;
+        const int lane = gr->n > 0 && gr->path != SN_CLIP_WEIGHT ? lane_of(gr, joint) : -1;
+        float *o;
+        if (lane < 0) continue; /* weight tracks animate morphs, not joints */
+        o = v + first[gr->path];
         if (gr->uniform) {
             const size_t rec = (size_t)gr->rows * (size_t)gr->np;
             sample_shared(gr, gr->block + (size_t)interval_guess(gr, ft) * rec, ft, lane, 1, o, 1);

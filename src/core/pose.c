@@ -17,7 +17,8 @@ sn_status sn_pose_validate(const sn_pose_def *def, sn_error *err) {
 size_t sn_pose_size(const sn_pose_def *def, sn_error *err) {
     if (sn_pose_validate(def, err) != SN_OK) return 0;
     return SN_ALIGN16(sizeof(sn_pose)) + 15 +
-           sizeof(float) * (SN_POSE_CHANNELS + SN_POSE_ACC_ROWS) * (size_t)sn_skeleton_stride(def->skeleton);
+           sizeof(float) * ((SN_POSE_CHANNELS + SN_POSE_ACC_ROWS) * (size_t)sn_skeleton_stride(def->skeleton) +
+                            (size_t)sn_skeleton_morph_stride(def->skeleton));
 }
 
 sn_status sn_pose_init(void *mem, size_t size, const sn_pose_def *def, sn_error *err) {
@@ -32,6 +33,9 @@ sn_status sn_pose_init(void *mem, size_t size, const sn_pose_def *def, sn_error 
     p->stride = sn_skeleton_stride(s);
     p->ch = (float *)sn_aligned_after(mem, sizeof(sn_pose));
     p->acc = p->ch + SN_POSE_CHANNELS * p->stride;
+    p->morph_count = sn_skeleton_morph_count(s);
+    p->morph_stride = sn_skeleton_morph_stride(s);
+    p->mw = p->acc + SN_POSE_ACC_ROWS * p->stride;
     memset(p->acc, 0, sizeof(float) * SN_POSE_ACC_ROWS * (size_t)p->stride);
     sn_pose_reset(p);
     return SN_OK;
@@ -58,13 +62,21 @@ float *sn_pose_channel(sn_pose *p, int channel) { return p->ch + SN_ROW(channel)
 
 const float *sn_pose_channel_const(const sn_pose *p, int channel) { return p->ch + SN_ROW(channel) * p->stride; }
 
+float *sn_pose_morphs(sn_pose *p) { return p->mw; }
+
+const float *sn_pose_morphs_const(const sn_pose *p) { return p->mw; }
+
 void sn_pose_reset(sn_pose *p) {
     memcpy(p->ch, sn_skeleton_rest_soa(p->skeleton), sizeof(float) * SN_POSE_CHANNELS * (size_t)p->stride);
+    if (p->morph_count > 0)
+        memcpy(p->mw, sn_skeleton_morph_defaults(p->skeleton), sizeof(float) * (size_t)p->morph_stride);
 }
 
 sn_status sn_pose_copy(const sn_pose *src, sn_pose *dst, sn_error *err) {
     if (src->skeleton != dst->skeleton) return sn_fail_arg(err, 1, SN_EINVAL, "poses of different skeletons");
-    if (src != dst) memcpy(dst->ch, src->ch, sizeof(float) * SN_POSE_CHANNELS * (size_t)dst->stride);
+    if (src == dst) return SN_OK;
+    memcpy(dst->ch, src->ch, sizeof(float) * SN_POSE_CHANNELS * (size_t)dst->stride);
+    if (dst->morph_count > 0) memcpy(dst->mw, src->mw, sizeof(float) * (size_t)dst->morph_stride);
     return SN_OK;
 }
 
@@ -76,6 +88,14 @@ void sn_mask_def_init(sn_mask_def *def) {
     def->skeleton = NULL;
     def->weight = 0.0f;
     def->weights = NULL;
+    def->has_morph_weight = 0;
+    def->morph_weight = 0.0f;
+    def->morph_weights = NULL;
+}
+
+/* the factor of every morph not in `morph_weights` */
+static float morph_weight_of(const sn_mask_def *def) {
+    return def->has_morph_weight ? def->morph_weight : def->weight;
 }
 
 sn_status sn_mask_validate(const sn_mask_def *def, sn_error *err) {
@@ -88,12 +108,20 @@ sn_status sn_mask_validate(const sn_mask_def *def, sn_error *err) {
             if (bad_weight(def->weights[j]))
                 return sn_fail_arg(err, 1, SN_EINVAL, "mask weight %g of joint '%s' is out of range (0 .. 1)",
                                    (double)def->weights[j], sn_skeleton_name(def->skeleton, j));
+    if (bad_weight(morph_weight_of(def)))
+        return sn_fail_arg(err, 1, SN_EINVAL, "mask morph weight %g is out of range (0 .. 1)", (double)def->morph_weight);
+    if (def->morph_weights != NULL)
+        for (j = 0; j < sn_skeleton_morph_count(def->skeleton); j++)
+            if (bad_weight(def->morph_weights[j]))
+                return sn_fail_arg(err, 1, SN_EINVAL, "mask weight %g of morph '%s' is out of range (0 .. 1)",
+                                   (double)def->morph_weights[j], sn_skeleton_morph_name(def->skeleton, j));
     return SN_OK;
 }
 
 size_t sn_mask_size(const sn_mask_def *def, sn_error *err) {
     if (sn_mask_validate(def, err) != SN_OK) return 0;
-    return SN_ALIGN16(sizeof(sn_mask)) + 15 + sizeof(float) * (size_t)sn_skeleton_stride(def->skeleton);
+    return SN_ALIGN16(sizeof(sn_mask)) + 15 +
+           sizeof(float) * (size_t)(sn_skeleton_stride(def->skeleton) + sn_skeleton_morph_stride(def->skeleton));
 }
 
 sn_status sn_mask_init(void *mem, size_t size, const sn_mask_def *def, sn_error *err) {
@@ -108,6 +136,10 @@ sn_status sn_mask_init(void *mem, size_t size, const sn_mask_def *def, sn_error 
     m->w = (float *)sn_aligned_after(mem, sizeof(sn_mask));
     for (j = 0; j < m->stride; j++)
         m->w[j] = j >= m->count ? 0.0f : def->weights != NULL ? def->weights[j] : def->weight;
+    m->morph_count = sn_skeleton_morph_count(def->skeleton);
+    m->mw = m->w + m->stride;
+    for (j = 0; j < sn_skeleton_morph_stride(def->skeleton); j++)
+        m->mw[j] = j >= m->morph_count ? 0.0f : def->morph_weights != NULL ? def->morph_weights[j] : morph_weight_of(def);
     return SN_OK;
 }
 
@@ -136,6 +168,20 @@ sn_status sn_mask_set(sn_mask *m, int joint, float weight, int subtree, sn_error
 }
 
 const float *sn_mask_weights(const sn_mask *m) { return m->w; }
+
+float sn_mask_get_morph(const sn_mask *m, int morph) {
+    return (morph >= 0 && morph < m->morph_count) ? m->mw[morph] : 0.0f;
+}
+
+sn_status sn_mask_set_morph(sn_mask *m, int morph, float weight, sn_error *err) {
+    if (morph < 0 || morph >= m->morph_count) return sn_fail_range(err, 1, "morph", morph + 1.0, 1, m->morph_count);
+    if (bad_weight(weight))
+        return sn_fail_arg(err, 2, SN_EINVAL, "mask weight %g is out of range (0 .. 1)", (double)weight);
+    m->mw[morph] = weight;
+    return SN_OK;
+}
+
+const float *sn_mask_morph_weights(const sn_mask *m) { return m->mw; }
 
 /* ---- additive layers and deltas --------------------------------------------------------- */
 
@@ -310,6 +356,22 @@ static void add_block(float *o, const float *d, int st, int j, sn_lanes w, int n
 }
 #undef L1
 
+/* Morph weights of an additive layer: out += weight * mask * delta. With `write` 0, only checks:
+   returns the first morph whose new weight would leave the float range, or -1; with 1, writes
+   (a morph whose weight is 0 keeps its bits) and returns -1. */
+static int add_morphs(sn_pose *out, const sn_pose *delta, float weight, const sn_mask *mask, int write) {
+    const float *d = delta->mw;
+    float *o = out->mw;
+    int m;
+    for (m = 0; m < out->morph_count; m++) {
+        const float w = weight * (mask != NULL ? mask->mw[m] : 1.0f), r = o[m] + w * d[m];
+        if (w == 0.0f) continue;
+        if (!write && !sn_isfinite(r)) return m;
+        if (write) o[m] = r;
+    }
+    return -1;
+}
+
 sn_status sn_pose_add(sn_pose *out, const sn_pose *delta, float weight, const sn_mask *mask, sn_error *err) {
     const int n = out->count, st = out->stride;
     const float *d = delta->ch;
@@ -343,6 +405,9 @@ sn_status sn_pose_add(sn_pose *out, const sn_pose *delta, float weight, const sn
                                    j + 1);
         }
     }
+    if ((j = add_morphs(out, delta, weight, mask, 0)) >= 0)
+        return sn_fail_arg(err, 2, SN_EINVAL, "the layer takes the weight of morph %d out of the float range", j + 1);
+    (void)add_morphs(out, delta, weight, mask, 1);
     for (j = 0; j < n; j += 4) { /* rows are whole blocks of four: the stride is a multiple of them */
         float w[4];
         int k, near = 1;
@@ -383,6 +448,10 @@ sn_status sn_pose_delta(const sn_pose *pose, const sn_pose *reference, sn_pose *
                 return sn_fail_arg(err, 2, SN_EINVAL, "the delta of joint %d is out of the float range", j + 1);
         }
     }
+    for (j = 0; j < out->morph_count; j++)
+        if (!sn_isfinite(pose->mw[j] - reference->mw[j]))
+            return sn_fail_arg(err, 2, SN_EINVAL, "the delta of morph %d is out of the float range", j + 1);
+    for (j = 0; j < out->morph_count; j++) out->mw[j] = pose->mw[j] - reference->mw[j];
     for (j = 0; j < n; j++) {
         float p[10], r[10], q[4];
         for (c = 0; c < 10; c++) {

@@ -12,8 +12,13 @@
  *   - Poses, masks and matrix sets have the lifecycle of every core object: `*_def_init`,
  *     `*_validate`, `*_size`, `*_init(mem, size, def, err)`; they are built once inside caller
  *     memory and refer to their skeleton, which must outlive them. A pose takes 100 bytes per
- *     joint, a mask 4, a matrix set 64 (joints counted padded to SN_SKELETON_LANES), plus 48
- *     bytes. Per-frame functions (get, set, blend, add, delta, to_model) never allocate; inputs
+ *     joint, a mask 4, a matrix set 64 (joints counted padded to SN_SKELETON_LANES), plus 4
+ *     bytes per morph target for poses and masks (morphs counted padded the same way), plus 48
+ *     to 64 bytes.
+ *   - Morph weights: a pose holds one float weight per morph target of its skeleton (any finite
+ *     value, not clamped: glTF allows weights outside [0, 1]) after its channels, a mask one
+ *     factor in [0, 1] per morph. Reset and fresh poses hold the skeleton's default weights;
+ *     copy, blend, add and delta carry them as they carry translations (see each function). Per-frame functions (get, set, blend, add, delta, to_model) never allocate; inputs
  *     first, outputs last.
  *   - Functions that take several poses refuse poses of different skeletons (SN_EINVAL) before
  *     writing anything.
@@ -45,7 +50,7 @@ enum {
 
 /// One local transform per joint of a skeleton (opaque; built by sn_pose_init).
 typedef struct sn_pose sn_pose;
-/// One weight in [0, 1] per joint of a skeleton (opaque; built by sn_mask_init).
+/// One weight in [0, 1] per joint and per morph target of a skeleton (opaque; built by sn_mask_init).
 typedef struct sn_mask sn_mask;
 /// One model-space matrix per joint of a skeleton (opaque; built by sn_matrices_init).
 typedef struct sn_matrices sn_matrices;
@@ -60,6 +65,10 @@ typedef struct sn_mask_def {
     const sn_skeleton *skeleton;  ///< the skeleton; outlives the mask
     float weight;                 ///< [0, 1]: the weight of every joint not in `weights`
     const float *weights;         ///< NULL, or one weight in [0, 1] per joint (read during init only)
+    int has_morph_weight;         ///< 0 (sn_mask_def_init's): morphs not in `morph_weights` take
+                                  ///< `weight`; 1: they take `morph_weight`
+    float morph_weight;           ///< [0, 1]: with has_morph_weight, the factor of every morph not in `morph_weights`
+    const float *morph_weights;   ///< NULL, or one factor in [0, 1] per morph (read during init only)
 } sn_mask_def;
 
 /// What a matrix set is built from.
@@ -94,9 +103,15 @@ void sn_pose_set(sn_pose *p, int joint, const float trs[10]);
 float *sn_pose_channel(sn_pose *p, int channel);
 /// Read-only channel `channel` of a const pose.
 const float *sn_pose_channel_const(const sn_pose *p, int channel);
-/// Sets every joint to the rest pose of the skeleton.
+/// The morph weights: sn_skeleton_morph_stride floats (one per morph, padding 0), 16-byte
+/// aligned, owned by the pose; any finite value (not clamped). Writing them is how a game drives
+/// a morph target (a blink).
+float *sn_pose_morphs(sn_pose *p);
+/// Read-only sn_pose_morphs of a const pose.
+const float *sn_pose_morphs_const(const sn_pose *p);
+/// Sets every joint to the rest pose of the skeleton and every morph weight to its default.
 void sn_pose_reset(sn_pose *p);
-/// dst = src. SN_EINVAL when the poses belong to different skeletons.
+/// dst = src (transforms and morph weights). SN_EINVAL when the poses belong to different skeletons.
 sn_status sn_pose_copy(const sn_pose *src, sn_pose *dst, sn_error *err);
 
 /// Checks a blend: 0 <= n, every layer pose and mask of out's skeleton, weights finite and
@@ -107,8 +122,11 @@ sn_status sn_pose_blend_validate(const sn_pose *out, const sn_blend_layer *layer
 /// out = weighted blend of n layers: per joint, weight w_i * mask_i(joint); translations and
 /// scales are weighted means; rotations are summed with each layer's sign chosen in the
 /// hemisphere of the sum so far, then normalised. Where a joint's total weight W is below
-/// `threshold`, the rest pose is added with weight threshold - W. Validates first; `out` may
-/// also be a layer. Allocates nothing.
+/// `threshold`, the rest pose is added with weight threshold - W. Morph weights: per morph the
+/// weighted mean with weights w_i * mask_i(morph) (sn_mask_get_morph), the skeleton's default
+/// weight filling in below the threshold as the rest pose does for translations (computed in
+/// double; the threshold scaled with the weights and kept at SN_BLEND_MIN_FILL or more).
+/// Validates first; `out` may also be a layer. Allocates nothing.
 sn_status sn_pose_blend(sn_pose *out, const sn_blend_layer *layers, int n, float threshold,
                         sn_error *err);
 /// sn_pose_blend with the rotations averaged by `method`: SN_BLEND_NLERP is sn_pose_blend itself;
@@ -121,13 +139,16 @@ sn_status sn_pose_blend_method(sn_pose *out, const sn_blend_layer *layers, int n
                                sn_blend_method method, sn_error *err);
 /// Additive layer: per joint with w = weight * mask(joint): rotation out = out * delta^w (slerp
 /// from the identity, shortest arc), translation out += w * delta, scale out *= 1 + w (delta - 1)
-/// for w >= 0 and out /= 1 + |w| (delta - 1) for w < 0, so that adding with -w undoes +w.
+/// for w >= 0 and out /= 1 + |w| (delta - 1) for w < 0, so that adding with -w undoes +w;
+/// morph weights out += (weight * mask_morph(m)) * delta (float; a morph whose w is 0 keeps its bits).
 /// SN_EINVAL for another skeleton, a non-finite weight, a scale that would divide by zero or a
-/// translation or scale that would leave the float range (checked before anything is written).
+/// translation, scale or morph weight that would leave the float range (checked before
+/// anything is written).
 sn_status sn_pose_add(sn_pose *out, const sn_pose *delta, float weight, const sn_mask *mask,
                       sn_error *err);
 /// out = pose relative to reference, the delta that sn_pose_add(reference, out, 1) turns back
-/// into pose: rotation conj(ref) * pose (shortest arc), translation pose - ref, scale pose / ref.
+/// into pose: rotation conj(ref) * pose (shortest arc), translation pose - ref, scale pose / ref,
+/// morph weights pose - ref.
 /// SN_EINVAL for another skeleton, a zero reference scale or a difference or ratio out of the
 /// float range (before anything is written).
 /// `out` may be `pose` or `reference`.
@@ -159,10 +180,10 @@ const float *sn_matrices_data_const(const sn_matrices *m);
 /// another skeleton.
 sn_status sn_matrices_skin(sn_matrices *m, const sn_matrices *inverse_bind, const float *root, sn_error *err);
 
-/// Fills `def` with an empty definition: no skeleton, weight 0, no per-joint weights.
+/// Fills `def` with an empty definition: no skeleton, weight 0, no per-joint weights, morphs as joints.
 void sn_mask_def_init(sn_mask_def *def);
-/// Checks `def`: a skeleton, `weight` and every per-joint weight finite and in [0, 1] (arg 1;
-/// the message names the joint).
+/// Checks `def`: a skeleton, `weight`, `morph_weight` and every per-joint and per-morph weight
+/// finite and in [0, 1] (arg 1; the message names the joint or morph).
 sn_status sn_mask_validate(const sn_mask_def *def, sn_error *err);
 /// Bytes needed by the mask of `def`; 0 when `def` is invalid (then `err` says why).
 size_t sn_mask_size(const sn_mask_def *def, sn_error *err);
@@ -178,5 +199,12 @@ float sn_mask_get(const sn_mask *m, int joint);
 sn_status sn_mask_set(sn_mask *m, int joint, float weight, int subtree, sn_error *err);
 /// The weights: sn_skeleton_stride floats (padding joints 0), 16-byte aligned, read-only.
 const float *sn_mask_weights(const sn_mask *m);
+/// Factor of morph `morph` (0-based); 0 when out of range.
+float sn_mask_get_morph(const sn_mask *m, int morph);
+/// Sets the factor of morph `morph` (0-based) to `weight` in [0, 1]. SN_EINVAL (arg 1) for a
+/// morph out of range, (arg 2) for a bad weight; nothing changed then.
+sn_status sn_mask_set_morph(sn_mask *m, int morph, float weight, sn_error *err);
+/// The morph factors: sn_skeleton_morph_stride floats (padding 0), 16-byte aligned, read-only.
+const float *sn_mask_morph_weights(const sn_mask *m);
 
 #endif

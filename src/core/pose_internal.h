@@ -27,6 +27,9 @@ struct sn_pose {
     int stride;                   ///< floats per channel (count padded)
     float *ch;                    ///< SN_POSE_CHANNELS rows of stride floats (see SN_ROW)
     float *acc;                   ///< SN_POSE_ACC_ROWS * stride floats of blend scratch (see blend.c)
+    int morph_count;              ///< morph targets of the skeleton
+    int morph_stride;             ///< floats of mw (morph_count padded)
+    float *mw;                    ///< morph_stride morph weights (padding 0), after the scratch
 };
 
 /// A matrix set: header, then (16-byte aligned) 16 floats per joint.
@@ -42,6 +45,8 @@ struct sn_mask {
     int count;                    ///< joints
     int stride;                   ///< floats of w (count padded)
     float *w;                     ///< stride weights in [0, 1], padding 0
+    int morph_count;              ///< morph targets of the skeleton
+    float *mw;                    ///< morph stride factors in [0, 1], padding 0, after w
 };
 
 #endif

@@ -10,6 +10,9 @@
  *     joint: model = parent_model * local, local = T * R * S.
  *   - A skeleton is built once inside caller memory (sn_skeleton_size, then sn_skeleton_init)
  *     and never changes; it owns copies of the names and the rest pose. Nothing here allocates.
+ *   - Morph targets (blend shapes) are numbered 0 .. morph_count-1 in C, each with a name and a
+ *     default weight; poses hold one weight per morph (any finite value: glTF allows weights
+ *     outside [0, 1]). A skeleton without morphs costs nothing extra per frame.
  *   - Per-joint data are stored as structure-of-arrays padded to SN_SKELETON_LANES joints,
  *     16-byte aligned inside the object block, so blend loops run over contiguous float arrays.
  */
@@ -22,8 +25,10 @@
 #define SN_SKELETON_LANES 8
 /// The largest joint count a skeleton may have.
 #define SN_SKELETON_MAX_JOINTS 65535
-/// The longest joint name, in bytes (without the terminating zero).
+/// The longest joint or morph name, in bytes (without the terminating zero).
 #define SN_SKELETON_MAX_NAME 255
+/// The largest morph-target count a skeleton may have.
+#define SN_SKELETON_MAX_MORPHS 65535
 
 /// An immutable joint hierarchy with names and a rest pose (opaque; built by sn_skeleton_init).
 typedef struct sn_skeleton sn_skeleton;
@@ -34,6 +39,9 @@ typedef struct sn_skeleton_def {
     const int *parents;         ///< count parent indices: -1 for a root, else 0 .. joint-1
     const char *const *names;   ///< count distinct non-empty zero-terminated names
     const float *rest;          ///< 10 * count floats (trs per joint), or NULL for identities
+    int morph_count;            ///< number of morph targets (blend shapes), 0 .. SN_SKELETON_MAX_MORPHS
+    const char *const *morph_names; ///< morph_count distinct non-empty names (may equal joint names)
+    const float *morph_defaults; ///< morph_count finite default weights, or NULL for all 0
     const sn_allocator *alloc;  ///< scratch for checking names (see sn_allocator); NULL: malloc
 } sn_skeleton_def;
 
@@ -41,7 +49,8 @@ typedef struct sn_skeleton_def {
 void sn_skeleton_def_init(sn_skeleton_def *def);
 
 /// Checks `def` fully (counts, parents in range and before their children, cycles, names
-/// present, distinct and not too long, rest values finite, rest rotations non-zero); names the
+/// present, distinct and not too long, rest values finite, rest rotations non-zero; morph count,
+/// morph names as joint names (distinct among the morphs), morph defaults finite); names the
 /// first fault in `err`.
 sn_status sn_skeleton_validate(const sn_skeleton_def *def, sn_error *err);
 /// Bytes needed by the skeleton of `def`; 0 when `def` is invalid (then `err` says why).
@@ -64,5 +73,17 @@ const char *sn_skeleton_name(const sn_skeleton *s, int joint);
 int sn_skeleton_find(const sn_skeleton *s, const char *name);
 /// Copies the rest transform of `joint` (trs, see CONVENTIONS) into trs; identity when out of range.
 void sn_skeleton_rest(const sn_skeleton *s, int joint, float trs[10]);
+
+/// Number of morph targets (0 .. SN_SKELETON_MAX_MORPHS).
+int sn_skeleton_morph_count(const sn_skeleton *s);
+/// Morph count rounded up to SN_SKELETON_LANES: the length of a pose's and a mask's morph row.
+int sn_skeleton_morph_stride(const sn_skeleton *s);
+/// Name of morph `morph` (0-based), owned by the skeleton; NULL when out of range.
+const char *sn_skeleton_morph_name(const sn_skeleton *s, int morph);
+/// Index of the morph called `name` (0-based), -1 if none. Hashed: O(1) on average.
+int sn_skeleton_morph_find(const sn_skeleton *s, const char *name);
+/// The default weights: sn_skeleton_morph_stride floats (padding 0), 16-byte aligned, owned by
+/// the skeleton (a fresh or reset pose holds them).
+const float *sn_skeleton_morph_defaults(const sn_skeleton *s);
 
 #endif

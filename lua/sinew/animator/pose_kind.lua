@@ -13,7 +13,8 @@
 --   `blend(out, poses, weights [, masks, nil, rotation])`,
 --   `delta(out, pose, reference)`, `add(pose, delta, weight [, mask])`, `copy(pose, from)`: the
 --   verbs of sinew.blend, sinew.delta, pose:add and pose:copy;
--- - `complement(skeleton, mask)`: a new mask of 1 - the mask's weight per joint;
+-- - `complement(skeleton, mask)`: a new mask of 1 - the mask's weight per joint (and, for 3-D
+--   joints, per morph target);
 -- - `numbers`: how many numbers `get(pose, j)` gives and `set(pose, j, ...)` takes per joint
 --   (snapshots hold them), and `check(q, offset, j)`: nil, or why joint j's numbers
 --   `q[offset + 1 ..]` (finite floats) are no pose that `set` takes;
@@ -61,6 +62,7 @@ do
   local function complement(skeleton, mask)
     local comp = core.mask(skeleton, {}, 0)
     for j = 1, #skeleton do comp:set(j, 1 - mask:get(j)) end
+    for m = 1, skeleton:morph_count() do comp:set_morph(m, 1 - mask:get_morph(m)) end
     return comp
   end
 

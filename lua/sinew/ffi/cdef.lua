@@ -84,6 +84,10 @@ typedef struct sn_ffi_table {
     void (*ik_feet_release)(sn_lua_feet *feet);
     sn_status (*ik_feet_solve)(sn_lua_feet *feet, sn_pose *pose, const double *ground, double dt, double weight,
                                unsigned *flags, sn_error *err);
+    double (*pose_morph_get)(const sn_pose *p, int morph);
+    void (*pose_morph_set)(sn_pose *p, int morph, double weight);
+    int (*pose_morph_count)(const sn_pose *p);
+    int (*pose_morph_find)(const sn_pose *p, const char *name, size_t len);
 } sn_ffi_table;
 ]]
 M.CDEF = CDEF

@@ -1,5 +1,6 @@
---- The FFI path's poses: `pose:add`, `pose:to_model` and `sinew.blend` through the core's function
--- table, for the common case (the right objects, plain finite numbers).
+--- The FFI path's poses: `pose:add`, `pose:to_model`, the morph weights (`pose:morph`,
+-- `set_morph`, `morphs`, `set_morphs`) and `sinew.blend` through the core's function table, for
+-- the common case (the right objects, plain finite numbers within float range, morphs in range).
 -- @module sinew.ffi.pose
 local ffi = require "ffi"
 local args = require "sinew.ffi.args"
@@ -7,7 +8,10 @@ local errors = require "sinew.ffi.errors"
 
 local M = {}
 
-local type, rawget = type, rawget
+local type, rawget, rawset, floor = type, rawget, rawset, math.floor
+
+-- the largest float: a finite number beyond it the C binding rounds or refuses itself
+local FLT_MAX = 3.4028234663852886e38
 local fin, is = args.fin, args.is
 local caller, raise_as = errors.caller, errors.raise_as
 
@@ -34,6 +38,72 @@ function M.install(ctx)
 
   register(pm.add, c_add)
   register(pm.to_model, c_to_model)
+
+  -- morph weights: read and written one by one through the core (numbers, never a cdata that
+  -- would be garbage when the interpreter runs)
+  local morph_get, morph_set, morph_count, morph_find = T.pose_morph_get, T.pose_morph_set, T.pose_morph_count,
+    T.pose_morph_find
+  local c_morph, c_set_morph, c_morphs, c_set_morphs = C.Pose.morph, C.Pose.set_morph, C.Pose.morphs, C.Pose.set_morphs
+  -- the 0-based morph `m` (a 1-based index or a name) of pose p, or nil (the C binding then raises)
+  local function morph_index(p, m)
+    local tm = type(m)
+    if tm == "number" then
+      if m >= 1 and m <= morph_count(p) and m == floor(m) then return m - 1 end
+    elseif tm == "string" then
+      local k = morph_find(p, m, #m)
+      if k >= 0 then return k end
+    end
+    return nil
+  end
+  local function weight_ok(w) return fin(w) and w <= FLT_MAX and w >= -FLT_MAX end
+  pm.morph = function(...)
+    local self, m = ...
+    if is(self, POSE) then
+      local k = morph_index(self, m)
+      if k then return morph_get(self, k) end
+    end
+    return raise_as(caller(), try(c_morph, ...))
+  end
+  pm.set_morph = function(...)
+    local self, m, w = ...
+    if is(self, POSE) and weight_ok(w) then
+      local k = morph_index(self, m)
+      if k then
+        morph_set(self, k, w)
+        return
+      end
+    end
+    return raise_as(caller(), try(c_set_morph, ...))
+  end
+  pm.morphs = function(...)
+    local self, out = ...
+    if is(self, POSE) and (out == nil or type(out) == "table") then
+      local n = morph_count(self)
+      if out == nil then out = {} end
+      for m = 1, n do rawset(out, m, morph_get(self, m - 1)) end
+      return out
+    end
+    return raise_as(caller(), try(c_morphs, ...))
+  end
+  pm.set_morphs = function(...)
+    local self, list = ...
+    if is(self, POSE) and type(list) == "table" then
+      local n = morph_count(self)
+      local ok = #list == n
+      for m = 1, ok and n or 0 do
+        if not weight_ok(rawget(list, m)) then ok = false; break end
+      end
+      if ok then
+        for m = 1, n do morph_set(self, m - 1, rawget(list, m)) end
+        return
+      end
+    end
+    return raise_as(caller(), try(c_set_morphs, ...))
+  end
+  register(pm.morph, c_morph)
+  register(pm.set_morph, c_set_morph)
+  register(pm.morphs, c_morphs)
+  register(pm.set_morphs, c_set_morphs)
 
   -- sinew.blend(out, poses, weights [, masks [, threshold [, rotation]]])
   local c_blend, blend_fn = C.blend, T.pose_blend
