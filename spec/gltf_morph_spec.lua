@@ -382,16 +382,19 @@ describe("sinew.gltf morph targets", function()
       { "a target accessor of another count", function(doc, _, vec3)
         doc.meshes[1].primitives[1].targets[2].POSITION = vec3 { 0, 0, 0, 1, 1, 1 } end,
         "meshes[0].primitives[0].targets[1].POSITION: accessor 7 has 2 elements, not one per vertex (3)" },
-      { "a NaN delta", function(doc, _, vec3) doc.meshes[1].primitives[1].targets[1].POSITION = vec3 { 0, 0, 0, 0, NAN, 0, 0, 0, 0 } end,
+      { "a NaN delta", function(doc, _, vec3)
+        doc.meshes[1].primitives[1].targets[1].POSITION = vec3 { 0, 0, 0, 0, NAN, 0, 0, 0, 0 } end,
         "meshes[0].primitives[0].targets[0].POSITION: value 4 of accessor 7 is not finite" },
-      { "a NaN normal delta", function(doc, _, vec3) doc.meshes[1].primitives[1].targets[1].NORMAL = vec3 { NAN, 0, 0, 0, 0, 0, 0, 0, 0 } end,
+      { "a NaN normal delta", function(doc, _, vec3)
+        doc.meshes[1].primitives[1].targets[1].NORMAL = vec3 { NAN, 0, 0, 0, 0, 0, 0, 0, 0 } end,
         "meshes[0].primitives[0].targets[0].NORMAL: value 0 of accessor 7 is not finite" },
       { "a VEC2 target", function(doc, add) doc.meshes[1].primitives[1].targets[1].POSITION = add(floats { 0, 0, 0, 0, 0, 0 },
         { componentType = 5126, type = "VEC2", count = 3 }) end,
         "meshes[0].primitives[0].targets[0].POSITION: accessor 7 is a VEC2, not a VEC3" },
       { "unsigned bytes", function(doc, add) doc.meshes[1].primitives[1].targets[1].NORMAL = add(("\0"):rep(9),
         { componentType = 5121, normalized = true, type = "VEC3", count = 3 }) end,
-        "targets[0].NORMAL: accessor 7 has UNSIGNED_BYTE (normalized) components, not BYTE (normalized) or FLOAT or SHORT (normalized)" },
+        "targets[0].NORMAL: accessor 7 has UNSIGNED_BYTE (normalized) components, not BYTE (normalized) or FLOAT "
+          .. "or SHORT (normalized)" },
       { "targets that are not an array", function(doc) doc.meshes[1].primitives[1].targets = { POSITION = 2 } end,
         "meshes[0].primitives[0].targets: must be an array (got an object)" },
       { "a target that is not an object", function(doc) doc.meshes[1].primitives[1].targets[1] = 2 end,
@@ -425,7 +428,8 @@ describe("sinew.gltf morph targets", function()
         doc.animations[1].samplers[1].interpolation = "CUBICSPLINE" end,
         "accessor 6 has 4 values for 2 key times and 2 morph targets (cubicspline: 3 per key and target)" },
       { "a NaN weight", function(doc, add)
-        doc.animations[1].samplers[1].output = add(floats { 0, 1, NAN, 0 }, { componentType = 5126, type = "SCALAR", count = 4 }) end,
+        doc.animations[1].samplers[1].output = add(floats { 0, 1, NAN, 0 },
+          { componentType = 5126, type = "SCALAR", count = 4 }) end,
         "animations[0].samplers[0].output: value 2 is not finite" },
       { "a VEC2 weights output", function(doc, add)
         doc.animations[1].samplers[1].output = add(floats { 0, 1, 1, 0 }, { componentType = 5126, type = "VEC2", count = 2 }) end,
@@ -500,7 +504,8 @@ describe("sinew.gltf morph targets", function()
         { function() make(verts, 4, { position = 0 }, {}) end, "vertices of 24 bytes are not whole vertices of 4 floats" },
         { function() make(verts, 3, { position = 1 }, {}) end, "position offset 1 is out of range (-1 .. 0)" },
         { function() make(verts, 3, { position = 0 }, { 1 }) end, "target 1 must be a table (got number)" },
-        { function() make(verts, 3, { position = 0 }, { { position = {} } }) end, "'position' must be a sinew.Floats (got table)" },
+        { function() make(verts, 3, { position = 0 }, { { position = {} } }) end,
+          "'position' must be a sinew.Floats (got table)" },
         { function() make(floats { 0, 0, 0 }, 3, { position = 0 }, { { position = f } }) end,
           "target 1: 'position' has 6 floats, not 3 per vertex (1)" },
         { function() make("", 3, { position = 0 }, {}) end, "0 vertices" },
