@@ -8,7 +8,8 @@ local D = require "sinew.gltf.document"
 local Fault = require "sinew.fault"
 local Morphs = require "sinew.gltf.morphs"
 local S = require "sinew.gltf.skeleton"
-local vertex = require("sinew.core")._vertex
+local core = require "sinew.core"
+local vertex, morph_position, try = core._vertex, core._morph_position, core.try
 
 local fail, index, list, object = Fault.fail, D.index, D.list, D.object
 
@@ -30,13 +31,23 @@ Mesh.__index = Mesh
 -- @raise "bad argument #1 to 'position' (vertex 0 is out of range (1 .. 24))", and the faults
 -- of `weights` as `Morph:position` gives them
 function Mesh:position(v, weights, first)
-  local morph = self.morph
-  if morph then return morph:position(v, weights, first) end
-  if type(v) ~= "number" or v ~= math.floor(v) or v < 1 or v > self.vertex_count then
-    error(("bad argument #1 to 'position' (vertex %s is out of range (1 .. %d))"):format(D.show(v),
-      self.vertex_count), 2)
+  if getmetatable(self) ~= Mesh then
+    error(("bad self to 'position' (a mesh of a glTF asset expected, got %s)"):format(type(self)), 2)
   end
-  return vertex(self.vertices, self.stride, v)
+  local morph = rawget(self, "morph")
+  if morph ~= nil then -- (morph_position checks that it is a sinew.Morph)
+    local x, y, z = try(morph_position, morph, v, weights, first)
+    if x == nil then
+      if z == nil or z < 2 then error(("bad self to 'position' (%s)"):format(y), 2) end
+      error(("bad argument #%d to 'position' (%s)"):format(z - 1, y), 2)
+    end
+    return x, y, z
+  end
+  local n = tonumber(rawget(self, "vertex_count")) or 0
+  if type(v) ~= "number" or v ~= math.floor(v) or not (v >= 1 and v <= n) then
+    error(("bad argument #1 to 'position' (vertex %s is out of range (1 .. %s))"):format(D.show(v), D.show(n)), 2)
+  end
+  return vertex(rawget(self, "vertices"), rawget(self, "stride"), v)
 end
 
 -- the vertex attributes imported, in their order in a vertex: glTF name, LÖVE attribute name,
