@@ -76,9 +76,9 @@ do
     return rng % 256
   end
   local function floats(n) -- float32 of magnitude 0.125 .. 0.5, either sign (little-endian)
-    local t = {}
-    for i = 1, n do t[i] = string.char(byte(), byte(), byte(), byte() < 128 and 62 or 190) end
-    return table.concat(t)
+    local bytes = {}
+    for i = 1, n do bytes[i] = string.char(byte(), byte(), byte(), byte() < 128 and 62 or 190) end
+    return table.concat(bytes)
   end
   local function buffer(n) -- a sinew.Floats of n values
     return sinew._gltf.floats { component = 5126, count = n, view = { buffer = floats(n), length = 4 * n } }
@@ -91,14 +91,14 @@ do
       weights[k] = 0.5 + 0.01 * k
     end
     local morph = sinew._morph(base, 6, { position = 0, normal = 3 }, sets)
-    local ns = bench.ns_per_call(function() morph:apply(weights) end, 2000)
+    local apply = bench.ns_per_call(function() morph:apply(weights) end, 2000)
     bench.report(("Morph:apply, %d vertices, %d targets: per call (%.2f ns per vertex and target)"):format(vertices,
-      targets, ns / vertices / targets), ns / 1e3, "us")
+      targets, apply / vertices / targets), apply / 1e3, "us")
     local v = 0
-    ns = bench.ns_per_call(function()
+    local each = bench.ns_per_call(function()
       v = v % vertices + 1
       morph:position(v, weights)
     end, 200000)
-    bench.report(("Morph:position, %d targets: per call"):format(targets), ns, "ns")
+    bench.report(("Morph:position, %d targets: per call"):format(targets), each, "ns")
   end
 end
