@@ -492,6 +492,24 @@ describe("sinew.gltf morph targets", function()
       assert.equal(0, helper.least_garbage(function() a.meshes[1]:position(7, w) end, 2000))
     end)
 
+    it("gives each target's deltas for the GPU, as the file has them", function()
+      local doc = R.raw(CUBE .. "glTF-Binary/AnimatedMorphCube.glb")
+      local targets = doc.meshes[1].primitives[1].targets
+      for t = 1, 2 do
+        for _, ch in ipairs({ { "position", "POSITION" }, { "normal", "NORMAL" } }) do
+          local got, want = unpack_floats(m:deltas(t, ch[1])), R.accessor(doc, targets[t][ch[2]])
+          assert.equal(#want, #got)
+          for i = 1, #want do assert.equal(want[i], got[i]) end
+        end
+      end
+      assert.equal(m:deltas(1), m:deltas(1, "position"))
+      assert.matches("target 3 is out of range %(1 .. 2%)", helper.error_of(m.deltas, m, 3))
+      assert.matches("invalid option 'tangent'", helper.error_of(m.deltas, m, 1, "tangent"))
+      -- a target without normal deltas gives zeros
+      local face = assert(sinew.gltf.parse(face(), { name = "face.glb" }))
+      assert.equal(("\0"):rep(36), face.meshes[1].morph:deltas(2, "normal"))
+    end)
+
     it("builds only from what the importer gives it", function()
       local make = sinew._morph
       local f = sinew._gltf.floats({ component = 5126, rows = 3, count = 2,

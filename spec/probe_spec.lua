@@ -35,7 +35,7 @@ describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
       "sinew.IKFeet:set_ground", "sinew.IKFeet:reset", "sinew.IKFeet.__len", "sinew.IK2DTwoBone:clone",
       "sinew.IK2DChain:clone", "sinew.dragonbones.Rig:clone", "sinew.bvh.parse", "sinew.bvh.load", "sinew._morph",
       "sinew._vertex", "sinew._gltf.split", "sinew.Morph:apply", "sinew.Morph:position", "sinew.Morph:normal",
-      "sinew.Morph:pointer", "sinew.Morph:bytes", "sinew.Morph:vertices", "sinew.Morph.__len",
+      "sinew.Morph:pointer", "sinew.Morph:bytes", "sinew.Morph:deltas", "sinew.Morph:vertices", "sinew.Morph.__len",
       "sinew.gltf.Mesh:position" }) do
       assert.is_truthy(found[name], name .. " was not found:\n" .. out)
     end

@@ -82,6 +82,12 @@ static void test_apply_formula(void) {
             ENSURE(out[v * STRIDE + 6] == base[v * STRIDE + 6] && out[v * STRIDE + 7] == base[v * STRIDE + 7]);
         }
     }
+    /* the deltas kept: copies of the definition's, none where there were none or no channel */
+    ENSURE(sn_morph_deltas(m, 0, SN_MORPH_NORMAL) != NULL &&
+           memcmp(sn_morph_deltas(m, 0, SN_MORPH_NORMAL), deltas[0][1], sizeof deltas[0][1]) == 0);
+    ENSURE(sn_morph_deltas(m, 1, SN_MORPH_NORMAL) == NULL && sn_morph_deltas(m, 2, SN_MORPH_POSITION) == NULL);
+    ENSURE(sn_morph_deltas(m, 0, SN_MORPH_TANGENT) == NULL && sn_morph_deltas(m, T, 0) == NULL);
+    ENSURE(sn_morph_deltas(m, -1, 0) == NULL && sn_morph_deltas(m, 0, 3) == NULL);
     /* the definition's arrays may go: the set holds copies */
     base[0] += 1.0f;
     ENSURE(sn_morph_apply(m, weights[0], T, out, V * STRIDE, &err) == SN_OK);

@@ -2,7 +2,8 @@
    target count, channel offsets, base values, deltas or none, NaN and infinities now and then)
    and the weights of a few calls:
      - an invalid definition is refused by validate, size and init, with a message;
-     - a valid one is made in a block of exactly its size; apply refuses too little room and
+     - a valid one is made in a block of exactly its size, keeping exactly the deltas of the
+       channels in its layout; apply refuses too little room and
        weights of the wrong count or not finite, writing nothing then;
      - an accepted apply writes the base in every slot no channel covers, exactly the base with
        every weight 0, and what sn_morph_vertex gives for each channel, bit for bit. */
@@ -67,6 +68,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     m = (sn_morph *)mem;
     floats = def.vertices * (size_t)def.stride;
     FUZZ_CHECK(sn_morph_vertices(m) == def.vertices && sn_morph_targets(m) == def.targets);
+    for (t = -1; t <= def.targets; t++)
+        for (c = -1; c <= SN_MORPH_CHANNELS; c++) {
+            const float *d = sn_morph_deltas(m, t, c);
+            const int kept = t >= 0 && t < def.targets && c >= 0 && c < SN_MORPH_CHANNELS && def.offsets[c] >= 0 &&
+                             ptrs[SN_MORPH_CHANNELS * t + c] != NULL;
+            FUZZ_CHECK((d != NULL) == kept);
+            if (kept) FUZZ_CHECK(memcmp(d, ptrs[SN_MORPH_CHANNELS * t + c], sizeof(float) * 3 * def.vertices) == 0);
+        }
     for (call = 0; call < 4; call++) {
         float w[MAX_T + 1];
         const int n = read_byte(r) < 240 ? def.targets : read_int(r, 0, MAX_T + 1);

@@ -390,7 +390,7 @@ local function templates(name)
     ["sinew.Morph:position"] = { { O.morph, 2, { 0.25 } }, { O.morph, 1 } },
     ["sinew.Morph:normal"] = { { O.morph, 2, { 9, 0.25 }, 2 } },
     ["sinew.Morph:pointer"] = { { O.morph } }, ["sinew.Morph:bytes"] = { { O.morph } },
-    ["sinew.Morph:vertices"] = { { O.morph } }, ["sinew.Morph.__len"] = { { O.morph } },
+    ["sinew.Morph:vertices"] = { { O.morph } }, ["sinew.Morph:deltas"] = { { O.morph, 1, "normal" } }, ["sinew.Morph.__len"] = { { O.morph } },
     ["sinew.Morph.__tostring"] = { { O.morph } },
     ["sinew.gltf.Mesh:position"] = { { O.mesh, 3, { 0.5, 0.25 } }, { O.mesh, 24, { 9, 1, 0 }, 2 } },
     ["sinew.animator"] = { { animator_def(O.skel, O.clip, O.mask) } },

@@ -260,6 +260,32 @@ static int l_bytes(lua_State *L) {
 }
 
 /***
+ * The deltas of one target as a string of float32 (native byte order), 3 per vertex (x, y, z),
+ * zeros where the target moves nothing: to upload once for blending on the GPU (a texture or
+ * vertex attributes; manual/gltf.md, "Morph targets"). Makes one string per call.
+ * @function Morph:deltas
+ * @tparam int t the target (1 .. #morph)
+ * @tparam[opt='position'] string channel 'position' or 'normal'
+ * @treturn string 12 bytes per vertex
+ * @raise "target 3 is out of range (1 .. 2)", "bad argument #2 to 'deltas' (invalid option 'tangent')"
+ */
+static int l_deltas(lua_State *L) {
+    static const char *const names[] = {"position", "normal", NULL};
+    const sn_morph *m = set_of(check_header(L));
+    const int t = sn_lua_toindex(L, 2, 1, sn_morph_targets(m), 2, "target");
+    const int channel = sn_lua_checkoption(L, 3, "position", names);
+    const size_t bytes = sizeof(float) * 3 * sn_morph_vertices(m);
+    const float *d = sn_morph_deltas(m, t - 1, channel);
+    if (d != NULL) {
+        lua_pushlstring(L, (const char *)d, bytes);
+    } else {
+        void *zeros = sn_lua_newtemp(L, bytes); /* zeroed */
+        lua_pushlstring(L, (const char *)zeros, bytes);
+    }
+    return 1;
+}
+
+/***
  * The vertex count and the floats per vertex.
  * @function Morph:vertices
  * @treturn int
@@ -318,6 +344,7 @@ static int l_vertex(lua_State *L) {
 void sn_open_morph(lua_State *L, int module) {
     static const luaL_Reg methods[] = {{"apply", l_apply},     {"position", l_position}, {"normal", l_normal},
                                        {"pointer", l_pointer}, {"bytes", l_bytes},       {"vertices", l_vertices},
+                                       {"deltas", l_deltas},
                                        {NULL, NULL}};
     static const luaL_Reg meta[] = {{"__len", l_len}, {"__tostring", l_tostring}, {NULL, NULL}};
     sn_lua_newclass(L, SN_MORPH_MT, methods, meta);

@@ -127,6 +127,13 @@ int sn_morph_stride(const sn_morph *m) { return m->stride; }
 int sn_morph_targets(const sn_morph *m) { return m->targets; }
 const float *sn_morph_base(const sn_morph *m) { return m->base; }
 
+const float *sn_morph_deltas(const sn_morph *m, int t, int channel) {
+    size_t at;
+    if (t < 0 || t >= m->targets || channel < 0 || channel >= SN_MORPH_CHANNELS) return NULL;
+    at = m->delta_at[SN_MORPH_CHANNELS * t + channel];
+    return at == NO_DELTA ? NULL : m->deltas + at;
+}
+
 sn_status sn_morph_check_weights(const sn_morph *m, const float *weights, int n, sn_error *err) {
     int t;
     if (n != m->targets) return sn_fail_arg(err, 2, SN_EINVAL, "%d weights for %d targets", n, m->targets);

@@ -68,6 +68,11 @@ int sn_morph_targets(const sn_morph *m);
 /// The base vertices (vertices x stride floats), owned by the set.
 const float *sn_morph_base(const sn_morph *m);
 
+/// The deltas of target `t` (from 0) for `channel` kept by the set (vertices x 3 floats, owned by
+/// the set), or NULL when it keeps none there (no delta, a channel not in the layout, `t` or
+/// `channel` out of range): for a renderer that blends on the GPU.
+const float *sn_morph_deltas(const sn_morph *m, int t, int channel);
+
 /// Checks `n` weights for the set: n must be its target count (err->arg 2) and each weight finite
 /// (err->arg 2, the message names the weight from 1).
 sn_status sn_morph_check_weights(const sn_morph *m, const float *weights, int n, sn_error *err);
