@@ -1,7 +1,8 @@
 --- The meshes and images of a glTF file, ready for a renderer: each primitive of a mesh on a node
 -- skinned to the imported skin (or on a node without a skin) as one interleaved float32 string
 -- in the vertex format `love.graphics.newMesh` takes, its indices as native uint32, its mode and
--- its material; each image's bytes (embedded, in a data: URI or a file beside the glTF file).
+-- its material, and for a primitive with morph targets its morph set (sinew.gltf.morphs); each
+-- image's bytes (embedded, in a data: URI or a file beside the glTF file).
 -- @module sinew.gltf.meshes
 local decode = require("sinew.core")._gltf
 local D = require "sinew.gltf.document"
