@@ -358,6 +358,26 @@ describe("sinew.gltf morph targets", function()
       assert.equal(2, #a.morph_tracks.talk)
     end)
 
+    it("counts morph targets, their tracks and sets against the budget (options.max_bytes)", function()
+      local bytes = face()
+      local spent = {} -- the smallest budget that imports, with and without meshes
+      for _, meshes in ipairs({ true, false }) do
+        local lo, hi = 0, 1e6
+        while hi - lo > 1 do
+          local mid = math.floor((lo + hi) / 2)
+          if sinew.gltf.parse(bytes, { max_bytes = mid, meshes = meshes }) then hi = mid else lo = mid end
+        end
+        spent[meshes] = hi
+        local a, err = sinew.gltf.parse(bytes, { max_bytes = hi - 1, meshes = meshes })
+        assert.is_nil(a)
+        assert.matches("the import needs more than %d+ bytes of data %(options.max_bytes%)", err)
+      end
+      -- the morph sets of two primitives: their vertices twice and 12 bytes a vertex per delta kept
+      -- (the first: 3 vertices of 6 floats, 3 deltas; the second: 3 of 3 floats, 2 deltas), beside
+      -- the vertex strings and entries
+      assert.is_true(spent[true] - spent[false] >= 2 * (72 + 36) + 12 * 3 * 5)
+    end)
+
     it("keeps the morph list when meshes = false, and imports nothing more for a file without targets", function()
       local a = assert(sinew.gltf.parse(face(), { meshes = false }))
       assert.same({ "Face.smile", "Face.blink" }, a.morphs.names)
@@ -401,6 +421,12 @@ describe("sinew.gltf morph targets", function()
         "meshes[0].primitives[0].targets[0]: must be an object (got number)" },
       { "a target accessor out of range", function(doc) doc.meshes[1].primitives[1].targets[1].POSITION = 99 end,
         "meshes[0].primitives[0].targets[0].POSITION: accessor 99 is out of range (7 accessors)" },
+      { "more targets than a mesh may have", function(doc)
+        for _, p in ipairs(doc.meshes[1].primitives) do
+          for t = 1, 1025 do p.targets[t] = { POSITION = 2 } end
+        end
+        doc.meshes[1].weights, doc.meshes[1].extras = nil, nil end,
+        "meshes[0].primitives[0].targets: 1025 morph targets, more than the 1024 a mesh may have" },
       { "mesh.weights of the wrong length", function(doc) doc.meshes[1].weights = { 1, 2, 3 } end,
         "meshes[0].weights: has 3 weights, but mesh 0 has 2 morph targets" },
       { "mesh.weights holding a string", function(doc) doc.meshes[1].weights = { 1, "x" } end,

@@ -350,6 +350,8 @@ void sn_open_morph(lua_State *L, int module) {
     sn_lua_newclass(L, SN_MORPH_MT, methods, meta);
     lua_pushcfunction(L, l_morph);
     lua_setfield(L, module, "_morph");
+    lua_pushinteger(L, SN_MORPH_MAX_TARGETS); /* for the importer's message */
+    lua_setfield(L, module, "_MORPH_MAX_TARGETS");
     lua_pushcfunction(L, l_position); /* Morph:position for the glTF importer's mesh:position */
     lua_setfield(L, module, "_morph_position");
     lua_pushcfunction(L, l_vertex);

@@ -13,6 +13,7 @@ local fail, index, list, object = Fault.fail, D.index, D.list, D.object
 local M = {}
 
 local FLT_MAX = 3.4028234663852886e38
+local MAX_TARGETS = sinew_core._MORPH_MAX_TARGETS -- (SN_MORPH_MAX_TARGETS)
 
 --- Whether the import shows `node`'s mesh: a node with a mesh, without a skin or with the
 -- imported one (sinew.gltf.meshes makes an entry of each of its primitives).
@@ -35,15 +36,21 @@ local function weights(v, n, path, mi)
   return v
 end
 
+--- What each target of the list counts against the budget (options.max_bytes): its name, default
+-- and indices in the list's tables.
+M.ENTRY_BYTES = 96
+
 -- a mesh's targets: their count (the same in every primitive), default weights and names
-local function targets_of(meshes, mi)
+local function targets_of(doc, meshes, mi)
   local mpath = ("meshes[%d]"):format(mi)
   local m = object(meshes[mi + 1], mpath)
   local count
   for pi, prim in ipairs(list(m.primitives, mpath .. ".primitives")) do
     local ppath = ("%s.primitives[%d]"):format(mpath, pi - 1)
     local n = #list(object(prim, ppath).targets, ppath .. ".targets")
-    if count == nil then
+    if n > MAX_TARGETS then
+      fail(ppath .. ".targets", "%d morph targets, more than the %d a mesh may have", n, MAX_TARGETS)
+    elseif count == nil then
       count = n
     elseif n ~= count then
       fail(ppath .. ".targets", "%d morph targets, but primitive 0 has %d (the primitives of a mesh have the same targets)",
@@ -51,6 +58,7 @@ local function targets_of(meshes, mi)
     end
   end
   count = count or 0
+  doc:spend(M.ENTRY_BYTES * count, mpath .. ".primitives")
   local info = { mesh = mi, count = count, defaults = {}, names = {},
     name = type(m.name) == "string" and m.name ~= "" and m.name or ("mesh_" .. mi) }
   local w = m.weights ~= nil and weights(m.weights, count, mpath .. ".weights", mi)
@@ -87,7 +95,7 @@ function M.list(doc, nodes, joints, skipped)
       local mi = index(node.mesh, #meshes, node.path .. ".mesh", "mesh")
       local info = infos[mi]
       if not info then
-        info = targets_of(meshes, mi)
+        info = targets_of(doc, meshes, mi)
         infos[mi] = info
       end
       local shown = M.shown(node, joints)
