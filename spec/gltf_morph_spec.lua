@@ -344,6 +344,13 @@ describe("sinew.gltf morph targets", function()
       assert.are_not.equal(a.clips.talk, a.clips.step) -- different weight tracks: clips not shared
     end)
 
+    it("bounds the bytes of a clip with its weight tracks as tracks 1 wide", function()
+      local a = assert(parse(face()))
+      local clip_bytes = require("sinew.gltf.clips").clip_bytes
+      local tracks = a.morph_tracks.talk
+      assert.equal(clip_bytes({}, 1) + 64 * 2 + 4 * 2 * (4 + 2) * 8, clip_bytes(tracks, 1))
+    end)
+
     it("skips a weights channel on a node without a mesh, or a mesh without targets, saying why", function()
       local a = assert(parse(face(function(doc)
         doc.meshes[2] = { primitives = { { attributes = { POSITION = 0 } } } }

@@ -94,14 +94,15 @@ local function key_times(doc, input, path)
 end
 
 local LANES = 8 -- SN_SKELETON_LANES (src/core/skeleton.h)
-local widths = { translation = 3, rotation = 4, scale = 3 }
+local widths = { translation = 3, rotation = 4, scale = 3, morph = 1 }
 local rows_per_key = { linear = 2, step = 1, cubicspline = 4 }
 
 --- A bound on the bytes of the clip of `tracks` on a skeleton of `joints` joints, before it is
 -- made (the layout of src/core/clip_build.c): tracks of one path and interpolation on the same
 -- key times share rows of 4 + width x (2 linear, 4 cubic, 1 step) floats per key, padded to 8
 -- lanes (all the joints when they cover half of them); tracks with times of their own cost no
--- more than a group of their own.
+-- more than a group of their own. Morph weight tracks (`morph` in place of `path`) count as
+-- tracks 1 wide.
 function M.clip_bytes(tracks, joints)
   local groups, order = {}, {}
   for _, tr in ipairs(tracks) do
@@ -111,7 +112,7 @@ function M.clip_bytes(tracks, joints)
       groups[tr.times] = g
       order[#order + 1] = tr.times
     end
-    local k = tr.path .. " " .. tr.interpolation
+    local k = (tr.path or "morph") .. " " .. tr.interpolation -- (a morph weight track: 1 wide)
     g[k] = (g[k] or 0) + 1
   end
   local bytes = 1024 + 64 * #tracks

@@ -55,10 +55,11 @@ local function build(bytes, base_dir, options)
   local doc = D.new(D.json(json, options.json), bin, base_dir, options.read, options.max_bytes)
   local nodes = S.nodes(doc)
   local joints = S.joints(doc, nodes, options)
+  local skipped = {}
+  -- the morph targets before the skeleton: a skeleton may carry their names and defaults
+  local morphs, ranges = Morphs.list(doc, nodes, joints, skipped)
   local skeleton, joint_of, info = S.build(nodes, joints,
     joints.skin_index and ("skins[%d]"):format(joints.skin_index) or "nodes")
-  local skipped = {}
-  local morphs, ranges = Morphs.list(doc, nodes, joints, skipped)
   local clips, clip_names, morph_tracks = C.clips(doc, nodes, skeleton, joint_of, skipped, joints, ranges)
   local asset = {
     skeleton = skeleton,
