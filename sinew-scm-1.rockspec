@@ -70,6 +70,7 @@ build = {
     ["sinew.gltf.skeleton"] = "lua/sinew/gltf/skeleton.lua",
     ["sinew.gltf.clips"] = "lua/sinew/gltf/clips.lua",
     ["sinew.gltf.meshes"] = "lua/sinew/gltf/meshes.lua",
+    ["sinew.gltf.morphs"] = "lua/sinew/gltf/morphs.lua",
     ["sinew.animator"] = "lua/sinew/animator/init.lua",
     ["sinew.animator.definition"] = "lua/sinew/animator/definition.lua",
     ["sinew.animator.layer"] = "lua/sinew/animator/layer.lua",

@@ -65,3 +65,40 @@ local one = bench.ns_per_call(function()
 end, 200000)
 bench.report("Fox Walk: one joint by clip:sample then pose:get, per call", whole, "ns")
 bench.report(("Fox Walk: one joint by clip:sample_joint, per call (%.2fx)"):format(one / whole), one, "ns")
+
+-- morph targets on vertices (sinew.Morph, as the importer makes one per primitive): a mesh of
+-- 3,000 vertices (position and normal, 6 floats each) with 2 and 8 targets moving both, every
+-- weight non-zero; and one morphed position
+do
+  local vertices, rng = 3000, 12345
+  local function byte() -- a fixed sequence (the figures do not depend on the values)
+    rng = (rng * 16807) % 2147483647
+    return rng % 256
+  end
+  local function floats(n) -- float32 of magnitude 0.125 .. 0.5, either sign (little-endian)
+    local bytes = {}
+    for i = 1, n do bytes[i] = string.char(byte(), byte(), byte(), byte() < 128 and 62 or 190) end
+    return table.concat(bytes)
+  end
+  local function buffer(n) -- a sinew.Floats of n values
+    return sinew._gltf.floats { component = 5126, count = n, view = { buffer = floats(n), length = 4 * n } }
+  end
+  local base = floats(6 * vertices)
+  for _, targets in ipairs { 2, 8 } do
+    local sets, weights = {}, {}
+    for k = 1, targets do
+      sets[k] = { position = buffer(3 * vertices), normal = buffer(3 * vertices) }
+      weights[k] = 0.5 + 0.01 * k
+    end
+    local morph = sinew._morph(base, 6, { position = 0, normal = 3 }, sets)
+    local apply = bench.ns_per_call(function() morph:apply(weights) end, 2000)
+    bench.report(("Morph:apply, %d vertices, %d targets: per call (%.2f ns per vertex and target)"):format(vertices,
+      targets, apply / vertices / targets), apply / 1e3, "us")
+    local v = 0
+    local each = bench.ns_per_call(function()
+      v = v % vertices + 1
+      morph:position(v, weights)
+    end, 200000)
+    bench.report(("Morph:position, %d targets: per call"):format(targets), each, "ns")
+  end
+end

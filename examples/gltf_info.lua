@@ -1,5 +1,5 @@
 -- glTF import with sinew.gltf: loads a .glb or .gltf (the Khronos Fox by default) and prints its
--- joints as a tree, its clips with their durations, its meshes and what was skipped, then plays
+-- joints as a tree, its clips with their durations, its meshes, morph targets and what was skipped, then plays
 -- a clip and prints the path of the joint that moves most. Run from a clone:
 --   make && lua5.4 examples/gltf_info.lua [file.glb]
 local root = dofile((arg and arg[0] or ""):gsub("[^/\\]*$", "") .. "clone.lua") -- run from a clone: see clone.lua
@@ -33,6 +33,13 @@ for i, m in ipairs(asset.meshes) do
   for k, f in ipairs(m.format) do attrs[k] = f[1] end
   print(("mesh %d: %s, %d vertices, %s%s, %s"):format(i, m.name or "(no name)", m.vertex_count,
     m.index_count and (m.index_count .. " indices, ") or "", m.mode, table.concat(attrs, " ")))
+end
+if #asset.morphs.names > 0 then
+  print(("%d morph targets: %s"):format(#asset.morphs.names, table.concat(asset.morphs.names, " ")))
+  for _, name in ipairs(asset.clip_names) do
+    local n = #asset.morph_tracks[name]
+    if n > 0 then print(("  %s drives them with %d weight tracks"):format(name, n)) end
+  end
 end
 for _, s in ipairs(asset.skipped) do print(("skipped %s: %s"):format(s.path, s.why)) end
 

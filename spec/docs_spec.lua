@@ -11,10 +11,10 @@
 local read = require("helper").read_file
 
 local bindings = { "quat", "blendspace", "skeleton", "pose", "clip", "chain", "group", "gltf", "ik", "ik_chain",
-  "ik_feet", "ik2d", "ik2d_solve",
+  "ik_feet", "ik2d", "ik2d_solve", "morph",
   "module" }
--- files whose functions are not for users: plain `/*` comments, so that LDoc leaves them out
-local internal = { gltf = true }
+-- files whose functions are not for users (all or some): plain `/*` comments, so that LDoc leaves them out
+local internal = { gltf = true, morph = true } -- (morph.c: its _morph and _vertex)
 
 -- the public API: every function with a `---` comment here documents each parameter and @raise
 -- (every Lua file of config.ld's reference must be here: a case below checks it)

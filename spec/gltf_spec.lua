@@ -33,87 +33,9 @@ local models = {
 
 local read = helper.read_file
 
--- ---- a reference decoder, in plain Lua ------------------------------------------------------------
-
-local function u8(s, p) return s:byte(p) end
-local function u16(s, p) local a, b = s:byte(p, p + 1) return a + 256 * b end
-local function u32(s, p) local a, b, c, d = s:byte(p, p + 3) return a + 256 * (b + 256 * (c + 256 * d)) end
-local function f32(s, p)
-  local b1, b2, b3, b4 = s:byte(p, p + 3)
-  local sign = b4 >= 128 and -1 or 1
-  local e = (b4 % 128) * 2 + math.floor(b3 / 128)
-  local m = ((b3 % 128) * 256 + b2) * 256 + b1
-  if e == 0 then return sign * m * 2 ^ -149 end
-  if e == 255 then return m == 0 and sign * math.huge or 0 / 0 end
-  return sign * (1 + m / 2 ^ 23) * 2 ^ (e - 127)
-end
-local readers = {
-  [5120] = { 1, function(s, p) local v = u8(s, p) return v >= 128 and v - 256 or v end, 127 },
-  [5121] = { 1, u8, 255 },
-  [5122] = { 2, function(s, p) local v = u16(s, p) return v >= 32768 and v - 65536 or v end, 32767 },
-  [5123] = { 2, u16, 65535 },
-  [5125] = { 4, u32 },
-  [5126] = { 4, f32 },
-}
-local widths = { SCALAR = 1, VEC2 = 2, VEC3 = 3, VEC4 = 4, MAT4 = 16 }
-
--- the raw document: JSON and buffers (glb or external files or data URIs)
-local function raw(path)
-  local bytes = read(path)
-  local text, bin = bytes, nil
-  if bytes:sub(1, 4) == "glTF" then
-    local jlen = u32(bytes, 13)
-    text = bytes:sub(21, 20 + jlen)
-    local b = 21 + jlen
-    if b + 8 <= #bytes then bin = bytes:sub(b + 8, b + 7 + u32(bytes, b)) end
-  end
-  local doc = assert(json.decode(text))
-  local dir = path:match("^(.*)/")
-  doc._buffers = {}
-  for i, b in ipairs(doc.buffers) do
-    if not b.uri then doc._buffers[i] = bin
-    elseif b.uri:match("^data:") then doc._buffers[i] = sinew._gltf.base64(b.uri:match(",(.*)$"))
-    else doc._buffers[i] = read(dir .. "/" .. b.uri) end
-  end
-  return doc
-end
-
-local function view_bytes(doc, v)
-  local view = doc.bufferViews[v + 1]
-  return doc._buffers[view.buffer + 1], (view.byteOffset or 0), view.byteStride
-end
-
--- accessor i of the raw document as a flat list of numbers
-local function accessor(doc, i)
-  local a = doc.accessors[i + 1]
-  local w, r = widths[a.type], readers[a.componentType]
-  local out = {}
-  local function value(s, p)
-    local v = r[2](s, p)
-    if a.normalized then v = math.max(v / r[3], -1) end
-    return v
-  end
-  if a.bufferView then
-    local s, off, stride = view_bytes(doc, a.bufferView)
-    stride = stride or w * r[1]
-    for e = 0, a.count - 1 do
-      for c = 0, w - 1 do out[e * w + c + 1] = value(s, off + (a.byteOffset or 0) + e * stride + c * r[1] + 1) end
-    end
-  else
-    for k = 1, a.count * w do out[k] = 0 end
-  end
-  if a.sparse then
-    local ir = readers[a.sparse.indices.componentType]
-    local is, ioff = view_bytes(doc, a.sparse.indices.bufferView)
-    local vs, voff = view_bytes(doc, a.sparse.values.bufferView)
-    ioff, voff = ioff + (a.sparse.indices.byteOffset or 0), voff + (a.sparse.values.byteOffset or 0)
-    for k = 0, a.sparse.count - 1 do
-      local e = ir[2](is, ioff + k * ir[1] + 1)
-      for c = 0, w - 1 do out[e * w + c + 1] = value(vs, voff + (k * w + c) * r[1] + 1) end
-    end
-  end
-  return out
-end
+-- the reference decoder, in plain Lua
+local R = require "spec.support.gltf_reference"
+local u32, f32, raw, accessor = R.u32, R.f32, R.raw, R.accessor
 
 -- ---- maths of the checks -------------------------------------------------------------------------------
 
@@ -248,7 +170,10 @@ describe("sinew.gltf", function()
           for _, ch in ipairs(anim.channels) do
             local j = joint_of[ch.target.node]
             local s = anim.samplers[ch.sampler + 1]
-            if j and ch.target.path ~= "weights" then
+            if ch.target.path == "weights" then -- (weight tracks: spec/gltf_morph_spec.lua) count in the duration
+              local times = accessor(doc, s.input)
+              last = math.max(last, times[#times])
+            elseif j then
               local times, values = accessor(doc, s.input), accessor(doc, s.output)
               local interp, p = s.interpolation or "LINEAR", ch.target.path
               local width = paths[p][2]
@@ -391,10 +316,11 @@ describe("sinew.gltf", function()
       end
     end)
 
-    it("skips morph-target weights and nodes outside the skeleton, and says why", function()
+    it("imports morph-target weights beside the clip: AnimatedMorphCube skips nothing", function()
       local a = assert(sinew.gltf.load(CORPUS .. "AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb"))
-      assert.same({ { path = "animations[0].channels[0]", why = "morph target weights" } }, a.skipped)
+      assert.same({}, a.skipped)
       assert.equal(1, #a.clip_names)
+      assert.equal(2, #a.morph_tracks[a.clip_names[1]]) -- (their keys: spec/gltf_morph_spec.lua)
       local rigged = assert(sinew.gltf.load(CORPUS .. "RiggedSimple/glTF-Binary/RiggedSimple.glb"))
       assert.equal(2, #rigged.skeleton)
     end)

@@ -116,6 +116,14 @@ local function make_objects()
   O.times = sinew._gltf.floats { component = 5126, count = 2, view = { buffer = "\0\0\0\0\0\0\128\63", length = 8 } }
   O.quats = sinew._gltf.floats { component = 5126, rows = 4, count = 2,
     view = { buffer = ("\0"):rep(12) .. ("\0\0\128\63"):rep(2) .. ("\0"):rep(12), length = 32 } }
+  -- issue 26: a morph set of two vertices (position and normal, one target) as the glTF importer
+  -- makes it, and a mesh entry of AnimatedMorphCube (its methods are Lua)
+  O.delta = sinew._gltf.floats { component = 5126, rows = 3, count = 2,
+    view = { buffer = ("\0\0\128\63"):rep(6), length = 24 } }
+  O.morph = sinew._morph(("\0\0\0\63"):rep(12), 6, { position = 0, normal = 3 },
+    { { position = O.delta, normal = O.delta } })
+  O.cube = assert(sinew.gltf.load("spec/gltf-corpus/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb"))
+  O.mesh = O.cube.meshes[1]
   -- a DragonBones rig, and the C core's 2-D objects behind it
   O.db = assert(sinew.dragonbones.load("spec/dragonbones/extra/ik_ske.json"))
   O.rig = sinew.dragonbones.rig(O.db)
@@ -173,7 +181,7 @@ local function find_entries()
   -- every object the constructors made, and the metatables behind them
   local objects = { O.skel, O.pose, O.mask, O.mats, O.clip, O.cursor, O.group, O.chain, O.tail, O.anim, O.plan,
     O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.pose2d, O.mask2d, O.chain2d, O.leg, O.head, O.arm, O.look,
-    O.feet, O.times }
+    O.feet, O.times, O.morph, O.mesh }
   for _, s in ipairs(O.spaces) do objects[#objects + 1] = s end
   for _, s in ipairs { O.leg2d, O.aim2d, O.arm2d } do objects[#objects + 1] = s end
   for _, obj in ipairs(objects) do
@@ -184,6 +192,7 @@ local function find_entries()
     if obj == O.plan then tname = "sinew.AnimatorPlan" end
     if obj == O.rig then tname = "sinew.dragonbones.Rig" end
     if obj == O.chain2d then tname = "sinew.dragonbones.Chain" end
+    if obj == O.mesh then tname = "sinew.gltf.Mesh" end
     local keys = {}
     for k in pairs(mt) do if type(k) == "string" then keys[#keys + 1] = k end end
     table.sort(keys)
@@ -251,6 +260,7 @@ local function pool()
   add(function() end, print, coroutine.create(function() end), io.stdout)
   add(O.skel, O.other, O.pose, O.pose2, O.other_pose, O.mask, O.other_mask, O.mats, O.other_mats, O.clip,
     O.cursor, O.group, O.chain, O.tail, O.pointer, O.rig, O.rig2d, O.rig2d_data, O.anim2d, O.db, O.pose2d, O.mask2d)
+  add(O.morph, O.mesh, O.delta, { 0.5, 0.25 })
   add(O.tailrig, O.tailpose, O.chain2d, "tail1", "circle", "line", { 0, 980 }, { 180, 140 })
   add(O.leg, O.head, "j2", { "j0", "j1", "j2" }, { "j0", "j0", "j1" }, { 0, 1, 0 })
   add(O.arm, "fabrik", "ccd", { j1 = { hinge = { 0, 0, 1 }, min = -1, max = 1 } }, { j1 = { cone = 1, twist = { -1, 1 } } },
@@ -286,6 +296,12 @@ local GLB = (function()
   local text = GLTF .. (" "):rep((4 - #GLTF % 4) % 4)
   local body = u32le(#text) .. "JSON" .. text .. u32le(#BIN) .. "BIN\0" .. BIN
   return "glTF" .. u32le(2) .. u32le(12 + #body) .. body
+end)()
+local CUBE = (function()
+  local f = assert(io.open("spec/gltf-corpus/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", "rb"))
+  local bytes = f:read("*a")
+  f:close()
+  return bytes
 end)()
 GLTF = GLTF:gsub('"byteLength":32}%]', '"byteLength":32,"uri":"data:application/octet-stream;base64,' ..
   'AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AACAPwAAgD8="}]', 1)
@@ -373,7 +389,19 @@ local function templates(name)
       { accessor = { component = 5126, rows = 4, count = 2, view = { buffer = ("\0\0\128\63"):rep(8), length = 32 } },
         weights = true } },
       { 3, 2 } } },
-    ["sinew.gltf.parse"] = { { GLB, { name = "probe.glb" } }, { GLTF, { meshes = false } } },
+    ["sinew.gltf.parse"] = { { GLB, { name = "probe.glb" } }, { GLTF, { meshes = false } },
+      { CUBE, { name = "cube.glb" } } },
+    ["sinew._gltf.split"] = { { O.quats, 2 }, { O.times, 1 } },
+    ["sinew._morph"] = { { ("\0\0\0\63"):rep(12), 6, { position = 0, normal = 3 }, { { position = O.delta }, {} } } },
+    ["sinew._vertex"] = { { ("\0\0\0\63"):rep(12), 6, 2 } },
+    ["sinew.Morph:apply"] = { { O.morph, { 0.5 } }, { O.morph, { 9, 0.25 }, 2 } },
+    ["sinew.Morph:position"] = { { O.morph, 2, { 0.25 } }, { O.morph, 1 } },
+    ["sinew.Morph:normal"] = { { O.morph, 2, { 9, 0.25 }, 2 } },
+    ["sinew.Morph:pointer"] = { { O.morph } }, ["sinew.Morph:bytes"] = { { O.morph } },
+    ["sinew.Morph:vertices"] = { { O.morph } }, ["sinew.Morph:deltas"] = { { O.morph, 1, "normal" } },
+    ["sinew.Morph.__len"] = { { O.morph } },
+    ["sinew.Morph.__tostring"] = { { O.morph } },
+    ["sinew.gltf.Mesh:position"] = { { O.mesh, 3, { 0.5, 0.25 } }, { O.mesh, 24, { 9, 1, 0 }, 2 } },
     ["sinew.animator"] = { { animator_def(O.skel, O.clip, O.mask) } },
     ["sinew.animator.dot"] = { { animator_def(O.skel, O.clip, O.mask) } },
     ["sinew.animator.compile"] = { { animator_def(O.skel, O.clip, O.mask) } },

@@ -225,6 +225,8 @@ void sn_open_clip(lua_State *L, int module);
 void sn_open_chain(lua_State *L, int module);
 void sn_open_gltf(lua_State *L, int module);
 void sn_open_bvh(lua_State *L, int module);
+/// sinew.Morph and sinew.core._morph, _vertex (morph.c): morph targets on a glTF primitive's vertices.
+void sn_open_morph(lua_State *L, int module);
 void sn_open_group(lua_State *L, int module);
 void sn_open_ffi(lua_State *L, int module);
 void sn_open_rig2d(lua_State *L, int module);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../core/gltf.h"
+#include "../core/morph.h"
 #include "binding.h"
 
 #ifdef _WIN32
@@ -370,6 +371,34 @@ static int l_rotation_keys(lua_State *L) {
 }
 
 /*
+ * Splits the values of a morph weights sampler (`n` weights per output element, one element
+ * after another) into `n` float buffers: buffer k gets value k of each element, in order (the
+ * track of target k).
+ * @function _gltf.split
+ * @tparam userdata values a sinew.Floats of m x n values
+ * @tparam int n 1 .. SN_MORPH_MAX_TARGETS (1024)
+ * @treturn userdata... n sinew.Floats of m values
+ * @raise "sinew.Floats expected, got table", "n 0 is out of range (1 .. 1024)", "'values' has 7
+ * floats, not a multiple of 2"
+ */
+static int l_split(lua_State *L) {
+    const sn_lua_floats *v = check_floats(L, 1);
+    const int n = sn_lua_toindex(L, 2, 1, SN_MORPH_MAX_TARGETS, 2, "n");
+    size_t m, i;
+    int k;
+    if (v->n % (size_t)n != 0)
+        return sn_lua_errorf(L, "'values' has %s floats, not a multiple of %d", sizestr(L, v->n), n);
+    m = v->n / (size_t)n;
+    lua_settop(L, 2);
+    luaL_checkstack(L, n + 2, "too many buffers");
+    for (k = 0; k < n; k++) {
+        sn_lua_floats *out = sn_lua_newfloats(L, m);
+        for (i = 0; i < m; i++) out->v[i] = v->v[i * (size_t)n + (size_t)k];
+    }
+    return n;
+}
+
+/*
  * Decodes an accessor of unsigned integers (indices) into a string of native uint32 values, for
  * `Mesh:setVertexMap(love.data.newByteData(s), "uint32")`; each must be below `vertices` when
  * given.
@@ -630,6 +659,7 @@ void sn_open_gltf(lua_State *L, int module) {
                                    {"floats", l_floats},
                                    {"key_times", l_key_times},
                                    {"rotation_keys", l_rotation_keys},
+                                   {"split", l_split},
                                    {"indices", l_indices},
                                    {"vertices", l_vertices},
                                    {"read_file", l_read_file},

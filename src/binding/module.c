@@ -22,6 +22,7 @@ int luaopen_sinew_core(lua_State *L) {
     sn_open_chain(L, module);
     sn_open_gltf(L, module);
     sn_open_bvh(L, module);
+    sn_open_morph(L, module);
     sn_open_group(L, module);
     sn_open_ik(L, module);
     sn_open_ffi(L, module); /* after every class whose metatable it hands over */

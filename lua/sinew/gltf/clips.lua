@@ -1,6 +1,7 @@
 --- The animations of a glTF file as sinew clips: each channel on a joint's translation, rotation
--- or scale becomes a track (LINEAR, STEP or CUBICSPLINE); channels on morph weights or on nodes
--- outside the skeleton are skipped and reported. glTF interpolates LINEAR rotations by slerp and
+-- or scale becomes a track (LINEAR, STEP or CUBICSPLINE); each channel on a mesh's morph weights
+-- becomes one weight track per target, kept beside the clip (`asset.morph_tracks`); channels on
+-- nodes outside the skeleton are skipped and reported. glTF interpolates LINEAR rotations by slerp and
 -- sinew by nlerp: where two keys are far enough apart for the two to differ by more than 0.01
 -- degree, keys on the slerp arc are added between them.
 -- @module sinew.gltf.clips
@@ -8,6 +9,7 @@ local sinew_core = require "sinew.core"
 local decode = sinew_core._gltf
 local D = require "sinew.gltf.document"
 local Fault = require "sinew.fault"
+local Morphs = require "sinew.gltf.morphs"
 
 local fail, index, list, object = Fault.fail, D.index, D.list, D.object
 local abs, sin, cos, ceil, max = math.abs, math.sin, math.cos, math.ceil, math.max
@@ -92,14 +94,15 @@ local function key_times(doc, input, path)
 end
 
 local LANES = 8 -- SN_SKELETON_LANES (src/core/skeleton.h)
-local widths = { translation = 3, rotation = 4, scale = 3 }
+local widths = { translation = 3, rotation = 4, scale = 3, morph = 1 }
 local rows_per_key = { linear = 2, step = 1, cubicspline = 4 }
 
 --- A bound on the bytes of the clip of `tracks` on a skeleton of `joints` joints, before it is
 -- made (the layout of src/core/clip_build.c): tracks of one path and interpolation on the same
 -- key times share rows of 4 + width x (2 linear, 4 cubic, 1 step) floats per key, padded to 8
 -- lanes (all the joints when they cover half of them); tracks with times of their own cost no
--- more than a group of their own.
+-- more than a group of their own. Morph weight tracks (`morph` in place of `path`) count as
+-- tracks 1 wide.
 function M.clip_bytes(tracks, joints)
   local groups, order = {}, {}
   for _, tr in ipairs(tracks) do
@@ -109,7 +112,7 @@ function M.clip_bytes(tracks, joints)
       groups[tr.times] = g
       order[#order + 1] = tr.times
     end
-    local k = tr.path .. " " .. tr.interpolation
+    local k = (tr.path or "morph") .. " " .. tr.interpolation -- (a morph weight track: 1 wide)
     g[k] = (g[k] or 0) + 1
   end
   local bytes = 1024 + 64 * #tracks
@@ -154,17 +157,74 @@ local function track(doc, sampler, spath, joint, path)
     keys[3]
 end
 
---- The clips: a table name -> clip and the names in file order. Skipped channels are added to
--- `skipped` as { path = ..., why = ... }.
-function M.clips(doc, nodes, skeleton, joint_of, skipped)
+-- the components a weights sampler's output may have (glTF 2.0, 3.11)
+local weight_comps = { FLOAT = true, ["BYTE (normalized)"] = true, ["UNSIGNED_BYTE (normalized)"] = true,
+  ["SHORT (normalized)"] = true, ["UNSIGNED_SHORT (normalized)"] = true }
+local SCALAR = { SCALAR = true }
+
+-- the weight tracks of one sampler on the `range.count` targets of a mesh (range.first: the
+-- first target's entry in the asset's morph list): the output is `count` weights per key (3 x
+-- count for CUBICSPLINE: in-tangents, values, out-tangents), split into a float buffer per
+-- target; made once per import for each (input, output, interpolation, target count)
+local function weight_tracks(doc, sampler, spath, range, mi, out)
+  local interp = sampler.interpolation or "LINEAR"
+  if not interpolations[interp] then fail(spath .. ".interpolation", "unknown interpolation %s", D.show(interp)) end
+  local input = doc:accessor(sampler.input, spath .. ".input").index
+  local output = doc:accessor(sampler.output, spath .. ".output").index
+  local n = range.count
+  local key = ("%d %d %s weights %d"):format(input, output, interp, n)
+  local keys = doc.track_keys[key]
+  if not keys then
+    local times = key_times(doc, input, spath .. ".input")
+    local values, desc, bad = doc:read_floats(output, spath .. ".output", SCALAR, weight_comps)
+    local per = interp == "CUBICSPLINE" and 3 or 1
+    if desc.count % n ~= 0 then
+      fail(spath .. ".output", "accessor %d has %d values, not a multiple of the %d morph targets of mesh %d",
+        desc.index, desc.count, n, mi)
+    end
+    if desc.count ~= per * n * #times then
+      fail(spath .. ".output", "accessor %d has %d values for %d key times and %d morph targets%s", desc.index,
+        desc.count, #times, n, per == 3 and " (cubicspline: 3 per key and target)" or "")
+    end
+    if bad then fail(spath .. ".output", "value %d is not finite", bad) end
+    doc:spend(4 * desc.count, spath .. ".output")
+    doc.tracks_made = doc.tracks_made + 1
+    keys = { times, { Fault.core(spath .. ".output", decode.split, values, n) }, doc.tracks_made }
+    doc.track_keys[key] = keys
+  end
+  for t = 1, n do
+    out[#out + 1] = { morph = range.first + t - 1, interpolation = interpolations[interp], times = keys[1],
+      values = keys[2][t] }
+  end
+  return keys[3], keys[1][#keys[1]]
+end
+
+-- why a weights channel on node `n` is not imported, or nil when its mesh's targets are in the
+-- asset's morph list
+local function weights_skipped(node, n, joints, ranges)
+  if node.mesh == nil then return ("node %d has no mesh (morph weights need one)"):format(n) end
+  if not Morphs.shown(node, joints) then
+    return ("node %d's mesh is skinned to skin %s, not the one imported"):format(n, D.show(node.skin))
+  end
+  if not ranges[node.mesh] then return ("mesh %d has no morph targets"):format(node.mesh) end
+  return nil
+end
+
+--- The clips: a table name -> clip, the names in file order, and a table name -> the clip's
+-- morph weight tracks (a list, empty when it has none: `{ morph = 1-based index into the
+-- asset's morph list, interpolation = "linear", "step" or "cubicspline", times = float buffer,
+-- values = float buffer (1 per key, 3 for cubicspline: in-tangent, value, out-tangent) }`).
+-- Skipped channels are added to `skipped` as { path = ..., why = ... }. `ranges` is the mesh
+-- index -> { first, count } of sinew.gltf.morphs.list.
+function M.clips(doc, nodes, skeleton, joint_of, skipped, joints, ranges)
   local anims = doc:array("animations")
   doc.key_times, doc.track_keys, doc.tracks_made = {}, {}, 0
-  local clips, names, made = {}, {}, {}
+  local clips, names, made, morph_tracks = {}, {}, {}, {}
   for ai = 0, #anims - 1 do
     local apath = ("animations[%d]"):format(ai)
     local a = object(anims[ai + 1], apath)
     local samplers = list(a.samplers, apath .. ".samplers")
-    local tracks, targets, duration, sig = {}, {}, 0, {}
+    local tracks, targets, duration, sig, weights = {}, {}, 0, {}, {}
     for ci, ch in ipairs(list(a.channels, apath .. ".channels")) do
       local cpath = ("%s.channels[%d]"):format(apath, ci - 1)
       ch = object(ch, cpath)
@@ -183,8 +243,15 @@ function M.clips(doc, nodes, skeleton, joint_of, skipped)
           fail(cpath, "node %d's %s is the target of channel %d too", n, path, targets[key])
         end
         targets[key] = ci - 1
-        if path == "weights" then
-          skipped[#skipped + 1] = { path = cpath, why = "morph target weights" }
+        local why = path == "weights" and weights_skipped(nodes[n], n, joints, ranges)
+        if why then
+          skipped[#skipped + 1] = { path = cpath, why = why }
+        elseif path == "weights" then
+          local spath = ("%s.samplers[%d]"):format(apath, s)
+          local range = ranges[nodes[n].mesh]
+          local id, last = weight_tracks(doc, object(samplers[s + 1], spath), spath, range, nodes[n].mesh, weights)
+          sig[#sig + 1] = ("m%d %d"):format(range.first, id)
+          duration = max(duration, last)
         elseif not joint_of[n] then
           skipped[#skipped + 1] = { path = cpath, why = ("node %d is not in the skeleton"):format(n) }
         else
@@ -210,8 +277,9 @@ function M.clips(doc, nodes, skeleton, joint_of, skipped)
     end
     clips[name] = clip
     names[#names + 1] = name
+    morph_tracks[name] = weights
   end
-  return clips, names
+  return clips, names, morph_tracks
 end
 
 return M

@@ -10,6 +10,7 @@ local Fault = require "sinew.fault"
 local S = require "sinew.gltf.skeleton"
 local C = require "sinew.gltf.clips"
 local Meshes = require "sinew.gltf.meshes"
+local Morphs = require "sinew.gltf.morphs"
 
 local M = {}
 
@@ -54,10 +55,12 @@ local function build(bytes, base_dir, options)
   local doc = D.new(D.json(json, options.json), bin, base_dir, options.read, options.max_bytes)
   local nodes = S.nodes(doc)
   local joints = S.joints(doc, nodes, options)
+  local skipped = {}
+  -- the morph targets before the skeleton: a skeleton may carry their names and defaults
+  local morphs, ranges = Morphs.list(doc, nodes, joints, skipped)
   local skeleton, joint_of, info = S.build(nodes, joints,
     joints.skin_index and ("skins[%d]"):format(joints.skin_index) or "nodes")
-  local skipped = {}
-  local clips, clip_names = C.clips(doc, nodes, skeleton, joint_of, skipped)
+  local clips, clip_names, morph_tracks = C.clips(doc, nodes, skeleton, joint_of, skipped, joints, ranges)
   local asset = {
     skeleton = skeleton,
     rest = sinew_core.pose(skeleton),
@@ -66,7 +69,9 @@ local function build(bytes, base_dir, options)
     nodes = info,
     clips = clips,
     clip_names = clip_names,
-    meshes = options.meshes == false and {} or Meshes.meshes(doc, nodes, joints, joint_of, skipped),
+    morphs = morphs,
+    morph_tracks = morph_tracks,
+    meshes = options.meshes == false and {} or Meshes.meshes(doc, nodes, joints, joint_of, skipped, ranges),
     images = Meshes.images(doc, skipped),
     skipped = skipped,
   }

@@ -1,18 +1,55 @@
 --- The meshes and images of a glTF file, ready for a renderer: each primitive of a mesh on a node
 -- skinned to the imported skin (or on a node without a skin) as one interleaved float32 string
 -- in the vertex format `love.graphics.newMesh` takes, its indices as native uint32, its mode and
--- its material; each image's bytes (embedded, in a data: URI or a file beside the glTF file).
+-- its material, and for a primitive with morph targets its morph set (sinew.gltf.morphs); each
+-- image's bytes (embedded, in a data: URI or a file beside the glTF file).
 -- @module sinew.gltf.meshes
 local decode = require("sinew.core")._gltf
 local D = require "sinew.gltf.document"
 local Fault = require "sinew.fault"
+local Morphs = require "sinew.gltf.morphs"
 local S = require "sinew.gltf.skeleton"
+local core = require "sinew.core"
+local vertex, morph_position, try = core._vertex, core._morph_position, core.try
 
 local fail, index, list, object = Fault.fail, D.index, D.list, D.object
 
 local M = {}
 
 local modes = { [0] = "points", [4] = "triangles", [5] = "strip", [6] = "fan" }
+
+-- the methods of a mesh entry
+local Mesh = {}
+Mesh.__index = Mesh
+
+--- The position of vertex `v` (1-based) in the mesh's own space (no node matrix, no skinning),
+-- morphed by `weights` when the primitive has morph targets: a list of numbers holding the
+-- weights of its targets from `weights[first]` on (default 1; with the asset's list, the mesh's
+-- `morph_first`); nil or no targets: the position as imported. No garbage.
+-- @treturn number x
+-- @treturn number y
+-- @treturn number z
+-- @raise "bad argument #1 to 'position' (vertex 0 is out of range (1 .. 24))", and the faults
+-- of `weights` as `Morph:position` gives them
+function Mesh:position(v, weights, first)
+  if getmetatable(self) ~= Mesh then
+    error(("bad self to 'position' (a mesh of a glTF asset expected, got %s)"):format(type(self)), 2)
+  end
+  local morph = rawget(self, "morph")
+  if morph ~= nil then -- (morph_position checks that it is a sinew.Morph)
+    local x, y, z = try(morph_position, morph, v, weights, first)
+    if x == nil then
+      if z == nil or z < 2 then error(("bad self to 'position' (%s)"):format(y), 2) end
+      error(("bad argument #%d to 'position' (%s)"):format(z - 1, y), 2)
+    end
+    return x, y, z
+  end
+  local n = tonumber(rawget(self, "vertex_count")) or 0
+  if type(v) ~= "number" or v ~= math.floor(v) or not (v >= 1 and v <= n) then
+    error(("bad argument #1 to 'position' (vertex %s is out of range (1 .. %s))"):format(D.show(v), D.show(n)), 2)
+  end
+  return vertex(rawget(self, "vertices"), rawget(self, "stride"), v)
+end
 
 -- the vertex attributes imported, in their order in a vertex: glTF name, LÖVE attribute name,
 -- accepted types, slots in a vertex (the missing ones filled), skinned meshes only
@@ -100,7 +137,12 @@ local function primitive(doc, prim, ppath, skinned, map)
     doc.vertex_strings[key] = done
   end
   local vertices, count = done[1], done[2]
-  local out = { format = format, vertices = vertices, vertex_count = count, mode = modes[mode] }
+  local stride = 0
+  for _, a in ipairs(list_in) do stride = stride + a.slots end
+  local out = { format = format, vertices = vertices, vertex_count = count, mode = modes[mode], stride = stride }
+  -- POSITION is the first attribute (slot 0), NORMAL the second when there is one (slot 3)
+  out.morph = Morphs.set(doc, prim, ppath, vertices, count, stride,
+    { position = 0, normal = attrs.NORMAL ~= nil and 3 or nil })
   if prim.indices ~= nil then
     local ipath = ppath .. ".indices"
     local desc = doc:accessor(prim.indices, ipath)
@@ -126,7 +168,7 @@ M.ENTRY_BYTES = 512
 --- The mesh primitives of the nodes that carry the imported skin, and of nodes without a skin.
 -- A primitive is decoded once, however many nodes show it: their entries share its strings,
 -- format and material.
-function M.meshes(doc, nodes, joints, joint_of, skipped)
+function M.meshes(doc, nodes, joints, joint_of, skipped, ranges)
   local meshes = doc:array("meshes")
   doc.vertex_strings, doc.index_strings = {}, {}
   local made = {} -- "mesh primitive skinned" -> { entry } or { nil, why }
@@ -158,8 +200,10 @@ function M.meshes(doc, nodes, joints, joint_of, skipped)
           local p, why = done[1], done[2]
           if p then
             doc:spend(M.ENTRY_BYTES, node.path .. ".mesh")
-            p = { format = p.format, vertices = p.vertices, vertex_count = p.vertex_count, mode = p.mode,
-              indices = p.indices, index_count = p.index_count, material = p.material }
+            local range = ranges[mi]
+            p = setmetatable({ format = p.format, vertices = p.vertices, vertex_count = p.vertex_count, mode = p.mode,
+              indices = p.indices, index_count = p.index_count, material = p.material, stride = p.stride,
+              morph = p.morph, morph_first = range and range.first, morph_count = range and range.count or 0 }, Mesh)
             p.mesh, p.primitive, p.node = mi, pi - 1, i
             p.name = type(m.name) == "string" and m.name or nil
             p.skinned = skinned

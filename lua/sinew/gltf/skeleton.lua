@@ -83,7 +83,7 @@ function M.nodes(doc)
     local path = ("nodes[%d]"):format(i)
     local n = object(json[i + 1], path)
     if n.name ~= nil and type(n.name) ~= "string" then fail(path .. ".name", "must be a string (got %s)", type(n.name)) end
-    local node = { index = i, name = n.name, children = {}, mesh = n.mesh, skin = n.skin, path = path }
+    local node = { index = i, name = n.name, children = {}, mesh = n.mesh, skin = n.skin, weights = n.weights, path = path }
     if n.matrix ~= nil then
       if n.translation ~= nil or n.rotation ~= nil or n.scale ~= nil then
         fail(path, "has both a matrix and translation, rotation or scale")
