@@ -193,6 +193,48 @@ describe("sinew.gltf morph targets", function()
           assert.near(times[#times], a.clips[a.clip_names[1]]:duration(), 1e-6)
         end)
 
+      it(("samples the weights of %s into a pose from its clip, and morphs the vertices from the pose"):format(
+        file.name), function()
+        local a = assert(file.load())
+        local doc = file.raw()
+        local prim = doc.meshes[1].primitives[1]
+        local m = a.meshes[1]
+        assert.same(a.morphs.names, a.skeleton:morphs()) -- the skeleton carries the targets
+        local pose = sinew.pose(a.skeleton)
+        for t = 1, 2 do assert.equal(a.morphs.defaults[t], pose:morph(a.morphs.names[t])) end
+        local anim = doc.animations[1]
+        local sampler = anim.samplers[anim.channels[1].sampler + 1]
+        local times, values = R.accessor(doc, sampler.input), R.accessor(doc, sampler.output)
+        local v1, v2 = {}, {}
+        for k = 1, #times do v1[k], v2[k] = values[2 * k - 1], values[2 * k] end
+        local clip = a.clips[a.clip_names[1]]
+        local w, got = {}, {}
+        for k = 1, #times, 3 do
+          for _, at in ipairs({ times[k], k < #times and 0.5 * (times[k] + times[k + 1]) or times[k] }) do
+            clip:sample(at, pose, false)
+            w[1], w[2] = linear_at(times, v1, at), linear_at(times, v2, at)
+            assert.near(w[1], pose:morph(1), TOL)
+            assert.near(w[2], pose:morph("Cube.1"), TOL)
+            m.morph:apply(pose, m.morph_first)
+            local buf = unpack_floats(m.morph:bytes())
+            pose:morphs(got)
+            for v = 1, m.vertex_count do
+              local x, y, z = morphed(doc, prim, "POSITION", v, w)
+              local gx, gy, gz = m:position(v, pose)
+              assert.is_true(math.abs(gx - x) <= 4 * TOL and math.abs(gy - y) <= 4 * TOL and math.abs(gz - z) <= 4 * TOL,
+                ("t %g vertex %d: %g %g %g, want %g %g %g"):format(at, v, gx, gy, gz, x, y, z))
+              -- the pose and the list of its weights morph alike, bit for bit, and apply agrees
+              assert.same({ m:position(v, got) }, { gx, gy, gz })
+              assert.same({ buf[(v - 1) * m.stride + 1], buf[(v - 1) * m.stride + 2], buf[(v - 1) * m.stride + 3] },
+                { gx, gy, gz })
+            end
+          end
+        end
+        -- a pose of too few morphs for the range asked
+        assert.has_error(function() m.morph:apply(pose, 2) end,
+          "bad argument #1 to 'apply' (the pose has 2 morph weights: 2 targets from morph 2 need 3)")
+      end)
+
       it(("morphs the vertices of %s as the glTF formula does, at and between keys"):format(file.name), function()
         local a = assert(file.load())
         local doc = file.raw()
@@ -492,7 +534,7 @@ describe("sinew.gltf morph targets", function()
       m:apply({ 0.5, 0.25 })
       local before = m:bytes()
       local bad = {
-        { function() m:apply() end, "table expected, got no value" },
+        { function() m:apply() end, "table or sinew.Pose expected, got no value" },
         { function() m:apply({ 1 }) end, "weight 2 (entry 2) must be a number (got nil)" },
         { function() m:apply({ 1, "x" }) end, "weight 2 (entry 2) must be a number (got string)" },
         { function() m:apply({ 1, 0 / 0 }) end, "weight 2 is not finite" },
@@ -502,7 +544,7 @@ describe("sinew.gltf morph targets", function()
         { function() m:apply({ 1, 1 }, 1.5) end, "first 1.5 is not an integer" },
         { function() m:position(0) end, "vertex 0 is out of range (1 .. 24)" },
         { function() m:position(25, { 0, 0 }) end, "vertex 25 is out of range (1 .. 24)" },
-        { function() m:position(1, 5) end, "table expected, got number" },
+        { function() m:position(1, 5) end, "table or sinew.Pose expected, got number" },
         { function() m.apply({}, { 1, 1 }) end, "sinew.Morph expected, got table" },
         { function() m.pointer(a.skeleton) end, "sinew.Morph expected, got sinew.Skeleton" },
         { function() a.meshes[1]:position(1.5) end, "vertex 1.5 is not an integer" },

@@ -12,6 +12,7 @@
  * @module sinew.gltf
  */
 #include "../core/morph.h"
+#include "../core/pose.h"
 
 #include <float.h>
 #include <math.h>
@@ -144,7 +145,21 @@ static int read_weights(lua_State *L, const sn_morph *m, int arg, int nil_ok, fl
         for (i = 0; i < n; i++) w[i] = 0.0f;
         return n;
     }
-    if (!lua_istable(L, arg)) return sn_lua_typeerror(L, arg, "table");
+    {
+        /* a pose: its morph weights (an animator's or a clip's), from `first` on */
+        const sn_pose *p = (const sn_pose *)sn_lua_testobject(L, arg, SN_POSE_MT);
+        if (p != NULL) {
+            const int count = sn_skeleton_morph_count(sn_pose_skeleton(p));
+            const float *pw = sn_pose_morphs_const(p);
+            first = lua_isnoneornil(L, arg + 1) ? 1 : sn_lua_toindex(L, arg + 1, 1, 0x7fffffff - SN_MORPH_MAX_TARGETS, arg + 1, "first");
+            if (first - 1 + n > count)
+                return sn_lua_argerror(L, arg, lua_pushfstring(L, "the pose has %d morph weights: %d targets from morph %d need %d",
+                                                              count, n, first, first - 1 + n));
+            for (i = 0; i < n; i++) w[i] = pw[first - 1 + i];
+            return n;
+        }
+    }
+    if (!lua_istable(L, arg)) return sn_lua_typeerror(L, arg, "table or sinew.Pose");
     first = lua_isnoneornil(L, arg + 1) ? 1 : sn_lua_toindex(L, arg + 1, 1, 0x7fffffff - SN_MORPH_MAX_TARGETS, arg + 1, "first");
     for (i = 0; i < n; i++) {
         double v;
@@ -167,11 +182,12 @@ static int read_weights(lua_State *L, const sn_morph *m, int arg, int nil_ok, fl
  * imported) with its position (and normal) moved by the sum over targets of weight x delta, the
  * glTF formula; normals are not renormalised. Targets of weight 0 cost nothing. No garbage.
  * @function Morph:apply
- * @tparam table weights a list of numbers: the weights of this primitive's targets, read from
- * `weights[first]` on
+ * @param weights a list of numbers, or a `sinew.Pose` (its morph weights: a clip's or an
+ * animator's): the weights of this primitive's targets, read from entry or morph `first` on
  * @tparam[opt=1] int first where they start in `weights` (a mesh's `morph_first` in the asset's list)
  * @treturn userdata the morph
- * @raise "bad argument #1 to 'apply' (table expected, got nil)", "weight 2 (entry 5) must be a
+ * @raise "bad argument #1 to 'apply' (table or sinew.Pose expected, got nil)", "(the pose has 2
+ * morph weights: 2 targets from morph 3 need 4)", "weight 2 (entry 5) must be a
  * number (got nil)", "weight 2 is not finite", "first 0 is out of range (1 .. ...)"; a refused
  * call leaves the buffer as it was
  */

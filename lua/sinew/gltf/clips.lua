@@ -271,6 +271,7 @@ function M.clips(doc, nodes, skeleton, joint_of, skipped, joints, ranges)
     sig = table.concat(sig, ",") .. "," .. ("%.17g"):format(duration)
     local clip = made[sig]
     if not clip then
+      for _, w in ipairs(weights) do tracks[#tracks + 1] = w end -- (the weight tracks: in the clip too)
       doc:spend(M.clip_bytes(tracks, #skeleton), apath)
       clip = Fault.core(apath, sinew_core.clip, { skeleton = skeleton, tracks = tracks, duration = duration })
       made[sig] = clip

@@ -59,7 +59,7 @@ local function build(bytes, base_dir, options)
   -- the morph targets before the skeleton: a skeleton may carry their names and defaults
   local morphs, ranges = Morphs.list(doc, nodes, joints, skipped)
   local skeleton, joint_of, info = S.build(nodes, joints,
-    joints.skin_index and ("skins[%d]"):format(joints.skin_index) or "nodes")
+    joints.skin_index and ("skins[%d]"):format(joints.skin_index) or "nodes", morphs)
   local clips, clip_names, morph_tracks = C.clips(doc, nodes, skeleton, joint_of, skipped, joints, ranges)
   local asset = {
     skeleton = skeleton,

@@ -23,9 +23,10 @@ local Mesh = {}
 Mesh.__index = Mesh
 
 --- The position of vertex `v` (1-based) in the mesh's own space (no node matrix, no skinning),
--- morphed by `weights` when the primitive has morph targets: a list of numbers holding the
--- weights of its targets from `weights[first]` on (default 1; with the asset's list, the mesh's
--- `morph_first`); nil or no targets: the position as imported. No garbage.
+-- morphed by `weights` when the primitive has morph targets: a pose of the asset's skeleton (its
+-- morph weights, as a clip or an animator left them: the mesh's own from `morph_first` on), or a
+-- list of numbers holding the weights of its targets from `weights[first]` on (default 1; with the
+-- asset's list, the mesh's `morph_first`); nil or no targets: the position as imported. No garbage.
 -- @treturn number x
 -- @treturn number y
 -- @treturn number z
@@ -36,7 +37,8 @@ function Mesh:position(v, weights, first)
     error(("bad self to 'position' (a mesh of a glTF asset expected, got %s)"):format(type(self)), 2)
   end
   local morph = rawget(self, "morph")
-  if morph ~= nil then -- (morph_position checks that it is a sinew.Morph)
+  if morph ~= nil then -- (morph_position checks that it is a sinew.Morph, and a pose)
+    if first == nil and type(weights) == "userdata" then first = rawget(self, "morph_first") end
     local x, y, z = try(morph_position, morph, v, weights, first)
     if x == nil then
       if z == nil or z < 2 then error(("bad self to 'position' (%s)"):format(y), 2) end

@@ -329,9 +329,10 @@ function M.joints(doc, nodes, options)
   return { order = sorted, parent = parent, skin = skin_joints, skin_index = skin_index, root_matrix = root_matrix }
 end
 
---- The sinew skeleton of the joints, with the index map: returns skeleton, joint_of (node ->
--- 1-based joint), nodes_info (joint -> { node, name }).
-function M.build(nodes, joints, path)
+--- The sinew skeleton of the joints (with the morph targets of `morphs`, the asset's list, when
+-- it has any), with the index map: returns skeleton, joint_of (node -> 1-based joint), nodes_info
+-- (joint -> { node, name }).
+function M.build(nodes, joints, path, morphs)
   local names, parents, rest, joint_of, info, used = {}, {}, {}, {}, {}, {}
   for j, n in ipairs(joints.order) do joint_of[n] = j end
   for j, n in ipairs(joints.order) do
@@ -348,7 +349,9 @@ function M.build(nodes, joints, path)
       node.s[3] }
     info[j] = { node = n, name = node.name }
   end
-  local skel = Fault.core(path, sinew_core.skeleton, { names = names, parents = parents, rest = rest })
+  local def = { names = names, parents = parents, rest = rest }
+  if morphs and #morphs.names > 0 then def.morphs, def.morph_defaults = morphs.names, morphs.defaults end
+  local skel = Fault.core(path, sinew_core.skeleton, def)
   return skel, joint_of, info
 end
 
