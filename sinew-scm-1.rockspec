@@ -81,6 +81,7 @@ build = {
     ["sinew.animator.plan"] = "lua/sinew/animator/plan.lua",
     ["sinew.animator.pose_kind"] = "lua/sinew/animator/pose_kind.lua",
     ["sinew.animator.events"] = "lua/sinew/animator/events.lua",
+    ["sinew.animator.morphs"] = "lua/sinew/animator/morphs.lua",
     ["sinew.animator.ik"] = "lua/sinew/animator/ik.lua",
     ["sinew.animator.spring"] = "lua/sinew/animator/spring.lua",
     ["sinew.ik"] = "lua/sinew/ik/init.lua",

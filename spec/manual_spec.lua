@@ -63,6 +63,11 @@ describe("manual/animator.md", function()
     local printed, expected = run_section("manual/animator.md", "### Inverse kinematics", 2)
     assert.same(expected, printed)
   end)
+
+  it("runs the example of Morph targets as printed, printing what its comments say", function()
+    local printed, expected = run_section("manual/animator.md", "### Morph targets")
+    assert.same(expected, printed)
+  end)
 end)
 
 describe("manual/bvh.md", function()

@@ -39,7 +39,8 @@ describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
       "sinew.Skeleton:morph_default", "sinew._bvh.frames", "sinew._bvh.rotations", "sinew._bvh.positions",
       "sinew._bvh.times", "sinew._morph", "sinew._vertex", "sinew._gltf.split", "sinew.Morph:apply",
       "sinew.Morph:position", "sinew.Morph:normal", "sinew.Morph:pointer", "sinew.Morph:bytes", "sinew.Morph:deltas",
-      "sinew.Morph:vertices", "sinew.Morph.__len", "sinew.gltf.Mesh:position" }) do
+      "sinew.Morph:vertices", "sinew.Morph.__len", "sinew.gltf.Mesh:position", "sinew.Animator:set_morph",
+      "sinew.Animator:morph" }) do
       assert.is_truthy(found[name], name .. " was not found:\n" .. out)
     end
     assert.is_nil(out:match("template %d+ of [^\n]*"))

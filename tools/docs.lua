@@ -25,7 +25,7 @@ M.INTERNAL = {
   "^sinew%.animator%.definition$", "^sinew%.animator%.events$", "^sinew%.animator%.layer$",
   "^sinew%.animator%.motion$", "^sinew%.animator%.plan$", "^sinew%.animator%.pose_kind$",
   "^sinew%.animator%.root_motion$", "^sinew%.animator%.snapshot$", "^sinew%.animator%.ik$",
-  "^sinew%.animator%.spring$",
+  "^sinew%.animator%.spring$", "^sinew%.animator%.morphs$",
   "^sinew%.gltf%.clips$", "^sinew%.gltf%.document$", "^sinew%.gltf%.meshes$", "^sinew%.gltf%.morphs$",
   "^sinew%.gltf%.skeleton$",
   "^sinew%.dragonbones%.animation$", "^sinew%.dragonbones%.armature$", "^sinew%.dragonbones%.compile$",

@@ -17,6 +17,7 @@ local RootMotion = require "sinew.animator.root_motion"
 local Events = require "sinew.animator.events"
 local Spring = require "sinew.animator.spring"
 local IK = require "sinew.animator.ik"
+local Morphs = require "sinew.animator.morphs"
 
 local M = {}
 
@@ -77,6 +78,7 @@ local function compile(def, resources, level)
   end
   P.Pose = P.kind.Pose
   P.ik = IK.plan(compiled, P)
+  P.morph = Morphs.plan(P.kind, P.skel)
   setmetatable(P, AnimatorPlan)
   plans[P] = true
   return P
@@ -139,6 +141,7 @@ function new_instance(P)
   for i = 1, P.layers do A.layers[i] = A.machines[i] end
   A.rm = RootMotion.new(P, A)
   A.ik = P.ik and IK.new(P.ik)
+  A.held = P.morph and Morphs.new() -- (the morph weights set by hand)
   setmetatable(A, Animator)
   animators[A] = true
   return A
@@ -276,6 +279,32 @@ function Animator:target(name)
   return IK.get(self.plan.ik, self.ik, name, 2)
 end
 
+-- ---- morph targets --------------------------------------------------------------------------------
+
+--- Holds morph target `name`'s weight at `w` in every pose `evaluate` writes from now on, over
+-- what the layers blend (a blink, lip sync); `nil` gives it back to the layers. Kept in
+-- snapshots. Returns the animator.
+-- @param name a morph target of the skeleton (`skeleton:morphs()`), or its 1-based index
+-- @tparam ?number w the weight (finite, within the float range), or nil
+-- @treturn Animator the animator
+-- @raise "unknown morph 'x'" (with a near name: "(did you mean 'Face.blink'?)"), "morph 9 is out
+-- of range (1 .. 2)", "the animator's skeleton has no morph targets", "bad argument #2 to
+-- 'set_morph' (a finite number within the float range or nil expected, got nan)"
+function Animator:set_morph(name, w)
+  if not animators[self] then check_self(self, "set_morph") end
+  Morphs.set(self.plan.morph, self.held, name, w, 2)
+  return self
+end
+
+--- The weight `set_morph` holds morph target `name` at, or nil when the layers decide it.
+-- @param name a morph target of the skeleton, or its 1-based index
+-- @treturn ?number
+-- @raise as `set_morph`
+function Animator:morph(name)
+  if not animators[self] then check_self(self, "morph") end
+  return Morphs.get(self.plan.morph, self.held, name, 2)
+end
+
 -- ---- layers ----------------------------------------------------------------------------------------
 
 -- the index of a layer (1 .. the number of layers) by name or index; nil: the first
@@ -380,6 +409,7 @@ function Animator:evaluate(pose)
   local layers = self.layers
   Layer.base(P, self, layers[1], pose)
   for i = 2, P.layers do Layer.apply(P, self, layers[i], pose) end
+  if self.held then Morphs.apply(P.morph, self.held, pose) end
   if self.rm then RootMotion.remove(P, pose) end
   if self.ik then
     -- (a foot-placement solver's ground callback may raise: the animator must not stay busy)

@@ -104,6 +104,7 @@ do
     add = pose_methods.add, copy = pose_methods.copy,
     complement = complement,
     numbers = 10, get = pose_methods.get, set = pose_methods.set, check = check,
+    morphs = function(s) return s:morph_count() end, get_morph = pose_methods.morph, set_morph = pose_methods.set_morph,
     root_motion = { read = read, remove = remove },
   }
 end

@@ -9,6 +9,7 @@ local Fault = require "sinew.fault"
 local Motion = require "sinew.animator.motion"
 local Layer = require "sinew.animator.layer"
 local IK = require "sinew.animator.ik"
+local Morphs = require "sinew.animator.morphs"
 local Definition = require "sinew.animator.definition"
 
 local M = {}
@@ -25,6 +26,10 @@ local function pose_numbers(P, pose)
   for j = 1, P.joints do
     local v = { get(pose, j) }
     for k = 1, m do out[#out + 1] = v[k] end
+  end
+  local MP = P.morph -- then the morph weights, when the skeleton has morph targets
+  if MP then
+    for k = 1, MP.count do out[#out + 1] = MP.get(pose, k) end
   end
   return out
 end
@@ -63,6 +68,7 @@ function M.take(P, I)
   end
   for i = 1, P.layers do snap.layers[i] = layer_of(P, I, I.layers[i]) end
   if I.ik then snap.ik = IK.take(P.ik, I.ik) end
+  if I.held then snap.morphs = Morphs.take(P.morph, I.held) end
   return snap
 end
 
@@ -121,7 +127,11 @@ end
 -- takes them; copied
 local function pose_of(P, t, path)
   local m = P.kind.numbers
-  local q = numbers(t, m * P.joints, path, -FLT_MAX, FLT_MAX, "-3.4e38 .. 3.4e38, a float")
+  local n, morphs = m * P.joints, P.morph and P.morph.count or 0
+  -- (a snapshot of a build whose poses held no morph weights has the joints' numbers alone: the
+  -- weights go back to their defaults)
+  if morphs > 0 and type(t) == "table" and rawlen(t) == n + morphs then n = n + morphs end
+  local q = numbers(t, n, path, -FLT_MAX, FLT_MAX, "-3.4e38 .. 3.4e38, a float")
   for j = 0, P.joints - 1 do
     local why = P.kind.check(q, m * j, j + 1)
     if why then fail(path, "%s", why) end
@@ -315,6 +325,7 @@ local function read(P, I, snap)
   elseif rawget(snap, "ik") ~= nil then
     fail("ik", "the animator has no IK targets")
   end
+  plan.morphs = Morphs.read(P.morph, rawget(snap, "morphs"), "morphs", { tbl = tbl, number = number })
   return plan
 end
 
@@ -338,6 +349,11 @@ local function put_pose(P, pose, q)
     local b = m * j
     set(pose, j + 1, unpack(q, b + 1, b + m))
   end
+  local MP = P.morph
+  if MP then
+    local b, with = m * P.joints, #q > m * P.joints
+    for k = 1, MP.count do MP.set(pose, k, with and q[b + k] or MP.defaults[k]) end
+  end
 end
 
 function put_layer(P, I, id, p)
@@ -360,6 +376,7 @@ function M.put(P, I, plan)
   for _, i in ipairs(P.smooth) do targets[i], vels[i] = plan.targets[i], plan.vels[i] end
   for i = 1, P.layers do put_layer(P, I, i, plan.layers[i]) end
   if plan.ik then IK.put(P.ik, I.ik, plan.ik) end
+  if I.held then Morphs.put(I.held, plan.morphs) end
   for i = 1, P.layers do
     local L = I.layers[i]
     if Layer.synced(L) then Layer.mirror(P, I, L) end
