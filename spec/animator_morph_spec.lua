@@ -98,6 +98,7 @@ describe("morph targets in the animator", function()
     anim:update(0.25):evaluate(pose)
     assert.near(0.9, pose:morph(1), TOL)
     assert.equal(-0.5, pose:morph(2))
+    assert.same({ ["face.blink"] = 0.9, ["face.smile"] = -0.5 }, anim:debug().morphs)
     anim:set_morph("face.blink", nil)
     anim:update(0.25):evaluate(pose)
     assert.near(0.75, pose:morph(1), TOL) -- the clip's again

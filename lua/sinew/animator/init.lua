@@ -609,6 +609,7 @@ function Animator:debug()
     for _, e in ipairs(out.layers[i].clips) do e.heaviest = nil end
   end
   if self.ik then out.targets, out.ik = IK.debug(P.ik, self.ik, self.layers) end
+  if self.held then out.morphs = Morphs.take(P.morph, self.held) end -- (the weights held, name -> weight)
   return out
 end
 
