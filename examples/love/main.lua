@@ -9,7 +9,8 @@
 --         mouse look (IK: spine, neck and head turn toward where the mouse points, fox_ik.lua),
 --         f the feet on the ground (IK: a ramp and steps across its path, terrain.lua),
 --         space jump, tab skeleton view, c adds 100 foxes (every fox's animator is one of a
---         plan compiled once: a few KB each), m the motion-capture figure (mocap.lua)
+--         plan compiled once: a few KB each), m the motion-capture figure (mocap.lua),
+--         b the morph-target cubes, morphed on the CPU and on the GPU (morph.lua)
 --   mouse: drag to orbit, wheel to zoom; drag in the panel's look square to aim the head
 --
 -- With --script DIR it plays a fixed 6-second sequence (idle looking down, walk, run, turn
@@ -33,6 +34,7 @@ local look = require "look" -- look.lua beside this file: the look layer, shared
 local fox_ik = require "fox_ik" -- fox_ik.lua: the look at the mouse and the feet on the ground (sinew.ik)
 local terrain = require "terrain" -- terrain.lua: a ramp, a plateau and steps across the Fox's path
 local mocap_figure = require "mocap" -- mocap.lua: a CMU recording beside the Fox (sinew.bvh)
+local morph_cubes = require "morph" -- morph.lua: morph targets on the CPU and on the GPU (sinew.gltf)
 
 local lg = love.graphics
 local W, H = 960, 600
@@ -179,6 +181,8 @@ local gaze = { on = true, x = 0, y = 0.6, z = 1 } -- the point the main fox look
 local feet_on = true -- whether the main fox's feet are placed on the ground (f toggles)
 local mocap, mocap_why -- the motion-capture figure (mocap.lua), or nil and why not
 local show_mocap = true -- (m toggles)
+local morphs, morphs_why -- the morph-target cubes (morph.lua), or nil and why not
+local show_morphs = true -- (b toggles)
 local clock = love.timer.getTime
 
 local function step_fox(f, dt, main)
@@ -233,6 +237,8 @@ function love.load(args)
   to_transform(P, projection)
   mocap, mocap_why = mocap_figure.load(sinew)
   if not mocap then print("demo-love: no motion-capture figure: " .. tostring(mocap_why)) end
+  morphs, morphs_why = morph_cubes.load(sinew, lg)
+  if not morphs then print("demo-love: no morph-target cubes: " .. tostring(morphs_why)) end
 end
 
 local function add_crowd()
@@ -294,6 +300,7 @@ function love.keypressed(key)
   elseif key == "g" then gaze.on = not gaze.on
   elseif key == "f" then feet_on = not feet_on
   elseif key == "m" then show_mocap = not show_mocap
+  elseif key == "b" then show_morphs = not show_morphs
   elseif key == "escape" then love.event.quit() end
 end
 
@@ -354,6 +361,7 @@ function love.update(dt)
   if gaze.active then main.anim:set_target("gaze", fox_ik.to_model(main, gaze.x, gaze.y, gaze.z)) end
   for i = 1, #foxes do step_fox(foxes[i], dt, i == 1) end
   if mocap and show_mocap then mocap_figure.step(mocap, dt) end
+  if morphs and show_morphs then morph_cubes.step(morphs, dt) end
   while #events_seen > 8 do table.remove(events_seen, 1) end
   -- the camera orbits the first fox
   local cx, cz = main.x, main.z
@@ -495,7 +503,8 @@ local function panel()
   if timing.added then
     lg.print(("%d animators of one plan; 100 made in %.0f ms"):format(#foxes, 1e3 * timing.added), 20, y + 50)
   end
-  lg.print("arrows speed/turn, w/a/s/d look, mouse IK look (g), f feet, m mocap, space jump, tab skeleton, c +100 foxes, " ..
+  lg.print("arrows speed/turn, w/a/s/d look, mouse IK look (g), f feet, m mocap, b morphs, space jump, tab skeleton, " ..
+    "c +100 foxes, " ..
     "drag camera/look square, wheel zoom",
     10, H - 22)
 end
@@ -598,6 +607,7 @@ function love.draw()
   lg.setDepthMode()
   if show_skeleton then skeleton_view(foxes[1]) end
   if mocap and show_mocap then mocap_figure.draw(mocap, project, lg) end
+  if morphs and show_morphs then morph_cubes.draw(morphs, lg, P, V, project) end
   panel()
   if script then
     local times = { 0.5, 1.6, 2.9, 3.8, 4.3, 5.6 }
