@@ -15,18 +15,7 @@ local ASSIMP_CUBE = "/usr/share/assimp/models/glTF2/glTF-Sample-Models/AnimatedM
 
 -- ---- files ----------------------------------------------------------------------------------------
 
-local B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-local function base64(s)
-  local out = {}
-  for i = 1, #s, 3 do
-    local a, b, c = s:byte(i, i + 2)
-    local n = a * 65536 + (b or 0) * 256 + (c or 0)
-    local k = { math.floor(n / 262144) % 64, math.floor(n / 4096) % 64, math.floor(n / 64) % 64, n % 64 }
-    for j = 1, 4 do out[#out + 1] = B64:sub(k[j] + 1, k[j] + 1) end
-    if not b then out[#out], out[#out - 1] = "=", "=" elseif not c then out[#out] = "=" end
-  end
-  return table.concat(out)
-end
+local base64 = R.base64
 
 -- AnimatedMorphCube's .gltf with its buffer embedded as a data: URI (the corpus has no such file)
 local function embedded_cube()

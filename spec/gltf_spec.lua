@@ -503,22 +503,7 @@ describe("sinew.gltf", function()
       for i, v in ipairs(list) do out[i] = f32_bytes(v) end
       return table.concat(out)
     end
-    local b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-    local function base64(s)
-      local out = {}
-      for i = 1, #s, 3 do
-        local a, b, c = s:byte(i, i + 2)
-        local n = a * 65536 + (b or 0) * 256 + (c or 0)
-        local chars = {}
-        for k = 3, 0, -1 do
-          local v = math.floor(n / 64 ^ k) % 64 + 1
-          chars[#chars + 1] = b64:sub(v, v)
-        end
-        if not b then chars[3], chars[4] = "=", "=" elseif not c then chars[4] = "=" end
-        out[#out + 1] = table.concat(chars)
-      end
-      return table.concat(out)
-    end
+    local base64 = R.base64
     local I4 = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }
 
     -- the buffer of the small file: times, translations, rotations, inverse binds, positions,

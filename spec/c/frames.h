@@ -1,5 +1,5 @@
 /*
- * Shared by the C-only IK tests (test_ik.c, test_ik_chain.c, test_ik_feet.c): quaternion and
+ * Shared by the C-only IK tests (test_ik.c, test_ik_chain.c, test_ik_feet.c) and test_bvh.c: quaternion and
  * vector helpers in doubles and a reference model space composed top-down from a pose's local
  * transforms, written independently of the solvers and of sn_pose_to_model (uniform scales: the
  * x scale is taken as the joint's scale), and random rotations and directions from the file's

@@ -8,6 +8,8 @@
 
 #include "bvh.h"
 #include "ensure.h"
+#include "fixtures.h"
+#include "frames.h"
 
 static sn_status frames(const char *text, long n, int channels, double *out, sn_bvh_fault *fault) {
     return sn_bvh_frames(text, strlen(text), 0, n, channels, out, fault);
@@ -89,24 +91,6 @@ static void test_numbers_as_strtod(void) {
     }
 }
 
-/* q = a b */
-static void qmul(const double *a, const double *b, double *q) {
-    double r[4];
-    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    memcpy(q, r, sizeof r);
-}
-
-/* v turned by unit q */
-static void rotate(const double *q, const double *v, double *out) {
-    double p[4] = {v[0], v[1], v[2], 0.0}, c[4] = {-q[0], -q[1], -q[2], q[3]}, t[4];
-    qmul(q, p, t);
-    qmul(t, c, t);
-    out[0] = t[0], out[1] = t[1], out[2] = t[2];
-}
-
 static void test_rotations_compose_in_channel_order(void) {
     /* one frame: Zrotation 90, Xrotation 90 (columns 2 and 0), then a frame turned a half turn
        and more, whose key must stay in the hemisphere of the first */
@@ -117,11 +101,11 @@ static void test_rotations_compose_in_channel_order(void) {
     sn_bvh_rotations(values, 2, 3, cols, axes, 2, 0, out);
     q[0] = out[0], q[1] = out[1], q[2] = out[2], q[3] = out[3];
     /* Rz(90) Rx(90): x -> (Rz)(x) = y; y -> Rz(Rx y) = Rz(z) = z */
-    rotate(q, x, v);
+    qrot(q, x, v);
     ENSURE_NEAR(v[0], 0, 1e-6);
     ENSURE_NEAR(v[1], 1, 1e-6);
     ENSURE_NEAR(v[2], 0, 1e-6);
-    rotate(q, y, v);
+    qrot(q, y, v);
     ENSURE_NEAR(v[2], 1, 1e-6);
     /* the second key: Rz(0) Rx(200), in q's hemisphere */
     ENSURE(out[0] * out[4] + out[1] * out[5] + out[2] * out[6] + out[3] * out[7] >= 0.0f);

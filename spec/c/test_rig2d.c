@@ -103,16 +103,18 @@ static void test_animation_tweens(void) {
     free(d);
 }
 
+/* root at the origin, 10 long along x; tip 10 along it, 10 long; a target bone at (12, 8); one
+   IK constraint: bones 0 and 1 reach for bone 2 */
+static const double REACH[] = {
+    1, 3, 1, 0, 0, 0,
+    -1, 15, 10, 0, 0, 0, 0, 1, 1,
+    0, 15, 10, 10, 0, 0, 0, 1, 1,
+    -1, 15, 0, 12, 8, 0, 0, 1, 1,
+    1, 2, 1, 1, 1,
+};
+
 static void test_two_bone_ik_reaches(void) {
-    /* root at the origin, 10 long along x; tip 10 along it, 10 long; target at (12, 8) */
-    static const double W[] = {
-        1, 3, 1, 0, 0, 0,
-        -1, 15, 10, 0, 0, 0, 0, 1, 1,
-        0, 15, 10, 10, 0, 0, 0, 1, 1,
-        -1, 15, 0, 12, 8, 0, 0, 1, 1,
-        1, 2, 1, 1, 1,
-    };
-    sn_rig2d_data *d = build_data(W, sizeof W / sizeof W[0]);
+    sn_rig2d_data *d = build_data(REACH, sizeof REACH / sizeof REACH[0]);
     ENSURE(d != NULL);
     if (!d) return;
     sn_rig2d *r = build_rig(d);
@@ -138,15 +140,7 @@ static void ensure_same_world(const sn_rig2d_data *d, sn_rig2d *r) {
 }
 
 static void test_world_changed_redoes_part(void) {
-    /* the IK rig of test_two_bone_ik_reaches: bones 0 and 1 reach for bone 2 */
-    static const double W[] = {
-        1, 3, 1, 0, 0, 0,
-        -1, 15, 10, 0, 0, 0, 0, 1, 1,
-        0, 15, 10, 10, 0, 0, 0, 1, 1,
-        -1, 15, 0, 12, 8, 0, 0, 1, 1,
-        1, 2, 1, 1, 1,
-    };
-    sn_rig2d_data *d = build_data(W, sizeof W / sizeof W[0]);
+    sn_rig2d_data *d = build_data(REACH, sizeof REACH / sizeof REACH[0]);
     ENSURE(d != NULL);
     if (!d) return;
     sn_rig2d *r = build_rig(d);

@@ -89,6 +89,20 @@ local function accessor(doc, i)
   return out
 end
 
+-- standard base64 of the bytes `s`, padded with '=' (for data: URIs of files made by specs)
+local B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+function M.base64(s)
+  local out = {}
+  for i = 1, #s, 3 do
+    local a, b, c = s:byte(i, i + 2)
+    local n = a * 65536 + (b or 0) * 256 + (c or 0)
+    local k = { math.floor(n / 262144) % 64, math.floor(n / 4096) % 64, math.floor(n / 64) % 64, n % 64 }
+    for j = 1, 4 do out[#out + 1] = B64:sub(k[j] + 1, k[j] + 1) end
+    if not b then out[#out], out[#out - 1] = "=", "=" elseif not c then out[#out] = "=" end
+  end
+  return table.concat(out)
+end
+
 M.u8, M.u16, M.u32, M.f32 = u8, u16, u32, f32
 M.readers, M.widths, M.raw, M.view_bytes, M.accessor = readers, widths, raw, view_bytes, accessor
 
