@@ -401,21 +401,13 @@ describe("sinew.ik in 2-D", function()
       "floor_board/floor_board_ske.json", "progress_bar/progress_bar_ske.json",
       "replace_slot_display/main_ske.json", "effect/effect_ske.json", "you_xin_20703016/20703016_ske.json" }
     local function same_world(a, b, bones, slots, where)
-      for _, name in ipairs(bones) do
-        local x = { a:bone(name) }
-        local y = { b:bone(name) }
-        for k = 1, 6 do
-          if x[k] ~= y[k] then
-            error(("%s: bone %s's matrix %d: %.17g, a full update %.17g"):format(where, name, k, x[k], y[k]))
-          end
-        end
-      end
-      for _, name in ipairs(slots) do
-        local x = { a:slot_matrix(name) }
-        local y = { b:slot_matrix(name) }
-        for k = 1, 6 do
-          if x[k] ~= y[k] then
-            error(("%s: slot %s's matrix %d: %.17g, a full update %.17g"):format(where, name, k, x[k], y[k]))
+      for _, part in ipairs({ { "bone", bones, a.bone }, { "slot", slots, a.slot_matrix } }) do
+        for _, name in ipairs(part[2]) do
+          local x, y = { part[3](a, name) }, { part[3](b, name) }
+          for k = 1, 6 do
+            if x[k] ~= y[k] then
+              error(("%s: %s %s's matrix %d: %.17g, a full update %.17g"):format(where, part[1], name, k, x[k], y[k]))
+            end
           end
         end
       end
