@@ -78,7 +78,7 @@ static void test_numbers_as_strtod(void) {
         case 1: snprintf(text, sizeof text, "%.4f", x); break;
         case 2: snprintf(text, sizeof text, "%.17g", x); break;
         case 3: snprintf(text, sizeof text, "%.15g", x); break;
-        case 4: snprintf(text, sizeof text, "%d", (int)(x * 1000)); break;
+        case 4: snprintf(text, sizeof text, "%.0f", x * 1000); break; /* a whole number */
         default: snprintf(text, sizeof text, "%.9e", x); break;
         }
         want = strtod(text, NULL);
