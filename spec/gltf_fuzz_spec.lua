@@ -2,12 +2,12 @@
 -- value by value (indices, counts, offsets, types swapped for others) and its binary chunk
 -- spoiled byte by byte. Every file must give an asset whose clips sample, or nil and a message
 -- naming the file; never a Lua error, never a crash (the sanitizer and valgrind runs watch the
--- C side). SINEW_GLTF_FUZZ sets the mutations per file (default 150).
+-- C side). SINEW_GLTF_FUZZ sets the mutations per file (default 150; 30 in `make test`, SINEW_QUICK).
 local sinew = require "sinew"
 local figures = require "spec.support.figures" -- printed after the run with SINEW_VERBOSE=1
 local json = require "dkjson"
 
-local ROUNDS = tonumber(os.getenv("SINEW_GLTF_FUZZ") or "150")
+local ROUNDS = tonumber(os.getenv("SINEW_GLTF_FUZZ") or (os.getenv("SINEW_QUICK") == "1" and "30" or "150"))
 
 local read = require("helper").read_file
 

@@ -1,8 +1,8 @@
 -- Hostile Lua: spec/probe/probe.lua calls every function, method and metamethod reachable from
 -- `require "sinew"` with hostile arguments and plays the lifetime scenarios of issue 12. It runs
 -- in a child process of the same interpreter (and, under `make sanitize`, the same sanitizers),
--- so that a crash fails this spec instead of ending the run. SINEW_PROBE_ROUNDS (default 4)
--- repeats the calls with fresh random choices.
+-- so that a crash fails this spec instead of ending the run. SINEW_PROBE_ROUNDS (default 4; 1 in
+-- `make test`, SINEW_QUICK) repeats the calls with fresh random choices.
 local helper = require "helper"
 local figures = require "spec.support.figures" -- printed after the run with SINEW_VERBOSE=1
 
@@ -47,7 +47,7 @@ describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
   end)
 
   it("gets a clean error or a result from every hostile call, never a crash", function()
-    local rounds = tonumber(os.getenv("SINEW_PROBE_ROUNDS") or "4")
+    local rounds = tonumber(os.getenv("SINEW_PROBE_ROUNDS") or (os.getenv("SINEW_QUICK") == "1" and "1" or "4"))
     local out, status = probe("calls 20261125 " .. rounds)
     assert.are.equal(0, status, out)
     local calls, entries = out:match("probe: (%d+) calls, %d+ errors, (%d+) entries")
