@@ -84,14 +84,14 @@ deps-ci:
 	@sh tools/deps.sh $(PKGS_ALL) lua-check valgrind clang libclang-rt-14-dev lua-ldoc lua-discount luarocks
 
 # The C tests, then every busted spec under $(LUA); ends with "N passed, M failed". Built on
-# every core; SINEW_QUICK keeps it quick: the hostile-Lua probe plays one round of its calls
-# instead of four, the glTF fuzz spec mutates each file 30 times instead of 150, and the glTF
-# limits that decode hundreds of megabytes wait for make test-all (which runs all of them, as CI,
-# make sanitize and make valgrind do).
+# every core, the specs in as many processes at once (SINEW_PARTS). SINEW_QUICK keeps it quick:
+# the hostile-Lua probe plays one round of its calls instead of four, the glTF fuzz spec mutates
+# each file 30 times instead of 150, and the glTF limits that decode hundreds of megabytes wait
+# for make test-all (which runs all of them, as CI, make sanitize and make valgrind do).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 test: deps-test
 	@$(MAKE) -s -j$(NPROC) build ctests
-	@SINEW_QUICK=1 sh tools/test.sh --build $(BUILD) c $(LUA)
+	@SINEW_QUICK=1 SINEW_PARTS=$(NPROC) sh tools/test.sh --build $(BUILD) c $(LUA)
 
 # Every spec under Lua 5.4, 5.3, 5.1 and LuaJIT (each against its own build), and LÖVE 11.
 test-all:

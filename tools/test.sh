@@ -7,7 +7,7 @@
 # c runs DIR/c/test_* (DIR defaults to build/lua5.4); a Lua step runs every busted spec under that
 # interpreter against build/<interpreter>/sinew/core.so, or against $SINEW_BUILD when it is set
 # (with the sanitizer runtimes preloaded when $SINEW_SANITIZE is set, under valgrind's memcheck
-# when $SINEW_VALGRIND is set).
+# when $SINEW_VALGRIND is set), in $SINEW_PARTS processes at once when that is above 1.
 set -u
 build=${SINEW_BUILD:-build/lua5.4}
 if [ "${1:-}" = "--build" ]; then
@@ -41,23 +41,56 @@ step_seconds=${SINEW_STEP_SECONDS:-900}
 [ -n "${SINEW_SANITIZE:-}" ] && step_seconds=$((step_seconds * 3))
 [ -n "${SINEW_VALGRIND:-}" ] && step_seconds=$((step_seconds * 20))
 
-lua_step() { # interpreter [SINEW_FFI]
+lua_step() { # interpreter [SINEW_FFI [spec files...]] (no files: every spec)
     if [ -n "${2:-}" ]; then export SINEW_FFI="$2"; else unset SINEW_FFI; fi
+    interp=$1
+    shift
+    [ $# -gt 0 ] && shift
     if [ -n "${SINEW_BUILD:-}" ]; then
         export SINEW_CPATH="$SINEW_BUILD/?.so"
     else
         unset SINEW_CPATH
     fi
     if [ -n "${SINEW_VALGRIND:-}" ]; then
-        SINEW_PROBE_ROUNDS=${SINEW_PROBE_ROUNDS:-1} SINEW_GLTF_FUZZ=${SINEW_GLTF_FUZZ:-30} timeout "$step_seconds" $memcheck "$1" spec/run.lua
+        SINEW_PROBE_ROUNDS=${SINEW_PROBE_ROUNDS:-1} SINEW_GLTF_FUZZ=${SINEW_GLTF_FUZZ:-30} timeout "$step_seconds" $memcheck "$interp" spec/run.lua "$@"
     elif [ -n "${SINEW_SANITIZE:-}" ]; then
         asan=$(${CC:-cc} -print-file-name=libasan.so)
         ubsan=$(${CC:-cc} -print-file-name=libubsan.so)
         LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
-            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 timeout "$step_seconds" "$1" spec/run.lua
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 timeout "$step_seconds" "$interp" spec/run.lua "$@"
     else
-        timeout "$step_seconds" "$1" spec/run.lua
+        timeout "$step_seconds" "$interp" spec/run.lua "$@"
     fi
+}
+
+# A Lua step split into $SINEW_PARTS parts run at once (make test, on a machine of that many cores):
+# the spec files dealt out in turn, each part's output kept apart and shown whole, part after part,
+# once all have ended; each part ends with its own summary line. Exits non-zero when one did.
+lua_parts() { # interpreter [SINEW_FFI]
+    parts=$SINEW_PARTS
+    k=0
+    while [ "$k" -lt "$parts" ]; do : >"$log.files$k"; k=$((k + 1)); done
+    i=0
+    for f in spec/*_spec.lua; do
+        echo "$f" >>"$log.files$((i % parts))"
+        i=$((i + 1))
+    done
+    k=0
+    while [ "$k" -lt "$parts" ]; do
+        # shellcheck disable=SC2046 # one argument per spec file (their names hold no spaces)
+        { lua_step "$1" "${2:-}" $(cat "$log.files$k") >"$log.out$k" 2>&1; echo "$?" >"$log.rc$k"; } &
+        k=$((k + 1))
+    done
+    wait
+    status=0
+    k=0
+    while [ "$k" -lt "$parts" ]; do
+        cat "$log.out$k"
+        [ "$(cat "$log.rc$k")" = 0 ] || status=1
+        rm -f "$log.files$k" "$log.out$k" "$log.rc$k"
+        k=$((k + 1))
+    done
+    return $status
 }
 
 c_step() {
@@ -70,6 +103,10 @@ c_step() {
     [ "$found" = 1 ] || { echo "c: 0 passed, 1 failed (no C tests built in $build/c)" | tee -a "$log"; bad=1; }
 }
 
+# Lua steps in parts at once when SINEW_PARTS > 1
+lua_run=lua_step
+[ "${SINEW_PARTS:-1}" -gt 1 ] 2>/dev/null && lua_run=lua_parts
+
 for step in "$@"; do
     case $step in
     c) c_step ;;
@@ -77,9 +114,9 @@ for step in "$@"; do
     love-zip) run_step love-zip sh tools/love_zip.sh ;;
     demo-love) run_step demo-love sh tools/demo_love.sh ;;
     demo-love2d) run_step demo-love2d sh tools/demo_love2d.sh ;;
-    luajit) run_step luajit lua_step luajit 1 ;;
-    luajit-c) run_step luajit-c lua_step luajit 0 ;;
-    *) run_step "$step" lua_step "$step" ;;
+    luajit) run_step luajit $lua_run luajit 1 ;;
+    luajit-c) run_step luajit-c $lua_run luajit 0 ;;
+    *) run_step "$step" $lua_run "$step" ;;
     esac
 done
 
