@@ -86,7 +86,13 @@ lua_parts() { # interpreter [SINEW_FFI]
     k=0
     while [ "$k" -lt "$parts" ]; do
         cat "$log.out$k"
-        [ "$(cat "$log.rc$k")" = 0 ] || status=1
+        rc=$(cat "$log.rc$k")
+        if [ "$rc" != 0 ]; then
+            status=1
+            # a part that ended without its summary line (a crash, a hang stopped) counts as a failure
+            grep -qE '^[A-Za-z0-9_./-]+: [0-9]+ passed, [0-9]+ failed' "$log.out$k" ||
+                printf "\n%s: 0 passed, 1 failed (part %d of %d: exit status %s)\n" "$1" $((k + 1)) "$parts" "$rc"
+        fi
         rm -f "$log.files$k" "$log.out$k" "$log.rc$k"
         k=$((k + 1))
     done
