@@ -172,6 +172,17 @@ void sn_lua_keepskeleton(lua_State *L, int ud, int skel);
 /// Pushes the Skeleton userdata kept by the userdata at `ud` (see sn_lua_keepskeleton), or nil
 /// when it keeps none.
 void sn_lua_pushskeleton(lua_State *L, int ud);
+/// What the binding finds in a skeleton by name or 1-based index: its joints or its morph targets.
+typedef struct sn_lua_entries {
+    const char *what;                                      ///< "joint" or "morph", for messages
+    int (*count)(const sn_skeleton *s);                    ///< how many
+    int (*find)(const sn_skeleton *s, const char *name);   ///< 0-based, -1 for none
+} sn_lua_entries;
+/// The joints (sn_skeleton_count, sn_skeleton_find) and the morph targets of a skeleton.
+extern const sn_lua_entries sn_lua_joints, sn_lua_morphs;
+/// The entry of `e` named by the string at stack index `idx` (0-based), -1 when none is (a name
+/// with a zero byte names none).
+int sn_lua_findentry(lua_State *L, int idx, const sn_skeleton *s, const sn_lua_entries *e);
 /// Reads the value at stack index `idx` as a joint of `s`: a 1-based index or a joint name;
 /// returns it 0-based, or raises an argument error on `arg`.
 int sn_lua_tojoint(lua_State *L, int idx, const sn_skeleton *s, int arg);

@@ -30,41 +30,21 @@ static int def_error(lua_State *L, int track, const char *msg) {
     return sn_lua_argerror(L, 1, msg);
 }
 
-/* the joint of track i at stack index idx, 0-based */
-static int track_joint(lua_State *L, int idx, const sn_skeleton *s, int i) {
+/* the joint (or, with sn_lua_morphs, the morph target) of track i at stack index idx, 0-based */
+static int track_entry(lua_State *L, int idx, const sn_skeleton *s, int i, const sn_lua_entries *e) {
     if (lua_type(L, idx) == LUA_TSTRING) {
-        size_t len;
-        const char *name = lua_tolstring(L, idx, &len);
-        int j = strlen(name) == len ? sn_skeleton_find(s, name) : -1;
-        if (j < 0) def_error(L, i, lua_pushfstring(L, "unknown joint '%s'", name));
-        return j;
+        int k = sn_lua_findentry(L, idx, s, e);
+        if (k < 0) def_error(L, i, lua_pushfstring(L, "unknown %s '%s'", e->what, lua_tostring(L, idx)));
+        return k;
     }
     if (lua_type(L, idx) == LUA_TNUMBER) {
         double v = lua_tonumber(L, idx);
-        if (v != floor(v)) def_error(L, i, lua_pushfstring(L, "joint %s is not an integer", sn_lua_numstr(L, v)));
-        /* 0-based, saturated: the core checks the range */
-        return v < 0.0 ? -1 : v > (double)sn_skeleton_count(s) ? sn_skeleton_count(s) : (int)v - 1;
-    }
-    return def_error(L, i, lua_pushfstring(L, "'joint' must be a name or an index (got %s)", luaL_typename(L, idx)));
-}
-
-/* the morph of weights track i at stack index idx, 0-based */
-static int track_morph(lua_State *L, int idx, const sn_skeleton *s, int i) {
-    if (lua_type(L, idx) == LUA_TSTRING) {
-        size_t len;
-        const char *name = lua_tolstring(L, idx, &len);
-        int m = strlen(name) == len ? sn_skeleton_morph_find(s, name) : -1;
-        if (m < 0) def_error(L, i, lua_pushfstring(L, "unknown morph '%s'", name));
-        return m;
-    }
-    if (lua_type(L, idx) == LUA_TNUMBER) {
-        double v = lua_tonumber(L, idx);
-        const int n = sn_skeleton_morph_count(s);
-        if (v != floor(v)) def_error(L, i, lua_pushfstring(L, "morph %s is not an integer", sn_lua_numstr(L, v)));
+        const int n = e->count(s);
+        if (v != floor(v)) def_error(L, i, lua_pushfstring(L, "%s %s is not an integer", e->what, sn_lua_numstr(L, v)));
         /* 0-based, saturated: the core checks the range */
         return v < 0.0 ? -1 : v > (double)n ? n : (int)v - 1;
     }
-    return def_error(L, i, lua_pushfstring(L, "'morph' must be a name or an index (got %s)", luaL_typename(L, idx)));
+    return def_error(L, i, lua_pushfstring(L, "'%s' must be a name or an index (got %s)", e->what, luaL_typename(L, idx)));
 }
 
 /* copies n numbers of the table at `t` (raw access) into out */
@@ -128,14 +108,14 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
     sn_lua_checkfields(L, track, 1, where, track_fields);
     if (sn_lua_field(L, track, "morph") != LUA_TNIL) { /* a weights track: 'morph', no 'joint', 'path' optional */
         if (sn_lua_field(L, track, "joint") != LUA_TNIL) def_error(L, i, "a track has a 'joint' or a 'morph', not both");
-        tr->joint = track_morph(L, -2, s, i);
+        tr->joint = track_entry(L, -2, s, i, &sn_lua_morphs);
         sn_lua_field(L, track, "path");
         tr->path = (sn_clip_path)sn_lua_tooption(L, -1, 1, ctx, "path", paths, SN_CLIP_WEIGHT);
         if (tr->path != SN_CLIP_WEIGHT)
             def_error(L, i, lua_pushfstring(L, "a 'morph' track animates its 'weights', not a %s", paths[tr->path]));
     } else {
         sn_lua_field(L, track, "joint");
-        tr->joint = track_joint(L, -1, s, i);
+        tr->joint = track_entry(L, -1, s, i, &sn_lua_joints);
         sn_lua_field(L, track, "path");
         tr->path = (sn_clip_path)sn_lua_tooption(L, -1, 1, ctx, "path", paths, -1);
         if (tr->path == SN_CLIP_WEIGHT) def_error(L, i, "a 'weights' track names a 'morph', not a 'joint'");

@@ -37,34 +37,32 @@ void sn_lua_pushskeleton(lua_State *L, int ud) {
     }
 }
 
-int sn_lua_tojoint(lua_State *L, int idx, const sn_skeleton *s, int arg) {
-    idx = sn_lua_absindex(L, idx);
-    if (lua_type(L, idx) == LUA_TNUMBER) return sn_lua_toindex(L, idx, 1, sn_skeleton_count(s), arg, "joint") - 1;
-    if (lua_type(L, idx) == LUA_TSTRING) {
-        size_t len;
-        const char *name = lua_tolstring(L, idx, &len);
-        int j = strlen(name) == len ? sn_skeleton_find(s, name) : -1;
-        if (j < 0) return sn_lua_argerror(L, arg, lua_pushfstring(L, "unknown joint '%s'", name));
-        return j;
-    }
-    return sn_lua_argerror(L, arg, lua_pushfstring(L, "joint index or name expected, got %s", luaL_typename(L, idx)));
+const sn_lua_entries sn_lua_joints = {"joint", sn_skeleton_count, sn_skeleton_find};
+const sn_lua_entries sn_lua_morphs = {"morph", sn_skeleton_morph_count, sn_skeleton_morph_find};
+
+int sn_lua_findentry(lua_State *L, int idx, const sn_skeleton *s, const sn_lua_entries *e) {
+    size_t len;
+    const char *name = lua_tolstring(L, idx, &len);
+    return name != NULL && strlen(name) == len ? e->find(s, name) : -1;
 }
+
+/* the entry of `e` at `idx`: a 1-based index or a name, 0-based; an argument error on `arg` */
+static int to_entry(lua_State *L, int idx, const sn_skeleton *s, int arg, const sn_lua_entries *e) {
+    idx = sn_lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TNUMBER) return sn_lua_toindex(L, idx, 1, e->count(s), arg, e->what) - 1;
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        int k = sn_lua_findentry(L, idx, s, e);
+        if (k < 0) return sn_lua_argerror(L, arg, lua_pushfstring(L, "unknown %s '%s'", e->what, lua_tostring(L, idx)));
+        return k;
+    }
+    return sn_lua_argerror(L, arg, lua_pushfstring(L, "%s index or name expected, got %s", e->what, luaL_typename(L, idx)));
+}
+
+int sn_lua_tojoint(lua_State *L, int idx, const sn_skeleton *s, int arg) { return to_entry(L, idx, s, arg, &sn_lua_joints); }
 
 int sn_lua_checkjoint(lua_State *L, int arg, const sn_skeleton *s) { return sn_lua_tojoint(L, arg, s, arg); }
 
-int sn_lua_tomorph(lua_State *L, int idx, const sn_skeleton *s, int arg) {
-    idx = sn_lua_absindex(L, idx);
-    if (lua_type(L, idx) == LUA_TNUMBER)
-        return sn_lua_toindex(L, idx, 1, sn_skeleton_morph_count(s), arg, "morph") - 1;
-    if (lua_type(L, idx) == LUA_TSTRING) {
-        size_t len;
-        const char *name = lua_tolstring(L, idx, &len);
-        int m = strlen(name) == len ? sn_skeleton_morph_find(s, name) : -1;
-        if (m < 0) return sn_lua_argerror(L, arg, lua_pushfstring(L, "unknown morph '%s'", name));
-        return m;
-    }
-    return sn_lua_argerror(L, arg, lua_pushfstring(L, "morph index or name expected, got %s", luaL_typename(L, idx)));
-}
+int sn_lua_tomorph(lua_State *L, int idx, const sn_skeleton *s, int arg) { return to_entry(L, idx, s, arg, &sn_lua_morphs); }
 
 /* ---- sinew.skeleton --------------------------------------------------------------------- */
 
@@ -264,15 +262,18 @@ static int l_skeleton(lua_State *L) {
  * @treturn ?int the joint (1 .. #skeleton), or nil when no joint has that name
  * @raise when `name` is not a string or a number
  */
-static int l_skel_find(lua_State *L) {
+/* skeleton:find / find_morph: the entry of `e` named by argument 2 (1-based), or nil */
+static int push_found(lua_State *L, const sn_lua_entries *e) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
-    size_t len;
-    const char *name = sn_lua_checklstring(L, 2, &len);
-    int j = strlen(name) == len ? sn_skeleton_find(s, name) : -1;
-    if (j < 0) lua_pushnil(L);
-    else lua_pushinteger(L, j + 1);
+    int k;
+    sn_lua_checklstring(L, 2, NULL);
+    k = sn_lua_findentry(L, 2, s, e);
+    if (k < 0) lua_pushnil(L);
+    else lua_pushinteger(L, k + 1);
     return 1;
 }
+
+static int l_skel_find(lua_State *L) { return push_found(L, &sn_lua_joints); }
 
 /***
  * The parent of a joint: its index, 0 for a root.
@@ -354,15 +355,7 @@ static int l_skel_morphs(lua_State *L) {
  * @treturn ?int the morph (1 .. skeleton:morph_count()), or nil when no morph has that name
  * @raise when `name` is not a string or a number
  */
-static int l_skel_find_morph(lua_State *L) {
-    sn_skeleton *s = sn_lua_checkskeleton(L, 1);
-    size_t len;
-    const char *name = sn_lua_checklstring(L, 2, &len);
-    int m = strlen(name) == len ? sn_skeleton_morph_find(s, name) : -1;
-    if (m < 0) lua_pushnil(L);
-    else lua_pushinteger(L, m + 1);
-    return 1;
-}
+static int l_skel_find_morph(lua_State *L) { return push_found(L, &sn_lua_morphs); }
 
 /***
  * The default weight of a morph target (what a fresh or reset pose holds).

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quat.h"
+
 /* white space within a line, as Lua's %s */
 static int blank(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
 
@@ -119,41 +121,33 @@ sn_status sn_bvh_frames(const char *text, size_t len, size_t start, long frames,
     return SN_OK;
 }
 
-/* q = a b (b applied first), x, y, z, w */
-static void qmul(const double *a, const double *b, double *q) {
-    const double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    const double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    const double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    const double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    q[0] = x, q[1] = y, q[2] = z, q[3] = w;
-}
-
 void sn_bvh_rotations(const double *values, long frames, int channels, const int *cols, const int *axes, int n,
                       int zup, float *out) {
     const double h = sqrt(0.5), rad = 3.14159265358979323846 / 180.0;
-    const double c_in[4] = {-h, 0.0, 0.0, h}, c_out[4] = {h, 0.0, 0.0, h};
-    double prev[4] = {0.0, 0.0, 0.0, 1.0};
+    const sn_quat c_in = {-h, 0.0, 0.0, h}, c_out = {h, 0.0, 0.0, h};
+    sn_quat prev = {0.0, 0.0, 0.0, 1.0};
     long f;
     for (f = 0; f < frames; f++) {
         const double *row = values + (size_t)f * (size_t)channels;
-        double q[4] = {0.0, 0.0, 0.0, 1.0};
-        int i, k;
-        for (i = 0; i < n; i++) {
+        sn_quat q = {0.0, 0.0, 0.0, 1.0};
+        int i;
+        for (i = 0; i < n; i++) { /* unit quaternions: the products never overflow */
             const double a = row[cols[i]] * rad * 0.5;
-            double r[4] = {0.0, 0.0, 0.0, cos(a)};
-            r[axes[i]] = sin(a);
-            qmul(q, r, q);
+            sn_quat r = {0.0, 0.0, 0.0, cos(a)};
+            *(axes[i] == 0 ? &r.x : axes[i] == 1 ? &r.y : &r.z) = sin(a);
+            sn_quat_mul(&q, &r, &q, NULL);
         }
         if (zup) {
-            qmul(c_in, q, q);
-            qmul(q, c_out, q);
+            sn_quat_mul(&c_in, &q, &q, NULL);
+            sn_quat_mul(&q, &c_out, &q, NULL);
         }
-        if (q[0] * prev[0] + q[1] * prev[1] + q[2] * prev[2] + q[3] * prev[3] < 0.0)
-            for (k = 0; k < 4; k++) q[k] = -q[k]; /* the shorter way from the key before */
-        for (k = 0; k < 4; k++) {
-            prev[k] = q[k];
-            out[4 * f + k] = (float)q[k];
-        }
+        if (q.x * prev.x + q.y * prev.y + q.z * prev.z + q.w * prev.w < 0.0) /* the shorter way from the key before */
+            q.x = -q.x, q.y = -q.y, q.z = -q.z, q.w = -q.w;
+        prev = q;
+        out[4 * f] = (float)q.x;
+        out[4 * f + 1] = (float)q.y;
+        out[4 * f + 2] = (float)q.z;
+        out[4 * f + 3] = (float)q.w;
     }
 }
 
