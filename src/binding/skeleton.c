@@ -255,13 +255,6 @@ static int l_skeleton(lua_State *L) {
     return 1;
 }
 
-/***
- * The index of the joint called `name`, or nil.
- * @function Skeleton:find
- * @tparam string name
- * @treturn ?int the joint (1 .. #skeleton), or nil when no joint has that name
- * @raise when `name` is not a string or a number
- */
 /* skeleton:find / find_morph: the entry of `e` named by argument 2 (1-based), or nil */
 static int push_found(lua_State *L, const sn_lua_entries *e) {
     sn_skeleton *s = sn_lua_checkskeleton(L, 1);
@@ -273,6 +266,13 @@ static int push_found(lua_State *L, const sn_lua_entries *e) {
     return 1;
 }
 
+/***
+ * The index of the joint called `name`, or nil.
+ * @function Skeleton:find
+ * @tparam string name
+ * @treturn ?int the joint (1 .. #skeleton), or nil when no joint has that name
+ * @raise when `name` is not a string or a number
+ */
 static int l_skel_find(lua_State *L) { return push_found(L, &sn_lua_joints); }
 
 /***
