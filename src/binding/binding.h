@@ -178,8 +178,10 @@ typedef struct sn_lua_entries {
     int (*count)(const sn_skeleton *s);                    ///< how many
     int (*find)(const sn_skeleton *s, const char *name);   ///< 0-based, -1 for none
 } sn_lua_entries;
-/// The joints (sn_skeleton_count, sn_skeleton_find) and the morph targets of a skeleton.
-extern const sn_lua_entries sn_lua_joints, sn_lua_morphs;
+/// The joints (sn_skeleton_count, sn_skeleton_find) and the morph targets of a skeleton
+/// (functions, not exported data: the library keeps no data a sanitizer would instrument).
+const sn_lua_entries *sn_lua_joints(void);
+const sn_lua_entries *sn_lua_morphs(void);
 /// The entry of `e` named by the string at stack index `idx` (0-based), -1 when none is (a name
 /// with a zero byte names none).
 int sn_lua_findentry(lua_State *L, int idx, const sn_skeleton *s, const sn_lua_entries *e);

@@ -108,14 +108,14 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
     sn_lua_checkfields(L, track, 1, where, track_fields);
     if (sn_lua_field(L, track, "morph") != LUA_TNIL) { /* a weights track: 'morph', no 'joint', 'path' optional */
         if (sn_lua_field(L, track, "joint") != LUA_TNIL) def_error(L, i, "a track has a 'joint' or a 'morph', not both");
-        tr->joint = track_entry(L, -2, s, i, &sn_lua_morphs);
+        tr->joint = track_entry(L, -2, s, i, sn_lua_morphs());
         sn_lua_field(L, track, "path");
         tr->path = (sn_clip_path)sn_lua_tooption(L, -1, 1, ctx, "path", paths, SN_CLIP_WEIGHT);
         if (tr->path != SN_CLIP_WEIGHT)
             def_error(L, i, lua_pushfstring(L, "a 'morph' track animates its 'weights', not a %s", paths[tr->path]));
     } else {
         sn_lua_field(L, track, "joint");
-        tr->joint = track_entry(L, -1, s, i, &sn_lua_joints);
+        tr->joint = track_entry(L, -1, s, i, sn_lua_joints());
         sn_lua_field(L, track, "path");
         tr->path = (sn_clip_path)sn_lua_tooption(L, -1, 1, ctx, "path", paths, -1);
         if (tr->path == SN_CLIP_WEIGHT) def_error(L, i, "a 'weights' track names a 'morph', not a 'joint'");

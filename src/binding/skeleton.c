@@ -37,8 +37,15 @@ void sn_lua_pushskeleton(lua_State *L, int ud) {
     }
 }
 
-const sn_lua_entries sn_lua_joints = {"joint", sn_skeleton_count, sn_skeleton_find};
-const sn_lua_entries sn_lua_morphs = {"morph", sn_skeleton_morph_count, sn_skeleton_morph_find};
+const sn_lua_entries *sn_lua_joints(void) {
+    static const sn_lua_entries e = {"joint", sn_skeleton_count, sn_skeleton_find};
+    return &e;
+}
+
+const sn_lua_entries *sn_lua_morphs(void) {
+    static const sn_lua_entries e = {"morph", sn_skeleton_morph_count, sn_skeleton_morph_find};
+    return &e;
+}
 
 int sn_lua_findentry(lua_State *L, int idx, const sn_skeleton *s, const sn_lua_entries *e) {
     size_t len;
@@ -58,11 +65,11 @@ static int to_entry(lua_State *L, int idx, const sn_skeleton *s, int arg, const 
     return sn_lua_argerror(L, arg, lua_pushfstring(L, "%s index or name expected, got %s", e->what, luaL_typename(L, idx)));
 }
 
-int sn_lua_tojoint(lua_State *L, int idx, const sn_skeleton *s, int arg) { return to_entry(L, idx, s, arg, &sn_lua_joints); }
+int sn_lua_tojoint(lua_State *L, int idx, const sn_skeleton *s, int arg) { return to_entry(L, idx, s, arg, sn_lua_joints()); }
 
 int sn_lua_checkjoint(lua_State *L, int arg, const sn_skeleton *s) { return sn_lua_tojoint(L, arg, s, arg); }
 
-int sn_lua_tomorph(lua_State *L, int idx, const sn_skeleton *s, int arg) { return to_entry(L, idx, s, arg, &sn_lua_morphs); }
+int sn_lua_tomorph(lua_State *L, int idx, const sn_skeleton *s, int arg) { return to_entry(L, idx, s, arg, sn_lua_morphs()); }
 
 /* ---- sinew.skeleton --------------------------------------------------------------------- */
 
@@ -273,7 +280,7 @@ static int push_found(lua_State *L, const sn_lua_entries *e) {
  * @treturn ?int the joint (1 .. #skeleton), or nil when no joint has that name
  * @raise when `name` is not a string or a number
  */
-static int l_skel_find(lua_State *L) { return push_found(L, &sn_lua_joints); }
+static int l_skel_find(lua_State *L) { return push_found(L, sn_lua_joints()); }
 
 /***
  * The parent of a joint: its index, 0 for a root.
@@ -355,7 +362,7 @@ static int l_skel_morphs(lua_State *L) {
  * @treturn ?int the morph (1 .. skeleton:morph_count()), or nil when no morph has that name
  * @raise when `name` is not a string or a number
  */
-static int l_skel_find_morph(lua_State *L) { return push_found(L, &sn_lua_morphs); }
+static int l_skel_find_morph(lua_State *L) { return push_found(L, sn_lua_morphs()); }
 
 /***
  * The default weight of a morph target (what a fresh or reset pose holds).
