@@ -37,6 +37,19 @@
 /* the largest integer a description may hold (a byte offset or count): exact in a double */
 #define MAX_SIZE 9007199254740992.0
 
+/* Blocks of work up to this size (a file read, accessors decoded before they are interleaved,
+   indices before they are checked) are made in a buffer kept for the next call, an upvalue of the
+   function: a fresh block is fresh pages to fault in, on every import, and on LuaJIT (whose
+   allocator maps every block past 128 KiB afresh) that cost more than the import's own work. */
+#define KEPT_MAX ((size_t)4 << 20)
+
+/* a block of `size` bytes for this call's work (not zeroed): the kept one (upvalue 1) up to
+   KEPT_MAX, else a new userdata (pushed) */
+static void *work_room(lua_State *L, size_t size) {
+    if (size <= KEPT_MAX) return sn_lua_scratch(L, 1, size);
+    return sn_lua_newuserdata(L, size > 0 ? size : 1);
+}
+
 /* field `key` of the table at `t` as a non-negative integer (`dflt` when absent, unless < 0) */
 /* a count or an index in decimal, pushed on the stack (lua_pushfstring has no size_t format) */
 static const char *sizestr(lua_State *L, size_t v) {
@@ -426,7 +439,7 @@ static int l_indices(lua_State *L) {
     vertices = lua_isnil(L, 2) ? (size_t)-1 : (size_t)sn_lua_toindex(L, 2, 0, INT_MAX, 2, "vertex count");
     read_accessor(L, 1, &a, views);
     n = accessor_values(L, &a);
-    out = (uint32_t *)sn_lua_newtemp(L, sizeof(uint32_t) * n);
+    out = (uint32_t *)work_room(L, sizeof(uint32_t) * n);
     if (sn_gltf_accessor_read_uint(&a, out, n, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
     for (i = 0; i < n; i++)
         if (out[i] >= vertices)
@@ -530,8 +543,8 @@ static int l_vertices(lua_State *L) {
         total += accessor_values(L, &acc[i]);
         slots += (size_t)attrs[i].slots;
     }
-    /* decoded into one temporary block, then interleaved into another */
-    values = (float *)sn_lua_newtemp(L, sizeof(float) * total);
+    /* decoded into one block of work, then interleaved into the rest of it */
+    values = (float *)work_room(L, sizeof(float) * (total + count * slots));
     for (i = 0; i < n; i++) {
         const size_t m = count * (size_t)attrs[i].width;
         if (sn_gltf_accessor_read(&acc[i], values + at, total - at, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
@@ -542,7 +555,7 @@ static int l_vertices(lua_State *L) {
         attrs[i].values = values + at;
         at += m;
     }
-    out = (float *)sn_lua_newtemp(L, sizeof(float) * count * slots);
+    out = values + total;
     if (sn_gltf_interleave(attrs, n, count, out, count * slots, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
     lua_pushlstring(L, (const char *)out, sizeof(float) * count * slots);
     lua_pushinteger(L, (lua_Integer)count);
@@ -602,7 +615,7 @@ static int l_read_file(lua_State *L) {
         if (st.st_mode & _S_IFDIR) return refuse(L, "it is a directory");
         if (!(st.st_mode & _S_IFREG)) return refuse(L, "it is not a regular file");
         room = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
-        bytes = (char *)sn_lua_newtemp(L, room); /* before the file is opened: a raise leaks nothing */
+        bytes = (char *)work_room(L, room); /* before the file is opened: a raise leaks nothing */
         f = fopen(path, "rb");
         if (f == NULL) return refuse(L, strerror(errno));
         got = fread(bytes, 1, room, f);
@@ -624,7 +637,7 @@ static int l_read_file(lua_State *L) {
         if (S_ISDIR(st.st_mode)) return refuse(L, "it is a directory");
         if (!S_ISREG(st.st_mode)) return refuse(L, "it is not a regular file");
         room = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
-        bytes = (char *)sn_lua_newtemp(L, room); /* before the file is opened: a raise leaks nothing */
+        bytes = (char *)work_room(L, room); /* before the file is opened: a raise leaks nothing */
         /* the real path has no link left to follow; O_NOFOLLOW refuses one put there since, and
            O_NONBLOCK an open that would wait (a pipe put there since: refused below) */
         fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -660,9 +673,6 @@ void sn_open_gltf(lua_State *L, int module) {
                                    {"key_times", l_key_times},
                                    {"rotation_keys", l_rotation_keys},
                                    {"split", l_split},
-                                   {"indices", l_indices},
-                                   {"vertices", l_vertices},
-                                   {"read_file", l_read_file},
                                    {NULL, NULL}};
     static const luaL_Reg floats_meta[] = {
         {"__index", l_floats_index}, {"__len", l_floats_len}, {"__tostring", l_floats_tostring}, {NULL, NULL}};
@@ -673,6 +683,15 @@ void sn_open_gltf(lua_State *L, int module) {
     lua_pop(L, 1);
     lua_newtable(L);
     sn_lua_setfuncs(L, fns, 0);
+    lua_pushnil(L); /* each function's block of work (work_room), made at its first call */
+    lua_pushcclosure(L, l_read_file, 1);
+    lua_setfield(L, -2, "read_file");
+    lua_pushnil(L);
+    lua_pushcclosure(L, l_indices, 1);
+    lua_setfield(L, -2, "indices");
+    lua_pushnil(L);
+    lua_pushcclosure(L, l_vertices, 1);
+    lua_setfield(L, -2, "vertices");
     lua_pushnumber(L, (lua_Number)SN_GLTF_MAX_VALUES);
     lua_setfield(L, -2, "MAX_VALUES");
     lua_setfield(L, module, "_gltf");

@@ -5,6 +5,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h> /* qsort */
 #include <string.h>
 
@@ -171,11 +172,23 @@ static int by_joint(const void *a, const void *b) {
     return ((const plan_key *)a)->joint - ((const plan_key *)b)->joint;
 }
 
+/* a hash of a track's key times: equal times, equal hashes (same_times tells the rest apart).
+   Their count and at most 33 of them, spread over the track and the last among them: a clip's
+   tracks share times or differ in count or somewhere along them, and a clip of long tracks is
+   built without a pass over every key time for this */
 static unsigned hash_times(const sn_clip_track_def *tr) {
-    const unsigned char *b = (const unsigned char *)tr->times;
-    unsigned h = 2166136261u ^ (unsigned)tr->keys;
-    size_t i;
-    for (i = 0; i < sizeof(float) * (size_t)tr->keys; i++) h = (h ^ b[i]) * 16777619u;
+    const int n = tr->keys, step = n / 32 + 1;
+    unsigned h = 2166136261u ^ (unsigned)n;
+    uint32_t bits;
+    int k;
+    for (k = 0; k < n; k += step) {
+        memcpy(&bits, tr->times + k, sizeof bits);
+        h = (h ^ bits) * 16777619u;
+    }
+    if (n > 0) {
+        memcpy(&bits, tr->times + n - 1, sizeof bits);
+        h = (h ^ bits) * 16777619u;
+    }
     return h;
 }
 
@@ -536,25 +549,31 @@ static void fill_rest_lanes(clip_group *g, const sn_skeleton *s, int model) {
 }
 
 sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error *err) {
-    size_t need = sn_clip_size(def, err);
     sn_clip *c = (sn_clip *)mem;
     unsigned char *at;
-    int i, g, p, j, count, slots;
-    size_t covered_bytes, tracks_bytes;
+    int i, g, p, j, count, slots, scratch_np;
+    size_t need, covered_bytes, tracks_bytes;
     unsigned char *covered;
     const sn_clip_track_def **tracks;
     plan pl;
-    if (need == 0) return err != NULL ? err->code : SN_EINVAL;
-    if (mem == NULL || size < need) return sn_fail(err, SN_ENOMEM, "clip needs %lu bytes", (unsigned long)need);
+    /* what sn_clip_size does, with the plan kept for the build (one plan, not two) */
+    if (sn_clip_validate(def, err) != SN_OK) return err != NULL ? err->code : SN_EINVAL;
+    if (make_plan(def, &pl, err) != SN_OK) return err != NULL ? err->code : SN_ENOMEM;
+    need = SN_ALIGN16(sizeof(sn_clip)) + 15 + arrays_size(def, &pl, &scratch_np);
+    if (mem == NULL || size < need) {
+        free_plan(&pl);
+        return sn_fail(err, SN_ENOMEM, "clip needs %lu bytes", (unsigned long)need);
+    }
     count = sn_skeleton_count(def->skeleton);
     slots = 3 * count + sn_skeleton_morph_count(def->skeleton);
     covered_bytes = (size_t)slots;
     tracks_bytes = sizeof(*tracks) * (size_t)(def->track_count + 1);
     covered = (unsigned char *)sn_scratch_alloc(def->alloc, covered_bytes);
     tracks = (const sn_clip_track_def **)sn_scratch_alloc(def->alloc, tracks_bytes);
-    if (covered == NULL || tracks == NULL || make_plan(def, &pl, err) != SN_OK) {
+    if (covered == NULL || tracks == NULL) {
         sn_scratch_free(def->alloc, covered, covered_bytes);
         sn_scratch_free(def->alloc, tracks, tracks_bytes);
+        free_plan(&pl);
         return sn_fail(err, SN_ENOMEM, "out of memory building the clip");
     }
     c->skeleton = def->skeleton;
@@ -565,7 +584,7 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
     at = sn_aligned_after(mem, sizeof(sn_clip));
     c->groups = (clip_group *)at;
     at += SN_ALIGN16(sizeof(clip_group) * (size_t)pl.count);
-    (void)arrays_size(def, &pl, &c->scratch_np);
+    c->scratch_np = scratch_np;
     c->scratch = (float *)at;
     memset(c->scratch, 0, sizeof(float) * SCRATCH_ROWS * (size_t)c->scratch_np);
     at += sizeof(float) * SCRATCH_ROWS * (size_t)c->scratch_np;

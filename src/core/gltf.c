@@ -12,6 +12,14 @@ static uint32_t le32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* 1 on a host that stores a uint32_t's low byte first, as glTF does */
+static int little_endian(void) {
+    const uint32_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1;
+}
+
 static unsigned le16(const unsigned char *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
 
 /* 1 when [offset, offset + length) lies within `size` bytes, without overflow */
@@ -277,8 +285,18 @@ static sn_status read_all(const sn_gltf_accessor *a, float *out, uint32_t *uout,
     if (a->view != NULL) {
         const size_t step = a->view->stride != 0 ? a->view->stride : elem;
         const unsigned char *base = a->view->buffer + a->view->offset + a->offset;
-        for (i = 0; i < a->count; i++)
-            read_element(a, base + i * step, out != NULL ? out + i * per : NULL, uout != NULL ? uout + i * per : NULL);
+        if (out != NULL && a->component == SN_GLTF_FLOAT && little_endian()) {
+            /* floats as the file holds them (their bits, NaNs kept): a copy per element, or of all
+               of them when they are packed (the usual case: animation keys, vertices) */
+            if (step == elem)
+                memcpy(out, base, sizeof(float) * a->count * per);
+            else
+                for (i = 0; i < a->count; i++) memcpy(out + i * per, base + i * step, elem);
+        } else {
+            for (i = 0; i < a->count; i++)
+                read_element(a, base + i * step, out != NULL ? out + i * per : NULL,
+                             uout != NULL ? uout + i * per : NULL);
+        }
     } else if (out != NULL) {
         memset(out, 0, sizeof(float) * a->count * per);
     } else if (uout != NULL) {

@@ -49,13 +49,13 @@ int sn_gltf_unit_rotations(const float *values, size_t keys, double *unit, size_
 /* the pieces the interval from key k to key k + 1 is cut into: 1 (kept whole) when nlerp follows
    slerp within the widest angle, or when the pieces would be closer than float32 key times can
    tell apart */
-static double pieces(const float *times, const double *unit, size_t k, double widest) {
+static double pieces(const float *times, const double *unit, size_t k, double widest, double near) {
     const double *a = unit + 4 * k, *b = a + 4;
     const double d = fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
-    const double s = 1.0 - d * d;
-    const double w = atan2(sqrt(s > 0.0 ? s : 0.0), d);
-    double p, t1;
-    if (!(widest >= SN_GLTF_SLERP_MIN_WIDEST)) widest = SN_GLTF_SLERP_MIN_WIDEST; /* NaN too */
+    double s, w, p, t1;
+    if (d > near) return 1.0; /* surely within the widest angle: no atan2 for most keys */
+    s = 1.0 - d * d;
+    w = atan2(sqrt(s > 0.0 ? s : 0.0), d);
     if (!(w > widest)) return 1.0;
     p = ceil(w / widest);
     t1 = fabs((double)times[k + 1]);
@@ -63,9 +63,20 @@ static double pieces(const float *times, const double *unit, size_t k, double wi
     return 1.0;
 }
 
+/* the widest angle used (at least SN_GLTF_SLERP_MIN_WIDEST; NaN gives that too), and a cosine
+   above which two keys' |dot| surely means an angle within it (a margin of 1e-9 over the cosine,
+   far past atan2's rounding: the keys cut are the same as by atan2 alone) */
+static double widest_used(double widest, double *near) {
+    if (!(widest >= SN_GLTF_SLERP_MIN_WIDEST)) widest = SN_GLTF_SLERP_MIN_WIDEST;
+    *near = cos(widest) + 1e-9;
+    return widest;
+}
+
 size_t sn_gltf_slerp_added(const float *times, const double *unit, size_t keys, double widest) {
     size_t k, added = 0;
-    for (k = 0; k + 1 < keys; k++) added += (size_t)pieces(times, unit, k, widest) - 1;
+    double near;
+    widest = widest_used(widest, &near);
+    for (k = 0; k + 1 < keys; k++) added += (size_t)pieces(times, unit, k, widest, near) - 1;
     return added;
 }
 
@@ -73,13 +84,15 @@ sn_status sn_gltf_slerp_fill(const float *times, const double *unit, size_t keys
                              float *out_values, size_t room, sn_error *err) {
     size_t k, at = 0;
     int i;
+    double near;
     if (keys == 0) return SN_OK;
     if (room < keys + sn_gltf_slerp_added(times, unit, keys, widest))
         return sn_fail(err, SN_ENOMEM, "room for %lu keys is too little", (unsigned long)room);
+    widest = widest_used(widest, &near);
     out_times[0] = times[0];
     for (i = 0; i < 4; i++) out_values[i] = (float)unit[i];
     for (k = 0; k + 1 < keys; k++) {
-        const double n = pieces(times, unit, k, widest), t0 = times[k], t1 = times[k + 1];
+        const double n = pieces(times, unit, k, widest, near), t0 = times[k], t1 = times[k + 1];
         const double *b = unit + 4 * (k + 1);
         double m;
         for (m = 1.0; m < n; m += 1.0) {

@@ -12,7 +12,8 @@ local Fault = require "sinew.fault"
 local Morphs = require "sinew.gltf.morphs"
 
 local fail, index, list, object = Fault.fail, D.index, D.list, D.object
-local abs, sin, cos, ceil, max = math.abs, math.sin, math.cos, math.ceil, math.max
+local abs, sin, cos, ceil, max, floor = math.abs, math.sin, math.cos, math.ceil, math.max, math.floor
+local tointeger = math.tointeger or function(v) return v end
 local atan2 = math.atan2 or math.atan
 
 local M = {}
@@ -127,16 +128,37 @@ function M.clip_bytes(tracks, joints)
   return bytes
 end
 
--- the track of one sampler on `joint`'s `path`; its key times and values are made once per
--- import for each (input, output, interpolation, path), and shared by every track that uses them
-local function track(doc, sampler, spath, joint, path)
+-- the JSON paths of an animation's channels and samplers (made only for a message or a fault)
+local function channel_path(ai, ci) return ("animations[%d].channels[%d]"):format(ai, ci) end
+local function sampler_path(ai, s) return ("animations[%d].samplers[%d]"):format(ai, s) end
+
+local interp_codes = { LINEAR = 0, STEP = 1, CUBICSPLINE = 2 }
+local path_codes = { translation = 0, rotation = 1, scale = 2, weights = 3 }
+
+-- accessor `i`'s description (Doc:accessor), looked up first among those already read: the
+-- path of a fault is made only when `i` is new
+local function accessor_of(doc, i, ai, s, field)
+  return doc.accessors[i] or doc:accessor(i, sampler_path(ai, s) .. field)
+end
+
+-- the track of sampler `s` of animation `ai` on `joint`'s `path`; its key times and values are
+-- made once per import for each (input, output, interpolation, path), and shared by every track
+-- that uses them
+local function track(doc, sampler, ai, s, joint, path)
   local interp = sampler.interpolation or "LINEAR"
-  if not interpolations[interp] then fail(spath .. ".interpolation", "unknown interpolation %s", D.show(interp)) end
-  local input = doc:accessor(sampler.input, spath .. ".input").index
-  local output = doc:accessor(sampler.output, spath .. ".output").index
-  local key = ("%d %d %s %s"):format(input, output, interp, path)
-  local keys = doc.track_keys[key]
+  local icode = interp_codes[interp]
+  if not icode then fail(sampler_path(ai, s) .. ".interpolation", "unknown interpolation %s", D.show(interp)) end
+  local input = accessor_of(doc, sampler.input, ai, s, ".input").index
+  local output = accessor_of(doc, sampler.output, ai, s, ".output").index
+  local by_input = doc.track_keys[input]
+  if not by_input then
+    by_input = {}
+    doc.track_keys[input] = by_input
+  end
+  local key = (output * 3 + icode) * 4 + path_codes[path]
+  local keys = by_input[key]
   if not keys then
+    local spath = sampler_path(ai, s)
     local times = key_times(doc, input, spath .. ".input")
     local spec = outputs[path]
     local values, desc, bad = doc:read_floats(output, spath .. ".output", spec.types, spec.comps)
@@ -151,7 +173,7 @@ local function track(doc, sampler, spath, joint, path)
     end
     doc.tracks_made = doc.tracks_made + 1
     keys = { times, values, doc.tracks_made }
-    doc.track_keys[key] = keys
+    by_input[key] = keys
   end
   return { joint = joint, path = path, interpolation = interpolations[interp], times = keys[1], values = keys[2] },
     keys[3]
@@ -173,7 +195,7 @@ local function weight_tracks(doc, sampler, spath, range, mi, out)
   local output = doc:accessor(sampler.output, spath .. ".output").index
   local n = range.count
   local key = ("%d %d %s weights %d"):format(input, output, interp, n)
-  local keys = doc.track_keys[key]
+  local keys = doc.weight_keys[key]
   if not keys then
     local times = key_times(doc, input, spath .. ".input")
     local values, desc, bad = doc:read_floats(output, spath .. ".output", SCALAR, weight_comps)
@@ -190,7 +212,7 @@ local function weight_tracks(doc, sampler, spath, range, mi, out)
     doc:spend(4 * desc.count, spath .. ".output")
     doc.tracks_made = doc.tracks_made + 1
     keys = { times, { Fault.core(spath .. ".output", decode.split, values, n) }, doc.tracks_made }
-    doc.track_keys[key] = keys
+    doc.weight_keys[key] = keys
   end
   for t = 1, n do
     out[#out + 1] = { morph = range.first + t - 1, interpolation = interpolations[interp], times = keys[1],
@@ -218,48 +240,63 @@ end
 -- index -> { first, count } of sinew.gltf.morphs.list.
 function M.clips(doc, nodes, skeleton, joint_of, skipped, joints, ranges)
   local anims = doc:array("animations")
-  doc.key_times, doc.track_keys, doc.tracks_made = {}, {}, 0
+  doc.key_times, doc.track_keys, doc.weight_keys, doc.tracks_made = {}, {}, {}, 0
   local clips, names, made, morph_tracks = {}, {}, {}, {}
+  local node_count = nodes.count
   for ai = 0, #anims - 1 do
     local apath = ("animations[%d]"):format(ai)
     local a = object(anims[ai + 1], apath)
     local samplers = list(a.samplers, apath .. ".samplers")
+    local channels = list(a.channels, apath .. ".channels")
+    local sampler_count = #samplers
     local tracks, targets, duration, sig, weights = {}, {}, 0, {}, {}
-    for ci, ch in ipairs(list(a.channels, apath .. ".channels")) do
-      local cpath = ("%s.channels[%d]"):format(apath, ci - 1)
-      ch = object(ch, cpath)
-      local target = object(ch.target, cpath .. ".target")
-      local s = index(ch.sampler, #samplers, cpath .. ".sampler", "sampler")
-      local path = target.path
-      if path ~= "translation" and path ~= "rotation" and path ~= "scale" and path ~= "weights" then
-        fail(cpath .. ".target.path", "unknown path %s", D.show(path))
+    for ci, ch in ipairs(channels) do
+      -- (the checks of object and index inline; their functions make the message of a fault)
+      if type(ch) ~= "table" or rawget(ch, 1) ~= nil then object(ch, channel_path(ai, ci - 1)) end
+      local target = ch.target
+      if type(target) ~= "table" or rawget(target, 1) ~= nil then
+        object(target, channel_path(ai, ci - 1) .. ".target")
       end
-      if target.node == nil then
-        skipped[#skipped + 1] = { path = cpath, why = "no target node" }
+      local s = ch.sampler
+      if not (type(s) == "number" and s >= 0 and s < sampler_count and s == floor(s)) then
+        index(s, sampler_count, channel_path(ai, ci - 1) .. ".sampler", "sampler")
+      end
+      s = tointeger(s)
+      local path = target.path
+      local code = path_codes[path]
+      if not code then fail(channel_path(ai, ci - 1) .. ".target.path", "unknown path %s", D.show(path)) end
+      local n = target.node
+      if n == nil then
+        skipped[#skipped + 1] = { path = channel_path(ai, ci - 1), why = "no target node" }
       else
-        local n = index(target.node, nodes.count, cpath .. ".target.node", "node")
-        local key = n .. " " .. path
+        if not (type(n) == "number" and n >= 0 and n < node_count and n == floor(n)) then
+          index(n, node_count, channel_path(ai, ci - 1) .. ".target.node", "node")
+        end
+        n = tointeger(n)
+        local key = n * 4 + code
         if targets[key] then
-          fail(cpath, "node %d's %s is the target of channel %d too", n, path, targets[key])
+          fail(channel_path(ai, ci - 1), "node %d's %s is the target of channel %d too", n, path, targets[key])
         end
         targets[key] = ci - 1
-        local why = path == "weights" and weights_skipped(nodes[n], n, joints, ranges)
+        local why = code == 3 and weights_skipped(nodes[n], n, joints, ranges)
+        local sampler = samplers[s + 1]
         if why then
-          skipped[#skipped + 1] = { path = cpath, why = why }
-        elseif path == "weights" then
-          local spath = ("%s.samplers[%d]"):format(apath, s)
+          skipped[#skipped + 1] = { path = channel_path(ai, ci - 1), why = why }
+        elseif code == 3 then
+          local spath = sampler_path(ai, s)
           local range = ranges[nodes[n].mesh]
-          local id, last = weight_tracks(doc, object(samplers[s + 1], spath), spath, range, nodes[n].mesh, weights)
-          sig[#sig + 1] = ("m%d %d"):format(range.first, id)
+          local id, last = weight_tracks(doc, object(sampler, spath), spath, range, nodes[n].mesh, weights)
+          sig[#sig + 1] = -(id * 131072 + range.first) -- (morph indices are below 2^17)
           duration = max(duration, last)
         elseif not joint_of[n] then
-          skipped[#skipped + 1] = { path = cpath, why = ("node %d is not in the skeleton"):format(n) }
+          skipped[#skipped + 1] = { path = channel_path(ai, ci - 1), why = ("node %d is not in the skeleton"):format(n) }
         else
-          local spath = ("%s.samplers[%d]"):format(apath, s)
-          local tr, id = track(doc, object(samplers[s + 1], spath), spath, joint_of[n], path)
+          if type(sampler) ~= "table" or rawget(sampler, 1) ~= nil then object(sampler, sampler_path(ai, s)) end
+          local tr, id = track(doc, sampler, ai, s, joint_of[n], path)
           tracks[#tracks + 1] = tr
-          sig[#sig + 1] = ("%d %s %d"):format(tr.joint, path, id)
-          duration = max(duration, tr.times[#tr.times])
+          sig[#sig + 1] = (id * 4 + code) * 65536 + tr.joint -- (joints are below 2^16)
+          local times = tr.times
+          duration = max(duration, times[#times])
         end
       end
     end
@@ -268,7 +305,8 @@ function M.clips(doc, nodes, skeleton, joint_of, skipped, joints, ranges)
     -- animations of the same tracks (the same keys on the same joints) share one clip: clips
     -- cannot change
     table.sort(sig)
-    sig = table.concat(sig, ",") .. "," .. ("%.17g"):format(duration)
+    sig[#sig + 1] = ("%.17g"):format(duration)
+    sig = table.concat(sig, ",")
     local clip = made[sig]
     if not clip then
       for _, w in ipairs(weights) do tracks[#tracks + 1] = w end -- (the weight tracks: in the clip too)

@@ -267,6 +267,8 @@ end
 
 --- Buffer view `i` as a view description for the C decoder.
 function Doc:view(i, path)
+  local known = self.views[i] -- (only the good indices are kept: any other is checked below)
+  if known then return known end
   local views = self:array("bufferViews")
   i = M.index(i, #views, path, "buffer view")
   if self.views[i] then return self.views[i] end
@@ -298,6 +300,8 @@ M.components = components
 
 --- Accessor `i`: its description for the C decoder, with the JSON it came from.
 function Doc:accessor(i, path)
+  local known = self.accessors[i] -- (only the good indices are kept: any other is checked below)
+  if known then return known end
   local accessors = self:array("accessors")
   i = M.index(i, #accessors, path, "accessor")
   if self.accessors[i] then return self.accessors[i] end
