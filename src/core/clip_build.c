@@ -44,6 +44,32 @@ static int values_of(const sn_clip_track_def *tr) {
     sn_fail_arg(err, 1, SN_EINVAL, "track %d ('%s' %s): " fmt, i + 1, target_name(def->skeleton, tr), \
             path_names[tr->path], __VA_ARGS__)
 
+/* 1 when n >= 1 key times are all finite, at least 0, at most `duration` and increasing (what
+   check_track tests time by time, in one pass without a branch per time: an increasing run from
+   0 or later to `duration` or earlier is finite, and a NaN fails every comparison) */
+static int times_fine(const float *t, int n, float duration) {
+    int ok = t[0] >= 0.0f && t[n - 1] <= duration, k;
+    for (k = 1; k < n; k++) ok &= t[k] > t[k - 1];
+    return ok;
+}
+
+/* 1 when n values are all finite and at most SN_CLIP_MAX_VALUE in magnitude: the largest
+   magnitude found by its bits (for floats without their sign, the order of the bits is the order
+   of the values, infinities and NaNs above all finite ones), then tested as check_track tests
+   each value */
+static int values_fine(const float *v, int n) {
+    uint32_t top = 0, u;
+    float f;
+    int k;
+    for (k = 0; k < n; k++) {
+        memcpy(&u, v + k, sizeof u);
+        u &= 0x7fffffffu;
+        top = u > top ? u : top;
+    }
+    memcpy(&f, &top, sizeof f);
+    return sn_isfinite(f) && !(fabsf(f) > SN_CLIP_MAX_VALUE);
+}
+
 static sn_status check_track(const sn_clip_def *def, int i, sn_error *err) {
     const sn_clip_track_def *tr = &def->tracks[i];
     int k, c, w, n, nvalues;
@@ -59,7 +85,7 @@ static sn_status check_track(const sn_clip_def *def, int i, sn_error *err) {
         return sn_fail_arg(err, 1, SN_EINVAL, "track %d: unknown interpolation %d", i + 1, (int)tr->interpolation);
     if (tr->keys < 1 || tr->times == NULL || tr->values == NULL) return TRACK_FAIL("%s", "no keys");
     if (tr->keys > SN_CLIP_MAX_TRACK_KEYS) return TRACK_FAIL("%d keys, more than %d", tr->keys, SN_CLIP_MAX_TRACK_KEYS);
-    for (k = 0; k < tr->keys; k++) {
+    for (k = times_fine(tr->times, tr->keys, def->duration) ? tr->keys : 0; k < tr->keys; k++) {
         float t = tr->times[k];
         if (!sn_isfinite(t)) return TRACK_FAIL("time %d is not finite", k + 1);
         if (t < 0.0f) return TRACK_FAIL("time %d (%g) is negative", k + 1, (double)t);
@@ -71,14 +97,20 @@ static sn_status check_track(const sn_clip_def *def, int i, sn_error *err) {
     }
     w = width_of(tr->path);
     nvalues = values_of(tr);
-    for (n = 0; n < nvalues; n++) {
+    for (n = values_fine(tr->values, nvalues) ? nvalues : 0; n < nvalues; n++) {
         if (!sn_isfinite(tr->values[n])) return TRACK_FAIL("value %d is not finite", n + 1);
         if (fabsf(tr->values[n]) > SN_CLIP_MAX_VALUE)
             return TRACK_FAIL("value %d is too large (at most %g in magnitude)", n + 1, SN_CLIP_MAX_VALUE);
     }
     if (tr->path == SN_CLIP_ROTATION) { /* the value of every key; cubic tangents may be zero */
         const int at = tr->interpolation == SN_CLIP_CUBIC ? 3 * w : w, off = tr->interpolation == SN_CLIP_CUBIC ? w : 0;
-        for (k = 0; k < tr->keys; k++) {
+        int zero = 0;
+        for (k = 0; k < tr->keys; k++) { /* (a pass without a branch per key, then the first zero) */
+            double len2 = 0;
+            for (c = 0; c < w; c++) len2 += (double)tr->values[at * k + off + c] * tr->values[at * k + off + c];
+            zero |= !(len2 > 0.0);
+        }
+        for (k = 0; zero && k < tr->keys; k++) {
             double len2 = 0;
             for (c = 0; c < w; c++) len2 += (double)tr->values[at * k + off + c] * tr->values[at * k + off + c];
             if (!(len2 > 0.0)) return TRACK_FAIL("rotation of key %d is zero", k + 1);

@@ -273,6 +273,39 @@ static void read_element(const sn_gltf_accessor *a, const unsigned char *p, floa
         }
 }
 
+/* the elements of a scalar or vector accessor (one column, so no padding inside an element) from
+   `base`, `step` bytes apart: read_element's values, with the choice of component made once for
+   all of them instead of once per value (indices, joints, quantised keys and vertices) */
+#define READ_VECTORS(dst, expr)                                                                           \
+    for (i = 0; i < a->count; i++) {                                                                      \
+        const unsigned char *p = base + i * step;                                                         \
+        for (r = 0; r < a->rows; r++, p += csize) *dst++ = (expr);                                       \
+    }
+static void read_vectors(const sn_gltf_accessor *a, const unsigned char *base, size_t step, float *out,
+                         uint32_t *uout) {
+    const size_t csize = component_size(a->component);
+    size_t i;
+    int r;
+    if (uout != NULL) {
+        switch (a->component) {
+        case SN_GLTF_UNSIGNED_BYTE: READ_VECTORS(uout, p[0]) break;
+        case SN_GLTF_UNSIGNED_SHORT: READ_VECTORS(uout, le16(p)) break;
+        default: READ_VECTORS(uout, le32(p)) break;
+        }
+        return;
+    }
+    if (a->normalized) {
+        READ_VECTORS(out, component_float(p, a->component, 1))
+        return;
+    }
+    switch (a->component) {
+    case SN_GLTF_UNSIGNED_BYTE: READ_VECTORS(out, (float)p[0]) break;
+    case SN_GLTF_UNSIGNED_SHORT: READ_VECTORS(out, (float)le16(p)) break;
+    default: READ_VECTORS(out, component_float(p, a->component, 0)) break;
+    }
+}
+#undef READ_VECTORS
+
 /* the decoding shared by the float and the integer reads: exactly one of out and uout is set */
 static sn_status read_all(const sn_gltf_accessor *a, float *out, uint32_t *uout, size_t room, sn_error *err) {
     const size_t per = (size_t)a->rows * (size_t)a->columns, elem = element_size(a);
@@ -292,6 +325,8 @@ static sn_status read_all(const sn_gltf_accessor *a, float *out, uint32_t *uout,
                 memcpy(out, base, sizeof(float) * a->count * per);
             else
                 for (i = 0; i < a->count; i++) memcpy(out + i * per, base + i * step, elem);
+        } else if (a->columns == 1) {
+            read_vectors(a, base, step, out, uout);
         } else {
             for (i = 0; i < a->count; i++)
                 read_element(a, base + i * step, out != NULL ? out + i * per : NULL,
@@ -345,11 +380,25 @@ sn_status sn_gltf_interleave(const sn_gltf_attribute *attrs, int n, size_t count
     if (slots > 0 && count > room / slots)
         return sn_fail(err, SN_ENOMEM, "%lu vertices of %lu floats need room (got %lu)", (unsigned long)count,
                        (unsigned long)slots, (unsigned long)room);
-    for (v = 0; v < count; v++)
-        for (i = 0; i < n; i++) {
-            const float *src = attrs[i].values + v * (size_t)attrs[i].width;
-            for (k = 0; k < attrs[i].slots; k++) *out++ = k < attrs[i].width ? src[k] : attrs[i].fill;
-        }
+    /* attribute by attribute (the same writes as vertex by vertex, with the loops' bounds fixed
+       for each run of them) */
+    for (i = 0, k = 0; i < n; k += attrs[i].slots, i++) {
+        const int width = attrs[i].width, fill_slots = attrs[i].slots;
+        const float *src = attrs[i].values, fill = attrs[i].fill;
+        float *dst = out + k;
+        int c;
+        if (width == fill_slots && width == 4)
+            for (v = 0; v < count; v++, src += 4, dst += slots) memcpy(dst, src, 4 * sizeof(float));
+        else if (width == fill_slots && width == 3)
+            for (v = 0; v < count; v++, src += 3, dst += slots) memcpy(dst, src, 3 * sizeof(float));
+        else if (width == fill_slots && width == 2)
+            for (v = 0; v < count; v++, src += 2, dst += slots) memcpy(dst, src, 2 * sizeof(float));
+        else
+            for (v = 0; v < count; v++, src += width, dst += slots) {
+                for (c = 0; c < width; c++) dst[c] = src[c];
+                for (; c < fill_slots; c++) dst[c] = fill;
+            }
+    }
     return SN_OK;
 }
 
