@@ -356,7 +356,7 @@ static int l_rotation_keys(lua_State *L) {
         return sn_lua_errorf(L, "'values' has %s floats, not 4 per key time (%s)", sizestr(L, v->n), sizestr(L, keys));
     if (linear && !(widest > 0)) return sn_lua_argerror(L, 3, "not a positive angle");
     lua_settop(L, 4);
-    unit = (double *)sn_lua_newtemp(L, sizeof(double) * 4 * (keys > 0 ? keys : 1));
+    unit = (double *)work_room(L, sizeof(double) * 4 * (keys > 0 ? keys : 1));
     if (!sn_gltf_unit_rotations(v->v, keys, unit, &at)) {
         lua_pushboolean(L, 0);
         lua_pushinteger(L, (lua_Integer)at);
@@ -671,7 +671,6 @@ void sn_open_gltf(lua_State *L, int module) {
                                    {"accessor", l_accessor},
                                    {"floats", l_floats},
                                    {"key_times", l_key_times},
-                                   {"rotation_keys", l_rotation_keys},
                                    {"split", l_split},
                                    {NULL, NULL}};
     static const luaL_Reg floats_meta[] = {
@@ -692,6 +691,9 @@ void sn_open_gltf(lua_State *L, int module) {
     lua_pushnil(L);
     lua_pushcclosure(L, l_vertices, 1);
     lua_setfield(L, -2, "vertices");
+    lua_pushnil(L);
+    lua_pushcclosure(L, l_rotation_keys, 1);
+    lua_setfield(L, -2, "rotation_keys");
     lua_pushnumber(L, (lua_Number)SN_GLTF_MAX_VALUES);
     lua_setfield(L, -2, "MAX_VALUES");
     lua_setfield(L, module, "_gltf");

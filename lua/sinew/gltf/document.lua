@@ -6,6 +6,7 @@
 -- JSON side: types, indices and counts, with the path of each value.
 -- @module sinew.gltf.document
 local decode = require("sinew.core")._gltf
+local try = require("sinew.core").try
 local Fault = require "sinew.fault"
 local Json = require "sinew.json"
 
@@ -298,15 +299,35 @@ local components = { [5120] = "BYTE", [5121] = "UNSIGNED_BYTE", [5122] = "SHORT"
   [5125] = "UNSIGNED_INT", [5126] = "FLOAT" }
 M.components = components
 
---- Accessor `i`: its description for the C decoder, with the JSON it came from.
+-- M.count's test of a good count: an integer from 0 to 2^53
+local function is_count(v) return type(v) == "number" and v >= 0 and v <= 2 ^ 53 and v == floor(v) end
+
+--- Accessor `i`: its description for the C decoder (`kind` names its components as the
+-- messages do: "FLOAT", "UNSIGNED_SHORT (normalized)").
 function Doc:accessor(i, path)
   local known = self.accessors[i] -- (only the good indices are kept: any other is checked below)
   if known then return known end
   local accessors = self:array("accessors")
   i = M.index(i, #accessors, path, "accessor")
   if self.accessors[i] then return self.accessors[i] end
+  -- the common accessor (no sparse values, every field good) without a JSON path made: the
+  -- checks below in one test, any fault left to them (in their order, with their messages)
+  local a = accessors[i + 1]
+  if type(a) == "table" and rawget(a, 1) == nil and a.sparse == nil then
+    local ct, shape, normalized, count, offset = a.componentType, shapes[a.type], a.normalized, a.count, a.byteOffset
+    if components[ct] and shape and (normalized == nil or type(normalized) == "boolean") and is_count(count)
+      and count >= 1 and (offset == nil or is_count(offset)) then
+      local desc = { component = ct, normalized = normalized == true, rows = shape[1], columns = shape[2],
+        count = tointeger(count), offset = offset and tointeger(offset) or 0, index = i, type = a.type,
+        kind = components[ct] .. (normalized and " (normalized)" or "") }
+      local v = a.bufferView
+      if v ~= nil then desc.view = self.views[v] or self:view(v, ("accessors[%d].bufferView"):format(i)) end
+      self.accessors[i] = desc
+      return desc
+    end
+  end
   local apath = ("accessors[%d]"):format(i)
-  local a = M.object(accessors[i + 1], apath)
+  a = M.object(a, apath)
   if not components[a.componentType] then
     fail(apath .. ".componentType", "unknown component type %s", show(a.componentType))
   end
@@ -317,7 +338,7 @@ function Doc:accessor(i, path)
   end
   local desc = { component = a.componentType, normalized = a.normalized == true, rows = shape[1], columns = shape[2],
     count = M.count(a.count, apath .. ".count"), offset = M.count(a.byteOffset, apath .. ".byteOffset", 0),
-    index = i, type = a.type, path = apath }
+    index = i, type = a.type, kind = components[a.componentType] .. (a.normalized and " (normalized)" or "") }
   if desc.count < 1 then fail(apath .. ".count", "must be at least 1") end
   if a.bufferView ~= nil then desc.view = self:view(a.bufferView, apath .. ".bufferView") end
   if a.sparse ~= nil then
@@ -356,14 +377,14 @@ function Doc:decode(i, path, types, comps, cache, decoder)
   if types and not types[desc.type] then
     fail(path, "accessor %d is a %s, not a %s", desc.index, desc.type, M.names(types))
   end
-  if comps then
-    local name = components[desc.component] .. (desc.normalized and " (normalized)" or "")
-    if not comps[name] then fail(path, "accessor %d has %s components, not %s", desc.index, name, M.names(comps)) end
+  if comps and not comps[desc.kind] then
+    fail(path, "accessor %d has %s components, not %s", desc.index, desc.kind, M.names(comps))
   end
   local done = cache[desc.index]
   if done then return done[1], desc, done[2] end
   if not (self.decoded[desc.index] or self.floats[desc.index]) then self:spend_values(desc, M.NUMBER_BYTES, path) end
-  local values, bad = Fault.core(desc.path, decoder, desc)
+  local values, bad = try(decoder, desc) -- (as Fault.core, the path made only for a refusal)
+  if values == nil and type(bad) == "string" then fail(("accessors[%d]"):format(desc.index), "%s", bad) end
   cache[desc.index] = { values, bad }
   return values, desc, bad
 end

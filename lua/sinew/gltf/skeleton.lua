@@ -7,7 +7,8 @@ local D = require "sinew.gltf.document"
 local Fault = require "sinew.fault"
 
 local fail, index, list, object, numbers = Fault.fail, D.index, D.list, D.object, D.numbers
-local sqrt = math.sqrt
+local sqrt, floor = math.sqrt, math.floor
+local tointeger = math.tointeger or function(v) return v end -- (JSON decoders give floats on 5.3+)
 
 local M = {}
 
@@ -103,13 +104,19 @@ function M.nodes(doc)
   end
   local count = #json
   for i = 0, count - 1 do
-    local path = ("nodes[%d].children"):format(i)
-    for k, c in ipairs(list(json[i + 1].children, path)) do
-      c = index(c, count, ("%s[%d]"):format(path, k - 1), "node")
-      if c == i then fail(path, "node %d is its own child", i) end
-      if nodes[c].parent ~= nil then fail(path, "node %d has two parents (nodes %d and %d)", c, nodes[c].parent, i) end
-      nodes[c].parent = i
-      nodes[i].children[#nodes[i].children + 1] = c
+    local children = json[i + 1].children
+    if children ~= nil then
+      local path = ("nodes[%d].children"):format(i)
+      for k, c in ipairs(list(children, path)) do
+        if not (type(c) == "number" and c >= 0 and c < count and c == floor(c)) then -- (the message: index)
+          index(c, count, ("%s[%d]"):format(path, k - 1), "node")
+        end
+        c = tointeger(c)
+        if c == i then fail(path, "node %d is its own child", i) end
+        if nodes[c].parent ~= nil then fail(path, "node %d has two parents (nodes %d and %d)", c, nodes[c].parent, i) end
+        nodes[c].parent = i
+        nodes[i].children[#nodes[i].children + 1] = c
+      end
     end
   end
   -- every node reached from the roots, parents first, without recursion: a node that is not
