@@ -94,8 +94,11 @@ local function key_times(doc, input, path)
   return times
 end
 
+local interp_codes = { LINEAR = 0, STEP = 1, CUBICSPLINE = 2 }
+local path_codes = { translation = 0, rotation = 1, scale = 2, weights = 3 }
+local code_widths = { [0] = 3, 4, 3, 1 } -- the floats of a key of each path code
+
 local LANES = 8 -- SN_SKELETON_LANES (src/core/skeleton.h)
-local widths = { translation = 3, rotation = 4, scale = 3, morph = 1 }
 local rows_per_key = { linear = 2, step = 1, cubicspline = 4 }
 
 --- A bound on the bytes of the clip of `tracks` on a skeleton of `joints` joints, before it is
@@ -113,16 +116,16 @@ function M.clip_bytes(tracks, joints)
       groups[tr.times] = g
       order[#order + 1] = tr.times
     end
-    local k = (tr.path or "morph") .. " " .. tr.interpolation -- (a morph weight track: 1 wide)
+    -- the tracks of one path and one interpolation: counted under (path's code) x 8 + rows per key
+    local k = path_codes[tr.path or "weights"] * 8 + rows_per_key[tr.interpolation] -- (a morph weight track)
     g[k] = (g[k] or 0) + 1
   end
   local bytes = 1024 + 64 * #tracks
   for _, times in ipairs(order) do
     for k, lanes in each, groups[times] do
-      local path, interp = k:match("^(%S+) (%S+)$")
       if 2 * lanes >= joints then lanes = math.max(lanes, joints) end
       local padded = ceil(lanes / LANES) * LANES
-      bytes = bytes + 4 * #times * (4 + widths[path] * rows_per_key[interp]) * padded
+      bytes = bytes + 4 * #times * (4 + code_widths[floor(k / 8)] * (k % 8)) * padded
     end
   end
   return bytes
@@ -132,8 +135,6 @@ end
 local function channel_path(ai, ci) return ("animations[%d].channels[%d]"):format(ai, ci) end
 local function sampler_path(ai, s) return ("animations[%d].samplers[%d]"):format(ai, s) end
 
-local interp_codes = { LINEAR = 0, STEP = 1, CUBICSPLINE = 2 }
-local path_codes = { translation = 0, rotation = 1, scale = 2, weights = 3 }
 
 -- accessor `i`'s description (Doc:accessor), looked up first among those already read: the
 -- path of a fault is made only when `i` is new
