@@ -137,8 +137,8 @@ describe("sinew.gltf key work in C", function()
   it("makes the clips of every rotation sampler of the Fox and the corpus bit for bit as the Lua did", function()
     local samplers, samples, added_keys = 0, 0, 0
     for _, path in ipairs(files) do
-      local json, bin = D.container(helper.read_file(path))
-      local doc = D.new(D.json(json), bin, path:match("^(.*/)"))
+      local json, bin, bin_offset, bin_length = D.container(helper.read_file(path))
+      local doc = D.new(D.json(json), bin, path:match("^(.*/)"), nil, nil, bin_offset, bin_length)
       for _, a in ipairs(doc.json.animations or {}) do
         local rotation = {}
         for _, ch in ipairs(a.channels) do

@@ -122,6 +122,37 @@ end
 
 describe("sinew.gltf", function()
   describe("the corpus", function()
+    it("reads a .glb's BIN chunk where it lies in the file, limited to its buffer's byteLength", function()
+      -- glb(bytes, true) gives the place of the chunk that glb(bytes) copies
+      for _, model in ipairs(models) do
+        for _, f in ipairs(model.files) do
+          if f:match("%.glb$") then
+            local bytes = read(f)
+            local text, bin = sinew._gltf.glb(bytes)
+            local text2, offset, length = sinew._gltf.glb(bytes, true)
+            assert.equal(text, text2)
+            assert.equal(#bin, length)
+            assert.is_true(bin == bytes:sub(offset + 1, offset + length), f)
+          end
+        end
+      end
+      -- a chunk longer than its buffer (16 bytes, byteLength 12): views end at the byteLength
+      local D, Fault = require "sinew.gltf.document", require "sinew.fault"
+      local hostile = require "support.gltf_hostile"
+      local f32s = hostile.f32s
+      local doc_json = json.encode { asset = { version = "2.0" }, buffers = { { byteLength = 12 } },
+        bufferViews = { { buffer = 0, byteLength = 12 }, { buffer = 0, byteOffset = 8, byteLength = 8 } },
+        accessors = { { bufferView = 0, componentType = 5126, count = 3, type = "SCALAR" } } }
+      local text, bin, offset, length = D.container(hostile.glb(doc_json, f32s(1) .. f32s(2) .. f32s(3) .. f32s(4)))
+      assert.equal(16, length)
+      local doc = D.new(D.json(text), bin, "", nil, nil, offset, length)
+      local values = doc:read_floats(0, "x")
+      assert.same({ 3, 1, 2, 3 }, { #values, values[1], values[2], values[3] })
+      local ok, err = pcall(doc.view, doc, 1, "x")
+      assert.is_false(ok)
+      assert.equal("bufferViews[1]: bytes 8 .. 16 are past the end of buffer 0 (12 bytes)", Fault.message(err))
+    end)
+
     for _, model in ipairs(models) do
       it(("imports %s from every container alike"):format(model.name), function()
         local first

@@ -148,11 +148,15 @@ static size_t accessor_values(lua_State *L, const sn_gltf_accessor *a) {
 }
 
 /*
- * Splits a .glb into its JSON chunk and its BIN chunk (nil when there is none).
+ * Splits a .glb into its JSON chunk and its BIN chunk (nil when there is none); with `in_place`,
+ * the BIN chunk is not copied: its place in `bytes` is returned instead (the importer reads its
+ * buffer views there).
  * @function _gltf.glb
  * @tparam string bytes the whole file
+ * @tparam[opt] boolean in_place
  * @treturn string json
- * @treturn ?string bin
+ * @treturn ?string|int bin, or with `in_place` the bytes before it (0-based offset)
+ * @treturn ?int with `in_place`, its length in bytes
  * @raise when `bytes` is not a string; the core's refusal of the container: "a .glb starts with a
  * 12-byte header (the file has 5 bytes)", "not a .glb: the file does not start with 'glTF'",
  * "the GLB header's version 1 is not 2", "the GLB header's length 90 is past the end of the file (80 bytes): cut
@@ -164,10 +168,18 @@ static int l_glb(lua_State *L) {
     const unsigned char *data = (const unsigned char *)sn_lua_checklstring(L, 1, &size);
     sn_gltf_glb glb;
     sn_error err;
+    const int in_place = lua_toboolean(L, 2);
     if (sn_gltf_glb_split(data, size, &glb, &err) != SN_OK) return sn_lua_raise(L, &err, -1);
     lua_pushlstring(L, (const char *)glb.json, glb.json_size);
-    if (glb.bin != NULL) lua_pushlstring(L, (const char *)glb.bin, glb.bin_size);
-    else lua_pushnil(L);
+    if (glb.bin == NULL) {
+        lua_pushnil(L);
+    } else if (in_place) {
+        lua_pushinteger(L, (lua_Integer)(glb.bin - data));
+        lua_pushinteger(L, (lua_Integer)glb.bin_size);
+        return 3;
+    } else {
+        lua_pushlstring(L, (const char *)glb.bin, glb.bin_size);
+    }
     return 2;
 }
 

@@ -102,13 +102,16 @@ function M.json(text, decoder)
   return doc
 end
 
---- The JSON text and BIN chunk of `bytes`: a .glb is split, other bytes are JSON text.
+--- The JSON text and BIN chunk of `bytes`: a .glb is split, other bytes are JSON text. The BIN
+-- chunk is given as the string holding it, the bytes before it there and its length (`bytes`
+-- itself: the chunk is not copied), or nil.
 function M.container(bytes)
   if bytes == "" then fail("", "the file is empty (0 bytes)") end
   if bytes:sub(1, 4) == "glTF" then
-    local ok, text, bin = pcall(decode.glb, bytes)
+    local ok, text, offset, length = pcall(decode.glb, bytes, true)
     if not ok then fail("", "%s", text) end
-    return text, bin
+    if offset == nil then return text, nil end
+    return text, bytes, offset, length -- (the BIN chunk read in place: not copied)
   end
   return bytes, nil
 end
@@ -189,12 +192,14 @@ end
 local Doc = {}
 Doc.__index = Doc
 
---- A document: the decoded JSON with its buffers resolved lazily. `bin` is the .glb's BIN chunk
--- (or nil), `base_dir` and `read` locate and read external files, `max_bytes` is the budget of
--- the import (Doc:spend).
-function M.new(tree, bin, base_dir, read, max_bytes)
-  local doc = setmetatable({ json = tree, bin = bin, base_dir = base_dir, reader = read or M.read_file,
-    buffers = {}, views = {}, accessors = {}, decoded = {}, floats = {}, max_bytes = max_bytes or M.MAX_BYTES, spent = 0 }, Doc)
+--- A document: the decoded JSON with its buffers resolved lazily. `bin` is the string holding the
+-- .glb's BIN chunk (or nil), `bin_offset` the bytes before the chunk there and `bin_length` its
+-- length (0 and #bin when not given: `bin` is the chunk), `base_dir` and `read` locate and read
+-- external files, `max_bytes` is the budget of the import (Doc:spend).
+function M.new(tree, bin, base_dir, read, max_bytes, bin_offset, bin_length)
+  local doc = setmetatable({ json = tree, bin = bin, bin_offset = bin_offset or 0,
+    bin_length = bin_length or (bin and #bin), base_dir = base_dir, reader = read or M.read_file, buffers = {},
+    views = {}, accessors = {}, decoded = {}, floats = {}, max_bytes = max_bytes or M.MAX_BYTES, spent = 0 }, Doc)
   local asset = M.object(tree.asset, "asset")
   if type(asset.version) ~= "string" or not asset.version:match("^2%.") then
     fail("asset.version", "glTF version %s is not 2.x", show(asset.version))
@@ -236,22 +241,24 @@ function Doc:array(name)
   return M.list(self.json[name], name)
 end
 
---- The bytes of buffer `i` (0-based), limited to its byteLength.
+--- The bytes of buffer `i` (0-based): a string, the bytes before the buffer in it (0 but for the
+-- BIN chunk of a .glb, read in place in the file) and the buffer's length, its byteLength.
 function Doc:buffer(i, path)
   local buffers = self:array("buffers")
   i = M.index(i, #buffers, path, "buffer")
-  if self.buffers[i] then return self.buffers[i] end
+  local known = self.buffers[i]
+  if known then return known[1], known[2], known[3] end
   local bpath = ("buffers[%d]"):format(i)
   local b = M.object(buffers[i + 1], bpath)
   local length = M.count(b.byteLength, bpath .. ".byteLength")
   local bytes, why
   if b.uri == nil then
     if i ~= 0 or self.bin == nil then fail(bpath, "has no uri and no BIN chunk") end
-    bytes = self.bin
-    if #bytes > length then
-      self:spend(length, bpath)
-      bytes = bytes:sub(1, length)
-    end
+    local size = self.bin_length
+    if size > length then self:spend(length, bpath) end -- (as when the chunk was cut to its byteLength)
+    if size < length then fail(bpath, "byteLength %d is more than its %d bytes", length, size) end
+    self.buffers[i] = { self.bin, self.bin_offset, length }
+    return self.bin, self.bin_offset, length
   else
     -- no more than byteLength bytes are read (a longer file is cut there, as it always was)
     local uri_path = bpath .. ".uri"
@@ -262,8 +269,8 @@ function Doc:buffer(i, path)
     if #bytes > length then bytes = bytes:sub(1, length) end
   end
   if #bytes < length then fail(bpath, "byteLength %d is more than its %d bytes", length, #bytes) end
-  self.buffers[i] = bytes
-  return bytes
+  self.buffers[i] = { bytes, 0, length }
+  return bytes, 0, length
 end
 
 --- Buffer view `i` as a view description for the C decoder.
@@ -275,17 +282,17 @@ function Doc:view(i, path)
   if self.views[i] then return self.views[i] end
   local vpath = ("bufferViews[%d]"):format(i)
   local v = M.object(views[i + 1], vpath)
-  local buffer = self:buffer(v.buffer, vpath .. ".buffer")
+  local buffer, base, size = self:buffer(v.buffer, vpath .. ".buffer")
   local offset = M.count(v.byteOffset, vpath .. ".byteOffset", 0)
   local length = M.count(v.byteLength, vpath .. ".byteLength")
   local stride = M.count(v.byteStride, vpath .. ".byteStride", 0)
   if stride ~= 0 and (stride < 4 or stride > 252 or stride % 4 ~= 0) then
     fail(vpath .. ".byteStride", "%d is not a multiple of 4 from 4 to 252", stride)
   end
-  if offset + length > #buffer then
-    fail(vpath, "bytes %d .. %d are past the end of buffer %d (%d bytes)", offset, offset + length, v.buffer, #buffer)
+  if offset + length > size then
+    fail(vpath, "bytes %d .. %d are past the end of buffer %d (%d bytes)", offset, offset + length, v.buffer, size)
   end
-  local view = { buffer = buffer, offset = offset, length = length, stride = stride }
+  local view = { buffer = buffer, offset = base + offset, length = length, stride = stride }
   self.views[i] = view
   return view
 end

@@ -51,8 +51,8 @@ end
 
 -- the asset of a document's bytes (raises faults)
 local function build(bytes, base_dir, options)
-  local json, bin = D.container(bytes)
-  local doc = D.new(D.json(json, options.json), bin, base_dir, options.read, options.max_bytes)
+  local json, bin, bin_offset, bin_length = D.container(bytes)
+  local doc = D.new(D.json(json, options.json), bin, base_dir, options.read, options.max_bytes, bin_offset, bin_length)
   local nodes = S.nodes(doc)
   local joints = S.joints(doc, nodes, options)
   local skipped = {}
