@@ -41,7 +41,7 @@
    indices before they are checked) are made in a buffer kept for the next call, an upvalue of the
    function: a fresh block is fresh pages to fault in, on every import, and on LuaJIT (whose
    allocator maps every block past 128 KiB afresh) that cost more than the import's own work. */
-#define KEPT_MAX ((size_t)4 << 20)
+#define KEPT_MAX ((size_t)2 << 20)
 
 /* a block of `size` bytes for this call's work (not zeroed): the kept one (upvalue 1) up to
    KEPT_MAX, else a new userdata (pushed) */
