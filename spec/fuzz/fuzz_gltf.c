@@ -31,6 +31,38 @@ static void read_view(reader *r, const unsigned char *bytes, size_t n, sn_gltf_v
     v->stride = read_byte(r) < 160 ? 0 : (read_byte(r) < 240 ? (size_t)read_int(r, 0, 80) : wild[read_int(r, 0, 8)]);
 }
 
+/* value k of element i of a valid accessor without sparse values, as its bytes say (glTF 2.0,
+   3.6.2): columns start at multiples of 4 bytes, little-endian components; the oracle of the
+   decoder's faster paths (written apart from them). `as_uint`: the integer itself. */
+static double ref_value(const sn_gltf_accessor *a, size_t i, int k, int as_uint, uint32_t *bits) {
+    static const int sizes[] = {1, 1, 2, 2, 0, 4, 4}; /* 5120 .. 5126 */
+    const int csize = sizes[a->component - 5120], col = k / a->rows, row = k % a->rows;
+    const size_t col_bytes = (size_t)a->rows * (size_t)csize;
+    const size_t col_step = a->columns > 1 ? (col_bytes + 3) / 4 * 4 : col_bytes;
+    const size_t elem = col_step * (size_t)a->columns;
+    const size_t step = a->view->stride != 0 ? a->view->stride : elem;
+    const unsigned char *p = a->view->buffer + a->view->offset + a->offset + i * step + (size_t)col * col_step +
+                             (size_t)row * (size_t)csize;
+    uint32_t u = 0;
+    int b;
+    for (b = csize - 1; b >= 0; b--) u = u << 8 | p[b];
+    *bits = u;
+    if (as_uint) return (double)u;
+    switch (a->component) {
+    case SN_GLTF_BYTE: {
+        const int v = u >= 128u ? (int)u - 256 : (int)u;
+        return a->normalized ? (v / 127.0 < -1.0 ? -1.0 : (double)((float)v / 127.0f)) : (double)v;
+    }
+    case SN_GLTF_SHORT: {
+        const int v = u >= 32768u ? (int)u - 65536 : (int)u;
+        return a->normalized ? (v / 32767.0 < -1.0 ? -1.0 : (double)((float)v / 32767.0f)) : (double)v;
+    }
+    case SN_GLTF_UNSIGNED_BYTE: return a->normalized ? (double)((float)u / 255.0f) : (double)u;
+    case SN_GLTF_UNSIGNED_SHORT: return a->normalized ? (double)((float)u / 65535.0f) : (double)u;
+    default: return (double)(float)u; /* UNSIGNED_INT as a float; FLOAT: compared by its bits */
+    }
+}
+
 static void fuzz_accessor(reader *r, const unsigned char *bytes, size_t n) {
     sn_gltf_accessor a;
     sn_gltf_view views[3];
@@ -73,7 +105,15 @@ static void fuzz_accessor(reader *r, const unsigned char *bytes, size_t n) {
     /* too little room is refused */
     FUZZ_CHECK(sn_gltf_accessor_read(&a, out, values - 1, &err) != SN_OK);
     if (sn_gltf_accessor_read(&a, out, values, &err) == SN_OK) {
+        const int per = a.rows * a.columns;
         for (i = 0; i < values; i++) {
+            if (a.view != NULL && a.sparse_count == 0) { /* every value as its bytes say */
+                uint32_t bits, got;
+                const double want = ref_value(&a, i / (size_t)per, (int)(i % (size_t)per), 0, &bits);
+                memcpy(&got, &out[i], sizeof got);
+                if (a.component == SN_GLTF_FLOAT) FUZZ_CHECK(got == bits);
+                else FUZZ_CHECK((double)out[i] == want);
+            }
             if (a.component == SN_GLTF_FLOAT) continue; /* any float at all, NaN included */
             FUZZ_CHECK(isfinite(out[i]));
             if (a.normalized) FUZZ_CHECK(out[i] >= -1.0f && out[i] <= 1.0f);
@@ -86,6 +126,14 @@ static void fuzz_accessor(reader *r, const unsigned char *bytes, size_t n) {
                                      a.component == SN_GLTF_UNSIGNED_INT));
         if (a.component == SN_GLTF_UNSIGNED_BYTE)
             for (i = 0; i < values; i++) FUZZ_CHECK(uout[i] <= 255u);
+        if (a.view != NULL && a.sparse_count == 0) {
+            const int per = a.rows * a.columns;
+            for (i = 0; i < values; i++) {
+                uint32_t bits;
+                (void)ref_value(&a, i / (size_t)per, (int)(i % (size_t)per), 1, &bits);
+                FUZZ_CHECK(uout[i] == bits);
+            }
+        }
     }
     free(out);
     free(uout);
