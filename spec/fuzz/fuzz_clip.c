@@ -88,6 +88,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     }
     FUZZ_CHECK(need > 0);
+    /* what the core took (it checks in one pass first): every time finite, from 0 to the
+       duration, increasing; every value finite and within SN_CLIP_MAX_VALUE; rotations not zero */
+    for (i = 0; i < def.track_count; i++) {
+        const sn_clip_track_def *tr = &tracks[i];
+        const int w = tr->path == SN_CLIP_ROTATION ? 4 : tr->path == SN_CLIP_WEIGHT ? 1 : 3;
+        const int per = tr->interpolation == SN_CLIP_CUBIC ? 3 * w : w;
+        for (k = 0; k < tr->keys; k++) {
+            double len2 = 0;
+            int c;
+            FUZZ_CHECK(isfinite(tr->times[k]) && tr->times[k] >= 0.0f && tr->times[k] <= def.duration);
+            FUZZ_CHECK(k == 0 || tr->times[k] > tr->times[k - 1]);
+            for (c = 0; c < per; c++)
+                FUZZ_CHECK(isfinite(tr->values[per * k + c]) && fabs(tr->values[per * k + c]) <= SN_CLIP_MAX_VALUE);
+            for (c = 0; c < w && tr->path == SN_CLIP_ROTATION; c++) {
+                const double v = tr->values[per * k + (per == w ? 0 : w) + c];
+                len2 += v * v;
+            }
+            FUZZ_CHECK(tr->path != SN_CLIP_ROTATION || len2 > 0.0);
+        }
+    }
     cmem = malloc(need);
     FUZZ_CHECK(cmem != NULL && sn_clip_init(cmem, need, &def, &err) == SN_OK);
     clip = (sn_clip *)cmem;
