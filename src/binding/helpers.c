@@ -156,7 +156,7 @@ int sn_lua_tooption(lua_State *L, int idx, int arg, const char *ctx, const char 
                                                      push_choices(L, names), luaL_typename(L, idx)));
     s = lua_tostring(L, idx);
     for (i = 0; names[i] != NULL; i++)
-        if (strcmp(s, names[i]) == 0) return i;
+        if (s[0] == names[i][0] && strcmp(s, names[i]) == 0) return i; /* (most differ at once) */
     return sn_lua_argerror(L, arg, lua_pushfstring(L, "%sunknown %s '%s' %s", ctx, what, s, push_choices(L, names)));
 }
 
@@ -166,8 +166,10 @@ void sn_lua_checkfields(lua_State *L, int t, int arg, const char *what, const ch
     while (lua_next(L, t) != 0) {
         int i, ok = 0;
         lua_pop(L, 1);
-        if (lua_type(L, -1) == LUA_TSTRING)
-            for (i = 0; known[i] != NULL && !ok; i++) ok = strcmp(lua_tostring(L, -1), known[i]) == 0;
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            const char *key = lua_tostring(L, -1);
+            for (i = 0; known[i] != NULL && !ok; i++) ok = key[0] == known[i][0] && strcmp(key, known[i]) == 0;
+        }
         if (!ok) {
             if (lua_type(L, -1) == LUA_TSTRING)
                 sn_lua_argerror(L, arg, lua_pushfstring(L, "unknown field '%s' in %s", lua_tostring(L, -1), what));
