@@ -61,19 +61,19 @@ static void read_floats(lua_State *L, int t, int track, const char *what, float 
     }
 }
 
-/* the length of a track's times or values at `idx`: a table's (raw) or a float buffer's (the
-   glTF importer's: see src/binding/gltf.c), saturated to INT_MAX (the core refuses such counts) */
-static int list_length(lua_State *L, int idx) {
-    const sn_lua_floats *b = sn_lua_tofloats(L, idx);
+/* the length of a track's times or values at `idx`: a float buffer's `b` (the glTF importer's:
+   see src/binding/gltf.c) or else a table's (raw), saturated to INT_MAX (the core refuses such
+   counts) */
+static int list_length(lua_State *L, int idx, const sn_lua_floats *b) {
     size_t n = b != NULL ? b->n : sn_lua_rawlen(L, idx);
     return n > INT_MAX ? INT_MAX : (int)n;
 }
 
-/* the floats of the list at `t` (n of them, counted by read_track): a float buffer's own, checked
-   (it stays anchored while the clip is made), or a table's numbers copied to *room, which moves
-   past them */
-static const float *read_list(lua_State *L, int t, int track, const char *what, float **room, int n) {
-    const sn_lua_floats *b = sn_lua_tofloats(L, t);
+/* the floats of the list at `t` (n of them, counted by read_track): a float buffer's own (`b`,
+   found by read_track), checked (it stays anchored while the clip is made), or a table's numbers
+   copied to *room, which moves past them */
+static const float *read_list(lua_State *L, int t, int track, const char *what, float **room, int n,
+                              const sn_lua_floats *b) {
     const float *out = *room;
     int k;
     if (b == NULL) {
@@ -86,25 +86,28 @@ static const float *read_list(lua_State *L, int t, int track, const char *what, 
     return b->v;
 }
 
-/* the floats a list at entry `e` of the anchor table at `anchor` needs copied: none for a float
-   buffer, n for a table */
-static size_t copied(lua_State *L, int anchor, int e, int n) {
-    size_t c;
-    lua_rawgeti(L, anchor, e);
-    c = sn_lua_tofloats(L, -1) != NULL ? 0 : (size_t)n;
-    lua_pop(L, 1);
-    return c;
+/* "track <i><tail>" into out (32 bytes): a label of messages, made for every track (no sprintf) */
+static const char *track_label(char *out, int i, const char *tail) {
+    char digits[12];
+    int n = 0, at = 6;
+    memcpy(out, "track ", 6);
+    do digits[n++] = (char)('0' + i % 10); while ((i /= 10) > 0 && n < 11);
+    while (n > 0) out[at++] = digits[--n];
+    while (*tail != '\0' && at < 31) out[at++] = *tail++;
+    out[at] = '\0';
+    return out;
 }
 
 /* Reads the fields of track i (1-based; its table on top) once: the joint, path and
    interpolation into tr, the times and values tables into the anchor table at `anchor` (entries
    2i - 1 and 2i) with their lengths: tr->keys and *nvalues. Pops the track. */
-static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn_clip_track_def *tr, int *nvalues) {
+static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn_clip_track_def *tr, int *nvalues,
+                       const sn_lua_floats **bufs) {
     char ctx[32], where[32];
     int track = lua_gettop(L), width, want;
     if (!lua_istable(L, track)) def_error(L, i, lua_pushfstring(L, "a table expected, got %s", luaL_typename(L, track)));
-    sprintf(ctx, "track %d: ", i);
-    sprintf(where, "track %d", i);
+    track_label(ctx, i, ": ");
+    track_label(where, i, "");
     sn_lua_checkfields(L, track, 1, where, track_fields);
     if (sn_lua_field(L, track, "morph") != LUA_TNIL) { /* a weights track: 'morph', no 'joint', 'path' optional */
         if (sn_lua_field(L, track, "joint") != LUA_TNIL) def_error(L, i, "a track has a 'joint' or a 'morph', not both");
@@ -125,17 +128,19 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
     tr->interpolation = (sn_clip_interpolation)sn_lua_tooption(L, -1, 1, ctx, "interpolation", interpolations,
                                                                 SN_CLIP_LINEAR);
     lua_pop(L, 1);
-    if (sn_lua_field(L, track, "times") != LUA_TTABLE && sn_lua_tofloats(L, -1) == NULL)
+    /* each list a table or a float buffer, found once (kept in bufs[0] and bufs[1]: NULL for a
+       table) and anchored in the anchor table */
+    bufs[0] = sn_lua_field(L, track, "times") != LUA_TTABLE ? sn_lua_tofloats(L, -1) : NULL;
+    if (lua_type(L, -1) != LUA_TTABLE && bufs[0] == NULL)
         def_error(L, i, lua_pushfstring(L, "'times' must be a table (got %s)", luaL_typename(L, -1)));
+    tr->keys = list_length(L, -1, bufs[0]);
     lua_rawseti(L, anchor, 2 * i - 1);
-    if (sn_lua_field(L, track, "values") != LUA_TTABLE && sn_lua_tofloats(L, -1) == NULL)
+    bufs[1] = sn_lua_field(L, track, "values") != LUA_TTABLE ? sn_lua_tofloats(L, -1) : NULL;
+    if (lua_type(L, -1) != LUA_TTABLE && bufs[1] == NULL)
         def_error(L, i, lua_pushfstring(L, "'values' must be a table (got %s)", luaL_typename(L, -1)));
+    *nvalues = list_length(L, -1, bufs[1]);
     lua_rawseti(L, anchor, 2 * i);
-    lua_rawgeti(L, anchor, 2 * i - 1);
-    tr->keys = list_length(L, -1);
-    lua_rawgeti(L, anchor, 2 * i);
-    *nvalues = list_length(L, -1);
-    lua_pop(L, 3); /* both lists and the track */
+    lua_pop(L, 1); /* the track */
     if (tr->keys < 1) def_error(L, i, "no keys ('times' is empty)");
     width = tr->path == SN_CLIP_ROTATION ? 4 : tr->path == SN_CLIP_WEIGHT ? 1 : 3;
     want = tr->interpolation == SN_CLIP_CUBIC ? 3 * width : width;
@@ -191,6 +196,7 @@ static int l_clip(lua_State *L) {
     float *floats;
     size_t total = 0, size;
     int n, i, *nvalues;
+    const sn_lua_floats **bufs;
     void *mem;
     sn_lua_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
@@ -208,13 +214,17 @@ static int l_clip(lua_State *L) {
         return def_error(L, 0, lua_pushfstring(L, "'duration' must be a number (got %s)", luaL_typename(L, 4)));
     n = (int)sn_lua_rawlen(L, 3);
     /* 5: the track definitions and their value counts; 6: the times and values tables, anchored */
-    tracks = (sn_clip_track_def *)sn_lua_newtemp(L, (sizeof(sn_clip_track_def) + sizeof(int)) * (size_t)n);
-    nvalues = (int *)(tracks + n);
+    tracks = (sn_clip_track_def *)sn_lua_newtemp(
+        L, (sizeof(sn_clip_track_def) + 2 * sizeof(sn_lua_floats *) + sizeof(int)) * (size_t)n);
+    bufs = (const sn_lua_floats **)(tracks + n);
+    nvalues = (int *)(bufs + 2 * n);
     lua_createtable(L, 2 * n, 0);
     for (i = 1; i <= n; i++) {
         lua_rawgeti(L, 3, i);
-        read_track(L, def.skeleton, i, 6, &tracks[i - 1], &nvalues[i - 1]);
-        total += copied(L, 6, 2 * i - 1, tracks[i - 1].keys) + copied(L, 6, 2 * i, nvalues[i - 1]);
+        read_track(L, def.skeleton, i, 6, &tracks[i - 1], &nvalues[i - 1], bufs + 2 * (i - 1));
+        /* the floats of tables are copied, float buffers read in place */
+        total += (bufs[2 * i - 2] == NULL ? (size_t)tracks[i - 1].keys : 0) +
+                 (bufs[2 * i - 1] == NULL ? (size_t)nvalues[i - 1] : 0);
     }
     /* 7: the numbers of the tables (float buffers are read in place). Each table is read raw for
        the count found above: if a finaliser run by this allocation changed one, a missing number
@@ -223,9 +233,9 @@ static int l_clip(lua_State *L) {
     for (i = 0; i < n; i++) {
         sn_clip_track_def *tr = &tracks[i];
         lua_rawgeti(L, 6, 2 * i + 1);
-        tr->times = read_list(L, lua_gettop(L), i + 1, "time", &floats, tr->keys);
+        tr->times = read_list(L, lua_gettop(L), i + 1, "time", &floats, tr->keys, bufs[2 * i]);
         lua_rawgeti(L, 6, 2 * i + 2);
-        tr->values = read_list(L, lua_gettop(L), i + 1, "value", &floats, nvalues[i]);
+        tr->values = read_list(L, lua_gettop(L), i + 1, "value", &floats, nvalues[i], bufs[2 * i + 1]);
         lua_pop(L, 2);
     }
     def.tracks = tracks;
