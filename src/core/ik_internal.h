@@ -279,7 +279,12 @@ void sn_ik_frame_child_general(const sn_ik_frame *p, const sn_ik_local *l, sn_ik
 static inline void sn_ik_frame_child(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out) {
     double v[3];
     if (p->general || !l->uniform) {
-        sn_ik_frame_child_general(p, l, out);
+        /* the rare path works on copies: the caller's frames, whose addresses go no further, can
+           stay in registers on the common path */
+        sn_ik_frame cp = *p, co;
+        sn_ik_local cl = *l;
+        sn_ik_frame_child_general(&cp, &cl, &co);
+        *out = co;
         return;
     }
     ik_rotate(&p->q, l->t, v);
@@ -293,7 +298,10 @@ sn_ik_fault sn_ik_frame_check_general(const sn_ik_frame *f);
 /// SN_IK_POSE_OK when every entry of `f` is finite and its translation within SN_IK_MAX_COORD
 /// (inline for similarities: a scale and three coordinates).
 static inline sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f) {
-    if (f->general) return sn_ik_frame_check_general(f);
+    if (f->general) {
+        sn_ik_frame c = *f; /* a copy, as in sn_ik_frame_child */
+        return sn_ik_frame_check_general(&c);
+    }
     if (!sn_isfinite(f->s) || !(fabs(f->t[0]) <= SN_IK_MAX_COORD && fabs(f->t[1]) <= SN_IK_MAX_COORD && fabs(f->t[2]) <= SN_IK_MAX_COORD))
         return SN_IK_POSE_TOO_FAR;
     return SN_IK_POSE_OK;
@@ -317,7 +325,12 @@ static inline void sn_ik_write_rotation_as(sn_pose *pose, int joint, const sn_qu
     float *ch = pose->ch;
     sn_quat q = *solved;
     double l2, k = 1.0;
-    if (weight < 1.0) (void)sn_quat_slerp(input, solved, weight, &q, NULL);
+    if (weight < 1.0) { /* on copies, as in sn_ik_frame_child */
+        const sn_quat a = *input, b = *solved;
+        sn_quat r;
+        (void)sn_quat_slerp(&a, &b, weight, &r, NULL);
+        q = r;
+    }
     /* products of unit quaternions (and slerp's result) are unit to rounding: normalise only what
        drifted further */
     l2 = sn_quat_dot4(&q, &q);
