@@ -309,11 +309,26 @@ static inline sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f) {
 /// The error of a pose fault at `joint` (arg 1).
 sn_status sn_ik_pose_error(const sn_pose *pose, sn_ik_fault f, int joint, sn_error *err);
 
+/// sn_ik_check_call past its one-test common case: checks each argument in turn and names the
+/// first fault.
+sn_status sn_ik_check_call_fault(const sn_skeleton *s, const sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
+                                 const char *pole_name, int bounded, double weight, sn_error *err);
+/// 1 when every coordinate of v is within SN_IK_MAX_COORD (so finite).
+static inline int sn_ik_in_range(const sn_vec3 *v) {
+    return fabs(v->x) <= SN_IK_MAX_COORD && fabs(v->y) <= SN_IK_MAX_COORD && fabs(v->z) <= SN_IK_MAX_COORD;
+}
 /// Checks a solve's common arguments: the pose of `s` (arg 1), `target` finite within
 /// SN_IK_MAX_COORD (arg 2), `pole` (may be NULL) finite, within SN_IK_MAX_COORD when `bounded`
-/// (arg 3, called `pole_name`), weight in [0, 1] (arg 4).
-sn_status sn_ik_check_call(const sn_skeleton *s, const sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
-                           const char *pole_name, int bounded, double weight, sn_error *err);
+/// (arg 3, called `pole_name`), weight in [0, 1] (arg 4). The common case is one inline test;
+/// sn_ik_check_call_fault names a fault.
+SN_IK_INLINE sn_status sn_ik_check_call(const sn_skeleton *s, const sn_pose *pose, const sn_vec3 *target,
+                                        const sn_vec3 *pole, const char *pole_name, int bounded, double weight,
+                                        sn_error *err) {
+    if (pose != NULL && pose->skeleton == s && target != NULL && sn_ik_in_range(target) && weight >= 0.0 && weight <= 1.0 &&
+        (pole == NULL || (bounded ? sn_ik_in_range(pole) : sn_isfinite(pole->x + pole->y + pole->z))))
+        return SN_OK;
+    return sn_ik_check_call_fault(s, pose, target, pole, pole_name, bounded, weight, err);
+}
 /// Checks a vector of a definition: finite, and non-zero when `nonzero` (arg 1, named `what`).
 sn_status sn_ik_check_vec(const sn_vec3 *v, const char *what, int nonzero, sn_error *err);
 
