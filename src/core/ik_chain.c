@@ -181,23 +181,34 @@ static double tip_distance(const sn_ik_chain *ik, const double *target) {
 }
 
 /* FABRIK's backward pass: each joint's position f from the target down to the root, at its bone's
-   length from the next one's (along the bone's present direction where that is undefined). */
+   length from the next one's (along the bone's present direction where that is undefined). The
+   position just placed is carried in locals to the next joint, not read back from the link: a
+   store and a load less on the pass's chain of dependent square roots and divisions. */
 static void fabrik_backward(sn_ik_chain *ik, const double *target, double tiny) {
     ik_link *L = ik->link;
     const int n = ik->count;
+    double fx = target[0], fy = target[1], fz = target[2]; /* f of joint i + 1 */
     int i;
     memcpy(L[n - 1].f, target, sizeof L[n - 1].f);
     for (i = n - 2; i >= 0; i--) {
-        double v[3], u[3];
-        const double l = ik_len(ik_sub3(L[i].p, L[i + 1].f, v));
+        const double vx = L[i].p[0] - fx, vy = L[i].p[1] - fy, vz = L[i].p[2] - fz;
+        const double l = sqrt(vx * vx + vy * vy + vz * vz);
         if (l > tiny) { /* v scaled to the bone's length: one division after the square root */
-            ik_madd(L[i + 1].f, L[i].len / l, v, L[i].f);
-            continue;
+            const double k = L[i].len / l;
+            fx = fx + k * vx;
+            fy = fy + k * vy;
+            fz = fz + k * vz;
+        } else { /* on the next one: keep the bone's direction */
+            double v[3], u[3];
+            ik_sub(L[i].p, L[i + 1].p, v);
+            if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
+            fx = fx + L[i].len * u[0];
+            fy = fy + L[i].len * u[1];
+            fz = fz + L[i].len * u[2];
         }
-        /* on the next one: keep the bone's direction */
-        ik_sub(L[i].p, L[i + 1].p, v);
-        if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
-        ik_madd(L[i + 1].f, L[i].len, u, L[i].f);
+        L[i].f[0] = fx;
+        L[i].f[1] = fy;
+        L[i].f[2] = fz;
     }
 }
 
@@ -232,18 +243,28 @@ static int fabrik_step(sn_ik_chain *ik, const double *target, double tiny) {
 static void fabrik_positions(sn_ik_chain *ik, const double *target, double tiny) {
     ik_link *L = ik->link;
     const int n = ik->count;
+    double px = L[0].p[0], py = L[0].p[1], pz = L[0].p[2]; /* p of joint i, carried as above */
     int i;
     fabrik_backward(ik, target, tiny);
     for (i = 0; i + 1 < n; i++) {
-        double v[3], u[3];
-        const double l = ik_len(ik_sub3(L[i + 1].f, L[i].p, v));
+        const double vx = L[i + 1].f[0] - px, vy = L[i + 1].f[1] - py, vz = L[i + 1].f[2] - pz;
+        const double l = sqrt(vx * vx + vy * vy + vz * vz);
         if (l > tiny) { /* as in the backward pass */
-            ik_madd(L[i].p, L[i].len / l, v, L[i + 1].p);
-            continue;
+            const double k = L[i].len / l;
+            px = px + k * vx;
+            py = py + k * vy;
+            pz = pz + k * vz;
+        } else {
+            double v[3], u[3];
+            ik_sub(L[i + 1].p, L[i].p, v);
+            if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
+            px = px + L[i].len * u[0];
+            py = py + L[i].len * u[1];
+            pz = pz + L[i].len * u[2];
         }
-        ik_sub(L[i + 1].p, L[i].p, v);
-        if (ik_unit(v, tiny, u) == 0.0) u[0] = u[1] = u[2] = 0.0;
-        ik_madd(L[i].p, L[i].len, u, L[i + 1].p);
+        L[i + 1].p[0] = px;
+        L[i + 1].p[1] = py;
+        L[i + 1].p[2] = pz;
     }
 }
 

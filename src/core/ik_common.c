@@ -225,18 +225,9 @@ static sn_status check_point(const sn_vec3 *v, const char *what, int arg, int bo
     return SN_OK;
 }
 
-/* 1 when every coordinate of v is within SN_IK_MAX_COORD (so finite) */
-static int in_range(const sn_vec3 *v) {
-    return fabs(v->x) <= SN_IK_MAX_COORD && fabs(v->y) <= SN_IK_MAX_COORD && fabs(v->z) <= SN_IK_MAX_COORD;
-}
-
-sn_status sn_ik_check_call(const sn_skeleton *s, const sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
-                           const char *pole_name, int bounded, double weight, sn_error *err) {
+sn_status sn_ik_check_call_fault(const sn_skeleton *s, const sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
+                                 const char *pole_name, int bounded, double weight, sn_error *err) {
     sn_status st;
-    /* the common case in one test; any fault goes through the checks below, which name it */
-    if (pose != NULL && pose->skeleton == s && target != NULL && in_range(target) && weight >= 0.0 && weight <= 1.0 &&
-        (pole == NULL || (bounded ? in_range(pole) : sn_isfinite(pole->x + pole->y + pole->z))))
-        return SN_OK;
     if (pose == NULL) return sn_fail_arg(err, 1, SN_EINVAL, "no pose");
     if (pose->skeleton != s) return sn_fail_arg(err, 1, SN_EINVAL, "pose of another skeleton");
     if (target == NULL) return sn_fail_arg(err, 2, SN_EINVAL, "no target");

@@ -279,7 +279,12 @@ void sn_ik_frame_child_general(const sn_ik_frame *p, const sn_ik_local *l, sn_ik
 static inline void sn_ik_frame_child(const sn_ik_frame *p, const sn_ik_local *l, sn_ik_frame *out) {
     double v[3];
     if (p->general || !l->uniform) {
-        sn_ik_frame_child_general(p, l, out);
+        /* the rare path works on copies: the caller's frames, whose addresses go no further, can
+           stay in registers on the common path */
+        sn_ik_frame cp = *p, co;
+        sn_ik_local cl = *l;
+        sn_ik_frame_child_general(&cp, &cl, &co);
+        *out = co;
         return;
     }
     ik_rotate(&p->q, l->t, v);
@@ -293,7 +298,10 @@ sn_ik_fault sn_ik_frame_check_general(const sn_ik_frame *f);
 /// SN_IK_POSE_OK when every entry of `f` is finite and its translation within SN_IK_MAX_COORD
 /// (inline for similarities: a scale and three coordinates).
 static inline sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f) {
-    if (f->general) return sn_ik_frame_check_general(f);
+    if (f->general) {
+        sn_ik_frame c = *f; /* a copy, as in sn_ik_frame_child */
+        return sn_ik_frame_check_general(&c);
+    }
     if (!sn_isfinite(f->s) || !(fabs(f->t[0]) <= SN_IK_MAX_COORD && fabs(f->t[1]) <= SN_IK_MAX_COORD && fabs(f->t[2]) <= SN_IK_MAX_COORD))
         return SN_IK_POSE_TOO_FAR;
     return SN_IK_POSE_OK;
@@ -301,11 +309,26 @@ static inline sn_ik_fault sn_ik_frame_check(const sn_ik_frame *f) {
 /// The error of a pose fault at `joint` (arg 1).
 sn_status sn_ik_pose_error(const sn_pose *pose, sn_ik_fault f, int joint, sn_error *err);
 
+/// sn_ik_check_call past its one-test common case: checks each argument in turn and names the
+/// first fault.
+sn_status sn_ik_check_call_fault(const sn_skeleton *s, const sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
+                                 const char *pole_name, int bounded, double weight, sn_error *err);
+/// 1 when every coordinate of v is within SN_IK_MAX_COORD (so finite).
+static inline int sn_ik_in_range(const sn_vec3 *v) {
+    return fabs(v->x) <= SN_IK_MAX_COORD && fabs(v->y) <= SN_IK_MAX_COORD && fabs(v->z) <= SN_IK_MAX_COORD;
+}
 /// Checks a solve's common arguments: the pose of `s` (arg 1), `target` finite within
 /// SN_IK_MAX_COORD (arg 2), `pole` (may be NULL) finite, within SN_IK_MAX_COORD when `bounded`
-/// (arg 3, called `pole_name`), weight in [0, 1] (arg 4).
-sn_status sn_ik_check_call(const sn_skeleton *s, const sn_pose *pose, const sn_vec3 *target, const sn_vec3 *pole,
-                           const char *pole_name, int bounded, double weight, sn_error *err);
+/// (arg 3, called `pole_name`), weight in [0, 1] (arg 4). The common case is one inline test;
+/// sn_ik_check_call_fault names a fault.
+SN_IK_INLINE sn_status sn_ik_check_call(const sn_skeleton *s, const sn_pose *pose, const sn_vec3 *target,
+                                        const sn_vec3 *pole, const char *pole_name, int bounded, double weight,
+                                        sn_error *err) {
+    if (pose != NULL && pose->skeleton == s && target != NULL && sn_ik_in_range(target) && weight >= 0.0 && weight <= 1.0 &&
+        (pole == NULL || (bounded ? sn_ik_in_range(pole) : sn_isfinite(pole->x + pole->y + pole->z))))
+        return SN_OK;
+    return sn_ik_check_call_fault(s, pose, target, pole, pole_name, bounded, weight, err);
+}
 /// Checks a vector of a definition: finite, and non-zero when `nonzero` (arg 1, named `what`).
 sn_status sn_ik_check_vec(const sn_vec3 *v, const char *what, int nonzero, sn_error *err);
 
@@ -317,7 +340,12 @@ static inline void sn_ik_write_rotation_as(sn_pose *pose, int joint, const sn_qu
     float *ch = pose->ch;
     sn_quat q = *solved;
     double l2, k = 1.0;
-    if (weight < 1.0) (void)sn_quat_slerp(input, solved, weight, &q, NULL);
+    if (weight < 1.0) { /* on copies, as in sn_ik_frame_child */
+        const sn_quat a = *input, b = *solved;
+        sn_quat r;
+        (void)sn_quat_slerp(&a, &b, weight, &r, NULL);
+        q = r;
+    }
     /* products of unit quaternions (and slerp's result) are unit to rounding: normalise only what
        drifted further */
     l2 = sn_quat_dot4(&q, &q);

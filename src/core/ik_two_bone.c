@@ -119,23 +119,31 @@ sn_status sn_ik_two_bone_set_mid_axis(sn_ik_two_bone *ik, const sn_vec3 *axis, s
 
 typedef sn_ik_two_bone_chain chain;
 
+/* sn_ik_pose_error, whose status is SN_EINVAL whatever the fault, said here: so the compiler
+   sees that a chain is read whenever read_chain returns SN_OK (it keeps the chain in registers,
+   and would otherwise warn that parts of it may be used unset) */
+SN_IK_INLINE sn_status chain_fault(const sn_pose *pose, sn_ik_fault f, int joint, sn_error *err) {
+    (void)sn_ik_pose_error(pose, f, joint, err);
+    return SN_EINVAL;
+}
+
 static sn_status read_chain(const sn_ik_two_bone *ik, const sn_pose *pose, chain *ch, sn_error *err) {
     sn_ik_frame p, mr, mm;
     sn_ik_local lr, lm;
     double t[3];
     int bad;
     sn_ik_fault f = sn_ik_parent_frame(pose, ik->joints[0], &p, &bad);
-    if (f != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, bad, err);
-    if ((f = sn_ik_read_local(pose, ik->joints[0], &lr)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[0], err);
-    if ((f = sn_ik_read_local(pose, ik->joints[1], &lm)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[1], err);
-    if ((f = sn_ik_read_translation(pose, ik->joints[2], t)) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, f, ik->joints[2], err);
+    if (f != SN_IK_POSE_OK) return chain_fault(pose, f, bad, err);
+    if ((f = sn_ik_read_local(pose, ik->joints[0], &lr)) != SN_IK_POSE_OK) return chain_fault(pose, f, ik->joints[0], err);
+    if ((f = sn_ik_read_local(pose, ik->joints[1], &lm)) != SN_IK_POSE_OK) return chain_fault(pose, f, ik->joints[1], err);
+    if ((f = sn_ik_read_translation(pose, ik->joints[2], t)) != SN_IK_POSE_OK) return chain_fault(pose, f, ik->joints[2], err);
     sn_ik_frame_child(&p, &lr, &mr);
-    if (sn_ik_frame_check(&mr) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[0], err);
+    if (sn_ik_frame_check(&mr) != SN_IK_POSE_OK) return chain_fault(pose, SN_IK_POSE_TOO_FAR, ik->joints[0], err);
     sn_ik_frame_child(&mr, &lm, &mm);
-    if (sn_ik_frame_check(&mm) != SN_IK_POSE_OK) return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[1], err);
+    if (sn_ik_frame_check(&mm) != SN_IK_POSE_OK) return chain_fault(pose, SN_IK_POSE_TOO_FAR, ik->joints[1], err);
     ik_frame_point(&mm, t, ch->c);
     if (!(fabs(ch->c[0]) <= SN_IK_MAX_COORD && fabs(ch->c[1]) <= SN_IK_MAX_COORD && fabs(ch->c[2]) <= SN_IK_MAX_COORD))
-        return sn_ik_pose_error(pose, SN_IK_POSE_TOO_FAR, ik->joints[2], err);
+        return chain_fault(pose, SN_IK_POSE_TOO_FAR, ik->joints[2], err);
     memcpy(ch->a, mr.t, sizeof ch->a);
     memcpy(ch->b, mm.t, sizeof ch->b);
     ch->parent = p.q;
