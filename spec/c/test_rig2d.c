@@ -171,6 +171,36 @@ static void test_world_changed_redoes_part(void) {
     free(d);
 }
 
+/* two constraints in a row on one target (bone 3 at (12, 8)): bones 0 and 1 reach for it, then
+   bones 1 and 2; bone 1 is the first constraint's second bone and the second one's root */
+static const double NESTED[] = {
+    1, 4, 2, 0, 0, 0,
+    -1, 15, 10, 0, 0, 0, 0, 1, 1,
+    0, 15, 10, 10, 0, 0, 0, 1, 1,
+    1, 15, 10, 10, 0, 0, 0, 1, 1,
+    -1, 15, 0, 12, 8, 0, 0, 1, 1,
+    2, 3, 1, 1, 1,
+    1, 3, 1, 1, 1,
+};
+
+static void test_world_changed_up_a_constraint(void) {
+    sn_rig2d_data *d = build_data(NESTED, sizeof NESTED / sizeof NESTED[0]);
+    ENSURE(d != NULL);
+    if (!d) return;
+    sn_rig2d *r = build_rig(d);
+    /* bone 2 turned in place: the root of its constraint (bone 1) is redone, and bone 1 is placed
+       by the constraint rooted at bone 0 (found from the fuzzer: the partial update redid bone 1
+       from its parent alone, without that constraint) */
+    sn_rig2d_pose(r)[6 * 2 + 2] = 0.3;
+    sn_rig2d_world_changed(r, NULL, 2);
+    ensure_same_world(d, r);
+    sn_rig2d_pose(r)[6 * 1 + 2] = -0.2; /* and the middle bone itself */
+    sn_rig2d_world_changed(r, NULL, 1);
+    ensure_same_world(d, r);
+    free(r);
+    free(d);
+}
+
 static void test_refuses_bad_layouts(void) {
     sn_error err;
     double w[sizeof ARM / sizeof ARM[0]];
@@ -234,6 +264,7 @@ int main(void) {
     RUN(test_animation_tweens);
     RUN(test_two_bone_ik_reaches);
     RUN(test_world_changed_redoes_part);
+    RUN(test_world_changed_up_a_constraint);
     RUN(test_refuses_bad_layouts);
     RUN(test_group_poses_rigs);
     return END("test_rig2d");

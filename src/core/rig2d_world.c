@@ -273,6 +273,17 @@ void sn_rig2d_world_changed(sn_rig2d *r, const double *pose, int bone) {
         }
     }
     if (!any) return;
+    /* a constraint's second bone comes after its root, and the root's update places it: a second
+       bone found to change only after its root was passed (below another constraint's root that
+       changed) would be redone without this constraint. Redone whole instead (rare: constraints
+       in a row on one bone) */
+    for (int c = 0; c < d->constraints; c++) {
+        const r2_ik *k = &d->ik[c];
+        if (k->bone >= 0 && dirty[k->bone] && !dirty[k->root]) {
+            sn_rig2d_world(r);
+            return;
+        }
+    }
     for (int i = 0; i < d->bones; i++)
         if (dirty[d->order[i]]) update_bone(r, d->order[i]);
     for (int s = 0; s < d->slots; s++)
