@@ -148,7 +148,7 @@ void sn_rig2d_world(sn_rig2d *r);
 /// second bone) and the slots on all of these. Gives the matrices sn_rig2d_world gives, bit for
 /// bit; a 2-D IK solve of two bones of a 19-bone rig redoes a few bones instead of all. A change
 /// that reaches back up to a constraint's root through its second bone (constraints in a row on
-/// one bone) redoes the whole rig.
+/// one bone) redoes that root and what follows it too (more than 8 such steps: the whole rig).
 void sn_rig2d_world_changed(sn_rig2d *r, const double *pose, int bone);
 
 /// The animation pose of the rig: 6 numbers per bone (x, y, rotation, skew, scale x, scale y).

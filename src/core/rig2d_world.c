@@ -256,34 +256,41 @@ void sn_rig2d_world_changed(sn_rig2d *r, const double *pose, int bone) {
     if (bone >= 0 && bone < d->bones) dirty[bone] = 1;
     /* in update order: below a changed bone, and a constraint's root when its target or its second
        bone changed (the target comes before the root; the second bone's own change is read as
-       given, its parent being the root); each bone to be redone starts again (state 0), the
-       others keep their matrices and decompositions */
-    for (int i = 0; i < d->bones; i++) {
-        int b = d->order[i], p = d->bone[b].parent;
-        if (!dirty[b] && p >= 0 && dirty[p]) dirty[b] = 1;
-        if (!dirty[b] && d->bone[b].has_ik) {
-            for (int c = 0; c < d->constraints; c++) {
-                const r2_ik *k = &d->ik[c];
-                if (k->root == b && (dirty[k->target] || (k->bone >= 0 && dirty[k->bone]))) dirty[b] = 1;
+       given, its parent being the root). A second bone found to change only after its root was
+       passed (it is the root of a later constraint that changed: constraints in a row on one
+       bone) makes its root change too, and the pass runs again for what follows that root; a rig
+       that needs more than a few such passes is redone whole */
+    for (int pass = 0;; pass++) {
+        int late = 0;
+        for (int i = 0; i < d->bones; i++) {
+            int b = d->order[i], p = d->bone[b].parent;
+            if (!dirty[b] && p >= 0 && dirty[p]) dirty[b] = 1;
+            if (!dirty[b] && d->bone[b].has_ik) {
+                for (int c = 0; c < d->constraints; c++) {
+                    const r2_ik *k = &d->ik[c];
+                    if (k->root == b && (dirty[k->target] || (k->bone >= 0 && dirty[k->bone]))) dirty[b] = 1;
+                }
             }
         }
-        if (dirty[b]) {
-            r->state[b] = 0;
-            any = 1;
+        for (int c = 0; c < d->constraints; c++) {
+            const r2_ik *k = &d->ik[c];
+            if (k->bone >= 0 && dirty[k->bone] && !dirty[k->root]) dirty[k->root] = late = 1;
         }
-    }
-    if (!any) return;
-    /* a constraint's second bone comes after its root, and the root's update places it: a second
-       bone found to change only after its root was passed (below another constraint's root that
-       changed) would be redone without this constraint. Redone whole instead (rare: constraints
-       in a row on one bone) */
-    for (int c = 0; c < d->constraints; c++) {
-        const r2_ik *k = &d->ik[c];
-        if (k->bone >= 0 && dirty[k->bone] && !dirty[k->root]) {
+        if (!late) break;
+        if (pass == 8) {
             sn_rig2d_world(r);
             return;
         }
     }
+    /* each bone to be redone starts again (state 0), the others keep their matrices and
+       decompositions */
+    for (int i = 0; i < d->bones; i++) {
+        if (dirty[i]) {
+            r->state[i] = 0;
+            any = 1;
+        }
+    }
+    if (!any) return;
     for (int i = 0; i < d->bones; i++)
         if (dirty[d->order[i]]) update_bone(r, d->order[i]);
     for (int s = 0; s < d->slots; s++)
