@@ -31,15 +31,22 @@ function M.ms_per_frame(frame, frames, rounds)
   return best
 end
 
---- Milliseconds per frame of `a` and of `b`, measured in turn `times` times in rounds of `frames`
--- frames (M.ms_per_frame), the least of each: the two see the same moments of a shared machine.
-function M.alternate(a, b, times, frames)
-  local ma, mb = math.huge, math.huge
+--- Milliseconds per frame of each function of the list `fns`, measured in turn `times` times in
+-- rounds of `frames` frames (M.ms_per_frame), the least of each: they see the same moments of a
+-- shared machine and the same state of the allocator (a figure measured alone can be far from
+-- one measured beside the others: large strings come from fresh pages or reused ones).
+function M.in_turn(fns, times, frames)
+  local best = {}
   for _ = 1, times do
-    ma = math.min(ma, M.ms_per_frame(a, frames, 2))
-    mb = math.min(mb, M.ms_per_frame(b, frames, 2))
+    for i, fn in ipairs(fns) do best[i] = math.min(best[i] or math.huge, M.ms_per_frame(fn, frames, 2)) end
   end
-  return ma, mb
+  return best
+end
+
+--- M.in_turn of two functions `a` and `b`: their two figures.
+function M.alternate(a, b, times, frames)
+  local ms = M.in_turn({ a, b }, times, frames)
+  return ms[1], ms[2]
 end
 
 --- Bytes of garbage per call: the same measure the specs use (spec/helper.lua).

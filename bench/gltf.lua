@@ -21,29 +21,13 @@ local files = {
 }
 local rounds = bench.interpreter == "luajit" and 100 or 50
 
--- ms per call of each function of `fns`, measured in turn in rounds of `n` calls, `times` times
--- after a round of each for warm-up, the least of each: they see the same moments of a shared
--- machine and the same state of the allocator (a floor measured alone, before any import, can
--- be far from one measured between imports: large strings come from fresh pages or reused ones)
-local function in_turn(fns, n, times)
-  local best = {}
-  for t = 0, times do
-    for i, fn in ipairs(fns) do
-      local t0 = os.clock()
-      for _ = 1, n do fn() end
-      if t > 0 then best[i] = math.min(best[i] or math.huge, (os.clock() - t0) / n * 1e3) end
-    end
-  end
-  return best
-end
-
 for _, f in ipairs(files) do
   local name, path = f[1], f[2]
-  local ms = in_turn({
+  local ms = bench.in_turn({ -- (in turn: see bench/common.lua)
     function() assert(decode((sinew._gltf.glb(read(path))))) end,
     function() assert(sinew.gltf.load(path)) end,
     function() assert(sinew.gltf.load(path, { meshes = false })) end,
-  }, rounds, 5)
+  }, 5, rounds)
   local floor, full, light = ms[1], ms[2], ms[3]
   bench.report(("%s: read + JSON (%s), the floor"):format(name, decoder_name), floor, "ms")
   bench.report(("%s: sinew.gltf.load, meshes too (%.1fx the floor)"):format(name, full / floor), full, "ms")
@@ -55,10 +39,10 @@ do
   local dkjson = require "dkjson"
   local function dk(text) return dkjson.decode(text, 1, nil) end
   local path = files[1][2]
-  local ms = in_turn({
+  local ms = bench.in_turn({
     function() assert(dk((sinew._gltf.glb(read(path))))) end,
     function() assert(sinew.gltf.load(path, { json = dk })) end,
-  }, rounds, 5)
+  }, 5, rounds)
   local floor, full = ms[1], ms[2]
   bench.report("Fox.glb: read + JSON (dkjson), the floor", floor, "ms")
   bench.report(("Fox.glb: sinew.gltf.load with dkjson (%.1fx the floor)"):format(full / floor), full, "ms")
