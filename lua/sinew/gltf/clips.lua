@@ -13,7 +13,6 @@ local Morphs = require "sinew.gltf.morphs"
 
 local fail, index, list, object = Fault.fail, D.index, D.list, D.object
 local abs, sin, cos, ceil, max, floor = math.abs, math.sin, math.cos, math.ceil, math.max, math.floor
-local tointeger = math.tointeger or function(v) return v end
 local atan2 = math.atan2 or math.atan
 
 local M = {}
@@ -131,16 +130,10 @@ function M.clip_bytes(tracks, joints)
   return bytes
 end
 
--- the JSON paths of an animation's channels and samplers (made only for a message or a fault)
-local function channel_path(ai, ci) return ("animations[%d].channels[%d]"):format(ai, ci) end
-local function sampler_path(ai, s) return ("animations[%d].samplers[%d]"):format(ai, s) end
-
-
--- accessor `i`'s description (Doc:accessor), looked up first among those already read: the
--- path of a fault is made only when `i` is new
-local function accessor_of(doc, i, ai, s, field)
-  return doc.accessors[i] or doc:accessor(i, sampler_path(ai, s) .. field)
-end
+-- the JSON paths of an animation's channels and samplers, and of a field of one (made only for
+-- a message or a fault: see sinew.gltf.document's path_of)
+local function channel_path(ai, ci, field) return ("animations[%d].channels[%d]"):format(ai, ci) .. (field or "") end
+local function sampler_path(ai, s, field) return ("animations[%d].samplers[%d]"):format(ai, s) .. (field or "") end
 
 -- the track of sampler `s` of animation `ai` on `joint`'s `path`; its key times and values are
 -- made once per import for each (input, output, interpolation, path), and shared by every track
@@ -148,9 +141,9 @@ end
 local function track(doc, sampler, ai, s, joint, path)
   local interp = sampler.interpolation or "LINEAR"
   local icode = interp_codes[interp]
-  if not icode then fail(sampler_path(ai, s) .. ".interpolation", "unknown interpolation %s", D.show(interp)) end
-  local input = accessor_of(doc, sampler.input, ai, s, ".input").index
-  local output = accessor_of(doc, sampler.output, ai, s, ".output").index
+  if not icode then fail(sampler_path(ai, s, ".interpolation"), "unknown interpolation %s", D.show(interp)) end
+  local input = doc:accessor(sampler.input, sampler_path, ai, s, ".input").index
+  local output = doc:accessor(sampler.output, sampler_path, ai, s, ".output").index
   local by_input = doc.track_keys[input]
   if not by_input then
     by_input = {}
@@ -252,28 +245,17 @@ function M.clips(doc, nodes, skeleton, joint_of, skipped, joints, ranges)
     local sampler_count = #samplers
     local tracks, targets, duration, sig, weights = {}, {}, 0, {}, {}
     for ci, ch in ipairs(channels) do
-      -- (the checks of object and index inline; their functions make the message of a fault)
-      if type(ch) ~= "table" or rawget(ch, 1) ~= nil then object(ch, channel_path(ai, ci - 1)) end
-      local target = ch.target
-      if type(target) ~= "table" or rawget(target, 1) ~= nil then
-        object(target, channel_path(ai, ci - 1) .. ".target")
-      end
-      local s = ch.sampler
-      if not (type(s) == "number" and s >= 0 and s < sampler_count and s == floor(s)) then
-        index(s, sampler_count, channel_path(ai, ci - 1) .. ".sampler", "sampler")
-      end
-      s = tointeger(s)
+      object(ch, channel_path, false, ai, ci - 1)
+      local target = object(ch.target, channel_path, false, ai, ci - 1, ".target")
+      local s = index(ch.sampler, sampler_count, channel_path, "sampler", ai, ci - 1, ".sampler")
       local path = target.path
       local code = path_codes[path]
-      if not code then fail(channel_path(ai, ci - 1) .. ".target.path", "unknown path %s", D.show(path)) end
+      if not code then fail(channel_path(ai, ci - 1, ".target.path"), "unknown path %s", D.show(path)) end
       local n = target.node
       if n == nil then
         skipped[#skipped + 1] = { path = channel_path(ai, ci - 1), why = "no target node" }
       else
-        if not (type(n) == "number" and n >= 0 and n < node_count and n == floor(n)) then
-          index(n, node_count, channel_path(ai, ci - 1) .. ".target.node", "node")
-        end
-        n = tointeger(n)
+        n = index(n, node_count, channel_path, "node", ai, ci - 1, ".target.node")
         local key = n * 4 + code
         if targets[key] then
           fail(channel_path(ai, ci - 1), "node %d's %s is the target of channel %d too", n, path, targets[key])
@@ -292,8 +274,7 @@ function M.clips(doc, nodes, skeleton, joint_of, skipped, joints, ranges)
         elseif not joint_of[n] then
           skipped[#skipped + 1] = { path = channel_path(ai, ci - 1), why = ("node %d is not in the skeleton"):format(n) }
         else
-          if type(sampler) ~= "table" or rawget(sampler, 1) ~= nil then object(sampler, sampler_path(ai, s)) end
-          local tr, id = track(doc, sampler, ai, s, joint_of[n], path)
+          local tr, id = track(doc, object(sampler, sampler_path, false, ai, s), ai, s, joint_of[n], path)
           tracks[#tracks + 1] = tr
           sig[#sig + 1] = (id * 4 + code) * 65536 + tr.joint -- (joints are below 2^16)
           local times = tr.times

@@ -43,10 +43,21 @@ local function plural(word, n)
   return word:find("[sh]$") and word .. "es" or word .. "s"
 end
 
+--- A JSON path given to the checks below: a string, or a function that makes it from the
+-- arguments given after it (made only for a fault: the importer's loops over channels and
+-- accessors make no path for a good file).
+local function path_of(path, ...)
+  if type(path) == "function" then return path(...) end
+  return path
+end
+
 --- `v` as an index into a list of `n` entries (0-based, as glTF counts); `what` names the list.
-function M.index(v, n, path, what)
-  if type(v) ~= "number" or v ~= floor(v) then fail(path, "%s index must be an integer (got %s)", what, show(v)) end
-  if v < 0 or v >= n then fail(path, "%s %d is out of range (%d %s)", what, v, n, plural(what, n)) end
+-- `path` and `...`: see path_of.
+function M.index(v, n, path, what, ...)
+  if type(v) ~= "number" or v ~= floor(v) then
+    fail(path_of(path, ...), "%s index must be an integer (got %s)", what, show(v))
+  end
+  if v < 0 or v >= n then fail(path_of(path, ...), "%s %d is out of range (%d %s)", what, v, n, plural(what, n)) end
   return tointeger(v)
 end
 
@@ -67,11 +78,11 @@ function M.list(v, path)
   return v
 end
 
---- `v` as a JSON object, or nil when absent and `optional`.
-function M.object(v, path, optional)
+--- `v` as a JSON object, or nil when absent and `optional`. `path` and `...`: see path_of.
+function M.object(v, path, optional, ...)
   if v == nil and optional then return nil end
-  if type(v) ~= "table" then fail(path, "must be an object (got %s)", type(v)) end
-  if rawget(v, 1) ~= nil then fail(path, "must be an object (got an array)") end
+  if type(v) ~= "table" then fail(path_of(path, ...), "must be an object (got %s)", type(v)) end
+  if rawget(v, 1) ~= nil then fail(path_of(path, ...), "must be an object (got an array)") end
   return v
 end
 
@@ -273,13 +284,12 @@ function Doc:buffer(i, path)
   return bytes, 0, length
 end
 
---- Buffer view `i` as a view description for the C decoder.
-function Doc:view(i, path)
+--- Buffer view `i` as a view description for the C decoder. `path` and `...`: see path_of.
+function Doc:view(i, path, ...)
   local known = self.views[i] -- (only the good indices are kept: any other is checked below)
   if known then return known end
   local views = self:array("bufferViews")
-  i = M.index(i, #views, path, "buffer view")
-  if self.views[i] then return self.views[i] end
+  i = M.index(i, #views, path, "buffer view", ...)
   local vpath = ("bufferViews[%d]"):format(i)
   local v = M.object(views[i + 1], vpath)
   local buffer, base, size = self:buffer(v.buffer, vpath .. ".buffer")
@@ -309,45 +319,41 @@ M.components = components
 -- M.count's test of a good count: an integer from 0 to 2^53
 local function is_count(v) return type(v) == "number" and v >= 0 and v <= 2 ^ 53 and v == floor(v) end
 
+-- the path of field `field` of accessor `i`
+local function accessor_field(i, field) return ("accessors[%d]"):format(i) .. field end
+
 --- Accessor `i`: its description for the C decoder (`kind` names its components as the
--- messages do: "FLOAT", "UNSIGNED_SHORT (normalized)").
-function Doc:accessor(i, path)
+-- messages do: "FLOAT", "UNSIGNED_SHORT (normalized)"). `path` and `...`: see path_of.
+function Doc:accessor(i, path, ...)
   local known = self.accessors[i] -- (only the good indices are kept: any other is checked below)
   if known then return known end
   local accessors = self:array("accessors")
-  i = M.index(i, #accessors, path, "accessor")
-  if self.accessors[i] then return self.accessors[i] end
-  -- the common accessor (no sparse values, every field good) without a JSON path made: the
-  -- checks below in one test, any fault left to them (in their order, with their messages)
+  i = M.index(i, #accessors, path, "accessor", ...)
   local a = accessors[i + 1]
-  if type(a) == "table" and rawget(a, 1) == nil and a.sparse == nil then
-    local ct, shape, normalized, count, offset = a.componentType, shapes[a.type], a.normalized, a.count, a.byteOffset
-    if components[ct] and shape and (normalized == nil or type(normalized) == "boolean") and is_count(count)
-      and count >= 1 and (offset == nil or is_count(offset)) then
-      local desc = { component = ct, normalized = normalized == true, rows = shape[1], columns = shape[2],
-        count = tointeger(count), offset = offset and tointeger(offset) or 0, index = i, type = a.type,
-        kind = components[ct] .. (normalized and " (normalized)" or "") }
-      local v = a.bufferView
-      if v ~= nil then desc.view = self.views[v] or self:view(v, ("accessors[%d].bufferView"):format(i)) end
-      self.accessors[i] = desc
-      return desc
+  -- every field checked in one test; the accessor's path is made, and the fields checked one by
+  -- one with their messages, only when one may be wrong (or it has sparse values)
+  local apath
+  if not (type(a) == "table" and rawget(a, 1) == nil and a.sparse == nil and components[a.componentType]
+      and shapes[a.type] and (a.normalized == nil or type(a.normalized) == "boolean") and is_count(a.count)
+      and a.count >= 1 and (a.byteOffset == nil or is_count(a.byteOffset))) then
+    apath = ("accessors[%d]"):format(i)
+    a = M.object(a, apath)
+    if not components[a.componentType] then
+      fail(apath .. ".componentType", "unknown component type %s", show(a.componentType))
     end
-  end
-  local apath = ("accessors[%d]"):format(i)
-  a = M.object(a, apath)
-  if not components[a.componentType] then
-    fail(apath .. ".componentType", "unknown component type %s", show(a.componentType))
+    if not shapes[a.type] then fail(apath .. ".type", "unknown type %s", show(a.type)) end
+    if a.normalized ~= nil and type(a.normalized) ~= "boolean" then
+      fail(apath .. ".normalized", "must be a boolean (got %s)", type(a.normalized))
+    end
+    M.count(a.count, apath .. ".count")
+    M.count(a.byteOffset, apath .. ".byteOffset", 0)
+    if a.count < 1 then fail(apath .. ".count", "must be at least 1") end
   end
   local shape = shapes[a.type]
-  if not shape then fail(apath .. ".type", "unknown type %s", show(a.type)) end
-  if a.normalized ~= nil and type(a.normalized) ~= "boolean" then
-    fail(apath .. ".normalized", "must be a boolean (got %s)", type(a.normalized))
-  end
   local desc = { component = a.componentType, normalized = a.normalized == true, rows = shape[1], columns = shape[2],
-    count = M.count(a.count, apath .. ".count"), offset = M.count(a.byteOffset, apath .. ".byteOffset", 0),
-    index = i, type = a.type, kind = components[a.componentType] .. (a.normalized and " (normalized)" or "") }
-  if desc.count < 1 then fail(apath .. ".count", "must be at least 1") end
-  if a.bufferView ~= nil then desc.view = self:view(a.bufferView, apath .. ".bufferView") end
+    count = tointeger(a.count), offset = tointeger(a.byteOffset or 0), index = i, type = a.type,
+    kind = components[a.componentType] .. (a.normalized and " (normalized)" or "") }
+  if a.bufferView ~= nil then desc.view = self:view(a.bufferView, accessor_field, i, ".bufferView") end
   if a.sparse ~= nil then
     local spath = apath .. ".sparse"
     local s = M.object(a.sparse, spath)

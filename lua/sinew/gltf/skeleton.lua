@@ -7,8 +7,7 @@ local D = require "sinew.gltf.document"
 local Fault = require "sinew.fault"
 
 local fail, index, list, object, numbers = Fault.fail, D.index, D.list, D.object, D.numbers
-local sqrt, floor = math.sqrt, math.floor
-local tointeger = math.tointeger or function(v) return v end -- (JSON decoders give floats on 5.3+)
+local sqrt = math.sqrt
 
 local M = {}
 
@@ -75,6 +74,9 @@ end
 
 -- ---- nodes ---------------------------------------------------------------------------------------
 
+-- the path of child k of a node's children at `path` (made only for a fault)
+local function child_path(path, k) return ("%s[%d]"):format(path, k) end
+
 --- The nodes: for each (0-based) node its parent (or nil), children, name and local transform
 -- (t, q, s and the matrix), checked: indices in range, one parent at most, no cycles.
 function M.nodes(doc)
@@ -108,10 +110,7 @@ function M.nodes(doc)
     if children ~= nil then
       local path = ("nodes[%d].children"):format(i)
       for k, c in ipairs(list(children, path)) do
-        if not (type(c) == "number" and c >= 0 and c < count and c == floor(c)) then -- (the message: index)
-          index(c, count, ("%s[%d]"):format(path, k - 1), "node")
-        end
-        c = tointeger(c)
+        c = index(c, count, child_path, "node", path, k - 1)
         if c == i then fail(path, "node %d is its own child", i) end
         if nodes[c].parent ~= nil then fail(path, "node %d has two parents (nodes %d and %d)", c, nodes[c].parent, i) end
         nodes[c].parent = i
