@@ -86,16 +86,17 @@ static const float *read_list(lua_State *L, int t, int track, const char *what, 
     return b->v;
 }
 
-/* "track <i><tail>" into out (32 bytes): a label of messages, made for every track (no sprintf) */
-static const char *track_label(char *out, int i, const char *tail) {
-    char digits[12];
-    int n = 0, at = 6;
-    memcpy(out, "track ", 6);
-    do digits[n++] = (char)('0' + i % 10); while ((i /= 10) > 0 && n < 11);
-    while (n > 0) out[at++] = digits[--n];
-    while (*tail != '\0' && at < 31) out[at++] = *tail++;
-    out[at] = '\0';
-    return out;
+/* The list at field `field` ("times" or "values") of track i (its table at `track`): a table or a
+   float buffer (returned, NULL for a table), anchored at entry `e` of the anchor table at
+   `anchor`; its length in *count */
+static const sn_lua_floats *anchor_list(lua_State *L, int track, int i, const char *field, int anchor, int e,
+                                        int *count) {
+    const sn_lua_floats *b = sn_lua_field(L, track, field) != LUA_TTABLE ? sn_lua_tofloats(L, -1) : NULL;
+    if (lua_type(L, -1) != LUA_TTABLE && b == NULL)
+        def_error(L, i, lua_pushfstring(L, "'%s' must be a table (got %s)", field, luaL_typename(L, -1)));
+    *count = list_length(L, -1, b);
+    lua_rawseti(L, anchor, e);
+    return b;
 }
 
 /* Reads the fields of track i (1-based; its table on top) once: the joint, path and
@@ -104,10 +105,11 @@ static const char *track_label(char *out, int i, const char *tail) {
 static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn_clip_track_def *tr, int *nvalues,
                        const sn_lua_floats **bufs) {
     char ctx[32], where[32];
-    int track = lua_gettop(L), width, want;
+    int track = lua_gettop(L), width, want, len;
     if (!lua_istable(L, track)) def_error(L, i, lua_pushfstring(L, "a table expected, got %s", luaL_typename(L, track)));
-    track_label(ctx, i, ": ");
-    track_label(where, i, "");
+    len = sprintf(ctx, "track %d: ", i); /* and `where`, the same without ": " */
+    memcpy(where, ctx, (size_t)len - 2);
+    where[len - 2] = '\0';
     sn_lua_checkfields(L, track, 1, where, track_fields);
     if (sn_lua_field(L, track, "morph") != LUA_TNIL) { /* a weights track: 'morph', no 'joint', 'path' optional */
         if (sn_lua_field(L, track, "joint") != LUA_TNIL) def_error(L, i, "a track has a 'joint' or a 'morph', not both");
@@ -128,18 +130,9 @@ static void read_track(lua_State *L, const sn_skeleton *s, int i, int anchor, sn
     tr->interpolation = (sn_clip_interpolation)sn_lua_tooption(L, -1, 1, ctx, "interpolation", interpolations,
                                                                 SN_CLIP_LINEAR);
     lua_pop(L, 1);
-    /* each list a table or a float buffer, found once (kept in bufs[0] and bufs[1]: NULL for a
-       table) and anchored in the anchor table */
-    bufs[0] = sn_lua_field(L, track, "times") != LUA_TTABLE ? sn_lua_tofloats(L, -1) : NULL;
-    if (lua_type(L, -1) != LUA_TTABLE && bufs[0] == NULL)
-        def_error(L, i, lua_pushfstring(L, "'times' must be a table (got %s)", luaL_typename(L, -1)));
-    tr->keys = list_length(L, -1, bufs[0]);
-    lua_rawseti(L, anchor, 2 * i - 1);
-    bufs[1] = sn_lua_field(L, track, "values") != LUA_TTABLE ? sn_lua_tofloats(L, -1) : NULL;
-    if (lua_type(L, -1) != LUA_TTABLE && bufs[1] == NULL)
-        def_error(L, i, lua_pushfstring(L, "'values' must be a table (got %s)", luaL_typename(L, -1)));
-    *nvalues = list_length(L, -1, bufs[1]);
-    lua_rawseti(L, anchor, 2 * i);
+    /* each list a table or a float buffer, found once (kept in bufs[0] and bufs[1]) */
+    bufs[0] = anchor_list(L, track, i, "times", anchor, 2 * i - 1, &tr->keys);
+    bufs[1] = anchor_list(L, track, i, "values", anchor, 2 * i, nvalues);
     lua_pop(L, 1); /* the track */
     if (tr->keys < 1) def_error(L, i, "no keys ('times' is empty)");
     width = tr->path == SN_CLIP_ROTATION ? 4 : tr->path == SN_CLIP_WEIGHT ? 1 : 3;

@@ -85,32 +85,31 @@ static sn_status check_track(const sn_clip_def *def, int i, sn_error *err) {
         return sn_fail_arg(err, 1, SN_EINVAL, "track %d: unknown interpolation %d", i + 1, (int)tr->interpolation);
     if (tr->keys < 1 || tr->times == NULL || tr->values == NULL) return TRACK_FAIL("%s", "no keys");
     if (tr->keys > SN_CLIP_MAX_TRACK_KEYS) return TRACK_FAIL("%d keys, more than %d", tr->keys, SN_CLIP_MAX_TRACK_KEYS);
-    for (k = times_fine(tr->times, tr->keys, def->duration) ? tr->keys : 0; k < tr->keys; k++) {
-        float t = tr->times[k];
-        if (!sn_isfinite(t)) return TRACK_FAIL("time %d is not finite", k + 1);
-        if (t < 0.0f) return TRACK_FAIL("time %d (%g) is negative", k + 1, (double)t);
-        if (t > def->duration)
-            return TRACK_FAIL("time %d (%g) is past the duration (%g)", k + 1, (double)t, (double)def->duration);
-        if (k > 0 && !(t > tr->times[k - 1]))
-            return TRACK_FAIL("times are not increasing: time %d (%g) after time %d (%g)", k + 1, (double)t, k,
-                              (double)tr->times[k - 1]);
+    /* one pass over all of them; only a fault goes on to find the first one, named */
+    if (!times_fine(tr->times, tr->keys, def->duration)) {
+        for (k = 0; k < tr->keys; k++) {
+            float t = tr->times[k];
+            if (!sn_isfinite(t)) return TRACK_FAIL("time %d is not finite", k + 1);
+            if (t < 0.0f) return TRACK_FAIL("time %d (%g) is negative", k + 1, (double)t);
+            if (t > def->duration)
+                return TRACK_FAIL("time %d (%g) is past the duration (%g)", k + 1, (double)t, (double)def->duration);
+            if (k > 0 && !(t > tr->times[k - 1]))
+                return TRACK_FAIL("times are not increasing: time %d (%g) after time %d (%g)", k + 1, (double)t, k,
+                                  (double)tr->times[k - 1]);
+        }
     }
     w = width_of(tr->path);
     nvalues = values_of(tr);
-    for (n = values_fine(tr->values, nvalues) ? nvalues : 0; n < nvalues; n++) {
-        if (!sn_isfinite(tr->values[n])) return TRACK_FAIL("value %d is not finite", n + 1);
-        if (fabsf(tr->values[n]) > SN_CLIP_MAX_VALUE)
-            return TRACK_FAIL("value %d is too large (at most %g in magnitude)", n + 1, SN_CLIP_MAX_VALUE);
+    if (!values_fine(tr->values, nvalues)) {
+        for (n = 0; n < nvalues; n++) {
+            if (!sn_isfinite(tr->values[n])) return TRACK_FAIL("value %d is not finite", n + 1);
+            if (fabsf(tr->values[n]) > SN_CLIP_MAX_VALUE)
+                return TRACK_FAIL("value %d is too large (at most %g in magnitude)", n + 1, SN_CLIP_MAX_VALUE);
+        }
     }
     if (tr->path == SN_CLIP_ROTATION) { /* the value of every key; cubic tangents may be zero */
         const int at = tr->interpolation == SN_CLIP_CUBIC ? 3 * w : w, off = tr->interpolation == SN_CLIP_CUBIC ? w : 0;
-        int zero = 0;
-        for (k = 0; k < tr->keys; k++) { /* (a pass without a branch per key, then the first zero) */
-            double len2 = 0;
-            for (c = 0; c < w; c++) len2 += (double)tr->values[at * k + off + c] * tr->values[at * k + off + c];
-            zero |= !(len2 > 0.0);
-        }
-        for (k = 0; zero && k < tr->keys; k++) {
+        for (k = 0; k < tr->keys; k++) {
             double len2 = 0;
             for (c = 0; c < w; c++) len2 += (double)tr->values[at * k + off + c] * tr->values[at * k + off + c];
             if (!(len2 > 0.0)) return TRACK_FAIL("rotation of key %d is zero", k + 1);
@@ -383,13 +382,18 @@ static size_t arrays_size(const sn_clip_def *def, const plan *p, int *scratch_np
     return n + sizeof(float) * SCRATCH_ROWS * (size_t)most;
 }
 
+/* the bytes of the clip of a planned definition (as sn_clip_size) */
+static size_t planned_size(const sn_clip_def *def, const plan *p, int *scratch_np) {
+    return SN_ALIGN16(sizeof(sn_clip)) + 15 + arrays_size(def, p, scratch_np);
+}
+
 size_t sn_clip_size(const sn_clip_def *def, sn_error *err) {
     plan p;
     size_t n;
     int scratch_np;
     if (sn_clip_validate(def, err) != SN_OK) return 0;
     if (make_plan(def, &p, err) != SN_OK) return 0;
-    n = SN_ALIGN16(sizeof(sn_clip)) + 15 + arrays_size(def, &p, &scratch_np);
+    n = planned_size(def, &p, &scratch_np);
     free_plan(&p);
     return n;
 }
@@ -591,7 +595,7 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
     /* what sn_clip_size does, with the plan kept for the build (one plan, not two) */
     if (sn_clip_validate(def, err) != SN_OK) return err != NULL ? err->code : SN_EINVAL;
     if (make_plan(def, &pl, err) != SN_OK) return err != NULL ? err->code : SN_ENOMEM;
-    need = SN_ALIGN16(sizeof(sn_clip)) + 15 + arrays_size(def, &pl, &scratch_np);
+    need = planned_size(def, &pl, &scratch_np);
     if (mem == NULL || size < need) {
         free_plan(&pl);
         return sn_fail(err, SN_ENOMEM, "clip needs %lu bytes", (unsigned long)need);

@@ -387,17 +387,10 @@ sn_status sn_gltf_interleave(const sn_gltf_attribute *attrs, int n, size_t count
         const float *src = attrs[i].values, fill = attrs[i].fill;
         float *dst = out + k;
         int c;
-        if (width == fill_slots && width == 4)
-            for (v = 0; v < count; v++, src += 4, dst += slots) memcpy(dst, src, 4 * sizeof(float));
-        else if (width == fill_slots && width == 3)
-            for (v = 0; v < count; v++, src += 3, dst += slots) memcpy(dst, src, 3 * sizeof(float));
-        else if (width == fill_slots && width == 2)
-            for (v = 0; v < count; v++, src += 2, dst += slots) memcpy(dst, src, 2 * sizeof(float));
-        else
-            for (v = 0; v < count; v++, src += width, dst += slots) {
-                for (c = 0; c < width; c++) dst[c] = src[c];
-                for (; c < fill_slots; c++) dst[c] = fill;
-            }
+        for (v = 0; v < count; v++, src += width, dst += slots) {
+            for (c = 0; c < width; c++) dst[c] = src[c];
+            for (; c < fill_slots; c++) dst[c] = fill;
+        }
     }
     return SN_OK;
 }
