@@ -73,14 +73,14 @@ function M.run(level, prefix, fn, ...)
 end
 
 local function refused(path, a, b, ...)
-  if a == nil and type(b) == "string" then fail(path, "%s", b) end
+  if a == nil and type(b) == "string" then fail(type(path) == "function" and path() or path, "%s", b) end
   return a, b, ...
 end
 
 --- Calls the core function `fn(...)` and returns what it returns; what the binding refuses (an
 -- argument or the data) becomes a fault at `path` with the binding's own message, read from the
 -- `nil, message, argument` of `sinew.core.try` (never parsed out of an error's text).
--- @tparam string path
+-- @tparam string|function path the path, or a function that makes it (called only for a fault)
 -- @tparam function fn a function of sinew.core (or a method of its objects)
 -- @param ... its arguments
 function M.core(path, fn, ...)

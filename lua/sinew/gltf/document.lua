@@ -6,7 +6,6 @@
 -- JSON side: types, indices and counts, with the path of each value.
 -- @module sinew.gltf.document
 local decode = require("sinew.core")._gltf
-local try = require("sinew.core").try
 local Fault = require "sinew.fault"
 local Json = require "sinew.json"
 
@@ -396,8 +395,7 @@ function Doc:decode(i, path, types, comps, cache, decoder)
   local done = cache[desc.index]
   if done then return done[1], desc, done[2] end
   if not (self.decoded[desc.index] or self.floats[desc.index]) then self:spend_values(desc, M.NUMBER_BYTES, path) end
-  local values, bad = try(decoder, desc) -- (as Fault.core, the path made only for a refusal)
-  if values == nil and type(bad) == "string" then fail(("accessors[%d]"):format(desc.index), "%s", bad) end
+  local values, bad = Fault.core(function() return ("accessors[%d]"):format(desc.index) end, decoder, desc)
   cache[desc.index] = { values, bad }
   return values, desc, bad
 end
