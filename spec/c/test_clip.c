@@ -421,6 +421,49 @@ static void test_invalid_inputs_refused(void) {
     ENSURE(sn_clip_sample(clip, 0.5, 1, p, &err) == SN_OK);
 }
 
+/* the one-pass tests of validation draw their lines where the value-by-value ones do: the
+   largest float of magnitude at most SN_CLIP_MAX_VALUE is accepted and the next one refused, an
+   infinity anywhere in a track is refused, and a rotation of a single denormal component (a
+   square above zero in double) is not zero; the fault named is the first, at its place */
+static void test_validation_bounds(void) {
+    float most = (float)SN_CLIP_MAX_VALUE, v[16], t[4] = {0, 0.25f, 0.5f, 1};
+    sn_skeleton *s = new_skeleton(2);
+    sn_clip_track_def tr[2];
+    sn_clip_def def;
+    sn_error err;
+    int k, at;
+    if ((double)most > SN_CLIP_MAX_VALUE) most = nextafterf(most, 0.0f);
+    memset(tr, 0, sizeof tr);
+    tr[0].joint = 0;
+    tr[0].path = SN_CLIP_TRANSLATION;
+    tr[0].interpolation = SN_CLIP_LINEAR;
+    tr[0].keys = 4;
+    tr[0].times = t;
+    tr[0].values = v;
+    tr[1] = tr[0];
+    tr[1].path = SN_CLIP_ROTATION;
+    tr[1].values = v;
+    sn_clip_def_init(&def);
+    def.skeleton = s;
+    def.duration = 1;
+    def.tracks = tr;
+    def.track_count = 2;
+    for (at = 0; at < 16; at++) {
+        for (k = 0; k < 16; k++) v[k] = k % 4 == 3 ? 1.0f : 0.0f;
+        v[at] = -most;
+        ENSURE(sn_clip_validate(&def, &err) == SN_OK);
+        v[at] = nextafterf(most, 2.0f * most);
+        ENSURE(sn_clip_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "is too large") != NULL);
+        v[at] = -1.0f / 0.0f;
+        ENSURE(sn_clip_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "is not finite") != NULL);
+    }
+    for (k = 0; k < 16; k++) v[k] = 0.0f;
+    for (k = 0; k < 4; k++) v[4 * k + k] = k == 2 ? 1.4e-45f : 1.0f; /* (a denormal: the smallest float) */
+    ENSURE(v[10] > 0.0f && sn_clip_validate(&def, &err) == SN_OK);
+    v[10] = -0.0f;
+    ENSURE(sn_clip_validate(&def, &err) == SN_EINVAL && strstr(err.msg, "track 2 ('j0' rotation): rotation of key 3 is zero"));
+}
+
 /* every joint's pose equals the one of a clip built afresh and sampled once at t (its cursors
    found by search), bit for bit */
 static void check_same_as_fresh(const sn_skeleton *s, const sn_clip_def *def, const sn_pose *p, double t, int loop) {
@@ -686,6 +729,7 @@ int main(void) {
     RUN(test_own_times_keys_exact);
     RUN(test_local_time_wraps);
     RUN(test_invalid_inputs_refused);
+    RUN(test_validation_bounds);
     RUN(test_sample_joint_equals_sample);
     RUN(test_sample_joint_refuses);
     fixture_free();

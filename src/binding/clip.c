@@ -81,8 +81,9 @@ static const float *read_list(lua_State *L, int t, int track, const char *what, 
         *room += n;
         return out;
     }
-    for (k = 0; k < n; k++) /* n <= b->n: counted above, and a buffer never changes its count */
-        if (!sn_isfinite(b->v[k])) def_error(L, track, lua_pushfstring(L, "%s %d is not finite", what, k + 1));
+    if (!sn_floats_finite(b->v, (size_t)n)) /* n <= b->n: counted above, and a buffer never changes its count */
+        for (k = 0; k < n; k++)
+            if (!sn_isfinite(b->v[k])) def_error(L, track, lua_pushfstring(L, "%s %d is not finite", what, k + 1));
     return b->v;
 }
 

@@ -53,21 +53,35 @@ static int times_fine(const float *t, int n, float duration) {
     return ok;
 }
 
-/* 1 when n values are all finite and at most SN_CLIP_MAX_VALUE in magnitude: the largest
-   magnitude found by its bits (for floats without their sign, the order of the bits is the order
-   of the values, infinities and NaNs above all finite ones), then tested as check_track tests
-   each value */
+/* 1 when n values are all finite and at most SN_CLIP_MAX_VALUE in magnitude (what check_track
+   tests value by value), by their bits in one pass without a branch per value: for floats
+   without their sign the order of the bits is the order of the values, infinities and NaNs above
+   all finite ones, so a value is fine when its bits are at most those of the largest float of
+   magnitude SN_CLIP_MAX_VALUE or less */
 static int values_fine(const float *v, int n) {
-    uint32_t top = 0, u;
-    float f;
-    int k;
+    float most = (float)SN_CLIP_MAX_VALUE;
+    int32_t lim, u;
+    int bad = 0, k;
+    if ((double)most > SN_CLIP_MAX_VALUE) most = nextafterf(most, 0.0f);
+    memcpy(&lim, &most, sizeof lim);
     for (k = 0; k < n; k++) {
         memcpy(&u, v + k, sizeof u);
-        u &= 0x7fffffffu;
-        top = u > top ? u : top;
+        bad |= (u & 0x7fffffff) > lim;
     }
-    memcpy(&f, &top, sizeof f);
-    return sn_isfinite(f) && !(fabsf(f) > SN_CLIP_MAX_VALUE);
+    return !bad;
+}
+
+/* 1 when none of `keys` rotations (4 finite values each, `stride` floats apart) is zero: what
+   check_track tests rotation by rotation (the square of a finite float is above zero in double
+   when the float is not zero), by their bits in one pass */
+static int rotations_fine(const float *v, int stride, int keys) {
+    uint32_t u[4];
+    int ok = 1, k;
+    for (k = 0; k < keys; k++) {
+        memcpy(u, v + (size_t)stride * (size_t)k, sizeof u);
+        ok &= ((u[0] | u[1] | u[2] | u[3]) & 0x7fffffffu) != 0;
+    }
+    return ok;
 }
 
 static sn_status check_track(const sn_clip_def *def, int i, sn_error *err) {
@@ -109,10 +123,12 @@ static sn_status check_track(const sn_clip_def *def, int i, sn_error *err) {
     }
     if (tr->path == SN_CLIP_ROTATION) { /* the value of every key; cubic tangents may be zero */
         const int at = tr->interpolation == SN_CLIP_CUBIC ? 3 * w : w, off = tr->interpolation == SN_CLIP_CUBIC ? w : 0;
-        for (k = 0; k < tr->keys; k++) {
-            double len2 = 0;
-            for (c = 0; c < w; c++) len2 += (double)tr->values[at * k + off + c] * tr->values[at * k + off + c];
-            if (!(len2 > 0.0)) return TRACK_FAIL("rotation of key %d is zero", k + 1);
+        if (!rotations_fine(tr->values + off, at, tr->keys)) {
+            for (k = 0; k < tr->keys; k++) {
+                double len2 = 0;
+                for (c = 0; c < w; c++) len2 += (double)tr->values[at * k + off + c] * tr->values[at * k + off + c];
+                if (!(len2 > 0.0)) return TRACK_FAIL("rotation of key %d is zero", k + 1);
+            }
         }
     }
     return SN_OK;
@@ -440,37 +456,86 @@ static void key_value(const sn_clip_track_def *tr, int k, const float *prev, flo
     }
 }
 
-/* the interval records of `tr` (see cache_rows), built in `rec` and written at `out` with records
-   `rec_stride` floats apart and their floats `row_stride` apart */
-static void build_intervals(const sn_clip_track_def *tr, float *out, size_t rec_stride, size_t row_stride) {
-    const int w = width_of(tr->path), rows = cache_rows(tr->path, tr->interpolation), n = intervals_of(tr->keys);
-    const double scale = cubic_rotation_scale(tr);
-    int k, c;
-    float v0[4], v1[4], r[20], *coef = r + 4;
-    key_value(tr, 0, NULL, v0, scale);
-    for (k = 0; k < n; k++) {
-        const int k1 = k + 1 < tr->keys ? k + 1 : k; /* k1 == k: the last interval, holding key k */
-        double dt = (double)tr->times[k1] - tr->times[k], inv = dt > 0.0 ? 1.0 / dt : 0.0;
-        key_value(tr, k1, v0, v1, scale);
-        r[0] = k == 0 ? -INFINITY : tr->times[k];
-        r[1] = k == n - 1 ? INFINITY : tr->times[k1];
-        r[2] = tr->times[k];
-        r[3] = inv < 3e38 ? (float)inv : 3e38f;
-        for (c = 0; c < w; c++) {
-            coef[c] = v0[c];
-            if (tr->interpolation == SN_CLIP_LINEAR) {
-                coef[w + c] = v1[c] - v0[c];
-            } else if (tr->interpolation == SN_CLIP_CUBIC) {
-                coef[w + c] = (float)(dt * tr->values[3 * w * k + 2 * w + c] * scale); /* dt * out-tangent(k) */
-                coef[2 * w + c] = v1[c] - v0[c];
-                coef[3 * w + c] = (float)(dt * tr->values[3 * w * k1 + c] * scale);    /* dt * in-tangent(k+1) */
-            }
-        }
-        for (c = 0; c < rows; c++) out[(size_t)k * rec_stride + (size_t)c * row_stride] = r[c];
-        memcpy(v0, v1, sizeof v0);
+/* tracks whose interval records build_intervals makes at once */
+#define INTERVAL_LANES 16
+
+/* key_value of key k of `m` tracks of one path and interpolation (at most INTERVAL_LANES), into
+   v[i]; prev[i]: see key_value (NULL: none). Rotations of linear and step tracks are normalised a
+   step at a time over all the tracks, which keeps the square roots and divisions of different
+   tracks in flight together: the same arithmetic, in the same order, as key_value's. */
+static void lane_values(const sn_clip_track_def *const *trs, int m, int k, float (*prev)[4], float (*v)[4],
+                        const double *scale) {
+    const sn_clip_track_def *lead = trs[0];
+    double len[INTERVAL_LANES];
+    int i, c;
+    if (lead->path != SN_CLIP_ROTATION || lead->interpolation == SN_CLIP_CUBIC) {
+        for (i = 0; i < m; i++) key_value(trs[i], k, prev != NULL ? prev[i] : NULL, v[i], scale[i]);
+        return;
+    }
+    for (i = 0; i < m; i++) /* (scale is 1 for these tracks: value * 1 is the value) */
+        for (c = 0; c < 4; c++) v[i][c] = trs[i]->values[4 * k + c];
+    for (i = 0; i < m; i++) {
+        double l = 0;
+        for (c = 0; c < 4; c++) l += (double)v[i][c] * v[i][c];
+        len[i] = sqrt(l);
+    }
+    for (i = 0; i < m; i++)
+        for (c = 0; c < 4; c++) v[i][c] = (float)(v[i][c] / len[i]);
+    if (prev == NULL || lead->interpolation != SN_CLIP_LINEAR) return;
+    for (i = 0; i < m; i++) {
+        double d = 0;
+        for (c = 0; c < 4; c++) d += (double)prev[i][c] * v[i][c];
+        if (d < 0)
+            for (c = 0; c < 4; c++) v[i][c] = -v[i][c];
     }
 }
 
+/* The interval records (see cache_rows) of `m` tracks of a shared-times group (at most
+   INTERVAL_LANES: the same path, interpolation and key times), track i's in lane lanes[i] of
+   `block`, whose records are `rec_stride` floats apart and their rows `row_stride` apart.
+   Interval by interval: a record's rows are written while they are in the cache, row by row
+   across the lanes, and its times and their inverse found once for all the tracks. */
+static void build_intervals(const sn_clip_track_def *const *trs, const int *lanes, int m, float *block,
+                            size_t rec_stride, size_t row_stride) {
+    const sn_clip_track_def *lead = trs[0];
+    const int w = width_of(lead->path), rows = cache_rows(lead->path, lead->interpolation), n = intervals_of(lead->keys);
+    const int cubic = lead->interpolation == SN_CLIP_CUBIC, linear = lead->interpolation == SN_CLIP_LINEAR;
+    const float *times = lead->times;
+    float v0[INTERVAL_LANES][4], v1[INTERVAL_LANES][4], coef[INTERVAL_LANES][16];
+    double scale[INTERVAL_LANES];
+    int i, k, c;
+    for (i = 0; i < m; i++) scale[i] = cubic_rotation_scale(trs[i]);
+    lane_values(trs, m, 0, NULL, v0, scale);
+    for (k = 0; k < n; k++) {
+        const int k1 = k + 1 < lead->keys ? k + 1 : k; /* k1 == k: the last interval, holding key k */
+        const double dt = (double)times[k1] - times[k], inv = dt > 0.0 ? 1.0 / dt : 0.0;
+        float head[4], *rec = block + (size_t)k * rec_stride;
+        head[0] = k == 0 ? -INFINITY : times[k];
+        head[1] = k == n - 1 ? INFINITY : times[k1];
+        head[2] = times[k];
+        head[3] = inv < 3e38 ? (float)inv : 3e38f;
+        lane_values(trs, m, k1, v0, v1, scale);
+        for (i = 0; i < m; i++) {
+            const sn_clip_track_def *tr = trs[i];
+            float *r = coef[i];
+            for (c = 0; c < w; c++) {
+                r[c] = v0[i][c];
+                if (linear) {
+                    r[w + c] = v1[i][c] - v0[i][c];
+                } else if (cubic) {
+                    r[w + c] = (float)(dt * tr->values[3 * w * k + 2 * w + c] * scale[i]); /* dt * out-tangent(k) */
+                    r[2 * w + c] = v1[i][c] - v0[i][c];
+                    r[3 * w + c] = (float)(dt * tr->values[3 * w * k1 + c] * scale[i]);   /* dt * in-tangent(k+1) */
+                }
+            }
+        }
+        memcpy(v0, v1, sizeof(float) * 4 * (size_t)m);
+        for (c = 0; c < 4; c++)
+            for (i = 0; i < m; i++) rec[(size_t)c * row_stride + (size_t)lanes[i]] = head[c];
+        for (c = 4; c < rows; c++)
+            for (i = 0; i < m; i++) rec[(size_t)c * row_stride + (size_t)lanes[i]] = coef[i][c - 4];
+    }
+}
 
 typedef struct stream_key {
     float need;
@@ -591,6 +656,7 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
     size_t need, covered_bytes, tracks_bytes;
     unsigned char *covered;
     const sn_clip_track_def **tracks;
+    int *lanes; /* the lane of each of tracks (after them in their scratch) */
     plan pl;
     /* what sn_clip_size does, with the plan kept for the build (one plan, not two) */
     if (sn_clip_validate(def, err) != SN_OK) return err != NULL ? err->code : SN_EINVAL;
@@ -603,7 +669,7 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
     count = sn_skeleton_count(def->skeleton);
     slots = 3 * count + sn_skeleton_morph_count(def->skeleton);
     covered_bytes = (size_t)slots;
-    tracks_bytes = sizeof(*tracks) * (size_t)(def->track_count + 1);
+    tracks_bytes = (sizeof(*tracks) + sizeof(int)) * (size_t)(def->track_count + 1);
     covered = (unsigned char *)sn_scratch_alloc(def->alloc, covered_bytes);
     tracks = (const sn_clip_track_def **)sn_scratch_alloc(def->alloc, tracks_bytes);
     if (covered == NULL || tracks == NULL) {
@@ -612,6 +678,7 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
         free_plan(&pl);
         return sn_fail(err, SN_ENOMEM, "out of memory building the clip");
     }
+    lanes = (int *)(tracks + def->track_count + 1);
     c->skeleton = def->skeleton;
     c->duration = def->duration;
     c->track_count = def->track_count;
@@ -662,8 +729,11 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
             gr->joint[lane] = d->joint;
             gr->animated[lane] = 1.0f;
             tracks[i] = d;
-            if (gr->uniform) build_intervals(d, gr->block + lane, (size_t)gr->rows * (size_t)gr->np, (size_t)gr->np);
+            lanes[i] = lane;
         }
+        for (i = 0; gr->uniform && i < pg->n; i += INTERVAL_LANES)
+            build_intervals(tracks + i, lanes + i, pg->n - i < INTERVAL_LANES ? pg->n - i : INTERVAL_LANES, gr->block,
+                            (size_t)gr->rows * (size_t)gr->np, (size_t)gr->np);
         if (!gr->uniform && build_stream(gr, tracks, def->alloc, err) != SN_OK) {
             sn_scratch_free(def->alloc, tracks, tracks_bytes);
             sn_scratch_free(def->alloc, covered, covered_bytes);

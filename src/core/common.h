@@ -15,6 +15,8 @@
 #define SN_COMMON_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 /// Result of a core call. SN_OK is zero; every failure is non-zero.
 typedef enum sn_status {
@@ -69,6 +71,19 @@ sn_status sn_fail_range(sn_error *err, int arg, const char *what, double v, doub
 /// 1 when x is neither NaN nor infinite (NaN - NaN and inf - inf are NaN; this also holds
 /// where isfinite() would be folded away by -ffast-math).
 static inline int sn_isfinite(double x) { return x - x == 0.0; }
+
+/// 1 when the n floats at `v` are all finite: by their bits, in one pass without a branch per
+/// value (a float is infinite or NaN when its exponent bits are all ones).
+static inline int sn_floats_finite(const float *v, size_t n) {
+    uint32_t u;
+    int bad = 0;
+    size_t k;
+    for (k = 0; k < n; k++) {
+        memcpy(&u, v + k, sizeof u);
+        bad |= (u & 0x7f800000u) == 0x7f800000u;
+    }
+    return !bad;
+}
 
 /// Rounds `n` up to a multiple of 16, the alignment of every block the core lays out.
 #define SN_ALIGN16(n) (((size_t)(n) + 15u) & ~(size_t)15u)
