@@ -492,11 +492,12 @@ static void lane_values(const sn_clip_track_def *const *trs, int m, int k, float
 
 /* The interval records (see cache_rows) of `m` tracks of a shared-times group (at most
    INTERVAL_LANES: the same path, interpolation and key times), track i's in lane lanes[i] of
-   `block`, whose records are `rec_stride` floats apart and their rows `row_stride` apart.
+   `block`, whose records are `rec_stride` floats apart and their rows `row_stride` apart; with
+   `clear`, each record is set to 0 first (the first call for a group).
    Interval by interval: a record's rows are written while they are in the cache, row by row
    across the lanes, and its times and their inverse found once for all the tracks. */
 static void build_intervals(const sn_clip_track_def *const *trs, const int *lanes, int m, float *block,
-                            size_t rec_stride, size_t row_stride) {
+                            size_t rec_stride, size_t row_stride, int clear) {
     const sn_clip_track_def *lead = trs[0];
     const int w = width_of(lead->path), rows = cache_rows(lead->path, lead->interpolation), n = intervals_of(lead->keys);
     const int cubic = lead->interpolation == SN_CLIP_CUBIC, linear = lead->interpolation == SN_CLIP_LINEAR;
@@ -514,6 +515,7 @@ static void build_intervals(const sn_clip_track_def *const *trs, const int *lane
         head[1] = k == n - 1 ? INFINITY : times[k1];
         head[2] = times[k];
         head[3] = inv < 3e38 ? (float)inv : 3e38f;
+        if (clear) memset(rec, 0, sizeof(float) * rec_stride); /* (the lanes of no track stay 0) */
         lane_values(trs, m, k1, v0, v1, scale);
         for (i = 0; i < m; i++) {
             const sn_clip_track_def *tr = trs[i];
@@ -714,7 +716,7 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
         at += SN_ALIGN16(sizeof(int) * ints);
         gr->cache = (float *)at;
         gr->keys = gr->uniform ? NULL : gr->cache + (size_t)gr->rows * (size_t)gr->depth * (size_t)gr->np;
-        memset(gr->cache, 0, sizeof(float) * floats);
+        if (!gr->uniform) memset(gr->cache, 0, sizeof(float) * floats); /* (build_intervals clears its records) */
         at += SN_ALIGN16(sizeof(float) * floats);
         gr->block = gr->uniform ? gr->cache : NULL;
         gr->stream = gr->uniform ? NULL : (clip_word *)at;
@@ -733,7 +735,7 @@ sn_status sn_clip_init(void *mem, size_t size, const sn_clip_def *def, sn_error 
         }
         for (i = 0; gr->uniform && i < pg->n; i += INTERVAL_LANES)
             build_intervals(tracks + i, lanes + i, pg->n - i < INTERVAL_LANES ? pg->n - i : INTERVAL_LANES, gr->block,
-                            (size_t)gr->rows * (size_t)gr->np, (size_t)gr->np);
+                            (size_t)gr->rows * (size_t)gr->np, (size_t)gr->np, i == 0);
         if (!gr->uniform && build_stream(gr, tracks, def->alloc, err) != SN_OK) {
             sn_scratch_free(def->alloc, tracks, tracks_bytes);
             sn_scratch_free(def->alloc, covered, covered_bytes);
