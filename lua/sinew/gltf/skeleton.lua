@@ -77,8 +77,34 @@ end
 -- the path of child k of a node's children at `path` (made only for a fault)
 local function child_path(path, k) return ("%s[%d]"):format(path, k) end
 
+-- the transform of a node without translation, rotation or scale (shared: never changed)
+local ZERO3, UNIT_Q, ONE3 = { 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1 }
+-- the children of a node without any (shared: M.nodes gives a node a list of its own for its first)
+local NO_CHILDREN = {}
+
+local FLT_MAX = 3.4028234663852886e38
+-- whether `v` is a list of n finite numbers within float range: D.numbers' test, without a path
+-- (D.numbers names the fault when it is not)
+local function good_numbers(v, n)
+  if type(v) ~= "table" or #v ~= n then return false end
+  for i = 1, n do
+    local x = v[i]
+    if type(x) ~= "number" or not (x >= -FLT_MAX and x <= FLT_MAX) then return false end
+  end
+  return true
+end
+
+-- field `field` of node `n` (at `path`) as n numbers, `dflt` when absent
+local function node_numbers(n, field, count, path, dflt)
+  local v = n[field]
+  if v == nil then return dflt end
+  if good_numbers(v, count) then return v end
+  return numbers(v, count, path .. "." .. field) -- (raises)
+end
+
 --- The nodes: for each (0-based) node its parent (or nil), children, name and local transform
--- (t, q, s and the matrix), checked: indices in range, one parent at most, no cycles.
+-- (t, q, s, and the matrix: see M.matrix), checked: indices in range, one parent at most, no
+-- cycles. The lists of a node are shared with other nodes or the document: none may change them.
 function M.nodes(doc)
   local json = doc:array("nodes")
   local nodes = {}
@@ -86,7 +112,8 @@ function M.nodes(doc)
     local path = ("nodes[%d]"):format(i)
     local n = object(json[i + 1], path)
     if n.name ~= nil and type(n.name) ~= "string" then fail(path .. ".name", "must be a string (got %s)", type(n.name)) end
-    local node = { index = i, name = n.name, children = {}, mesh = n.mesh, skin = n.skin, weights = n.weights, path = path }
+    local node = { index = i, name = n.name, children = NO_CHILDREN, mesh = n.mesh, skin = n.skin, weights = n.weights,
+      path = path }
     if n.matrix ~= nil then
       if n.translation ~= nil or n.rotation ~= nil or n.scale ~= nil then
         fail(path, "has both a matrix and translation, rotation or scale")
@@ -94,13 +121,16 @@ function M.nodes(doc)
       node.matrix = numbers(n.matrix, 16, path .. ".matrix")
       node.t, node.q, node.s = decompose(node.matrix, path .. ".matrix")
     else
-      node.t = numbers(n.translation, 3, path .. ".translation", { 0, 0, 0 })
-      local q = numbers(n.rotation, 4, path .. ".rotation", { 0, 0, 0, 1 })
-      local l = sqrt(q[1] ^ 2 + q[2] ^ 2 + q[3] ^ 2 + q[4] ^ 2)
-      if not (l > 1e-12) then fail(path .. ".rotation", "is zero") end -- luacheck: ignore 581 (and NaN)
-      node.q = { q[1] / l, q[2] / l, q[3] / l, q[4] / l }
-      node.s = numbers(n.scale, 3, path .. ".scale", { 1, 1, 1 })
-      node.matrix = trs_matrix(node.t, node.q, node.s)
+      node.t = node_numbers(n, "translation", 3, path, ZERO3)
+      local q = node_numbers(n, "rotation", 4, path, UNIT_Q)
+      if q == UNIT_Q then
+        node.q = UNIT_Q
+      else
+        local l = sqrt(q[1] ^ 2 + q[2] ^ 2 + q[3] ^ 2 + q[4] ^ 2)
+        if not (l > 1e-12) then fail(path .. ".rotation", "is zero") end -- luacheck: ignore 581 (and NaN)
+        node.q = { q[1] / l, q[2] / l, q[3] / l, q[4] / l }
+      end
+      node.s = node_numbers(n, "scale", 3, path, ONE3)
     end
     nodes[i] = node
   end
@@ -114,7 +144,12 @@ function M.nodes(doc)
         if c == i then fail(path, "node %d is its own child", i) end
         if nodes[c].parent ~= nil then fail(path, "node %d has two parents (nodes %d and %d)", c, nodes[c].parent, i) end
         nodes[c].parent = i
-        nodes[i].children[#nodes[i].children + 1] = c
+        local own = nodes[i].children
+        if own == NO_CHILDREN then
+          own = {}
+          nodes[i].children = own
+        end
+        own[#own + 1] = c
       end
     end
   end
@@ -159,6 +194,17 @@ function M.nodes(doc)
   return nodes
 end
 
+--- The local matrix of a node (T * R * S of its transform, or the file's matrix), made when
+-- first asked for.
+function M.matrix(node)
+  local m = node.matrix
+  if not m then
+    m = trs_matrix(node.t, node.q, node.s)
+    node.matrix = m
+  end
+  return m
+end
+
 --- The world matrix of node i at rest (found once per node: a node's is its parent's times its
 -- own, so that a chain is walked once, however deep).
 function M.world(nodes, i)
@@ -176,7 +222,7 @@ function M.world(nodes, i)
   local m = at ~= nil and worlds[at] or nil
   for k = #path, 1, -1 do
     local n = path[k]
-    m = m and mat_mul(m, nodes[n].matrix) or nodes[n].matrix
+    m = m and mat_mul(m, M.matrix(nodes[n])) or M.matrix(nodes[n])
     worlds[n] = m
   end
   return worlds[i]
