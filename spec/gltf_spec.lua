@@ -539,10 +539,11 @@ describe("sinew.gltf", function()
 
     -- the buffer of the small file: times, translations, rotations, inverse binds, positions,
     -- joints (bytes), weights, indices (shorts)
-    local function buffer(times, indices)
+    local function buffer(times, indices, ibm_nan)
       indices = indices or { 0, 1, 2 }
       local ibm = {}
       for k = 1, 32 do ibm[k] = I4[(k - 1) % 16 + 1] end
+      if ibm_nan then ibm[22] = 0 / 0 end -- (the second joint's, column 2 row 2)
       return floats(times or { 0, 1 }) .. floats { 0, 0, 0, 0, 1, 0 } .. floats { 0, 0, 0, 1, 0, 0, 0.7071, 0.7071 } ..
         floats(ibm) .. floats { 0, 0, 0, 1, 0, 0, 0, 1, 0 } .. string.char(0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0) ..
         floats { 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0 } .. string.char(indices[1], 0, indices[2], 0, indices[3], 0, 0, 0)
@@ -710,6 +711,8 @@ describe("sinew.gltf", function()
         "nodes%[0%]%.rotation: must be an array of 4 numbers" },
       { "inverse binds for fewer joints", function(d) d.accessors[4].count = 1 end,
         "skins%[0%]%.inverseBindMatrices: accessor 3 has 1 matrices for 2 joints" },
+      { "an inverse bind that is not finite", function() return { bytes = buffer(nil, nil, true) } end,
+        "skins%[0%]%.inverseBindMatrices: not a finite number" },
       { "a mesh index out of range", function(d) d.nodes[3].mesh = 3 end, "nodes%[2%]%.mesh: mesh 3 is out of range %(1 mesh%)" },
       { "an index past the vertices", function() return { bytes = buffer(nil, { 0, 7, 2 }) } end,
         "meshes%[0%]%.primitives%[0%]%.indices: index 7 %(entry 1%) is out of range %(0 %.%. 2%)" },

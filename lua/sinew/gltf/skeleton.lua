@@ -414,13 +414,16 @@ function M.inverse_bind(doc, skeleton, joints, joint_of)
   local path = ("skins[%d].inverseBindMatrices"):format(joints.skin_index)
   local skin = doc:array("skins")[joints.skin_index + 1]
   if skin.inverseBindMatrices == nil then return mats end
-  local values, desc = doc:read(skin.inverseBindMatrices, path, { MAT4 = true }, { FLOAT = true })
+  local values, desc, bad = doc:read(skin.inverseBindMatrices, path, { MAT4 = true }, { FLOAT = true })
   if desc.count ~= #joints.skin then
     fail(path, "accessor %d has %d matrices for %d joints", desc.index, desc.count, #joints.skin)
   end
+  -- finite floats on joints of the skeleton: Matrices:set takes them all (else it names the
+  -- fault, through Fault.core)
+  local set = bad and function(...) return Fault.core(path, mats.set, ...) end or mats.set
   for k, n in ipairs(joints.skin) do
     local b = 16 * (k - 1)
-    Fault.core(path, mats.set, mats, joint_of[n], values[b + 1], values[b + 2], values[b + 3], values[b + 4], values[b + 5],
+    set(mats, joint_of[n], values[b + 1], values[b + 2], values[b + 3], values[b + 4], values[b + 5],
       values[b + 6], values[b + 7], values[b + 8], values[b + 9], values[b + 10], values[b + 11], values[b + 12],
       values[b + 13], values[b + 14], values[b + 15], values[b + 16])
   end
