@@ -74,8 +74,11 @@ end
 
 -- ---- nodes ---------------------------------------------------------------------------------------
 
--- the path of child k of a node's children at `path` (made only for a fault)
+-- the path of child k of a node's children at `path`, of field `field` of the object at `path`,
+-- and of entry k of its list `field` (made only for a fault: see sinew.gltf.document's path_of)
 local function child_path(path, k) return ("%s[%d]"):format(path, k) end
+local function field_path(path, field) return path .. field end
+local function entry_path(path, field, k) return ("%s%s[%d]"):format(path, field, k) end
 
 -- the transform of a node without translation, rotation or scale (shared: never changed)
 local ZERO3, UNIT_Q, ONE3 = { 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1 }
@@ -182,13 +185,13 @@ function M.nodes(doc)
   -- yet `"scene": 99` is no good glTF there either)
   local skins, scenes = #doc:array("skins"), doc:array("scenes")
   for i = 0, count - 1 do
-    if nodes[i].skin ~= nil then index(nodes[i].skin, skins, nodes[i].path .. ".skin", "skin") end
+    if nodes[i].skin ~= nil then index(nodes[i].skin, skins, field_path, "skin", nodes[i].path, ".skin") end
   end
   if doc.json.scene ~= nil then index(doc.json.scene, #scenes, "scene", "scene") end
   for s = 1, #scenes do
     local spath = ("scenes[%d]"):format(s - 1)
     for k, r in ipairs(list(object(scenes[s], spath).nodes, spath .. ".nodes")) do
-      index(r, count, ("%s.nodes[%d]"):format(spath, k - 1), "node")
+      index(r, count, entry_path, "node", spath, ".nodes", k - 1)
     end
   end
   return nodes
@@ -236,7 +239,7 @@ local function choose_skin(doc, nodes, options)
   if options.skin ~= nil then return index(options.skin, #skins, "options.skin", "skin") end
   for i = 0, nodes.count - 1 do
     if nodes[i].mesh ~= nil and nodes[i].skin ~= nil then
-      return index(nodes[i].skin, #skins, nodes[i].path .. ".skin", "skin")
+      return index(nodes[i].skin, #skins, field_path, "skin", nodes[i].path, ".skin")
     end
   end
   if #skins > 0 then return 0 end
@@ -256,7 +259,7 @@ local function scene_nodes(doc, nodes)
   end
   local out, seen, stack = {}, {}, {}
   for k, r in ipairs(roots) do
-    r = index(r, nodes.count, ("scenes.nodes[%d]"):format(k - 1), "node")
+    r = index(r, nodes.count, entry_path, "node", "scenes", ".nodes", k - 1)
     if nodes[r].parent ~= nil or seen[r] then fail("scenes", "node %d is not a root of the scene", r) end
     seen[r] = true
     stack[1] = r -- depth first, children in order, without recursion
@@ -282,7 +285,7 @@ function M.joints(doc, nodes, options)
     skin_joints = list(skin.joints, path .. ".joints")
     if #skin_joints == 0 then fail(path .. ".joints", "is empty") end
     for k, j in ipairs(skin_joints) do
-      j = index(j, nodes.count, ("%s.joints[%d]"):format(path, k - 1), "node")
+      j = index(j, nodes.count, entry_path, "node", path, ".joints", k - 1)
       if set[j] then fail(("%s.joints[%d]"):format(path, k - 1), "node %d appears twice", j) end
       set[j] = true
       skin_joints[k] = j
