@@ -368,9 +368,21 @@ sn_status sn_gltf_accessor_read_uint(const sn_gltf_accessor *a, uint32_t *out, s
 
 /* ---- vertices ---------------------------------------------------------------------------------- */
 
+/* `count` vertices of an attribute of `width` values (src, packed) into the slots of the
+   interleaved vertices from `dst` (`slots` floats apart), its slots past the values filled */
+static inline void copy_attribute(const float *src, float *dst, size_t count, size_t slots, int width, int fill_slots,
+                                  float fill) {
+    size_t v;
+    int c;
+    for (v = 0; v < count; v++, src += width, dst += slots) {
+        for (c = 0; c < width; c++) dst[c] = src[c];
+        for (; c < fill_slots; c++) dst[c] = fill;
+    }
+}
+
 sn_status sn_gltf_interleave(const sn_gltf_attribute *attrs, int n, size_t count, float *out, size_t room,
                              sn_error *err) {
-    size_t v, slots = 0;
+    size_t slots = 0;
     int i, k;
     for (i = 0; i < n; i++) {
         if (attrs[i].width < 1 || attrs[i].width > 4 || attrs[i].slots < attrs[i].width || attrs[i].slots > 4)
@@ -380,16 +392,15 @@ sn_status sn_gltf_interleave(const sn_gltf_attribute *attrs, int n, size_t count
     if (slots > 0 && count > room / slots)
         return sn_fail(err, SN_ENOMEM, "%lu vertices of %lu floats need room (got %lu)", (unsigned long)count,
                        (unsigned long)slots, (unsigned long)room);
-    /* attribute by attribute (the same writes as vertex by vertex, with the loops' bounds fixed
-       for each run of them) */
+    /* attribute by attribute (the same writes as vertex by vertex), each width copied by a loop
+       of its own (fixed bounds: unrolled) */
     for (i = 0, k = 0; i < n; k += attrs[i].slots, i++) {
-        const int width = attrs[i].width, fill_slots = attrs[i].slots;
-        const float *src = attrs[i].values, fill = attrs[i].fill;
-        float *dst = out + k;
-        int c;
-        for (v = 0; v < count; v++, src += width, dst += slots) {
-            for (c = 0; c < width; c++) dst[c] = src[c];
-            for (; c < fill_slots; c++) dst[c] = fill;
+        const sn_gltf_attribute *a = &attrs[i];
+        switch (a->width) {
+        case 1: copy_attribute(a->values, out + k, count, slots, 1, a->slots, a->fill); break;
+        case 2: copy_attribute(a->values, out + k, count, slots, 2, a->slots, a->fill); break;
+        case 3: copy_attribute(a->values, out + k, count, slots, 3, a->slots, a->fill); break;
+        default: copy_attribute(a->values, out + k, count, slots, 4, a->slots, a->fill); break;
         }
     }
     return SN_OK;
@@ -407,9 +418,31 @@ sn_status sn_gltf_map_joints(float *values, size_t n, const int *map, int map_si
     return SN_OK;
 }
 
+/* sn_gltf_normalize_weights of 4 weights a vertex (the common case), the same arithmetic in the
+   same order, with its loops' bounds fixed: unrolled, and the divisions of a vertex in pairs */
+static void normalize_weights4(float *values, size_t count) {
+    size_t v;
+    for (v = 0; v < count; v++) {
+        float *w = values + 4 * v;
+        const double a = w[0], b = w[1], c = w[2], d = w[3], sum = (((0.0 + a) + b) + c) + d;
+        /* every weight at least 0 and finite (a NaN fails both tests) */
+        if (a >= 0.0 && a <= FLT_MAX && b >= 0.0 && b <= FLT_MAX && c >= 0.0 && c <= FLT_MAX && d >= 0.0 &&
+            d <= FLT_MAX && sum > 0.0 && sum != 1.0) {
+            w[0] = (float)(a / sum);
+            w[1] = (float)(b / sum);
+            w[2] = (float)(c / sum);
+            w[3] = (float)(d / sum);
+        }
+    }
+}
+
 void sn_gltf_normalize_weights(float *values, size_t count, int width) {
     size_t v;
     int k;
+    if (width == 4) {
+        normalize_weights4(values, count);
+        return;
+    }
     for (v = 0; v < count; v++) {
         float *w = values + v * (size_t)width;
         double sum = 0.0;
