@@ -30,6 +30,9 @@
 #define MAX_COUNT 9007199254740992.0
 /* the most channels of one animation taken here (the duplicate and track searches are linear) */
 #define MAX_CHANNELS 1024
+/* the signature's numbers are written as Lua writes them (table.concat) when below this: integers
+   in decimal, on every Lua (5.1's %.14g writes them so up to 1e14) */
+#define SIG_MAX 100000000000000
 
 /* the JSON field names, upvalues 2 .. of _gltf.animation (interned once: a look-up by one of them
    hashes nothing) */
@@ -37,6 +40,8 @@ enum {
     K_TARGET = 2, K_SAMPLER, K_PATH, K_NODE, K_INTERPOLATION, K_INPUT, K_OUTPUT, K_SPARSE, K_COMPONENT_TYPE, K_TYPE,
     K_NORMALIZED, K_COUNT, K_BYTE_OFFSET, K_BUFFER_VIEW, K_BUFFER, K_BYTE_LENGTH, K_BYTE_STRIDE, K_END
 };
+/* the metatable of float buffers: the upvalue after the names */
+#define U_FLOATS_MT K_END
 static const char *const key_names[] = {"target", "sampler", "path", "node", "interpolation", "input", "output",
                                         "sparse", "componentType", "type", "normalized", "count", "byteOffset",
                                         "bufferView", "buffer", "byteLength", "byteStride"};
@@ -138,6 +143,17 @@ static int kfield(lua_State *L, int t, int k) {
     return lua_type(L, -1);
 }
 
+/* the float buffer at `idx`, or NULL (sn_lua_tofloats with the metatable at hand) */
+static const sn_lua_floats *floats_at(lua_State *L, int idx) {
+    const sn_lua_floats *b = NULL;
+    idx = sn_lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
+        if (lua_rawequal(L, -1, lua_upvalueindex(U_FLOATS_MT))) b = (const sn_lua_floats *)lua_touserdata(L, idx);
+        lua_pop(L, 1);
+    }
+    return b;
+}
+
 /* D.index: the value at `idx` an integer in 0 .. n - 1 */
 static int index_of(lua_State *L, int idx, size_t n, lua_Integer *out) {
     double v;
@@ -192,8 +208,12 @@ static int resolve_view(lua_State *L, int idx, sn_gltf_view *v) {
         goto done;
     v->buffer = (const unsigned char *)lua_tolstring(L, top + 4, &bytes);
     v->buffer_size = bytes;
-    lua_pushvalue(L, top + 4);
-    lua_rawseti(L, S_BUFFERS, (int)b + 1); /* anchored while it is read */
+    lua_rawgeti(L, S_BUFFERS, (int)b + 1);
+    if (!lua_rawequal(L, -1, top + 4)) {
+        lua_pushvalue(L, top + 4);
+        lua_rawseti(L, S_BUFFERS, (int)b + 1); /* anchored while it is read */
+    }
+    lua_pop(L, 1);
     kfield(L, top + 1, K_BYTE_OFFSET);
     kfield(L, top + 1, K_BYTE_LENGTH);
     kfield(L, top + 1, K_BYTE_STRIDE); /* top + 7 .. 9 */
@@ -261,14 +281,14 @@ static const sn_lua_floats *read_floats(lua_State *L, const accessor *acc, doubl
     sn_error err;
     size_t n, k;
     lua_rawgeti(L, S_FLOATS, (int)i);
-    if (!lua_isnil(L, -1)) return sn_lua_tofloats(L, -1); /* (checked when it was put there) */
+    if (!lua_isnil(L, -1)) return floats_at(L, -1); /* (checked when it was put there) */
     lua_pop(L, 1);
     lua_rawgeti(L, S_DOC_FLOATS, (int)i); /* { values, bad } */
     if (lua_istable(L, -1)) {
         const sn_lua_floats *kept;
         lua_rawgeti(L, -1, 2);
         lua_rawgeti(L, -2, 1);
-        kept = sn_lua_tofloats(L, -1);
+        kept = floats_at(L, -1);
         if (kept == NULL || !lua_isnil(L, -2)) {
             lua_pop(L, 3);
             return NULL;
@@ -309,10 +329,10 @@ static const sn_lua_floats *key_times(lua_State *L, const accessor *acc, double 
     const sn_lua_floats *t;
     size_t at;
     lua_rawgeti(L, S_TIMES, (int)acc->index);
-    if (!lua_isnil(L, -1)) return sn_lua_tofloats(L, -1);
+    if (!lua_isnil(L, -1)) return floats_at(L, -1);
     lua_pop(L, 1);
     lua_rawgeti(L, S_DOC_KEY_TIMES, (int)acc->index);
-    t = sn_lua_tofloats(L, -1);
+    t = floats_at(L, -1);
     if (t != NULL) return t;
     lua_pop(L, 1);
     if (acc->a.rows != 1 || acc->a.component != SN_GLTF_FLOAT || acc->a.normalized) return NULL;
@@ -421,8 +441,8 @@ static int keys_ok(lua_State *L, int idx) {
     lua_rawgeti(L, idx, 2);
     lua_rawgeti(L, idx, 3);
     id = lua_tonumber(L, -1);
-    ok = sn_lua_tofloats(L, -3) != NULL && sn_lua_tofloats(L, -2) != NULL && lua_type(L, -1) == LUA_TNUMBER &&
-         id >= 1 && id <= 1e9 && id == floor(id) && sn_lua_tofloats(L, -3)->n > 0;
+    ok = floats_at(L, -3) != NULL && floats_at(L, -2) != NULL && lua_type(L, -1) == LUA_TNUMBER &&
+         id >= 1 && id <= 1e9 && id == floor(id) && floats_at(L, -3)->n > 0;
     lua_pop(L, 3);
     return ok;
 }
@@ -520,17 +540,17 @@ static void channel_keys(lua_State *L, channel *c, lua_Integer made, const sn_lu
     if (c->record < 0) {
         lua_rawgeti(L, S_KEYS, c->slot);
         lua_rawgeti(L, -1, 1);
-        *t = sn_lua_tofloats(L, -1);
+        *t = floats_at(L, -1);
         lua_rawgeti(L, -2, 2);
-        *v = sn_lua_tofloats(L, -1);
+        *v = floats_at(L, -1);
         lua_rawgeti(L, -3, 3);
         c->id = (lua_Integer)lua_tonumber(L, -1);
         lua_pop(L, 4);
     } else {
         lua_rawgeti(L, S_RECORDS, 2 * c->record + 1);
-        *t = sn_lua_tofloats(L, -1);
+        *t = floats_at(L, -1);
         lua_rawgeti(L, S_RECORDS, 2 * c->record + 2);
-        *v = sn_lua_tofloats(L, -1);
+        *v = floats_at(L, -1);
         c->id = made + c->record + 1;
         lua_pop(L, 2);
     }
@@ -718,11 +738,17 @@ static int l_animation(lua_State *L) {
         if (t->v[t->n - 1] > duration) duration = t->v[t->n - 1];
     }
     qsort(sig, (size_t)nch, sizeof *sig, compare_integers);
+    if (sig[0] < 0 || sig[nch - 1] >= SIG_MAX) return 0;
     luaL_buffinit(L, &b);
     for (ci = 0; ci < nch; ci++) {
-        lua_pushinteger(L, sig[ci]);
-        luaL_addvalue(&b);
-        luaL_addchar(&b, ',');
+        char digits[24], *d = digits + sizeof digits;
+        lua_Integer v = sig[ci];
+        *--d = ',';
+        do {
+            *--d = (char)('0' + v % 10);
+            v /= 10;
+        } while (v > 0);
+        luaL_addlstring(&b, d, (size_t)(digits + sizeof digits - d));
     }
     snprintf(number, sizeof number, "%.17g", duration);
     luaL_addstring(&b, number);
@@ -749,6 +775,7 @@ void sn_open_gltf_clips(lua_State *L, int gltf) {
     gltf = sn_lua_absindex(L, gltf);
     lua_pushnil(L); /* the block of unit rotations (sn_lua_scratch), made at the first call */
     for (k = K_TARGET; k < K_END; k++) lua_pushstring(L, key_names[k - K_TARGET]);
-    lua_pushcclosure(L, l_animation, K_END - 1);
+    luaL_getmetatable(L, SN_FLOATS_MT);
+    lua_pushcclosure(L, l_animation, U_FLOATS_MT);
     lua_setfield(L, gltf, "animation");
 }
