@@ -201,10 +201,14 @@ describe("sinew.gltf.clips fast path", function()
       c.channels[#c.channels + 1] = { sampler = 0, target = { path = "rotation" } }
       return c
     end
-    tree.animations = { with_skipped(anims[2], "Walk2"), anims[1], anims[2], anims[3], with_skipped(anims[3], "Run2") }
+    local walk3 = require("helper").deep_copy(anims[2])
+    walk3.name = "Walk3"
+    tree.animations = { with_skipped(anims[2], "Walk2"), anims[1], anims[2], anims[3], with_skipped(anims[3], "Run2"),
+      walk3 }
     local bytes = require("support.gltf_hostile").glb(json.encode(tree), bin)
     local a = same_both_ways("Fox2.glb", bytes, nil, true)
     assert.equal(a.clips.Walk, a.clips.Walk2)
+    assert.equal(a.clips.Walk, a.clips.Walk3)
     assert.equal(a.clips.Run, a.clips.Run2)
     assert.are_not.equal(a.clips.Walk, a.clips.Run)
     assert.equal(2, #a.skipped)

@@ -49,7 +49,7 @@ static const char *const key_names[] = {"target", "sampler", "path", "node", "in
 /* the arguments and the tables made or read, by stack index */
 enum {
     A_DOC = 1, A_SAMPLERS, A_CHANNELS, A_JOINT_OF, A_NODES, A_WIDEST, A_LEFT, A_NUMBER_BYTES, A_SKELETON, A_MADE,
-    S_KEYS,      /* slot -> the keys { times, values, id } of a channel's track (cached ones, new ones) */
+    S_KEYS,      /* 2 slot - 1, 2 slot: the times and values of channel slot's cached keys */
     S_FLOATS,    /* accessor -> the float buffer of it read here (from doc.floats or decoded anew) */
     S_FRESH,     /* accessor -> true when decoded here (doc.floats gets it on commit) */
     S_TIMES,     /* input accessor -> its key times, checked here (doc.key_times gets them) */
@@ -173,7 +173,7 @@ static int count_of(lua_State *L, int idx, double dflt, double *out) {
     }
     if (lua_type(L, idx) != LUA_TNUMBER) return 0;
     v = lua_tonumber(L, idx);
-    if (!(v >= 0 && v <= MAX_COUNT) || v != floor(v)) return 0;
+    if (!(v >= 0 && v <= MAX_COUNT) || v != floor(v) || v > (double)((size_t)-1)) return 0;
     *out = v;
     return 1;
 }
@@ -333,7 +333,11 @@ static const sn_lua_floats *key_times(lua_State *L, const accessor *acc, double 
     lua_pop(L, 1);
     lua_rawgeti(L, S_DOC_KEY_TIMES, (int)acc->index);
     t = floats_at(L, -1);
-    if (t != NULL) return t;
+    if (t != NULL) { /* (anchored here too: doc.key_times gets the same buffer back) */
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, S_TIMES, (int)acc->index);
+        return t;
+    }
     lua_pop(L, 1);
     if (acc->a.rows != 1 || acc->a.component != SN_GLTF_FLOAT || acc->a.normalized) return NULL;
     t = read_floats(L, acc, number_bytes, spend);
@@ -515,7 +519,13 @@ static int read_channels(lua_State *L, channel *ch, int nch, record *rec, int *n
             lua_rawget(L, top + 11); /* top + 12 */
             if (!lua_isnil(L, top + 12)) {
                 if (!keys_ok(L, top + 12)) return 0;
-                lua_rawseti(L, S_KEYS, ch[ci].slot);
+                /* its times and values anchored here (S_KEYS 2 slot - 1, 2 slot), its number kept */
+                lua_rawgeti(L, top + 12, 1);
+                lua_rawseti(L, S_KEYS, 2 * ch[ci].slot - 1);
+                lua_rawgeti(L, top + 12, 2);
+                lua_rawseti(L, S_KEYS, 2 * ch[ci].slot);
+                lua_rawgeti(L, top + 12, 3);
+                ch[ci].id = (lua_Integer)lua_tonumber(L, -1);
                 lua_settop(L, top);
                 continue;
             }
@@ -538,14 +548,11 @@ static int read_channels(lua_State *L, channel *ch, int nch, record *rec, int *n
 static void channel_keys(lua_State *L, channel *c, lua_Integer made, const sn_lua_floats **t,
                          const sn_lua_floats **v) {
     if (c->record < 0) {
-        lua_rawgeti(L, S_KEYS, c->slot);
-        lua_rawgeti(L, -1, 1);
+        lua_rawgeti(L, S_KEYS, 2 * c->slot - 1);
         *t = floats_at(L, -1);
-        lua_rawgeti(L, -2, 2);
+        lua_rawgeti(L, S_KEYS, 2 * c->slot);
         *v = floats_at(L, -1);
-        lua_rawgeti(L, -3, 3);
-        c->id = (lua_Integer)lua_tonumber(L, -1);
-        lua_pop(L, 4);
+        lua_pop(L, 2);
     } else {
         lua_rawgeti(L, S_RECORDS, 2 * c->record + 1);
         *t = floats_at(L, -1);
