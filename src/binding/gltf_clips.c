@@ -3,8 +3,9 @@
  * `sinew.core._gltf.animation` reads a whole plain animation in one call, doing what the Lua
  * channel loop of clips.lua does for it (channel and sampler checks, accessors resolved from the
  * JSON, decoded, key times checked, rotation keys made unit with the slerp keys added, the
- * import's caches of keys filled, the track list, the clip's sharing signature and bytes), or
- * returns nothing when the animation is not plain, leaving it to that loop.
+ * import's caches of keys filled, the clip's sharing signature and bytes, the clip made as
+ * sinew.clip makes it or found among those made), or returns nothing when the animation is not
+ * plain, leaving it to that loop.
  *
  * Plain: every channel on a node of the skeleton (translation, rotation or scale), no two on the
  * same joint's path, every sampler LINEAR, STEP or CUBICSPLINE on accessors whose JSON passes

@@ -299,7 +299,8 @@ function M.clips(doc, nodes, skeleton, joint_of, skipped, joints, ranges)
   local anims = doc:array("animations")
   doc.key_times, doc.track_keys, doc.weight_keys, doc.tracks_made = {}, {}, {}, 0
   local clips, names, made, morph_tracks = {}, {}, {}, {}
-  local fast, widest = M.FAST, widest_angle(M.TOLERANCE)
+  local widest = widest_angle(M.TOLERANCE)
+  local fast = M.FAST and widest > 0 -- (no angle: the loop raises for the first LINEAR rotation, as it did)
   if fast then bin_ready(doc) end
   for ai = 0, #anims - 1 do
     local apath = ("animations[%d]"):format(ai)
