@@ -68,10 +68,13 @@ end
 
 -- every key time of the document's tracks, and the times halfway between them
 local function times_of(doc)
-  local set = {}
+  local seen, set = {}, {}
   for _, by in pairs(doc.track_keys or {}) do
     for _, k in pairs(by) do
-      for i = 1, #k[1] do set[#set + 1] = k[1][i] end
+      for i = 1, #k[1] do
+        local t = k[1][i]
+        if not seen[t] then seen[t], set[#set + 1] = true, t end
+      end
     end
   end
   table.sort(set)
