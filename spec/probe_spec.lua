@@ -37,7 +37,7 @@ describe("hostile Lua (spec/probe/probe.lua, in a child process)", function()
       "sinew.Pose:set_morph", "sinew.Pose:morphs", "sinew.Pose:set_morphs", "sinew.Mask:get_morph",
       "sinew.Mask:set_morph", "sinew.Skeleton:morph_count", "sinew.Skeleton:morphs", "sinew.Skeleton:find_morph",
       "sinew.Skeleton:morph_default", "sinew._bvh.frames", "sinew._bvh.rotations", "sinew._bvh.positions",
-      "sinew._bvh.times", "sinew._morph", "sinew._vertex", "sinew._gltf.split", "sinew.Morph:apply",
+      "sinew._bvh.times", "sinew._morph", "sinew._vertex", "sinew._gltf.split", "sinew._gltf.animation", "sinew.Morph:apply",
       "sinew.Morph:position", "sinew.Morph:normal", "sinew.Morph:pointer", "sinew.Morph:bytes", "sinew.Morph:deltas",
       "sinew.Morph:vertices", "sinew.Morph.__len", "sinew.gltf.Mesh:position", "sinew.Animator:set_morph",
       "sinew.Animator:morph" }) do

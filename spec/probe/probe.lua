@@ -285,6 +285,18 @@ local function sparse_def()
     values = { buffer = ("\0\0\128\63"):rep(3), length = 12 } }
   return d
 end
+-- the arguments of _gltf.animation (the fast path of glTF animation import): a document of one
+-- buffer (two key times, two rotation keys) and an animation of one rotation channel on joint 1
+local function animation_args(skel)
+  local bytes = "\0\0\0\0\0\0\128\63" .. (("\0"):rep(12) .. "\0\0\128\63"):rep(2)
+  local json = { accessors = { { componentType = 5126, type = "SCALAR", count = 2, bufferView = 0 },
+    { componentType = 5126, type = "VEC4", count = 2, bufferView = 0, byteOffset = 8 } },
+    bufferViews = { { buffer = 0, byteLength = 40 } }, buffers = { { byteLength = 40 } } }
+  local doc = { json = json, buffers = { [0] = { bytes, 0, 40 } }, floats = {}, decoded = {}, key_times = {},
+    track_keys = {}, tracks_made = 0 }
+  return { doc, { { input = 0, output = 1, interpolation = "LINEAR" } },
+    { { sampler = 0, target = { node = 0, path = "rotation" } } }, { [0] = 1 }, 1, 0.1, 1e6, 16, skel, {} }
+end
 local function u32le(v) return string.char(v % 256, math.floor(v / 256) % 256, math.floor(v / 65536) % 256, 0) end
 local GLTF = '{"asset":{"version":"2.0"},"nodes":[{"name":"n"}],"buffers":[{"byteLength":32}],' ..
   '"bufferViews":[{"buffer":0,"byteLength":32}],"accessors":[{"bufferView":0,"componentType":5126,"count":2,' ..
@@ -392,6 +404,7 @@ local function templates(name)
     ["sinew.gltf.parse"] = { { GLB, { name = "probe.glb" } }, { GLTF, { meshes = false } },
       { CUBE, { name = "cube.glb" } } },
     ["sinew._gltf.split"] = { { O.quats, 2 }, { O.times, 1 } },
+    ["sinew._gltf.animation"] = { animation_args(O.skel) },
     ["sinew._morph"] = { { ("\0\0\0\63"):rep(12), 6, { position = 0, normal = 3 }, { { position = O.delta }, {} } } },
     ["sinew._vertex"] = { { ("\0\0\0\63"):rep(12), 6, 2 } },
     ["sinew.Morph:apply"] = { { O.morph, { 0.5 } }, { O.morph, { 9, 0.25 }, 2 } },

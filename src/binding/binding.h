@@ -237,6 +237,8 @@ void sn_open_pose(lua_State *L, int module);
 void sn_open_clip(lua_State *L, int module);
 void sn_open_chain(lua_State *L, int module);
 void sn_open_gltf(lua_State *L, int module);
+/// _gltf.animation (gltf_clips.c): the fast path of glTF animation import, set into the _gltf table at `gltf`.
+void sn_open_gltf_clips(lua_State *L, int gltf);
 void sn_open_bvh(lua_State *L, int module);
 /// sinew.Morph and sinew.core._morph, _vertex (morph.c): morph targets on a glTF primitive's vertices.
 void sn_open_morph(lua_State *L, int module);

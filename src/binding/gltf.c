@@ -708,5 +708,6 @@ void sn_open_gltf(lua_State *L, int module) {
     lua_setfield(L, -2, "rotation_keys");
     lua_pushnumber(L, (lua_Number)SN_GLTF_MAX_VALUES);
     lua_setfield(L, -2, "MAX_VALUES");
+    sn_open_gltf_clips(L, -1);
     lua_setfield(L, module, "_gltf");
 }

@@ -226,6 +226,69 @@ local function weights_skipped(node, n, joints, ranges)
   return nil
 end
 
+--- Whether M.clips reads each plain animation in one C call (`sinew.core._gltf.animation`, see
+-- src/binding/gltf_clips.c) before the loop below: the same clips, caches and budget either way
+-- (spec/gltf_fast_spec.lua compares them); false runs the loop for every animation (for tests).
+M.FAST = true
+
+-- the .glb's BIN chunk read as buffer 0 now, when that can neither fail nor spend (its
+-- byteLength is the chunk's): the fast path reads only buffers the import has read
+local function bin_ready(doc)
+  if doc.bin == nil or doc.buffers[0] then return end
+  local buffers = doc.json.buffers
+  if type(buffers) ~= "table" or type((next(buffers))) == "string" then return end
+  local b = buffers[1]
+  if type(b) ~= "table" or rawget(b, 1) ~= nil or b.uri ~= nil or b.byteLength ~= doc.bin_length then return end
+  doc:buffer(0, "buffers")
+end
+
+-- the tracks of animation `ai` by the Lua loop: the tracks, the duration, the sorted signature
+-- numbers and the morph weight tracks
+local function animation_tracks(doc, ai, samplers, channels, nodes, joint_of, skipped, joints, ranges)
+  local node_count, sampler_count = nodes.count, #samplers
+  local tracks, targets, duration, sig, weights = {}, {}, 0, {}, {}
+  for ci, ch in ipairs(channels) do
+    object(ch, channel_path, false, ai, ci - 1)
+    local target = object(ch.target, channel_path, false, ai, ci - 1, ".target")
+    local s = index(ch.sampler, sampler_count, channel_path, "sampler", ai, ci - 1, ".sampler")
+    local path = target.path
+    local code = path_codes[path]
+    if not code then fail(channel_path(ai, ci - 1, ".target.path"), "unknown path %s", D.show(path)) end
+    local n = target.node
+    if n == nil then
+      skipped[#skipped + 1] = { path = channel_path(ai, ci - 1), why = "no target node" }
+    else
+      n = index(n, node_count, channel_path, "node", ai, ci - 1, ".target.node")
+      local key = n * 4 + code
+      if targets[key] then
+        fail(channel_path(ai, ci - 1), "node %d's %s is the target of channel %d too", n, path, targets[key])
+      end
+      targets[key] = ci - 1
+      local why = code == 3 and weights_skipped(nodes[n], n, joints, ranges)
+      local sampler = samplers[s + 1]
+      if why then
+        skipped[#skipped + 1] = { path = channel_path(ai, ci - 1), why = why }
+      elseif code == 3 then
+        local spath = sampler_path(ai, s)
+        local range = ranges[nodes[n].mesh]
+        local id, last = weight_tracks(doc, object(sampler, spath), spath, range, nodes[n].mesh, weights)
+        sig[#sig + 1] = -(id * 131072 + range.first) -- (morph indices are below 2^17)
+        duration = max(duration, last)
+      elseif not joint_of[n] then
+        skipped[#skipped + 1] = { path = channel_path(ai, ci - 1), why = ("node %d is not in the skeleton"):format(n) }
+      else
+        local tr, id = track(doc, object(sampler, sampler_path, false, ai, s), ai, s, joint_of[n], path)
+        tracks[#tracks + 1] = tr
+        sig[#sig + 1] = (id * 4 + code) * 65536 + tr.joint -- (joints are below 2^16)
+        local times = tr.times
+        duration = max(duration, times[#times])
+      end
+    end
+  end
+  table.sort(sig)
+  return tracks, duration, sig, weights
+end
+
 --- The clips: a table name -> clip, the names in file order, and a table name -> the clip's
 -- morph weight tracks (a list, empty when it has none: `{ morph = 1-based index into the
 -- asset's morph list, interpolation = "linear", "step" or "cubicspline", times = float buffer,
@@ -236,66 +299,40 @@ function M.clips(doc, nodes, skeleton, joint_of, skipped, joints, ranges)
   local anims = doc:array("animations")
   doc.key_times, doc.track_keys, doc.weight_keys, doc.tracks_made = {}, {}, {}, 0
   local clips, names, made, morph_tracks = {}, {}, {}, {}
-  local node_count = nodes.count
+  local widest = widest_angle(M.TOLERANCE)
+  local fast = M.FAST and widest > 0 -- (no angle: the loop raises for the first LINEAR rotation, as it did)
+  if fast then bin_ready(doc) end
   for ai = 0, #anims - 1 do
     local apath = ("animations[%d]"):format(ai)
     local a = object(anims[ai + 1], apath)
     local samplers = list(a.samplers, apath .. ".samplers")
     local channels = list(a.channels, apath .. ".channels")
-    local sampler_count = #samplers
-    local tracks, targets, duration, sig, weights = {}, {}, 0, {}, {}
-    for ci, ch in ipairs(channels) do
-      object(ch, channel_path, false, ai, ci - 1)
-      local target = object(ch.target, channel_path, false, ai, ci - 1, ".target")
-      local s = index(ch.sampler, sampler_count, channel_path, "sampler", ai, ci - 1, ".sampler")
-      local path = target.path
-      local code = path_codes[path]
-      if not code then fail(channel_path(ai, ci - 1, ".target.path"), "unknown path %s", D.show(path)) end
-      local n = target.node
-      if n == nil then
-        skipped[#skipped + 1] = { path = channel_path(ai, ci - 1), why = "no target node" }
-      else
-        n = index(n, node_count, channel_path, "node", ai, ci - 1, ".target.node")
-        local key = n * 4 + code
-        if targets[key] then
-          fail(channel_path(ai, ci - 1), "node %d's %s is the target of channel %d too", n, path, targets[key])
-        end
-        targets[key] = ci - 1
-        local why = code == 3 and weights_skipped(nodes[n], n, joints, ranges)
-        local sampler = samplers[s + 1]
-        if why then
-          skipped[#skipped + 1] = { path = channel_path(ai, ci - 1), why = why }
-        elseif code == 3 then
-          local spath = sampler_path(ai, s)
-          local range = ranges[nodes[n].mesh]
-          local id, last = weight_tracks(doc, object(sampler, spath), spath, range, nodes[n].mesh, weights)
-          sig[#sig + 1] = -(id * 131072 + range.first) -- (morph indices are below 2^17)
-          duration = max(duration, last)
-        elseif not joint_of[n] then
-          skipped[#skipped + 1] = { path = channel_path(ai, ci - 1), why = ("node %d is not in the skeleton"):format(n) }
-        else
-          local tr, id = track(doc, object(sampler, sampler_path, false, ai, s), ai, s, joint_of[n], path)
-          tracks[#tracks + 1] = tr
-          sig[#sig + 1] = (id * 4 + code) * 65536 + tr.joint -- (joints are below 2^16)
-          local times = tr.times
-          duration = max(duration, times[#times])
-        end
+    local clip, sig, spent, weights
+    if fast then
+      clip, sig, spent = decode.animation(doc, samplers, channels, joint_of, nodes.count, widest, doc:left(),
+        D.NUMBER_BYTES, skeleton, made)
+    end
+    if clip then
+      doc:spend(spent, apath) -- (within the budget: the fast path takes no more)
+      made[sig], weights = clip, {}
+    else
+      local tracks, duration
+      tracks, duration, sig, weights = animation_tracks(doc, ai, samplers, channels, nodes, joint_of, skipped, joints,
+        ranges)
+      sig[#sig + 1] = ("%.17g"):format(duration)
+      sig = table.concat(sig, ",")
+      clip = made[sig]
+      if not clip then
+        for _, w in ipairs(weights) do tracks[#tracks + 1] = w end -- (the weight tracks: in the clip too)
+        doc:spend(M.clip_bytes(tracks, #skeleton), apath)
+        clip = Fault.core(apath, sinew_core.clip, { skeleton = skeleton, tracks = tracks, duration = duration })
+        made[sig] = clip
       end
     end
+    -- (animations of the same tracks, the same keys on the same joints, share one clip: clips
+    -- cannot change)
     local name = type(a.name) == "string" and a.name ~= "" and a.name or ("animation_" .. ai)
     if clips[name] then name = name .. "_" .. ai end
-    -- animations of the same tracks (the same keys on the same joints) share one clip: clips
-    -- cannot change
-    table.sort(sig)
-    sig[#sig + 1] = ("%.17g"):format(duration)
-    sig = table.concat(sig, ",")
-    local clip = made[sig]
-    if not clip then
-      for _, w in ipairs(weights) do tracks[#tracks + 1] = w end -- (the weight tracks: in the clip too)
-      doc:spend(M.clip_bytes(tracks, #skeleton), apath)
-      clip = Fault.core(apath, sinew_core.clip, { skeleton = skeleton, tracks = tracks, duration = duration })
-      made[sig] = clip
-    end
     clips[name] = clip
     names[#names + 1] = name
     morph_tracks[name] = weights
