@@ -160,7 +160,13 @@ static int turn_link(sn_ik_chain *ik, int i, const double *from, const double *t
     }
     ik_qmul(&arc, &l->model, &m);
     ik_qconj_mul(parent_model(ik, i), &m, &q);
-    limited = apply_limit(l, &q);
+    if (l->kind != 0) { /* on a copy: a free link's q, whose address goes no further, stays in registers */
+        sn_quat c = q;
+        limited = apply_limit(l, &c);
+        q = c;
+    } else {
+        limited = 0;
+    }
     {
         /* renormalise: products of unit quaternions drift by rounding over many iterations */
         double l2 = sn_quat_dot4(&q, &q), k = 1.5 - 0.5 * l2; /* one Newton step of 1 / sqrt near 1 */
@@ -170,7 +176,7 @@ static int turn_link(sn_ik_chain *ik, int i, const double *from, const double *t
         q.w *= k;
     }
     l->q = q;
-    ik_qmul(parent_model(ik, i), &l->q, &l->model);
+    ik_qmul(parent_model(ik, i), &q, &l->model);
     return limited;
 }
 
