@@ -274,27 +274,73 @@ static void fabrik_positions(sn_ik_chain *ik, const double *target, double tiny)
     }
 }
 
-/* The local rotations that place the bones along the positions: from the root down, each joint
-   (carried by its parent's new rotation) turns by the shortest arc from its bone to the bone's new
-   direction, so its twist about the bone stays the input's. The positions become those the
-   rotations give (the same to rounding). */
+/* The local rotations that place the bones along the positions (chains without limits): from the
+   root down, each joint (carried by its parent's new rotation) turns by the shortest arc from its
+   bone to the bone's new direction, so its twist about the bone stays the input's. The positions
+   become those the rotations give (the same to rounding). The model rotation is carried down in
+   locals as arc x model, each local rotation found from it beside the next joint's work and
+   renormalised (as turn_link does), and the bone's length is the one read (|bone| to rounding):
+   the chain of dependent work is a product, a rotation and one square root and division a joint. */
 static void positions_to_rotations(sn_ik_chain *ik, double tiny) {
     ik_link *L = ik->link;
     const int n = ik->count;
+    sn_quat pm = ik->parent, m; /* the model rotations of joint i's parent and of joint i */
+    double px = L[0].p[0], py = L[0].p[1], pz = L[0].p[2]; /* p of joint i, carried */
     int i;
     for (i = 0; i + 1 < n; i++) {
-        double bone[3], want[3], v[3];
-        ik_qmul(parent_model(ik, i), &L[i].q, &L[i].model);
+        double v[3];
+        ik_qmul(&pm, &L[i].q, &m);
         if (L[i].len > tiny) {
-            ik_rotate(&L[i].model, L[i + 1].t, bone);
+            double bone[3], want[3], lt, ft, w, k;
+            ik_rotate(&m, L[i + 1].t, bone);
             ik_scale(bone, L[i].s, bone);
-            ik_sub(L[i + 1].p, L[i].p, want);
-            (void)turn_link(ik, i, bone, want, tiny);
+            want[0] = L[i + 1].p[0] - px;
+            want[1] = L[i + 1].p[1] - py;
+            want[2] = L[i + 1].p[2] - pz;
+            lt = ik_len(want);
+            ft = L[i].len * lt;
+            w = ft + ik_dot(bone, want);
+            if (lt > tiny) {
+                sn_quat arc, t, q;
+                if (w < 1e-9 * ft) { /* opposite: sn_quat_arc_unit's half turn */
+                    double a[3], b[3];
+                    ik_scale(bone, 1.0 / ik_len(bone), a);
+                    ik_scale(want, 1.0 / lt, b);
+                    sn_quat_arc_unit(a, b, &arc);
+                    k = 1.0;
+                } else { /* (bone x want, |bone| |want| + bone . want), |.|^2 = 2 ft w */
+                    double c[3];
+                    ik_cross(bone, want, c);
+                    arc.x = c[0];
+                    arc.y = c[1];
+                    arc.z = c[2];
+                    arc.w = w;
+                    k = 1.0 / sqrt(2.0 * ft * w); /* beside the product */
+                }
+                ik_qmul(&arc, &m, &t);
+                m.x = t.x * k;
+                m.y = t.y * k;
+                m.z = t.z * k;
+                m.w = t.w * k;
+                ik_qconj_mul(&pm, &m, &q);
+                k = 1.5 - 0.5 * sn_quat_dot4(&q, &q); /* one Newton step of 1 / sqrt near 1 */
+                L[i].q.x = q.x * k;
+                L[i].q.y = q.y * k;
+                L[i].q.z = q.z * k;
+                L[i].q.w = q.w * k;
+            }
         }
-        ik_rotate(&L[i].model, L[i + 1].t, v);
-        ik_madd(L[i].p, L[i].s, v, L[i + 1].p);
+        L[i].model = m;
+        ik_rotate(&m, L[i + 1].t, v);
+        px = px + L[i].s * v[0];
+        py = py + L[i].s * v[1];
+        pz = pz + L[i].s * v[2];
+        L[i + 1].p[0] = px;
+        L[i + 1].p[1] = py;
+        L[i + 1].p[2] = pz;
+        pm = m;
     }
-    ik_qmul(parent_model(ik, n - 1), &L[n - 1].q, &L[n - 1].model);
+    ik_qmul(&pm, &L[n - 1].q, &L[n - 1].model);
 }
 
 /* One CCD iteration on positions only, for a chain without limits: from the tip's parent to the
