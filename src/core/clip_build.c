@@ -6,7 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h> /* qsort */
+#include <stdlib.h> /* qsort (the plan) */
 #include <string.h>
 
 #include "clip_internal.h"
@@ -539,16 +539,26 @@ static void build_intervals(const sn_clip_track_def *const *trs, const int *lane
     }
 }
 
-typedef struct stream_key {
-    float need;
-    int lane, entry;
-} stream_key;
+/* In a keyed group's stream, the next entry of lane a (entry next[a]) comes before lane b's: by
+   the time from which it is needed, then by lane (a lane's own entries are in order already) */
+static int before(const clip_group *g, const int *next, int a, int b) {
+    const float na = g->need[next[a]], nb = g->need[next[b]];
+    return na < nb || (na == nb && a < b);
+}
 
-static int by_need(const void *a, const void *b) {
-    const stream_key *x = (const stream_key *)a, *y = (const stream_key *)b;
-    if (x->need != y->need) return x->need < y->need ? -1 : 1;
-    if (x->lane != y->lane) return x->lane - y->lane;
-    return x->entry - y->entry;
+/* restores the order of the heap of `n` lanes below position i (the first lane goes first) */
+static void sift_down(const clip_group *g, const int *next, int *heap, int n, int i) {
+    for (;;) {
+        const int l = 2 * i + 1, r = l + 1;
+        int s = i, t;
+        if (l < n && before(g, next, heap[l], heap[s])) s = l;
+        if (r < n && before(g, next, heap[r], heap[s])) s = r;
+        if (s == i) return;
+        t = heap[i];
+        heap[i] = heap[s];
+        heap[s] = t;
+        i = s;
+    }
 }
 
 /* The payload of entry k of `tr` in a keyed group (see keyed_payload) into `v`; returns the time
@@ -594,36 +604,38 @@ void sn_clip_clear_keyed(clip_group *g) {
 static sn_status build_stream(clip_group *g, const sn_clip_track_def *const *tracks, const sn_allocator *alloc,
                               sn_error *err) {
     const int m = g->rows, e = 2 + m, d = g->depth;
-    const size_t order_bytes = sizeof(stream_key) * (size_t)(g->total > 0 ? g->total : 1);
-    stream_key *order = (stream_key *)sn_scratch_alloc(alloc, order_bytes);
+    const size_t lanes_bytes = 2 * sizeof(int) * (size_t)(g->n > 0 ? g->n : 1);
+    int *heap = (int *)sn_scratch_alloc(alloc, lanes_bytes), *next = heap + g->n;
     clip_word *last = g->stream + (size_t)g->total * (size_t)e;
-    int i, k, c, at = 0;
-    if (order == NULL) return sn_fail(err, SN_ENOMEM, "out of memory building the clip");
+    int i, k, c, at = 0, size = 0;
+    if (heap == NULL) return sn_fail(err, SN_ENOMEM, "out of memory building the clip");
     for (i = 0; i < g->n; i++) {
         float prev[4] = {0, 0, 0, 0};
         const double scale = cubic_rotation_scale(tracks[i]);
         g->first[i] = at;
         g->count[i] = entries_of(tracks[i]);
-        for (k = 0; k < g->count[i]; k++) {
+        for (k = 0; k < g->count[i]; k++)
             g->need[at + k] = make_entry(tracks[i], k, prev, g->keys + (size_t)(at + k) * (size_t)m, scale);
-            order[at + k].need = g->need[at + k];
-            order[at + k].lane = i;
-            order[at + k].entry = at + k;
-        }
         at += g->count[i];
+        next[i] = g->first[i];
+        heap[size++] = i; /* (a lane has at least one entry) */
     }
-    qsort(order, (size_t)g->total, sizeof(stream_key), by_need);
+    /* the stream: every lane's entries (each lane's in order of need already) merged by need,
+       then lane (a heap of the lanes by their next entry) */
+    for (i = size / 2 - 1; i >= 0; i--) sift_down(g, next, heap, size, i);
     for (k = 0; k < g->total; k++) {
         clip_word *en = g->stream + (size_t)k * (size_t)e;
-        const int lane = order[k].lane, j = order[k].entry - g->first[lane];
-        en[0].f = order[k].need;
+        const int lane = heap[0], entry = next[lane], j = entry - g->first[lane];
+        en[0].f = g->need[entry];
         en[1].i = lane + (j & (d - 1)) * g->np; /* the slot of key j */
-        for (c = 0; c < m; c++) en[2 + c].f = g->keys[(size_t)order[k].entry * (size_t)m + (size_t)c];
+        for (c = 0; c < m; c++) en[2 + c].f = g->keys[(size_t)entry * (size_t)m + (size_t)c];
+        if (++next[lane] == g->first[lane] + g->count[lane]) heap[0] = heap[--size];
+        sift_down(g, next, heap, size, 0);
     }
     for (k = 0; k < e; k++) last[k].f = 0.0f;
     last[0].f = INFINITY; /* never needed: stops forward playback */
     last[1].i = 0;
-    sn_scratch_free(alloc, order, order_bytes);
+    sn_scratch_free(alloc, heap, lanes_bytes);
     sn_clip_clear_keyed(g);
     g->tprev = -INFINITY;
     sn_clip_seek_keyed(g, -INFINITY);
