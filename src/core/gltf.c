@@ -281,11 +281,34 @@ static void read_element(const sn_gltf_accessor *a, const unsigned char *p, floa
         const unsigned char *p = base + i * step;                                                         \
         for (r = 0; r < a->rows; r++, p += csize) *dst++ = (expr);                                       \
     }
+/* packed elements (one after another): their count x rows components read as one run */
+#define READ_PACKED(dst, expr)                                                                            \
+    for (i = 0; i < n; i++) {                                                                             \
+        const unsigned char *p = base + i * csize;                                                        \
+        dst[i] = (expr);                                                                                  \
+    }
 static void read_vectors(const sn_gltf_accessor *a, const unsigned char *base, size_t step, float *out,
                          uint32_t *uout) {
-    const size_t csize = component_size(a->component);
+    const size_t csize = component_size(a->component), n = a->count * (size_t)a->rows;
     size_t i;
     int r;
+    if (step == csize * (size_t)a->rows && !a->normalized) { /* the usual case: indices, joints */
+        switch (a->component) {
+        case SN_GLTF_UNSIGNED_BYTE:
+            if (uout != NULL) READ_PACKED(uout, p[0]) else READ_PACKED(out, (float)p[0])
+            return;
+        case SN_GLTF_UNSIGNED_SHORT:
+            if (uout != NULL) READ_PACKED(uout, le16(p)) else READ_PACKED(out, (float)le16(p))
+            return;
+        case SN_GLTF_UNSIGNED_INT:
+            if (uout != NULL) {
+                READ_PACKED(uout, le32(p))
+                return;
+            }
+            break;
+        default: break;
+        }
+    }
     if (uout != NULL) {
         switch (a->component) {
         case SN_GLTF_UNSIGNED_BYTE: READ_VECTORS(uout, p[0]) break;
@@ -305,6 +328,7 @@ static void read_vectors(const sn_gltf_accessor *a, const unsigned char *base, s
     }
 }
 #undef READ_VECTORS
+#undef READ_PACKED
 
 /* the decoding shared by the float and the integer reads: exactly one of out and uout is set */
 static sn_status read_all(const sn_gltf_accessor *a, float *out, uint32_t *uout, size_t room, sn_error *err) {
