@@ -63,6 +63,26 @@ function M.deep_copy(v)
   return t
 end
 
+--- Every (table, key) of the tree `tree` (tables within tables, no cycles) as { table, key }, in
+-- a fixed order (keys sorted, numbers first): the places a mutation spec spoils one by one.
+function M.slots(tree)
+  local out = {}
+  local function walk(t)
+    local keys = {}
+    for k in pairs(t) do keys[#keys + 1] = k end
+    table.sort(keys, function(a, b)
+      if type(a) == type(b) then return a < b end
+      return type(a) == "number"
+    end)
+    for _, k in ipairs(keys) do
+      out[#out + 1] = { t, k }
+      if type(t[k]) == "table" then walk(t[k]) end
+    end
+  end
+  walk(tree)
+  return out
+end
+
 --- A garbage object whose finaliser runs `fn` (newproxy on Lua 5.1 and LuaJIT, whose tables have
 -- no __gc).
 function M.finaliser(fn)

@@ -6,6 +6,8 @@
 -- Usage: lua spec/support/dragonbones_fuzz.lua <seed> <rounds>
 local db = require "sinew.dragonbones"
 local dkjson = require "dkjson"
+local helper = require "helper"
+local read, copy, slots = helper.read_file, helper.deep_copy, helper.slots
 
 local seed, rounds = tonumber(arg[1]) or 1, tonumber(arg[2]) or 400
 
@@ -22,43 +24,9 @@ local FILES = { "assets/dragonbones/progress_bar/progress_bar_ske.json",
   -- on bone and slot keys, multi-segment curves, clockwise turns, 0-frame keys, deform keys
   "spec/support/dragonbones_edge_ske.json" }
 
-
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("*a")
-  f:close()
-  return s
-end
-
 local pool = { 0, 1, -1, 2, 3, 0.5, -0.25, 24, 255, 32767, 32768, 65536, 2 ^ 31, 2 ^ 53, 1e39, -1e39, 1e300,
   "x", "", "root", "mesh", "armature", "boundingBox", "polygon", "5.0", "5.5", "true", "false", true, false,
   {}, { 0 }, { 0, 0, 0 }, { 1, 2, 3, 4 }, { x = 1 }, { name = "root" } }
-
--- every (table, key) of the tree, in a fixed order
-local function slots(tree)
-  local out = {}
-  local function walk(t)
-    local keys = {}
-    for k in pairs(t) do keys[#keys + 1] = k end
-    table.sort(keys, function(a, b)
-      if type(a) == type(b) then return a < b end
-      return type(a) == "number"
-    end)
-    for _, k in ipairs(keys) do
-      out[#out + 1] = { t, k }
-      if type(t[k]) == "table" then walk(t[k]) end
-    end
-  end
-  walk(tree)
-  return out
-end
-
-local function copy(v)
-  if type(v) ~= "table" then return v end
-  local t = {}
-  for k, x in pairs(v) do t[k] = copy(x) end
-  return t
-end
 
 local texts, trees = {}, {}
 for i, f in ipairs(FILES) do texts[i] = read(f) end

@@ -4,6 +4,7 @@
 local json = require "dkjson"
 local glb = require("support.gltf_hostile").glb -- a .glb of JSON text and a BIN chunk
 local copy = require("helper").deep_copy
+local slots = require("helper").slots -- every (table, key) of a tree, in a fixed order
 
 local M = {}
 
@@ -22,24 +23,6 @@ local pool = { 0, 1, -1, 2, 3, 7, 24, 255, 256, 5120, 5121, 5122, 5123, 5125, 51
   "CUBICSPLINE", "STEP", true, false, {}, { 0 }, { 0, 0, 0, 0 }, { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0 },
   "data:application/octet-stream;base64,AAAA", "../x.bin", "missing.bin" }
 
--- every (table, key) of the tree, in a fixed order
-local function slots(tree)
-  local out = {}
-  local function walk(t)
-    local keys = {}
-    for k in pairs(t) do keys[#keys + 1] = k end
-    table.sort(keys, function(a, b)
-      if type(a) == type(b) then return a < b end
-      return type(a) == "number"
-    end)
-    for _, k in ipairs(keys) do
-      out[#out + 1] = { t, k }
-      if type(t[k]) == "table" then walk(t[k]) end
-    end
-  end
-  walk(tree)
-  return out
-end
 
 --- The .glb of round `round` spoiled with `rng`: of `tree` (the decoded JSON of `text`) with 1 to
 -- 3 values spoiled (two rounds in three), else of `text` with bytes of the BIN chunk `bin` spoiled
