@@ -87,10 +87,22 @@ end
 
 local FLT_MAX = 3.4028234663852886e38
 
+--- Whether `v` is a list of `n` finite numbers within float range: M.numbers' test, without a
+-- path (for a loop that names its path only for a fault).
+function M.good_numbers(v, n)
+  if type(v) ~= "table" or #v ~= n then return false end
+  for i = 1, n do
+    local x = v[i]
+    if type(x) ~= "number" or not (x >= -FLT_MAX and x <= FLT_MAX) then return false end -- (NaN fails)
+  end
+  return true
+end
+
 --- `v` as a list of `n` finite numbers within float range (glTF's numbers are floats), or the
 -- default `dflt` when nil.
 function M.numbers(v, n, path, dflt)
   if v == nil then return dflt end
+  if M.good_numbers(v, n) then return v end
   if type(v) ~= "table" or #v ~= n then fail(path, "must be an array of %d numbers", n) end
   for i = 1, n do
     local x = v[i]

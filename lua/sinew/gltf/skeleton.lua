@@ -85,23 +85,11 @@ local ZERO3, UNIT_Q, ONE3 = { 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1 }
 -- the children of a node without any (shared: M.nodes gives a node a list of its own for its first)
 local NO_CHILDREN = {}
 
-local FLT_MAX = 3.4028234663852886e38
--- whether `v` is a list of n finite numbers within float range: D.numbers' test, without a path
--- (D.numbers names the fault when it is not)
-local function good_numbers(v, n)
-  if type(v) ~= "table" or #v ~= n then return false end
-  for i = 1, n do
-    local x = v[i]
-    if type(x) ~= "number" or not (x >= -FLT_MAX and x <= FLT_MAX) then return false end
-  end
-  return true
-end
-
 -- field `field` of node `n` (at `path`) as n numbers, `dflt` when absent
 local function node_numbers(n, field, count, path, dflt)
   local v = n[field]
   if v == nil then return dflt end
-  if good_numbers(v, count) then return v end
+  if D.good_numbers(v, count) then return v end
   return numbers(v, count, path .. "." .. field) -- (raises)
 end
 
