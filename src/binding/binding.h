@@ -136,6 +136,13 @@ typedef struct sn_lua_floats {
 sn_lua_floats *sn_lua_newfloats(lua_State *L, size_t n);
 /// The float buffer at stack index `idx`, or NULL when it is something else.
 const sn_lua_floats *sn_lua_tofloats(lua_State *L, int idx);
+/// The rotation keys of the key times `t` (anchored by the caller) from their values made unit
+/// (`unit`, 4 doubles a key: sn_gltf_unit_rotations) with `added` keys on the slerp arc
+/// (sn_gltf_slerp_added with `widest`): pushes the values when none is added (the times are `t`),
+/// else the new times and the values; returns the count pushed, or 0 (nothing pushed, `err` set)
+/// when the core refuses them.
+int sn_lua_push_rotation_keys(lua_State *L, const sn_lua_floats *t, const double *unit, size_t added, double widest,
+                              sn_error *err);
 
 /* ---- skeleton.c: skeletons, joints, and the objects that keep a skeleton ------------------- */
 

@@ -362,7 +362,6 @@ static int l_rotation_keys(lua_State *L) {
     const size_t keys = t->n;
     size_t at, added = 0;
     double *unit;
-    sn_lua_floats *out_t, *out_v;
     sn_error err;
     if (v->n / 4 != keys || v->n % 4 != 0)
         return sn_lua_errorf(L, "'values' has %s floats, not 4 per key time (%s)", sizestr(L, v->n), sizestr(L, keys));
@@ -380,19 +379,29 @@ static int l_rotation_keys(lua_State *L) {
         lua_pushinteger(L, (lua_Integer)added);
         return 2;
     }
-    if (added == 0) {
-        size_t i;
-        lua_pushvalue(L, 1);
-        out_v = sn_lua_newfloats(L, 4 * keys);
-        for (i = 0; i < 4 * keys; i++) out_v->v[i] = (float)unit[i];
-    } else {
-        out_t = sn_lua_newfloats(L, keys + added);
-        out_v = sn_lua_newfloats(L, 4 * (keys + added));
-        if (sn_gltf_slerp_fill(t->v, unit, keys, widest, out_t->v, out_v->v, keys + added, &err) != SN_OK)
-            return sn_lua_raise(L, &err, -1);
-    }
+    if (added == 0) lua_pushvalue(L, 1);
+    if (sn_lua_push_rotation_keys(L, t, unit, added, widest, &err) == 0) return sn_lua_raise(L, &err, -1);
     lua_pushinteger(L, (lua_Integer)added);
     return 3;
+}
+
+int sn_lua_push_rotation_keys(lua_State *L, const sn_lua_floats *t, const double *unit, size_t added, double widest,
+                              sn_error *err) {
+    const size_t keys = t->n;
+    sn_lua_floats *out_t, *out_v;
+    size_t i;
+    if (added == 0) {
+        out_v = sn_lua_newfloats(L, 4 * keys);
+        for (i = 0; i < 4 * keys; i++) out_v->v[i] = (float)unit[i];
+        return 1;
+    }
+    out_t = sn_lua_newfloats(L, keys + added);
+    out_v = sn_lua_newfloats(L, 4 * (keys + added));
+    if (sn_gltf_slerp_fill(t->v, unit, keys, widest, out_t->v, out_v->v, keys + added, err) != SN_OK) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    return 2;
 }
 
 /*

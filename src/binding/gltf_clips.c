@@ -368,9 +368,8 @@ static int make_track(lua_State *L, const record *r, const accessor *in, const a
     const double number_bytes = lua_tonumber(L, A_NUMBER_BYTES);
     const int top = lua_gettop(L);
     const sn_lua_floats *t, *v;
-    sn_lua_floats *out_t, *out_v;
     double *unit;
-    size_t keys, at, added = 0, i;
+    size_t keys, at, added = 0;
     sn_error err;
     t = key_times(L, in, number_bytes, spend); /* top + 1 */
     if (t == NULL || !output_ok(out, r->path)) goto fault;
@@ -384,17 +383,8 @@ static int make_track(lua_State *L, const record *r, const accessor *in, const a
     if (!sn_gltf_unit_rotations(v->v, keys, unit, &at)) goto fault;
     if (r->interp == INTERP_LINEAR) added = sn_gltf_slerp_added(t->v, unit, keys, lua_tonumber(L, A_WIDEST));
     *spend += 5 * number_bytes * (double)added;
-    lua_pop(L, 1);
-    if (added == 0) {
-        out_v = sn_lua_newfloats(L, 4 * keys);
-        for (i = 0; i < 4 * keys; i++) out_v->v[i] = (float)unit[i];
-        return 1;
-    }
-    lua_pop(L, 1); /* (t and v stay anchored: in this call's tables or the document's) */
-    out_t = sn_lua_newfloats(L, keys + added);
-    out_v = sn_lua_newfloats(L, 4 * (keys + added));
-    if (sn_gltf_slerp_fill(t->v, unit, keys, lua_tonumber(L, A_WIDEST), out_t->v, out_v->v, keys + added, &err) != SN_OK)
-        goto fault;
+    lua_pop(L, added == 0 ? 1 : 2); /* (t and v stay anchored: in this call's tables or the document's) */
+    if (sn_lua_push_rotation_keys(L, t, unit, added, lua_tonumber(L, A_WIDEST), &err) == 0) goto fault;
     return 1;
 fault:
     lua_settop(L, top);
