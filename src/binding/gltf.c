@@ -219,8 +219,9 @@ static float *decode_accessor(lua_State *L, int buffer, size_t *n) {
 
 /* pushes the position (from 0) of the first of the n values that is not finite, or nil */
 static void push_first_not_finite(lua_State *L, const float *v, size_t n) {
-    size_t i;
-    for (i = 0; i < n && isfinite(v[i]); i++) continue;
+    size_t i = n;
+    if (!sn_floats_finite(v, n)) /* (one pass; the place found only when there is one) */
+        for (i = 0; i < n && isfinite(v[i]); i++) continue;
     if (i < n)
         lua_pushinteger(L, (lua_Integer)i);
     else

@@ -280,7 +280,7 @@ static const sn_lua_floats *read_floats(lua_State *L, const accessor *acc, doubl
     const lua_Integer i = acc->index;
     sn_lua_floats *b;
     sn_error err;
-    size_t n, k;
+    size_t n;
     lua_rawgeti(L, S_FLOATS, (int)i);
     if (!lua_isnil(L, -1)) return floats_at(L, -1); /* (checked when it was put there) */
     lua_pop(L, 1);
@@ -308,15 +308,10 @@ static const sn_lua_floats *read_floats(lua_State *L, const accessor *acc, doubl
     if (!lua_toboolean(L, -1)) *spend += number_bytes * (double)n;
     lua_pop(L, 1);
     b = sn_lua_newfloats(L, n);
-    if (sn_gltf_accessor_read(&acc->a, b->v, n, &err) != SN_OK) {
+    if (sn_gltf_accessor_read(&acc->a, b->v, n, &err) != SN_OK || !sn_floats_finite(b->v, n)) {
         lua_pop(L, 1);
         return NULL;
     }
-    for (k = 0; k < n; k++)
-        if (!isfinite(b->v[k])) {
-            lua_pop(L, 1);
-            return NULL;
-        }
     lua_pushvalue(L, -1);
     lua_rawseti(L, S_FLOATS, (int)i);
     lua_pushboolean(L, 1);
